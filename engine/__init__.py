@@ -1,0 +1,27 @@
+"""Flip Flop, the game itself: pure Python, no Discord, no asyncio, no I/O.
+
+Rule ids (``R7.2``) refer to ``../shared/RULES.md``.
+"""
+
+from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine.cards import DECK, Card, hand_value
+from engine.errors import IllegalAction
+from engine.game import Game, Seat, TableSpread
+
+__all__ = [
+    "DECK",
+    "Action",
+    "Card",
+    "Discard",
+    "Draw",
+    "Drop",
+    "Game",
+    "IllegalAction",
+    "LayOff",
+    "Leave",
+    "Seat",
+    "Spread",
+    "TableSpread",
+    "TonkOut",
+    "hand_value",
+]

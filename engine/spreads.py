@@ -1,0 +1,105 @@
+"""Runs and sets: recognising spreads, finding them in a hand, laying off (R6.4, R6.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Literal
+
+from engine.cards import SUITS, Card, labels
+from engine.errors import IllegalAction
+
+SpreadKind = Literal["run", "set"]
+
+
+def normalise(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The canonical order of a spread's cards: by rank, then suit."""
+    return tuple(sorted(cards, key=lambda c: (c.rank, c.suit)))
+
+
+def spread_kind(cards: Sequence[Card]) -> SpreadKind:
+    """Say whether ``cards`` are a run or a set (R6.4); raise ``IllegalAction`` if neither.
+
+    A run is 3 or more cards of one suit in consecutive rank, aces low (R1.2);
+    a set is 3 or 4 cards of one rank.
+    """
+    text = labels(cards)
+    if len(set(cards)) != len(cards):
+        raise IllegalAction(f"{text} uses a card twice.")
+    if len(cards) < 3:
+        raise IllegalAction(f"{text} is not a spread: a spread needs at least 3 cards.")
+    ranks = {c.rank for c in cards}
+    if len(ranks) == 1:
+        return "set"  # at most 4 distinct cards share a rank
+    suits = {c.suit for c in cards}
+    if len(suits) != 1:
+        raise IllegalAction(
+            f"{text} is not a spread: a run is one suit, a set is one rank."
+        )
+    ordered = sorted(c.rank for c in cards)
+    if ordered[-1] - ordered[0] != len(ordered) - 1:
+        if 1 in ranks and 13 in ranks:
+            raise IllegalAction(f"{text} is not a run: aces are low.")
+        raise IllegalAction(f"{text} is not a run: the ranks are not consecutive.")
+    return "run"
+
+
+def fits(kind: SpreadKind, spread: Sequence[Card], card: Card) -> bool:
+    """R6.5: may ``card`` be laid off on this spread?
+
+    A run takes the next card of its suit at either end (aces low, so nothing
+    below an ace and nothing above a king); a set of three takes its fourth card.
+    """
+    first = spread[0]
+    if kind == "set":
+        return len(spread) == 3 and card.rank == first.rank
+    if card.suit != first.suit:
+        return False
+    return card.rank == first.rank - 1 or card.rank == spread[-1].rank + 1
+
+
+def find_spreads(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """Every new spread that can be laid down from ``hand``, each in canonical order."""
+    found: list[tuple[Card, ...]] = []
+    by_rank: dict[int, list[Card]] = {}
+    by_suit: dict[str, list[Card]] = {}
+    for c in hand:
+        by_rank.setdefault(c.rank, []).append(c)
+        by_suit.setdefault(c.suit, []).append(c)
+    for same in by_rank.values():
+        if len(same) >= 3:
+            same.sort(key=lambda c: c.suit)
+            found.extend(combinations(same, 3))
+            if len(same) == 4:
+                found.append(tuple(same))
+    for suit in SUITS:
+        cards = by_suit.get(suit)
+        if not cards or len(cards) < 3:
+            continue
+        cards.sort()
+        start = 0
+        for i in range(1, len(cards) + 1):
+            if i < len(cards) and cards[i].rank == cards[i - 1].rank + 1:
+                continue
+            stretch = cards[start:i]  # consecutive ranks
+            n = len(stretch)
+            for size in range(3, n + 1):
+                for first in range(0, n - size + 1):
+                    found.append(tuple(stretch[first : first + size]))
+            start = i
+    return found
+
+
+def two_spread_splits(hand: Sequence[Card]) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+    """R7.4: the ways to lay six cards down as exactly two spreads of three."""
+    if len(hand) != 6:
+        return []
+    threes = [s for s in find_spreads(hand) if len(s) == 3]
+    whole = set(hand)
+    out: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
+    for i, a in enumerate(threes):
+        rest = whole.difference(a)
+        for b in threes[i + 1 :]:
+            if rest.issuperset(b):
+                out.append((a, b))
+    return out

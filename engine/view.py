@@ -1,0 +1,116 @@
+"""A player's view (OpenSpiel's observation): only what that player may see.
+
+Computer players get this and nothing else, so it holds copies, never the
+game's own lists, and no hidden card of anyone but ``player``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.actions import Action
+from engine.cards import Card, hand_value
+from engine.events import Pot
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class SpreadView:
+    """A spread on the table, face up for all."""
+
+    index: int
+    owner: str
+    kind: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Everything one player may know about the table now."""
+
+    player: str
+    stake: int
+    seated: tuple[str, ...]
+    stacks: dict[str, int]
+    pots: dict[Pot, int]
+    names: dict[str, str]
+    round_number: int
+    in_round: bool
+    dealer: str | None
+    players: tuple[str, ...]
+    """This round's players, in seat order."""
+    hand: tuple[Card, ...]
+    hand_value: int
+    card_counts: dict[str, int]
+    dead: frozenset[str]
+    paid: dict[str, tuple[Pot, ...]]
+    upcard: Card | None
+    upcard_held: bool
+    """The upcard is still in the dealer's hand (everyone saw it dealt)."""
+    flip_suit: str | None
+    flop_suit: str | None
+    showings: tuple[tuple[str, Pot, Card], ...]
+    flipflop_paid: bool
+    spreads: tuple[SpreadView, ...]
+    discard_pile: tuple[Card, ...]
+    """Face up; the top card is the last."""
+    stock_size: int
+    to_act: str | None
+    phase: str | None
+    taken: Card | None
+    """The card the player to act took from the discard pile this turn."""
+    legal: tuple[Action, ...]
+    """The player's legal actions now (only ``Leave`` when it is not their turn)."""
+    can_tonk_out: bool
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The card a player may take from the discard pile."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+
+def make_view(game: Game, player: str) -> PlayerView:
+    """Build ``player``'s view of ``game``."""
+    r = game.round
+    in_round = game.in_round
+    hand: tuple[Card, ...] = ()
+    if r is not None and player in r.hands:
+        hand = tuple(r.hands[player])
+    return PlayerView(
+        player=player,
+        stake=game.stake,
+        seated=tuple(game.seated),
+        stacks=dict(game.stacks),
+        pots=dict(game.pots),
+        names=dict(game.names),
+        round_number=game.rounds_played,
+        in_round=in_round,
+        dealer=r.dealer if r is not None else game.dealer,
+        players=r.players if r is not None else (),
+        hand=hand,
+        hand_value=hand_value(hand),
+        card_counts={p: len(h) for p, h in r.hands.items()} if r is not None else {},
+        dead=frozenset(r.dead) if r is not None else frozenset(),
+        paid=dict(r.paid) if r is not None else {},
+        upcard=r.upcard if r is not None else None,
+        upcard_held=r is not None and r.upcard in r.hands[r.dealer],
+        flip_suit=r.flip_suit if r is not None else None,
+        flop_suit=r.flop_suit if r is not None else None,
+        showings=tuple(r.showings) if r is not None else (),
+        flipflop_paid=r.flipflop_paid if r is not None else False,
+        spreads=tuple(
+            SpreadView(i, s.owner, s.kind, tuple(s.cards)) for i, s in enumerate(r.spreads)
+        )
+        if r is not None
+        else (),
+        discard_pile=tuple(r.discard) if r is not None else (),
+        stock_size=len(r.stock) if r is not None else 0,
+        to_act=game.to_act,
+        phase=r.phase if in_round and r is not None else None,
+        taken=r.taken if in_round and r is not None else None,
+        legal=tuple(game.legal_actions(player)),
+        can_tonk_out=game.to_act == player and game.can_tonk_out(),
+    )
