@@ -1,7 +1,9 @@
 """What a player can do (R6, R7.4, R8.4), as small immutable values.
 
 ``Game.legal_actions()`` lists them and ``Game.apply()`` takes them; they are
-hashable, so ``action in game.legal_actions()`` works.
+hashable, so ``action in game.legal_actions()`` works. Treat them as
+immutable: they are not frozen only because frozen dataclasses are about
+twice as slow to make, and listing legal actions makes many.
 """
 
 from __future__ import annotations
@@ -14,14 +16,14 @@ from engine.cards import Card, codes
 DrawSource = Literal["stock", "discard"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Drop:
     """R6.1/R7.2: show the hand and claim the lowest value, instead of drawing."""
 
     player: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Draw:
     """R6.2: take the top card of the stock or of the discard pile."""
 
@@ -29,7 +31,7 @@ class Draw:
     source: DrawSource
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Spread:
     """R6.4: lay down a new run or set from the hand (cards in canonical order)."""
 
@@ -37,7 +39,7 @@ class Spread:
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LayOff:
     """R6.5: add one card to spread number ``target`` (numbered in the order laid down)."""
 
@@ -46,7 +48,7 @@ class LayOff:
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Discard:
     """R6.6: end the turn by putting one card face up on the discard pile."""
 
@@ -54,7 +56,7 @@ class Discard:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TonkOut:
     """R7.4 as one move: lay the whole six-card hand down as these two spreads."""
 
@@ -63,7 +65,7 @@ class TonkOut:
     second: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Leave:
     """R8.4: leave the game; during a round the player forfeits it."""
 

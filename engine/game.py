@@ -23,7 +23,7 @@ from engine.actions import (
     TonkOut,
     action_to_json,
 )
-from engine.cards import DECK, SISTER_SUIT, VALUES, Card, hand_value, labels
+from engine.cards import CODES, DECK, SISTER_SUIT, Card, hand_value, labels
 from engine.errors import IllegalAction
 from engine.events import (
     POTS,
@@ -114,6 +114,8 @@ class Round:
         self.had_turn: set[str] = set()
         self.shown: set[str] = set()
         self.best: dict[Pot, tuple[Card, str] | None] = {"flip": None, "flop": None}
+        self.candidates: dict[str, tuple[Card | None, Card | None]] = {}
+        """R5.4: the flip and flop card each player would show, fixed by the deal."""
         self.showings: list[tuple[str, Pot, Card]] = []
         """Every flip and flop card shown so far: (player, pot, card)."""
         self.flipflop_paid = False
@@ -140,6 +142,29 @@ class Round:
         return [p for p in self.players if p not in self.dead]
 
 
+def candidates(r: Round, p: str) -> tuple[Card | None, Card | None]:
+    """R2.4, R5.2-R5.4: the flip and flop cards ``p`` would show, fixed by the deal.
+
+    The lowest dealt card of each suit, for a pot the player paid into; a flip
+    card must beat the upcard, which is shown first (only the dealer holds it).
+    """
+    paid = r.paid[p]
+    flip_suit, flop_suit = r.upcard.suit, SISTER_SUIT[r.upcard.suit]
+    flip: Card | None = None
+    flop: Card | None = None
+    for c in r.dealt[p]:
+        if c.suit == flip_suit:
+            if flip is None or c.rank < flip.rank:
+                flip = c
+        elif c.suit == flop_suit and (flop is None or c.rank < flop.rank):
+            flop = c
+    if "flip" not in paid or (flip is not None and flip.rank > r.upcard.rank):
+        flip = None
+    if "flop" not in paid:
+        flop = None
+    return flip, flop
+
+
 class Game:
     """A table's game of Flip Flop, from its first deal to its end (R8)."""
 
@@ -162,6 +187,7 @@ class Game:
         self.stake = stake
         self.order: tuple[str, ...] = tuple(ids)
         """Every player who ever sat, clockwise (R3.1)."""
+        self._seat = {p: i for i, p in enumerate(ids)}
         self.names: dict[str, str] = {s.id: s.name or s.id for s in seats}
         self.stacks: dict[str, int] = {s.id: s.stack for s in seats}
         self.seated: list[str] = list(ids)
@@ -175,7 +201,11 @@ class Game:
         self.rounds_played = 0
         self.over = False
         self.log: list[dict[str, object]] = []
-        """The transcript of every round (``TRANSCRIPT.md``): dealer, deck, actions."""
+        """The transcript of every round (``TRANSCRIPT.md``): dealer, deck, actions.
+
+        Players who left between rounds are listed under the extra key ``left_before``.
+        """
+        self._left_between_rounds: list[str] = []
 
     # ------------------------------------------------------------------ queries
 
@@ -283,8 +313,8 @@ class Game:
         if deck is None:
             if rng is None:
                 raise IllegalAction("A round needs a shuffled deck or a random generator.")
-            cards = list(DECK)
-            rng.shuffle(cards)
+            rand = rng.random
+            cards = sorted(DECK, key=lambda _: rand())  # a uniform shuffle, cheaper than rng.shuffle
         else:
             cards = list(deck)
             if len(cards) != 52 or len(set(cards)) != 52 or not set(cards) <= set(DECK):
@@ -308,18 +338,26 @@ class Game:
         for p in list(self.seated):
             if self.stacks[p] < self.stake:
                 self._close_seat(p, "eliminated", events)
-        if dealer not in self.seated:
-            self.dealer = dealer
-            dealer = self.next_dealer()
         if len(self.seated) < 2:
             self._game_over(events)
             return events
+        if dealer not in self.seated:
+            self.dealer = dealer
+            dealer = self.next_dealer()
         self.dealer = dealer
         self.rounds_played += 1
         players = tuple(self.seated)
         r = Round(self.rounds_played, dealer, players)
         self.round = r
-        self.log.append({"dealer": dealer, "deck": [c.code for c in cards], "actions": []})
+        entry: dict[str, object] = {
+            "dealer": dealer,
+            "deck": list(map(CODES.__getitem__, cards)),
+            "actions": [],
+        }
+        if self._left_between_rounds:
+            entry["left_before"] = self._left_between_rounds
+            self._left_between_rounds = []
+        self.log.append(entry)
         s = self.stake
         for p in players:
             k = self.stacks[p] // s
@@ -330,11 +368,13 @@ class Game:
             r.paid[p] = paid
         n = len(players)
         d = players.index(dealer)
-        for i in range(HAND_SIZE * n):
-            r.hands[players[(d + 1 + i) % n]].append(cards[i])
+        dealt = HAND_SIZE * n
+        for k in range(n):  # card i goes to seat (dealer + 1 + i) mod n (R3.2)
+            r.hands[players[(d + 1 + k) % n]] = cards[k:dealt:n]
         r.dealt = {p: tuple(h) for p, h in r.hands.items()}
         r.upcard = cards[HAND_SIZE * n - 1]
         r.stock = cards[HAND_SIZE * n :][::-1]
+        r.candidates = {p: candidates(r, p) for p in players}
         r.best["flip"] = (r.upcard, dealer)
         r.showings.append((dealer, "flip", r.upcard))
         r.turn = (d + 1) % n
@@ -557,7 +597,7 @@ class Game:
         events: list[Event] = []
         if r is None or r.end is not None:
             events.append(PlayerLeft(p, during_round=False))
-            self.log.append({"left_between_rounds": p})
+            self._left_between_rounds.append(p)
             self._close_seat(p, "left", events)
             if len(self.seated) < 2:
                 self._game_over(events)
@@ -602,19 +642,6 @@ class Game:
         r.turn = nxt
         self._begin_turn(events)
 
-    def _candidate(self, r: Round, p: str, pot: Pot) -> Card | None:
-        """The card ``p`` shows for the flip or flop, if they may win it (R2.4, R5.2)."""
-        if pot not in r.paid[p] or p in r.dead:
-            return None
-        suit = r.flip_suit if pot == "flip" else r.flop_suit
-        low: Card | None = None
-        for c in r.dealt[p]:
-            if c.suit == suit and (low is None or c.rank < low.rank):
-                low = c
-        if low is not None and pot == "flip" and low.rank > r.upcard.rank:
-            return None  # the upcard is shown first (R5.2)
-        return low
-
     def _show(self, p: str, events: list[Event]) -> None:
         """R5.3: at the start of a first turn, show a card that beats the best shown."""
         r = self.round
@@ -622,8 +649,9 @@ class Game:
         if p in r.shown or r.flipflop_paid:
             return
         r.shown.add(p)
-        for pot in FLIP_FLOP:
-            card = self._candidate(r, p, pot)
+        if p in r.dead:
+            return
+        for pot, card in zip(FLIP_FLOP, r.candidates[p], strict=True):
             best = r.best[pot]
             if card is not None and (best is None or card.rank < best[0].rank):
                 r.best[pot] = (card, p)
@@ -639,11 +667,11 @@ class Game:
         for i in range(1, n + 1):
             self._show(r.players[(d + i) % n], events)
         r.flipflop_paid = True
-        for pot in FLIP_FLOP:
+        for i, pot in enumerate(FLIP_FLOP):
             best: tuple[Card, str] | None = None
             for p in r.players:
-                c = self._candidate(r, p, pot)
-                if c is not None and (best is None or c.rank < best[0].rank):
+                c = r.candidates[p][i]
+                if c is not None and p not in r.dead and (best is None or c.rank < best[0].rank):
                     best = (c, p)
             if best is None:
                 if self.pots[pot]:
@@ -663,14 +691,14 @@ class Game:
 
     def _seat_order_from_dealer(self, players: Sequence[str]) -> list[str]:
         """R2.6: ``players`` in seat order starting at the dealer's left."""
-        dealer = self.dealer
-        n = len(self.order)
-        d = self.order.index(dealer) if dealer is not None else n - 1
-        return sorted(players, key=lambda q: (self.order.index(q) - d - 1) % n)
+        if len(players) == 1:
+            return list(players)
+        seat = self._seat
+        n = len(seat)
+        d = seat[self.dealer] if self.dealer is not None else n - 1
+        return sorted(players, key=lambda q: (seat[q] - d - 1) % n)
 
-    def _pay(
-        self, pot: Pot, winners: Sequence[str], events: list[Event], record: bool = True
-    ) -> None:
+    def _pay(self, pot: Pot, winners: Sequence[str], events: list[Event], record: bool = True) -> None:
         """R2.6: split the pot equally; odd chips one each from the dealer's left."""
         total = self.pots[pot]
         ordered = self._seat_order_from_dealer(winners)
@@ -697,7 +725,7 @@ class Game:
         assert r is not None
         r.end = reason
         hands = {p: tuple(r.hands[p]) for p in r.players}
-        values = {p: sum(VALUES[c.rank] for c in h) for p, h in hands.items()}
+        values = {p: hand_value(h) for p, h in hands.items()}
         events.append(RoundEnded(reason, ender, hands, values, tuple(winners)))
         for payer, rule in side_to_pot:
             amount = self._side_stake(payer)

@@ -28,11 +28,13 @@ class InvalidTranscript(Exception):
 
 def _card(value: object, where: str) -> Card:
     if not isinstance(value, str):
-        raise InvalidTranscript(f"{where}: a card is written like \"TH\", not {value!r}.")
+        raise InvalidTranscript(f'{where}: a card is written like "TH", not {value!r}.')
     try:
         return Card.parse(value)
     except IllegalAction:
-        raise InvalidTranscript(f"{where}: {value!r} is not a card (rank A23456789TJQK, suit CDHS).") from None
+        raise InvalidTranscript(
+            f"{where}: {value!r} is not a card (rank A23456789TJQK, suit CDHS)."
+        ) from None
 
 
 def _int(value: object, where: str, low: int = 0) -> int:
@@ -79,7 +81,7 @@ def parse_action(value: object, players: Sequence[str], where: str) -> Action:
     if verb == "draw":
         need(1)
         if args[0] not in ("stock", "discard"):
-            raise InvalidTranscript(f"{where}: draw from \"stock\" or \"discard\", not {args[0]!r}.")
+            raise InvalidTranscript(f'{where}: draw from "stock" or "discard", not {args[0]!r}.')
         return Draw(p, args[0])
     if verb == "spread":
         need(1)
@@ -134,7 +136,7 @@ def replay(data: object) -> tuple[dict[str, Any], int]:
         stake = _int(data["stake"], "stake", 1)
         seats_in = data["seats"]
         if not isinstance(seats_in, list):
-            raise InvalidTranscript("seats must be a list of {\"id\", \"stack\"} objects.")
+            raise InvalidTranscript('seats must be a list of {"id", "stack"} objects.')
         seats: list[Seat] = []
         for i, s in enumerate(seats_in):
             if not isinstance(s, dict) or not isinstance(s.get("id"), str) or "stack" not in s:
@@ -165,9 +167,7 @@ def replay(data: object) -> tuple[dict[str, Any], int]:
             deck = parse_deck(rd["deck"], f"{where}.deck")
             if not isinstance(rd["actions"], list):
                 raise InvalidTranscript(f"{where}.actions must be a list.")
-            actions = [
-                parse_action(a, ids, f"{where}.actions[{ai}]") for ai, a in enumerate(rd["actions"])
-            ]
+            actions = [parse_action(a, ids, f"{where}.actions[{ai}]") for ai, a in enumerate(rd["actions"])]
             parsed.append((dealer, deck, actions))
         for ri, (dealer, deck, actions) in enumerate(parsed):
             if game.over:
@@ -175,17 +175,21 @@ def replay(data: object) -> tuple[dict[str, Any], int]:
             if game.in_round:
                 raise InvalidTranscript(f"rounds[{ri}] comes after an unfinished round.")
             if ri > 0 and dealer is not None and dealer != game.next_dealer():
+                expected = game.next_dealer()
                 raise InvalidTranscript(
-                    f"rounds[{ri}].dealer: {dealer} does not deal this round; {game.next_dealer()} does (R3.1)."
+                    f"rounds[{ri}].dealer: {dealer} does not deal this round; {expected} does (R3.1)."
                 )
+            for leaver in rounds_in[ri].get("left_before") or []:
+                if leaver in game.seated:  # an extension of ours: leaving between rounds (R8.4)
+                    game.apply(Leave(leaver))
+            if game.over:
+                break
             game.start_round(deck=deck, dealer=dealer)
             if game.round is None or game.over and not game.rounds_played:
                 break
             for ai, action in enumerate(actions):
                 if not game.in_round:
-                    raise InvalidTranscript(
-                        f"rounds[{ri}].actions[{ai}] comes after the round has ended."
-                    )
+                    raise InvalidTranscript(f"rounds[{ri}].actions[{ai}] comes after the round has ended.")
                 try:
                     game.apply(action)
                 except IllegalAction as e:

@@ -76,6 +76,7 @@ class GameData(_Model):
     rounds_played: int
     over: bool
     log: list[dict[str, Any]]
+    left_between_rounds: list[str] = []
     round: RoundData | None
 
 
@@ -126,13 +127,14 @@ def snapshot_game(game: Game) -> dict[str, Any]:
         "rounds_played": game.rounds_played,
         "over": game.over,
         "log": [dict(entry) for entry in game.log],
+        "left_between_rounds": list(game._left_between_rounds),
         "round": rd,
     }
 
 
 def restore_game(data: object) -> Game:
     """Rebuild a ``Game`` from ``snapshot_game`` data."""
-    from engine.game import Game, Round, Seat, TableSpread
+    from engine.game import Game, Round, Seat, TableSpread, candidates
 
     if isinstance(data, dict) and data.get("version") != FORMAT_VERSION:
         raise IllegalAction(
@@ -148,6 +150,7 @@ def restore_game(data: object) -> Game:
     game = Game.__new__(Game)
     game.stake = g.stake
     game.order = tuple(g.order)
+    game._seat = {p: i for i, p in enumerate(g.order)}
     game.names = {s.id: s.name or s.id for s in seats}
     game.stacks = dict(g.stacks)
     game.seated = list(g.seated)
@@ -157,6 +160,7 @@ def restore_game(data: object) -> Game:
     game.rounds_played = g.rounds_played
     game.over = g.over
     game.log = [dict(e) for e in g.log]
+    game._left_between_rounds = list(g.left_between_rounds)
     game.round = None
     if g.round is not None:
         d = g.round
@@ -180,6 +184,7 @@ def restore_game(data: object) -> Game:
         r.best = {"flip": None, "flop": None}
         for pot, b in d.best.items():
             r.best[pot] = (card(b[0]), b[1]) if b else None
+        r.candidates = {p: candidates(r, p) for p in r.players}
         r.showings = [(p, pot, card(c)) for p, pot, c in d.showings]
         r.flipflop_paid = d.flipflop_paid
         r.end = d.end

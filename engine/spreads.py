@@ -33,9 +33,7 @@ def spread_kind(cards: Sequence[Card]) -> SpreadKind:
         return "set"  # at most 4 distinct cards share a rank
     suits = {c.suit for c in cards}
     if len(suits) != 1:
-        raise IllegalAction(
-            f"{text} is not a spread: a run is one suit, a set is one rank."
-        )
+        raise IllegalAction(f"{text} is not a spread: a run is one suit, a set is one rank.")
     ordered = sorted(c.rank for c in cards)
     if ordered[-1] - ordered[0] != len(ordered) - 1:
         if 1 in ranks and 13 in ranks:
@@ -45,7 +43,7 @@ def spread_kind(cards: Sequence[Card]) -> SpreadKind:
 
 
 def fits(kind: SpreadKind, spread: Sequence[Card], card: Card) -> bool:
-    """R6.5: may ``card`` be laid off on this spread?
+    """R6.5: say whether ``card`` may be laid off on this spread.
 
     A run takes the next card of its suit at either end (aces low, so nothing
     below an ace and nothing above a king); a set of three takes its fourth card.
@@ -61,11 +59,22 @@ def fits(kind: SpreadKind, spread: Sequence[Card], card: Card) -> bool:
 def find_spreads(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every new spread that can be laid down from ``hand``, each in canonical order."""
     found: list[tuple[Card, ...]] = []
+    if len(hand) < 3:
+        return found
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card]] = {}
     for c in hand:
-        by_rank.setdefault(c.rank, []).append(c)
-        by_suit.setdefault(c.suit, []).append(c)
+        r, su = c
+        if r in by_rank:
+            by_rank[r].append(c)
+        else:
+            by_rank[r] = [c]
+        if su in by_suit:
+            by_suit[su].append(c)
+        else:
+            by_suit[su] = [c]
+    if len(by_rank) == len(hand) and len(by_suit) >= len(hand) - 1:
+        return found  # no rank three times, no suit three times
     for same in by_rank.values():
         if len(same) >= 3:
             same.sort(key=lambda c: c.suit)

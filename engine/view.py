@@ -101,9 +101,7 @@ def make_view(game: Game, player: str) -> PlayerView:
         flop_suit=r.flop_suit if r is not None else None,
         showings=tuple(r.showings) if r is not None else (),
         flipflop_paid=r.flipflop_paid if r is not None else False,
-        spreads=tuple(
-            SpreadView(i, s.owner, s.kind, tuple(s.cards)) for i, s in enumerate(r.spreads)
-        )
+        spreads=tuple(SpreadView(i, s.owner, s.kind, tuple(s.cards)) for i, s in enumerate(r.spreads))
         if r is not None
         else (),
         discard_pile=tuple(r.discard) if r is not None else (),

@@ -1,0 +1,44 @@
+"""Build games with chosen hands, so each rule can be shown with a small deal."""
+
+from __future__ import annotations
+
+from engine import DECK, Card, Game, Seat
+from engine.events import Event
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(c) for c in text.split()]
+
+
+def deck_for(players: list[str], dealer: str, hands: dict[str, str], stock: str = "") -> list[Card]:
+    """A deck that deals ``hands`` (5 cards each, the dealer's last is the upcard, R3.2-R3.3)
+    and puts ``stock`` on top of the stock; the other cards follow in a fixed order."""
+    n = len(players)
+    d = players.index(dealer)
+    queues = {p: cards(h) for p, h in hands.items()}
+    assert all(len(q) == 5 for q in queues.values()), "five cards each"
+    deck: list[Card] = []
+    for i in range(5 * n):
+        deck.append(queues[players[(d + 1 + i) % n]].pop(0))
+    deck += cards(stock)
+    deck += [c for c in DECK if c not in deck]
+    assert len(set(deck)) == 52
+    return deck
+
+
+def make_game(
+    hands: dict[str, str],
+    dealer: str,
+    stock: str = "",
+    stacks: dict[str, int] | None = None,
+    stake: int = 5,
+) -> tuple[Game, list[Event]]:
+    players = list(hands)
+    stacks = stacks or {}
+    game = Game([Seat(p, stacks.get(p, 200), p.capitalize()) for p in players], stake)
+    events = game.start_round(deck=deck_for(players, dealer, hands, stock), dealer=dealer)
+    return game, events
+
+
+def of(events: list[Event], kind: type) -> list:
+    return [e for e in events if isinstance(e, kind)]
