@@ -1,0 +1,1 @@
+"""The running Flip Flop bot: start-up, settings, storage and rendering."""

@@ -1,0 +1,104 @@
+"""The bot object: opens the database, loads the cogs, syncs slash commands."""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.db import Database
+from bot.ledger import Ledger, LedgerError
+from bot.settings import Settings
+
+log = logging.getLogger("flipflop")
+
+EXTENSIONS = ("cogs.economy", "cogs.flipflop")
+
+
+class FlipFlopBot(commands.Bot):
+    """A discord.py bot that runs Flip Flop tables and keeps each server's chips."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        rng: random.Random | None = None,
+        pause_between_rounds: float = 8.0,
+    ) -> None:
+        intents = discord.Intents.default()
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.rng = rng or random.Random()
+        self.pause_between_rounds = pause_between_rounds
+        self.db = Database(settings.database_path)
+        self.ledger = Ledger(self.db)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        """Open resources and load cogs before connecting (discord.py's examples)."""
+        await self.db.open()
+        for ext in EXTENSIONS:
+            try:
+                await self.load_extension(ext)
+            except Exception:
+                log.exception("Could not load %s", ext)
+                raise
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        log.info("Slash commands synced.")
+
+    async def on_ready(self) -> None:
+        log.info("Logged in as %s (%s servers).", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        """Save what needs saving, then close the database (a clean SIGTERM ends here)."""
+        try:
+            await super().close()
+        finally:
+            await self.db.close()
+            log.info("Database closed.")
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Turn a refused or failed command into a friendly ephemeral message."""
+        original = getattr(error, "original", error)
+        if isinstance(error, app_commands.NoPrivateMessage):
+            text = "Flip Flop commands work in a server channel, not in direct messages."
+        elif isinstance(error, app_commands.MissingPermissions):
+            text = "Only members with the **Manage Server** permission can do that."
+        elif isinstance(original, LedgerError):
+            text = str(original)
+        elif isinstance(error, app_commands.CheckFailure):
+            text = "You can't use that command here."
+        else:
+            log.error("Command failed", exc_info=original)
+            text = "Something went wrong on our side; nothing was changed. Please try again."
+        await send_ephemeral(interaction, text)
+
+
+async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Answer ephemerally, whether or not the interaction was already answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def create_bot(settings: Settings, **kwargs: object) -> FlipFlopBot:
+    """Build the bot (tests and the playground pass their own settings)."""
+    Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
+    return FlipFlopBot(settings, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,1 @@
+"""Discord glue: slash commands, buttons and select menus, one cog per feature."""

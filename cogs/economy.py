@@ -1,0 +1,141 @@
+"""Chips: /balance, /daily, /leaderboard, /chips grant and /chips take."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ledger import MAX_AMOUNT, DailyNotReady, InsufficientChips
+from bot.render import chips
+
+if TYPE_CHECKING:
+    from bot.client import FlipFlopBot
+
+Amount = app_commands.Range[int, 1, MAX_AMOUNT]
+
+
+def _refuse_bot(member: discord.abc.User) -> str | None:
+    if member.bot:
+        return "Bots don't have chips. Pick a person."
+    return None
+
+
+class Economy(commands.Cog):
+    """Each server's chips, kept in its own ledger."""
+
+    def __init__(self, bot: FlipFlopBot) -> None:
+        self.bot = bot
+
+    @property
+    def ledger(self):  # type: ignore[no-untyped-def]
+        return self.bot.ledger
+
+    @app_commands.command(name="balance", description="Your chips (or another member's) and rank here.")
+    @app_commands.describe(member="Whose balance to show (default: yours)")
+    @app_commands.guild_only()
+    async def balance(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        assert interaction.guild is not None
+        target = member or interaction.user
+        if (msg := _refuse_bot(target)) is not None:
+            await interaction.response.send_message(msg, ephemeral=True)
+            return
+        guild = interaction.guild.id
+        await self.ledger.balance(guild, interaction.user.id)
+        balance = await self.ledger.balance(guild, target.id)
+        place, total = await self.ledger.rank(guild, target.id)
+        whose = "You have" if target.id == interaction.user.id else f"{target.display_name} has"
+        await interaction.response.send_message(
+            f"{whose} **{chips(balance)}** — #{place} of {total} in {interaction.guild.name}.",
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="daily", description="Claim your daily chips (once every 24 hours).")
+    @app_commands.guild_only()
+    async def daily(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        now = interaction.created_at.timestamp()
+        try:
+            amount, balance = await self.ledger.claim_daily(interaction.guild.id, interaction.user.id, now)
+        except DailyNotReady as e:
+            await interaction.response.send_message(
+                f"You've already claimed today's chips. The next ones are ready <t:{int(e.next_at)}:R> "
+                f"(<t:{int(e.next_at)}:f>).",
+                ephemeral=True,
+            )
+            return
+        await interaction.response.send_message(
+            f"🪙 {interaction.user.mention} claimed **{chips(amount)}** — balance now {chips(balance)}."
+        )
+
+    @app_commands.command(name="leaderboard", description="The ten richest members of this server.")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        guild = interaction.guild.id
+        await self.ledger.balance(guild, interaction.user.id)
+        top = await self.ledger.leaderboard(guild, 10)
+        lines = []
+        for i, (user_id, balance) in enumerate(top, start=1):
+            medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"`{i:>2}`")
+            lines.append(f"{medal} <@{user_id}> — {chips(balance)}")
+        if interaction.user.id not in [u for u, _ in top]:
+            place, total = await self.ledger.rank(guild, interaction.user.id)
+            mine = await self.ledger.balance(guild, interaction.user.id)
+            lines.append(f"…\n`{place:>2}` {interaction.user.mention} (you) — {chips(mine)} of {total}")
+        embed = discord.Embed(
+            title=f"🏆 Flip Flop leaderboard — {interaction.guild.name}",
+            description="\n".join(lines) or "No one has chips yet.",
+            colour=discord.Colour.gold(),
+        )
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    chips_group = app_commands.Group(
+        name="chips",
+        description="Give or take chips (Manage Server only).",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    @chips_group.command(name="grant", description="Give a member chips (Manage Server only).")
+    @app_commands.describe(member="Who gets the chips", amount="How many chips")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def grant(self, interaction: discord.Interaction, member: discord.Member, amount: Amount) -> None:
+        assert interaction.guild is not None
+        if (msg := _refuse_bot(member)) is not None:
+            await interaction.response.send_message(msg, ephemeral=True)
+            return
+        balance = await self.ledger.grant(interaction.guild.id, member.id, amount, interaction.user.id)
+        await interaction.response.send_message(
+            f"➕ {interaction.user.mention} granted **{chips(amount)}** to {member.mention}. "
+            f"Their balance: {chips(balance)}."
+        )
+
+    @chips_group.command(name="take", description="Take chips from a member (Manage Server only).")
+    @app_commands.describe(member="Who loses the chips", amount="How many chips")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def take(self, interaction: discord.Interaction, member: discord.Member, amount: Amount) -> None:
+        assert interaction.guild is not None
+        if (msg := _refuse_bot(member)) is not None:
+            await interaction.response.send_message(msg, ephemeral=True)
+            return
+        try:
+            balance = await self.ledger.take(interaction.guild.id, member.id, amount, interaction.user.id)
+        except InsufficientChips as e:
+            await interaction.response.send_message(
+                f"{member.display_name} has only {chips(e.balance)}; you can't take {chips(amount)}. "
+                "Nothing was changed.",
+                ephemeral=True,
+            )
+            return
+        await interaction.response.send_message(
+            f"➖ {interaction.user.mention} took **{chips(amount)}** from {member.mention}. "
+            f"Their balance: {chips(balance)}."
+        )
+
+
+async def setup(bot: FlipFlopBot) -> None:
+    """Load the cog (discord.py extension entry point)."""
+    await bot.add_cog(Economy(bot))

@@ -1,0 +1,57 @@
+"""``python -m bot`` without a token, and settings errors: plain words, status 2, no traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings, SettingsError, load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL")}
+    clean.update(env)
+    clean["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=clean,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_no_token_explains_and_exits_2(tmp_path: Path) -> None:
+    proc = run_bot(tmp_path)
+    assert proc.returncode == 2
+    assert "DISCORD_TOKEN is not set" in proc.stderr
+    assert "Reset Token" in proc.stderr and ".env" in proc.stderr and "make play" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_malformed_setting_names_the_variable(tmp_path: Path) -> None:
+    proc = run_bot(tmp_path, DISCORD_TOKEN="x", DEV_GUILD_ID="not-a-number")
+    assert proc.returncode == 2
+    assert "DEV_GUILD_ID" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_settings_defaults_and_dotenv(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=abc\nLOG_LEVEL=debug\nDATABASE_PATH=x/y.db\n")
+    s = load_settings({}, env_file)
+    assert s == Settings(discord_token="abc", log_level="DEBUG", database_path=Path("x/y.db"))
+    assert load_settings({"DISCORD_TOKEN": "env"}, env_file).discord_token == "env"
+    assert load_settings({}, tmp_path / "missing").database_path == Path("data/flipflop.sqlite3")
+
+
+def test_bad_log_level(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="LOG_LEVEL"):
+        load_settings({"LOG_LEVEL": "loud"}, tmp_path / "none")

@@ -1,0 +1,145 @@
+"""/balance, /daily, /leaderboard, /chips through simcord: who sees what, refusals, bad input."""
+
+from __future__ import annotations
+
+import pytest
+import simcord
+from discord import app_commands
+
+from tests.conftest import World
+
+
+async def test_balance_opens_an_account_with_the_starting_balance(world: World) -> None:
+    ann = world.members[0]
+    result = await ann.slash(world.channel, "balance")
+    assert result.ephemeral
+    assert "1,000 chips" in result.response.content
+    assert "#1 of 1" in result.response.content
+    assert await world.bot.ledger.audit(world.guild.id) == []
+
+
+async def test_daily_once_per_day(world: World) -> None:
+    ann = world.members[0]
+    first = await ann.slash(world.channel, "daily")
+    assert not first.ephemeral and "200 chips" in first.response.content
+    second = await ann.slash(world.channel, "daily")
+    assert second.ephemeral and "already claimed" in second.response.content
+    assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1200
+    await world.env.advance_time(24 * 3600 + 1)
+    third = await ann.slash(world.channel, "daily")
+    assert not third.ephemeral
+    assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1400
+
+
+async def test_balance_of_another_member_and_of_a_bot(world: World) -> None:
+    ann, ben = world.members[:2]
+    await world.bot.ledger.grant(world.guild.id, ben.id, 500, world.admin.id)
+    result = await ann.slash(world.channel, "balance", member=ben)
+    assert result.ephemeral and "ben has **1,500 chips**" in result.response.content
+    assert "#1 of" in result.response.content
+    robot = world.guild.add_member(world.env.create_user("robot", bot=True))
+    refused = await ann.slash(world.channel, "balance", member=robot)
+    assert refused.ephemeral and "Bots don't have chips" in refused.response.content
+
+
+async def test_leaderboard_shows_top_ten_and_the_callers_place(world: World) -> None:
+    extra = [world.guild.add_member(world.env.create_user(f"p{i}")) for i in range(11)]
+    for i, m in enumerate(extra):
+        await world.bot.ledger.grant(world.guild.id, m.id, 100 * (i + 1), world.admin.id)
+    ann = world.members[0]
+    result = await ann.slash(world.channel, "leaderboard")
+    assert not result.ephemeral
+    text = result.response.embeds[0].description
+    assert text.count("\n") >= 10
+    assert f"<@{extra[-1].id}>" in text.splitlines()[0]
+    assert "(you)" in text and "`12`" in text
+
+
+async def test_grant_and_take_by_an_admin_are_public_and_logged(world: World) -> None:
+    ann = world.members[0]
+    granted = await world.admin.slash(world.channel, "chips grant", member=ann, amount=250)
+    assert not granted.ephemeral and "granted **250 chips**" in granted.response.content
+    taken = await world.admin.slash(world.channel, "chips take", member=ann, amount=50)
+    assert not taken.ephemeral and "1,200 chips" in taken.response.content
+    rows = await world.bot.db.fetchall(
+        "SELECT reason, change, actor_id FROM ledger WHERE user_id = ? ORDER BY id", (ann.id,)
+    )
+    assert rows == [("starting", 1000, None), ("grant", 250, world.admin.id), ("take", -50, world.admin.id)]
+    assert await world.bot.ledger.audit(world.guild.id) == []
+
+
+async def test_take_more_than_the_balance_is_refused_and_writes_nothing(world: World) -> None:
+    ann = world.members[0]
+    await world.bot.ledger.balance(world.guild.id, ann.id)
+    before = await world.bot.db.fetchall("SELECT * FROM ledger")
+    result = await world.admin.slash(world.channel, "chips take", member=ann, amount=5000)
+    assert result.ephemeral and "has only 1,000 chips" in result.response.content
+    assert await world.bot.db.fetchall("SELECT * FROM ledger") == before
+
+
+async def test_grant_to_a_bot_is_refused(world: World) -> None:
+    robot = world.guild.add_member(world.env.create_user("robot", bot=True))
+    result = await world.admin.slash(world.channel, "chips grant", member=robot, amount=5)
+    assert result.ephemeral and "Bots" in result.response.content
+    assert await world.bot.db.fetchall("SELECT * FROM ledger WHERE user_id = ?", (robot.id,)) == []
+
+
+@pytest.mark.parametrize("amount", [0, -5, 10**12])
+async def test_bad_amounts_can_not_be_sent(world: World, amount: int) -> None:
+    with pytest.raises(simcord.OptionError):
+        await world.admin.slash(world.channel, "chips grant", member=world.members[0], amount=amount)
+    assert await world.bot.db.fetchall("SELECT * FROM ledger WHERE reason = 'grant'") == []
+
+
+async def test_members_without_manage_server_can_not_grant(world: World) -> None:
+    ann, ben = world.members[:2]
+    assert "chips grant" not in ann.available_commands(world.channel)
+    with pytest.raises(simcord.SetupError):
+        await ann.slash(world.channel, "chips grant", member=ben, amount=5)
+    assert await world.bot.db.fetchall("SELECT * FROM ledger WHERE reason = 'grant'") == []
+
+
+async def test_commands_are_not_offered_in_direct_messages(world: World) -> None:
+    user = world.members[0]
+    assert "balance" in user.available_commands(world.channel)
+    dm_commands = world.env.create_user("loner").available_commands()
+    for name in ("balance", "daily", "leaderboard", "chips grant", "flipflop config", "flipflop start"):
+        assert name not in dm_commands
+
+
+async def test_config_view_and_change_by_an_admin(world: World) -> None:
+    shown = await world.admin.slash(world.channel, "flipflop config")
+    assert shown.ephemeral and "Default stake: **5 chips**, buy-in: **200 chips**" in shown.response.content
+    changed = await world.admin.slash(world.channel, "flipflop config", stake=10, buy_in=400, turn_seconds=90)
+    assert changed.ephemeral and "Settings saved" in changed.response.content
+    s = await world.bot.ledger.settings(world.guild.id)
+    assert (s.default_stake, s.default_buy_in, s.turn_seconds) == (10, 400, 90)
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [({"stake": 10, "buy_in": 30}, "four stakes"), ({"stake": 10, "buy_in": 45}, "multiple")],
+)
+async def test_config_refuses_unplayable_stakes(world: World, options: dict[str, int], words: str) -> None:
+    result = await world.admin.slash(world.channel, "flipflop config", **options)
+    assert (
+        result.ephemeral
+        and words in result.response.content
+        and "Nothing was changed" in result.response.content
+    )
+    assert (await world.bot.ledger.settings(world.guild.id)).default_stake == 5
+
+
+async def test_config_is_for_admins_only(world: World) -> None:
+    # Discord applies default permissions to whole groups only, so /flipflop config is
+    # offered to everyone in the /flipflop group and refused at run time.
+    result = await world.members[0].slash(world.channel, "flipflop config", stake=1, buy_in=4)
+    assert result.ephemeral and "Manage Server" in result.response.content
+    simcord.assert_error(world.env, app_commands.MissingPermissions)
+    assert (await world.bot.ledger.settings(world.guild.id)).default_stake == 5
+
+
+async def test_starting_balance_setting_applies_to_new_accounts(world: World) -> None:
+    await world.admin.slash(world.channel, "flipflop config", starting_balance=50)
+    result = await world.members[1].slash(world.channel, "balance")
+    assert "**50 chips**" in result.response.content

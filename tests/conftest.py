@@ -1,0 +1,53 @@
+"""Shared fixtures: a bot on a fresh database, run inside simcord's simulated Discord."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+import pytest_asyncio
+import simcord
+
+from bot.client import FlipFlopBot, create_bot
+from bot.settings import Settings
+
+
+def make_bot(db_path: Path, seed: int = 1, **kwargs: object) -> FlipFlopBot:
+    return create_bot(Settings(database_path=db_path), rng=random.Random(seed), **kwargs)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "flipflop.sqlite3"
+
+
+@pytest_asyncio.fixture
+async def simcord_bot(db_path: Path) -> AsyncIterator[FlipFlopBot]:
+    bot = make_bot(db_path)
+    yield bot
+    await bot.db.close()  # simcord detaches the bot without calling close()
+
+
+class World:
+    """One server with a #flipflop channel, an admin and some members."""
+
+    def __init__(self, env: simcord.Env, members: int = 4) -> None:
+        self.env = env
+        self.guild = env.create_guild(name="Card Club")
+        self.channel = self.guild.create_text_channel("flipflop")
+        admins = self.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        self.admin = self.guild.add_member(env.create_user("boss"), roles=[admins])
+        names = ["ann", "ben", "cat", "dan", "eve", "fay"][:members]
+        self.members = [self.guild.add_member(env.create_user(n)) for n in names]
+
+    @property
+    def bot(self) -> FlipFlopBot:
+        return self.env.bot  # type: ignore[return-value]
+
+
+@pytest_asyncio.fixture
+async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
+    yield World(simcord_env)
