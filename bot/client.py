@@ -61,6 +61,7 @@ class FlipFlopBot(commands.Bot):
         log.info("Slash commands synced.")
 
     async def on_ready(self) -> None:
+        """Log that the gateway is ready."""
         log.info("Logged in as %s (%s servers).", self.user, len(self.guilds))
 
     async def close(self) -> None:

@@ -103,6 +103,7 @@ class Database:
 
     @property
     def conn(self) -> aiosqlite.Connection:
+        """The open connection (use ``transaction()`` to write)."""
         if self._conn is None:
             raise RuntimeError("The database is not open.")
         return self._conn
@@ -126,6 +127,7 @@ class Database:
             return [tuple(r) for r in await cur.fetchall()]
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> tuple[Any, ...] | None:
+        """The first row of a read, or None."""
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
@@ -150,11 +152,13 @@ class Tx:
             return cur.rowcount
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> tuple[Any, ...] | None:
+        """The first row, or None."""
         async with self.conn.execute(sql, tuple(params)) as cur:
             row = await cur.fetchone()
         return tuple(row) if row is not None else None
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        """Every row."""
         async with self.conn.execute(sql, tuple(params)) as cur:
             return [tuple(r) for r in await cur.fetchall()]
 

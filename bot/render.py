@@ -21,6 +21,7 @@ def chips(n: int) -> str:
 
 
 def rank_text(card: Card) -> str:
+    """The rank as printed on a card: ``A``, ``10``, ``K``."""
     r = RANKS[card.rank - 1]
     return "10" if r == "T" else r
 
@@ -42,8 +43,10 @@ def plain(c: Card) -> str:
 
 
 def plain_cards(cs: Iterable[Card]) -> str:
+    """Several cards in plain text."""
     return " ".join(c.label for c in cs)
 
 
 def suit_name(suit: str) -> str:
+    """``hearts ♥️``."""
     return f"{SUIT_WORD[suit]} {SUIT_MARK[suit]}"
