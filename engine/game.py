@@ -739,6 +739,13 @@ class Game:
         self._pay("game", winners, events)
         if not r.flipflop_paid:
             self._pay_flip_flop(events)
+        staying = [p for p in r.players if p not in r.dead and self.stacks[p] >= self.stake]
+        if len(staying) < 2 and any(self.pots.values()):
+            # R8.3: the game ends now; carried pots go to those still seated before seats close.
+            receivers = staying or r.live()
+            for pot in POTS:
+                if self.pots[pot]:
+                    self._pay(pot, receivers, events, record=False)
         for p in r.players:
             if p in r.dead:
                 self._close_seat(p, "left", events)

@@ -154,6 +154,8 @@ def test_random_play_keeps_every_invariant(
     if not game.over:
         game.end_game()
     assert game.over and game.total_chips() == total
+    if game.rounds_played:
+        assert sum(game.pots.values()) == 0, "R8.3: no chip is left in a pot when the game ends"
 
 
 def test_random_games_end() -> None:
@@ -175,3 +177,4 @@ def test_random_games_end() -> None:
                 game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, Leave)]))
         assert game.total_chips() == total
         assert len(game.seated) <= 1
+        assert sum(game.pots.values()) == 0, "R8.3: no chip is left in a pot when the game ends"

@@ -1,0 +1,270 @@
+"""What players see: the lobby, the table message, event messages and a private hand.
+
+Pure functions from a ``Table`` (and engine events) to text and embeds; the
+cog attaches the controls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.render import card, cards, chips, suit_name
+from bot.tables import MAX_SEATS, MIN_SEATS, Table
+from engine import Card
+from engine.events import (
+    CardShown,
+    Discarded,
+    Drew,
+    Dropped,
+    Event,
+    GameOver,
+    LaidOff,
+    NextDealer,
+    PlayerLeft,
+    PotCarried,
+    PotPaid,
+    RoundEnded,
+    RoundStarted,
+    SeatClosed,
+    SideStakePaid,
+    SpreadLaid,
+)
+from engine.view import PlayerView
+
+GREEN = discord.Colour.from_rgb(46, 139, 87)
+POT_NAME = {"game": "game pot", "flip": "flip pot", "flop": "flop pot"}
+
+
+def lobby_embed(table: Table) -> discord.Embed:
+    """The lobby: who is seated, the stake and the buy-in."""
+    lines = [
+        f"{i}. **{table.name(u)}**" + (" (host)" if u == table.host_id else "")
+        for i, u in enumerate(table.seats, start=1)
+    ]
+    e = discord.Embed(
+        title="🃏 Flip Flop — table open",
+        description=(
+            f"Stake **{chips(table.stake)}** · buy-in **{chips(table.buy_in)}** · "
+            f"{table.turn_seconds} s a turn\n"
+            f"Click **Join** to sit down ({MIN_SEATS}–{MAX_SEATS} players). "
+            "Your buy-in moves from your balance to the table and comes back when you leave."
+        ),
+        colour=GREEN,
+    )
+    e.add_field(name=f"Seated ({len(table.seats)}/{MAX_SEATS})", value="\n".join(lines) or "—", inline=False)
+    e.set_footer(text=f"Table {table.id} · the host starts the game")
+    return e
+
+
+def closed_embed(title: str, text: str) -> discord.Embed:
+    """A table that is over or was cancelled."""
+    return discord.Embed(title=title, description=text, colour=discord.Colour.dark_grey())
+
+
+def _status(table: Table, pid: str) -> str:
+    g = table.game
+    assert g is not None
+    r = g.round
+    if pid not in g.seated:
+        return "out"
+    if r is None:
+        return "waiting"
+    if pid in r.dead:
+        return "left the round"
+    if r.end is not None:
+        return "—"
+    if r.to_act == pid:
+        return "**to act**"
+    return "waiting"
+
+
+def table_embed(table: Table) -> discord.Embed:
+    """The one public table message, edited after every action."""
+    g = table.game
+    assert g is not None
+    r = g.round
+    title = f"🃏 Flip Flop — round {g.rounds_played}" if g.rounds_played else "🃏 Flip Flop"
+    e = discord.Embed(title=title, colour=GREEN)
+    desc: list[str] = [f"Stake **{chips(table.stake)}** · buy-in {chips(table.buy_in)}"]
+    if r is not None:
+        desc.append(
+            f"Dealer **{table.name(r.dealer)}** · upcard {card(r.upcard)} · "
+            f"flip suit {suit_name(r.flip_suit)} · flop suit {suit_name(r.flop_suit)}"
+        )
+    desc.append(f"Pots — game **{g.pots['game']}** · flip **{g.pots['flip']}** · flop **{g.pots['flop']}**")
+    if r is not None and r.end is None:
+        who = table.name(r.to_act)
+        when = f" — time runs out <t:{int(table.turn_deadline)}:R>" if table.turn_deadline else ""
+        desc.append(f"▶️ **{who}**'s turn{when}")
+    elif table.next_round_at and not g.over:
+        desc.append(f"⏸️ Next round <t:{int(table.next_round_at)}:R>")
+    e.description = "\n".join(desc)
+    rows = []
+    for pid in g.order:
+        if pid not in g.seated and (r is None or pid not in r.players):
+            continue
+        count = len(r.hands[pid]) if r is not None and pid in r.hands else 0
+        marks = " 🂠" if r is not None and pid == r.dealer else ""
+        pointer = "▶️ " if r is not None and r.end is None and r.to_act == pid else ""
+        rows.append(
+            f"{pointer}**{table.name(pid)}**{marks} — {chips(g.stacks[pid])} · {count} cards · {_status(table, pid)}"
+        )
+    e.add_field(name="Players", value="\n".join(rows) or "—", inline=False)
+    if r is not None:
+        spreads = [f"`#{i}` {cards(s.cards)} ({table.name(s.owner)})" for i, s in enumerate(r.spreads)]
+        e.add_field(name="Spreads", value="\n".join(spreads) or "none yet", inline=False)
+        top = card(r.discard[-1]) if r.discard else "empty"
+        e.add_field(name="Discard pile", value=top, inline=True)
+        e.add_field(name="Stock", value=f"{len(r.stock)} cards", inline=True)
+        if r.showings:
+            shown = ", ".join(f"{table.name(p)} {card(c)} ({pot})" for p, pot, c in r.showings)
+            e.add_field(name="Shown for flip / flop", value=shown, inline=False)
+    if table.last_line:
+        e.add_field(name="Last move", value=table.last_line, inline=False)
+    e.set_footer(text=f"Table {table.id} · click My hand to see your cards and play")
+    return e
+
+
+def _names(table: Table, ids: Sequence[str]) -> str:
+    names = [f"**{table.name(p)}**" for p in ids]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+END_TEXT = {
+    "out": "{who} went out!",
+    "tonk": "🎉 **Tonk out!** {who} laid down two spreads at once.",
+    "drop": "{who} dropped and nobody beats them.",
+    "caught": "{who} dropped but was **caught**.",
+    "stock": "The stock ran out ({who} drew the last card): lowest hand wins.",
+    "fifty": "**50 at the deal!**",
+    "forty_nine": "**49 at the deal!**",
+}
+
+
+def event_lines(table: Table, events: Sequence[Event]) -> list[str]:
+    """The public messages for what everyone should see (ordinary draws and discards go in the table)."""
+    out: list[str] = []
+    for e in events:
+        if isinstance(e, RoundStarted):
+            short = [p for p, paid in e.paid.items() if len(paid) < 3]
+            line = (
+                f"🃏 **Round {e.number}** — {table.name(e.dealer)} deals. Upcard {card(e.upcard)}: "
+                f"flip suit {suit_name(e.flip_suit)}, flop suit {suit_name(e.flop_suit)}. "
+                f"Pots: game {e.pots['game']}, flip {e.pots['flip']}, flop {e.pots['flop']}."
+            )
+            for p in short:
+                pots = " and ".join(e.paid[p])
+                allin = (
+                    " (all in)" if e.paid[p] == ("game",) and table.game and table.game.stacks[p] == 0 else ""
+                )
+                line += f"\n↳ {table.name(p)} plays for the {pots} pot{'s' if len(e.paid[p]) > 1 else ''} only{allin}."
+            out.append(line)
+        elif isinstance(e, CardShown):
+            out.append(f"👀 {table.name(e.player)} shows {card(e.card)} for the **{e.pot}**.")
+        elif isinstance(e, Dropped):
+            out.append(f"✋ {table.name(e.player)} drops with **{e.value}**.")
+        elif isinstance(e, PlayerLeft):
+            if e.during_round:
+                out.append(f"🚪 {table.name(e.player)} left the game and forfeits this round.")
+            else:
+                out.append(f"🚪 {table.name(e.player)} left the game.")
+        elif isinstance(e, RoundEnded):
+            who = f"**{table.name(e.player)}**" if e.player else ""
+            head = END_TEXT[e.reason].format(who=who)
+            hands = [
+                f"{table.name(p)}: {cards(h, sort=True) if h else 'no cards'} (**{e.values[p]}**)"
+                for p, h in e.hands.items()
+            ]
+            out.append(f"🏁 {head}\n" + "\n".join(hands))
+        elif isinstance(e, SideStakePaid):
+            if e.to_player is not None:
+                out.append(
+                    f"↳ {table.name(e.player)} pays {table.name(e.to_player)} a side stake of {e.amount}."
+                )
+            else:
+                out.append(f"↳ {table.name(e.player)} pays a side stake of {e.amount} into the game pot.")
+        elif isinstance(e, PotPaid):
+            winners = list(e.shares)
+            if len(winners) == 1:
+                out.append(f"💰 {_names(table, winners)} wins the **{POT_NAME[e.pot]}** ({chips(e.total)}).")
+            else:
+                each = ", ".join(f"{table.name(p)} {n}" for p, n in e.shares.items())
+                out.append(
+                    f"💰 {_names(table, winners)} split the **{POT_NAME[e.pot]}** ({chips(e.total)}: {each})."
+                )
+        elif isinstance(e, PotCarried):
+            out.append(
+                f"↪️ No one can win the {POT_NAME[e.pot]}: its {chips(e.amount)} carry into the next round."
+            )
+        elif isinstance(e, SeatClosed):
+            if e.reason == "eliminated":
+                out.append(
+                    f"💀 {table.name(e.player)} is out of chips and leaves the game ({chips(e.stack)} back)."
+                )
+            else:
+                out.append(
+                    f"👋 {table.name(e.player)}'s stack of {chips(e.stack)} goes back to their balance."
+                )
+        elif isinstance(e, NextDealer):
+            out.append(f"Next deal: **{table.name(e.player)}**.")
+        elif isinstance(e, GameOver):
+            g = table.game
+            assert g is not None
+            standings = [
+                f"{i}. **{table.name(p)}** — {chips(g.stacks[p])}" for i, p in enumerate(e.standings, start=1)
+            ]
+            out.append("🏆 **Game over!** Final standings:\n" + "\n".join(standings))
+    return out
+
+
+def last_move(table: Table, events: Sequence[Event]) -> str:
+    """One line for the table message about the ordinary moves just made."""
+    parts: list[str] = []
+    for e in events:
+        if isinstance(e, Drew):
+            parts.append(
+                f"{table.name(e.player)} drew from the stock"
+                if e.source == "stock"
+                else f"{table.name(e.player)} took {card(e.card)} from the discard pile"  # type: ignore[arg-type]
+            )
+        elif isinstance(e, SpreadLaid):
+            parts.append(f"{table.name(e.player)} laid down {cards(e.cards)}")
+        elif isinstance(e, LaidOff):
+            parts.append(f"{table.name(e.player)} laid {card(e.card)} off on #{e.index}")
+        elif isinstance(e, Discarded):
+            parts.append(f"{table.name(e.player)} discarded {card(e.card)}")
+    return "; ".join(parts)
+
+
+def hand_text(table: Table, view: PlayerView, note: str = "") -> str:
+    """A player's private hand: cards sorted, value, and what to do now."""
+    lines = []
+    if note:
+        lines.append(note)
+    if not view.players or view.player not in view.players:
+        lines.append("You're not in this round.")
+        return "\n".join(lines)
+    lines.append(f"**Your hand** (value **{view.hand_value}**): {cards(view.hand, sort=True)}")
+    if view.player in view.dead:
+        lines.append("You left this round; your stack comes back when it ends.")
+    elif not view.in_round:
+        lines.append("The round is over. The next deal starts by itself.")
+    elif view.to_act == view.player:
+        top: Card | None = view.top_discard
+        if view.phase == "start":
+            take = f", take {card(top)} from the discard pile" if top else ""
+            lines.append(f"▶️ **Your turn.** Draw from the stock{take}, or drop with {view.hand_value}.")
+        else:
+            lines.append(
+                "▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card."
+                + (" You can **tonk out**!" if view.can_tonk_out else "")
+            )
+        if table.turn_deadline:
+            lines.append(f"⏳ Time runs out <t:{int(table.turn_deadline)}:R>.")
+    else:
+        lines.append(f"It's **{table.name(view.to_act or '')}**'s turn.")
+    return "\n".join(lines)

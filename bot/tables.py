@@ -1,0 +1,497 @@
+"""Tables: lobbies and games in channels, with their chips, saved after every change.
+
+No Discord here. A ``TableService`` owns the open tables; every change to one
+(a join, an action, a round's end) runs the engine, moves chips through the
+ledger and saves the whole table **in one transaction**, so a chip is always
+in exactly one place: a balance, a lobby seat, a stack or a pot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.db import Database, Tx
+from bot.ledger import InsufficientChips, Ledger, LedgerError, check_stakes
+from engine import Game, IllegalAction, Leave, Seat
+from engine.actions import Action
+from engine.events import Event, GameOver, SeatClosed
+
+log = logging.getLogger("flipflop.tables")
+
+TABLE_FORMAT = 1
+"""The saved-table format; an unknown one is closed and refunded, never left stuck."""
+MAX_SEATS = 5
+MIN_SEATS = 3
+LOBBY_IDLE_SECONDS = 10 * 60
+TIMEOUTS_BEFORE_REMOVAL = 3
+Status = Literal["lobby", "playing", "closed"]
+
+
+class TableError(Exception):
+    """Something a member tried that the table can not do; the message is for them."""
+
+
+class TableFormatError(Exception):
+    """A saved table this version of the bot can not read."""
+
+
+@dataclass
+class Table:
+    """One table in one channel: a lobby, then a game."""
+
+    id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    stake: int
+    buy_in: int
+    turn_seconds: int = 60
+    status: Status = "lobby"
+    message_id: int | None = None
+    seats: list[int] = field(default_factory=list)
+    """Members in the order they sat down (R3.1)."""
+    names: dict[int, str] = field(default_factory=dict)
+    lobby_stacks: dict[int, int] = field(default_factory=dict)
+    """Buy-ins held while the table is a lobby."""
+    game: Game | None = None
+    seq: int = 0
+    """Bumped by every change: controls carry it, so an old control is refused."""
+    turn_deadline: float | None = None
+    timeouts: dict[int, int] = field(default_factory=dict)
+    leave_after_round: list[int] = field(default_factory=list)
+    stop_after_round: bool = False
+    next_round_at: float | None = None
+    last_activity: float = 0.0
+    last_line: str = ""
+
+    @staticmethod
+    def pid(user_id: int) -> str:
+        """The engine's id for a member."""
+        return str(user_id)
+
+    def name(self, user_id: int | str) -> str:
+        """A member's display name at this table."""
+        return self.names.get(int(user_id), f"<@{user_id}>")
+
+    def is_seated(self, user_id: int) -> bool:
+        """Still in this lobby or game."""
+        if self.status == "lobby":
+            return user_id in self.seats
+        return self.game is not None and self.pid(user_id) in self.game.seated
+
+    def chips(self) -> int:
+        """Chips held at the table now: lobby buy-ins, or stacks of those seated plus pots."""
+        if self.status == "closed":
+            return 0
+        if self.game is None:
+            return sum(self.lobby_stacks.values())
+        g = self.game
+        return sum(g.stacks[p] for p in g.seated) + sum(g.pots.values())
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to carry on after a restart."""
+        return {
+            "format": TABLE_FORMAT,
+            "id": self.id,
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "host_id": self.host_id,
+            "stake": self.stake,
+            "buy_in": self.buy_in,
+            "turn_seconds": self.turn_seconds,
+            "status": self.status,
+            "message_id": self.message_id,
+            "seats": list(self.seats),
+            "names": {str(k): v for k, v in self.names.items()},
+            "lobby_stacks": {str(k): v for k, v in self.lobby_stacks.items()},
+            "game": self.game.snapshot() if self.game is not None else None,
+            "seq": self.seq,
+            "turn_deadline": self.turn_deadline,
+            "timeouts": {str(k): v for k, v in self.timeouts.items()},
+            "leave_after_round": list(self.leave_after_round),
+            "stop_after_round": self.stop_after_round,
+            "next_round_at": self.next_round_at,
+            "last_activity": self.last_activity,
+            "last_line": self.last_line,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Table:
+        """Rebuild a saved table; ``TableFormatError`` if it is from an unknown format."""
+        if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
+            raise TableFormatError(
+                f"saved table format {data.get('format') if isinstance(data, dict) else None!r}"
+            )
+        try:
+            return cls(
+                id=data["id"],
+                guild_id=int(data["guild_id"]),
+                channel_id=int(data["channel_id"]),
+                host_id=int(data["host_id"]),
+                stake=int(data["stake"]),
+                buy_in=int(data["buy_in"]),
+                turn_seconds=int(data["turn_seconds"]),
+                status=data["status"],
+                message_id=data["message_id"],
+                seats=[int(s) for s in data["seats"]],
+                names={int(k): v for k, v in data["names"].items()},
+                lobby_stacks={int(k): int(v) for k, v in data["lobby_stacks"].items()},
+                game=Game.restore(data["game"]) if data["game"] is not None else None,
+                seq=int(data["seq"]),
+                turn_deadline=data["turn_deadline"],
+                timeouts={int(k): int(v) for k, v in data["timeouts"].items()},
+                leave_after_round=[int(u) for u in data["leave_after_round"]],
+                stop_after_round=bool(data["stop_after_round"]),
+                next_round_at=data["next_round_at"],
+                last_activity=float(data["last_activity"]),
+                last_line=str(data["last_line"]),
+            )
+        except (KeyError, TypeError, ValueError, IllegalAction) as e:
+            raise TableFormatError(f"saved table is damaged: {e}") from None
+
+
+def cash_outs(events: Iterable[Event]) -> list[tuple[int, int]]:
+    """(member, chips) going back to balances because of these events (R2.7, R8.3, R8.4)."""
+    out: list[tuple[int, int]] = []
+    for e in events:
+        if isinstance(e, SeatClosed):
+            out.append((int(e.player), e.stack))
+        elif isinstance(e, GameOver):
+            out.extend((int(p), s) for p, s in e.stacks.items())
+    return out
+
+
+class TableService:
+    """The open tables of every server, and the only code that changes them."""
+
+    def __init__(self, db: Database, ledger: Ledger, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.ledger = ledger
+        self.clock = clock
+        self.tables: dict[str, Table] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    # ---------------------------------------------------------------- lookup
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """One lock per table: a double click never acts twice; tables never block each other."""
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    def get(self, table_id: str) -> Table | None:
+        """An open table by id."""
+        return self.tables.get(table_id)
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        """The open table in a channel (one per channel)."""
+        for t in self.tables.values():
+            if t.channel_id == channel_id and t.status != "closed":
+                return t
+        return None
+
+    # ---------------------------------------------------------------- storage
+
+    async def _save(self, tx: Tx, table: Table) -> None:
+        await tx.execute(
+            "INSERT INTO tables (table_id, guild_id, channel_id, status, chips, version, state, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET status = excluded.status,"
+            " chips = excluded.chips, version = excluded.version, state = excluded.state,"
+            " updated_at = excluded.updated_at",
+            (
+                table.id,
+                table.guild_id,
+                table.channel_id,
+                table.status,
+                table.chips(),
+                TABLE_FORMAT,
+                json.dumps(table.to_json()),
+                self.clock(),
+            ),
+        )
+
+    async def _commit(
+        self, table: Table, change: Callable[[Table], Any], ledger_ops: Any = None, bump: bool = True
+    ) -> Any:
+        """Apply ``change`` to the table, then its ledger work and the save in one transaction.
+
+        If anything fails, the table in memory is put back as it was. ``bump``
+        makes the controls shown so far stale (any change to the game does).
+        """
+        before = table.to_json()
+        try:
+            result = change(table)
+            if bump:
+                table.seq += 1
+            if table.status == "closed":
+                self.tables.pop(table.id, None)
+            async with self.db.transaction() as tx:
+                if ledger_ops is not None:
+                    await ledger_ops(tx, table, result)
+                await self._save(tx, table)
+        except BaseException:
+            restored = Table.from_json(before)
+            if restored.status != "closed":
+                self.tables[table.id] = restored
+            raise
+        return result
+
+    async def load_open(self) -> tuple[list[Table], list[tuple[str, int, int, int, str]]]:
+        """Open tables saved in the database, and the ones that could not be read.
+
+        Unreadable ones come back as (table id, server, channel, chips, why).
+        """
+        rows = await self.db.fetchall(
+            "SELECT table_id, guild_id, channel_id, chips, state FROM tables WHERE status != 'closed'"
+        )
+        good: list[Table] = []
+        bad: list[tuple[str, int, int, int, str]] = []
+        for table_id, guild_id, channel_id, chips, state in rows:
+            try:
+                table = Table.from_json(json.loads(state))
+            except (TableFormatError, ValueError) as e:
+                bad.append((table_id, guild_id, channel_id, chips, str(e)))
+                continue
+            self.tables[table.id] = table
+            good.append(table)
+        return good, bad
+
+    # ---------------------------------------------------------------- lobby
+
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        stake: int,
+        buy_in: int,
+        turn_seconds: int,
+    ) -> Table:
+        """Open a lobby in a channel, seating the host (their buy-in moves to the table)."""
+        check_stakes(stake, buy_in)
+        if self.in_channel(channel_id) is not None:
+            raise TableError("There is already a table in this channel.")
+        table = Table(
+            id=secrets.token_hex(4),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            stake=stake,
+            buy_in=buy_in,
+            turn_seconds=turn_seconds,
+            last_activity=self.clock(),
+        )
+        self.tables[table.id] = table
+        try:
+            await self.join(table, host_id, host_name)
+        except BaseException:
+            self.tables.pop(table.id, None)
+            raise
+        return table
+
+    async def join(self, table: Table, user_id: int, name: str) -> None:
+        """R2.2: take a seat; the buy-in moves from the balance to the table."""
+        if table.status != "lobby":
+            raise TableError("This game has already started; wait for the next one.")
+        if user_id in table.seats:
+            raise TableError("You're already seated at this table.")
+        if len(table.seats) >= MAX_SEATS:
+            raise TableError(f"The table is full ({MAX_SEATS} players).")
+
+        def change(t: Table) -> None:
+            t.seats.append(user_id)
+            t.names[user_id] = name
+            t.lobby_stacks[user_id] = t.buy_in
+            t.last_activity = self.clock()
+
+        async def ledger_ops(tx: Tx, t: Table, _: object) -> None:
+            await self.ledger.debit(tx, t.guild_id, user_id, t.buy_in, "buy_in", reference=t.id)
+
+        await self._commit(table, change, ledger_ops)
+
+    async def leave_lobby(self, table: Table, user_id: int) -> bool:
+        """Leave a lobby; the buy-in comes back. Returns True if that closed the lobby."""
+        if table.status != "lobby":
+            raise TableError("The game has started: use Leave in your hand instead.")
+        if user_id not in table.seats:
+            raise TableError("You're not seated at this table.")
+
+        def change(t: Table) -> bool:
+            t.seats.remove(user_id)
+            t.lobby_stacks.pop(user_id)
+            t.last_activity = self.clock()
+            if not t.seats:
+                t.status = "closed"
+            elif t.host_id == user_id:
+                t.host_id = t.seats[0]
+            return t.status == "closed"
+
+        async def ledger_ops(tx: Tx, t: Table, _: object) -> None:
+            await self.ledger.credit(tx, t.guild_id, user_id, t.buy_in, "refund", reference=t.id)
+
+        closed: bool = await self._commit(table, change, ledger_ops)
+        return closed
+
+    async def cancel(self, table: Table) -> dict[int, int]:
+        """Close a lobby (or a table that can not go on): every chip goes back. Returns the refunds."""
+        refunds = self._refunds(table)
+
+        def change(t: Table) -> dict[int, int]:
+            t.status = "closed"
+            return refunds
+
+        async def ledger_ops(tx: Tx, t: Table, _: object) -> None:
+            for user_id, amount in refunds.items():
+                if amount:
+                    await self.ledger.credit(tx, t.guild_id, user_id, amount, "refund", reference=t.id)
+
+        await self._commit(table, change, ledger_ops)
+        return refunds
+
+    @staticmethod
+    def _refunds(table: Table) -> dict[int, int]:
+        """Who gets what if the table closes now: stacks, and pots split as at game end (R8.3)."""
+        if table.game is None:
+            return dict(table.lobby_stacks)
+        g = table.game
+        out = {int(p): g.stacks[p] for p in g.seated}
+        pots = sum(g.pots.values())
+        if pots and out:
+            order = sorted(out)
+            share, odd = divmod(pots, len(order))
+            for i, u in enumerate(order):
+                out[u] += share + (1 if i < odd else 0)
+        return out
+
+    # ---------------------------------------------------------------- game
+
+    async def start(self, table: Table, user_id: int, rng: random.Random, may_manage: bool) -> list[Event]:
+        """The host starts the game with 3 to 5 seated (R8.1): stakes are paid and cards dealt."""
+        if table.status != "lobby":
+            raise TableError("This game has already started.")
+        if user_id != table.host_id and not may_manage:
+            raise TableError("Only the host can start the game.")
+        if len(table.seats) < MIN_SEATS:
+            raise TableError(
+                f"Flip Flop needs {MIN_SEATS} to {MAX_SEATS} players; "
+                f"{len(table.seats)} seated so far. Ask friends to click Join."
+            )
+
+        def change(t: Table) -> list[Event]:
+            seats = [Seat(t.pid(u), t.lobby_stacks[u], t.names[u]) for u in t.seats]
+            t.game = Game(seats, t.stake)
+            t.lobby_stacks = {}
+            t.status = "playing"
+            events = t.game.start_round(rng)
+            self._after_events(t, events)
+            return events
+
+        events: list[Event] = await self._commit(table, change, self._cash_out_ops)
+        return events
+
+    async def apply(
+        self,
+        table: Table,
+        action: Action,
+        by_timer: bool = False,
+        describe: Callable[[Table, list[Event]], str] | None = None,
+    ) -> list[Event]:
+        """Apply one player's action; the engine's refusal comes back as ``IllegalAction``.
+
+        ``describe`` turns the events into the table's "last move" line.
+        """
+        if table.game is None:
+            raise TableError("The game has not started yet.")
+
+        def change(t: Table) -> list[Event]:
+            assert t.game is not None
+            events = t.game.apply(action)
+            if not by_timer:
+                t.timeouts.pop(int(action.player), None)
+            if describe is not None:
+                t.last_line = describe(t, events) or t.last_line
+            self._after_events(t, events)
+            return events
+
+        events: list[Event] = await self._commit(table, change, self._cash_out_ops)
+        return events
+
+    async def next_round(self, table: Table, rng: random.Random) -> list[Event]:
+        """Between rounds: let go those who asked to leave, stop if asked, else deal (R7.6, R8.4)."""
+        if table.game is None or table.game.in_round or table.game.over:
+            raise TableError("A round is already being played.")
+
+        def change(t: Table) -> list[Event]:
+            assert t.game is not None
+            events: list[Event] = []
+            for user_id in list(t.leave_after_round):
+                if t.pid(user_id) in t.game.seated and not t.game.over:
+                    events += t.game.apply(Leave(t.pid(user_id)))
+            t.leave_after_round = []
+            if not t.game.over and t.stop_after_round:
+                events += t.game.end_game()
+            if not t.game.over:
+                events += t.game.start_round(rng)
+                t.last_line = ""
+            self._after_events(t, events)
+            return events
+
+        events: list[Event] = await self._commit(table, change, self._cash_out_ops)
+        return events
+
+    async def stop(self, table: Table) -> list[Event]:
+        """R8.2: end the game between rounds; stacks and carried pots go home."""
+        if table.game is None:
+            raise TableError("The game has not started yet: use Cancel on the lobby.")
+        if table.game.in_round:
+            raise TableError("A round is being played.")
+
+        def change(t: Table) -> list[Event]:
+            assert t.game is not None
+            events = t.game.end_game()
+            self._after_events(t, events)
+            return events
+
+        events: list[Event] = await self._commit(table, change, self._cash_out_ops)
+        return events
+
+    async def set_flag(self, table: Table, change: Callable[[Table], Any]) -> Any:
+        """Save a change that moves no chips and leaves the game as it is (a message id, …)."""
+        return await self._commit(table, change, bump=False)
+
+    def _after_events(self, t: Table, events: list[Event]) -> None:
+        assert t.game is not None
+        now = self.clock()
+        if t.game.over:
+            t.status = "closed"
+            t.turn_deadline = None
+            t.next_round_at = None
+        elif t.game.in_round:
+            t.turn_deadline = now + t.turn_seconds
+            t.next_round_at = None
+        else:
+            t.turn_deadline = None
+        t.last_activity = now
+
+    async def _cash_out_ops(self, tx: Tx, t: Table, events: list[Event]) -> None:
+        for user_id, amount in cash_outs(events):
+            if amount:
+                await self.ledger.credit(tx, t.guild_id, user_id, amount, "cash_out", reference=t.id)
+
+
+__all__ = [
+    "InsufficientChips",
+    "LedgerError",
+    "Table",
+    "TableError",
+    "TableFormatError",
+    "TableService",
+    "cash_outs",
+]

@@ -1,0 +1,142 @@
+"""Playing through simcord as people would: slash commands, clicks and select choices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import simcord
+from simcord.results import to_discord_message
+
+from bot.tables import Table
+from cogs.flipflop import FlipFlop
+from tests.conftest import World
+
+
+def cog(world: World) -> FlipFlop:
+    c = world.bot.get_cog("FlipFlop")
+    assert c is not None  # not isinstance: discord.py loads the extension as a fresh module
+    return c  # type: ignore[return-value]
+
+
+def table_in(world: World, channel: simcord.ChannelHandle | None = None) -> Table | None:
+    return cog(world).service.in_channel((channel or world.channel).id)
+
+
+def buttons(message: Any) -> dict[str, str]:
+    """label -> custom_id of every button on a message (or response)."""
+    comps = message.components if isinstance(message.components, list) else []
+    out: dict[str, str] = {}
+    for row in comps:
+        row = row if isinstance(row, dict) else row.to_dict()
+        for c in row.get("components", []):
+            if c.get("type") == 2:
+                out[c.get("label", "")] = c["custom_id"]
+    return out
+
+
+def selects(message: Any) -> dict[str, list[str]]:
+    """op (last part of custom_id) -> option values, for every select menu."""
+    out: dict[str, list[str]] = {}
+    for row in message.components:
+        row = row if isinstance(row, dict) else row.to_dict()
+        for c in row.get("components", []):
+            if c.get("type") == 3:
+                out[c["custom_id"].rsplit(":", 1)[1]] = [o["value"] for o in c["options"]]
+    return out
+
+
+def select_id(message: Any, op: str) -> str:
+    for row in message.components:
+        row = row if isinstance(row, dict) else row.to_dict()
+        for c in row.get("components", []):
+            if c.get("type") == 3 and c["custom_id"].endswith(":" + op):
+                return str(c["custom_id"])
+    raise AssertionError(f"no {op} select")
+
+
+def message(world: World, channel_id: int, message_id: int) -> discord.Message:
+    """One message, without converting the whole history (which grows with every hand shown)."""
+    return to_discord_message(world.env, world.env.backend.get_message(channel_id, message_id))
+
+
+def table_message(world: World, channel: simcord.ChannelHandle | None = None) -> discord.Message:
+    table = table_in(world, channel)
+    assert table is not None and table.message_id is not None
+    return message(world, table.channel_id, table.message_id)
+
+
+async def open_table(world: World, players: list[simcord.MemberActor], **options: int) -> Table:
+    """The first player starts a table, the others join, the host starts it."""
+    host = players[0]
+    result = await host.slash(world.channel, "flipflop start", **options)
+    assert not result.ephemeral, result.response.content if result.response else result
+    lobby = result.response.message
+    for p in players[1:]:
+        joined = await p.click(lobby, label="Join")
+        assert joined.acknowledged
+    started = await host.click(lobby, label="Start")
+    assert started.acknowledged
+    table = table_in(world)
+    assert table is not None and table.status == "playing"
+    return table
+
+
+async def my_hand(world: World, player: simcord.MemberActor) -> simcord.ResponseMessage:
+    result = await player.click(table_message(world), label="My hand")
+    assert result.ephemeral and result.response is not None
+    return result.response
+
+
+async def conserved(world: World) -> None:
+    """Balances plus chips at tables equal every chip ever brought into the server."""
+    ledger = world.bot.ledger
+    g = world.guild.id
+    balances = await ledger.total_balances(g)
+    at_tables = sum(t.chips() for t in cog(world).service.tables.values() if t.guild_id == g)
+    assert balances + at_tables == await ledger.minted(g)
+    assert await ledger.chips_at_tables(g) == at_tables
+    assert await ledger.audit(g) == []
+
+
+class Hands:
+    """Each player's one private hand message, kept open as a player would."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.ids: dict[int, int] = {}
+        self.opened: dict[int, int] = {}
+
+    async def current(self, player: simcord.MemberActor) -> Any:
+        table = table_in(self.world)
+        assert table is not None
+        mid = self.ids.get(player.id)
+        if mid is None:
+            response = await my_hand(self.world, player)
+            self.ids[player.id] = response.id
+            self.opened[player.id] = self.opened.get(player.id, 0) + 1
+            return response
+        msg = message(self.world, table.channel_id, mid)
+        if "Refresh" in buttons(msg) and "Draw from stock" not in buttons(msg) and not selects(msg):
+            result = await player.click(msg, custom_id=buttons(msg)["Refresh"])
+            return result.response
+        return msg
+
+
+async def play_simple_turn(
+    world: World, player: simcord.MemberActor, drop_below: int = 0, hands: Hands | None = None
+) -> None:
+    """Draw from the stock and discard the highest card; drop instead when the hand is low."""
+    hand = await hands.current(player) if hands is not None else await my_hand(world, player)
+    hand = getattr(hand, "message", hand)
+    labels = buttons(hand)
+    drop = [label for label in labels if label.startswith("Drop (")]
+    if drop and int(drop[0][6:-1]) < drop_below:
+        await player.click(hand, custom_id=labels[drop[0]])
+        return
+    result = await player.click(hand, custom_id=labels["Draw from stock"])
+    hand2 = result.response
+    assert hand2 is not None
+    if "discard" in selects(hand2):
+        values = selects(hand2)["discard"]
+        await player.select(hand2.message, [values[0]], custom_id=select_id(hand2, "discard"))
