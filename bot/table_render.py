@@ -108,8 +108,9 @@ def table_embed(table: Table) -> discord.Embed:
         count = len(r.hands[pid]) if r is not None and pid in r.hands else 0
         marks = " 🂠" if r is not None and pid == r.dealer else ""
         pointer = "▶️ " if r is not None and r.end is None and r.to_act == pid else ""
+        status = _status(table, pid)
         rows.append(
-            f"{pointer}**{table.name(pid)}**{marks} — {chips(g.stacks[pid])} · {count} cards · {_status(table, pid)}"
+            f"{pointer}**{table.name(pid)}**{marks} — {chips(g.stacks[pid])} · {count} cards · {status}"
         )
     e.add_field(name="Players", value="\n".join(rows) or "—", inline=False)
     if r is not None:
@@ -161,7 +162,8 @@ def event_lines(table: Table, events: Sequence[Event]) -> list[str]:
                 allin = (
                     " (all in)" if e.paid[p] == ("game",) and table.game and table.game.stacks[p] == 0 else ""
                 )
-                line += f"\n↳ {table.name(p)} plays for the {pots} pot{'s' if len(e.paid[p]) > 1 else ''} only{allin}."
+                plural = "s" if len(e.paid[p]) > 1 else ""
+                line += f"\n↳ {table.name(p)} plays for the {pots} pot{plural} only{allin}."
             out.append(line)
         elif isinstance(e, CardShown):
             out.append(f"👀 {table.name(e.player)} shows {card(e.card)} for the **{e.pot}**.")

@@ -150,6 +150,7 @@ class ActionSelect(
 
 
 def cog_of(interaction: discord.Interaction) -> FlipFlop:
+    """The Flip Flop cog of the bot that received ``interaction``."""
     cog = interaction.client.get_cog("FlipFlop")  # type: ignore[attr-defined]
     assert isinstance(cog, FlipFlop)
     return cog
@@ -164,6 +165,7 @@ def _cards(text: str) -> tuple[Card, ...]:
 
 
 def lobby_view(table: Table) -> discord.ui.View:
+    """Join, Leave, Start, Cancel."""
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton(table.id, "join", "Join", discord.ButtonStyle.success, "🪑"))
     view.add_item(TableButton(table.id, "leave", "Leave", discord.ButtonStyle.secondary))
@@ -173,6 +175,7 @@ def lobby_view(table: Table) -> discord.ui.View:
 
 
 def table_view(table: Table) -> discord.ui.View:
+    """My hand, Leave after this round."""
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton(table.id, "hand", "My hand", discord.ButtonStyle.primary, "🂠"))
     view.add_item(
@@ -256,7 +259,8 @@ def hand_view(table: Table, player: str) -> discord.ui.View:
                     "Lay off a card on a spread…",
                     [
                         discord.SelectOption(
-                            label=f"{plain(lo.card)} → #{lo.target} {plain_cards(r.spreads[lo.target].cards)}",
+                            label=f"{plain(lo.card)} → #{lo.target} "
+                            + plain_cards(r.spreads[lo.target].cards),
                             value=f"{lo.card.code}@{lo.target}",
                         )
                         for lo in layoffs[:25]

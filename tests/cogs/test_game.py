@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import simcord
 
 from tests.cogs.helpers import (
     Hands,
     buttons,
-    cog,
     conserved,
+    message,
     my_hand,
     open_table,
     play_simple_turn,
+    select_id,
     selects,
     table_in,
     table_message,
@@ -25,7 +28,7 @@ def member_by_pid(world: World, pid: str) -> simcord.MemberActor:
 
 async def test_a_whole_game_from_start_to_final_standings(world: World) -> None:
     players = world.members[:3]
-    table = await open_table(world, players, stake=5, buy_in=20)
+    await open_table(world, players, stake=5, buy_in=20)
     await conserved(world)
     hands = Hands(world)
     rounds_seen = set()
@@ -157,3 +160,195 @@ async def test_waiting_players_see_their_hand_but_no_moves(world: World) -> None
     assert "'s turn" in hand.content
     assert set(buttons(hand)) == {"Refresh", "Leave game"}
     assert selects(hand) == {}
+
+
+async def test_turn_timer_plays_for_the_absent_player(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None and g.round is not None
+    absent = g.to_act
+    before = len(g.round.stock)
+    await world.env.advance_time(59)
+    assert g.to_act == absent
+    await world.env.advance_time(2)
+    assert g.to_act != absent
+    assert len(g.round.stock) == before - 1 and len(g.round.discard) == 1
+    assert len(g.round.hands[absent]) == 5  # type: ignore[index]
+    assert "ran out of time" in "\n".join(m.content for m in world.channel.history())
+    assert table.timeouts[int(absent)] == 1  # type: ignore[arg-type]
+    await conserved(world)
+
+
+async def test_three_timeouts_in_a_row_remove_the_player(world: World) -> None:
+    """R8.4: removed for not acting in time, as if they had left."""
+    table = await open_table(world, world.members[:3], stake=5, buy_in=200)
+    g = table.game
+    assert g is not None and g.round is not None
+    victim = g.to_act
+    hands = Hands(world)
+    for _ in range(60):
+        if g.round.end is not None or victim in g.round.dead:
+            break
+        if g.to_act == victim:
+            await world.env.advance_time(61)
+        else:
+            await play_simple_turn(world, member_by_pid(world, g.to_act), hands=hands)  # type: ignore[arg-type]
+    assert victim in g.round.dead
+    assert "is removed from the game" in "\n".join(m.content for m in world.channel.history())
+    await conserved(world)
+
+
+async def test_acting_again_resets_the_timeout_count(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    victim = g.to_act
+    await world.env.advance_time(61)
+    assert table.timeouts == {int(victim): 1}  # type: ignore[arg-type]
+    hands = Hands(world)
+    while g.to_act != victim and g.in_round:
+        await play_simple_turn(world, member_by_pid(world, g.to_act), hands=hands)  # type: ignore[arg-type]
+    if g.in_round:
+        await play_simple_turn(world, member_by_pid(world, victim), hands=hands)  # type: ignore[arg-type]
+        assert int(victim) not in table.timeouts  # type: ignore[arg-type]
+
+
+async def test_leaving_mid_round_forfeits_and_returns_the_stack_at_round_end(world: World) -> None:
+    """R8.4."""
+    table = await open_table(world, world.members[:4])
+    g = table.game
+    assert g is not None and g.round is not None
+    leaver = next(p for p in g.round.players if p != g.to_act)
+    member = member_by_pid(world, leaver)
+    hand = await my_hand(world, member)
+    result = await member.click(hand.message, custom_id=buttons(hand)["Leave game"])
+    assert "You left this round" in result.response.content
+    assert leaver in g.round.dead
+    assert "forfeits this round" in world.channel.history()[-1].content
+    balance = await world.bot.ledger.balance(world.guild.id, member.id)
+    assert balance == 800  # the stack comes back when the round ends
+    hands = Hands(world)
+    while g.in_round:
+        await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=60, hands=hands)  # type: ignore[arg-type]
+    assert leaver not in g.seated
+    assert await world.bot.ledger.balance(world.guild.id, member.id) == 800 + g.stacks[leaver]
+    await conserved(world)
+
+
+async def test_leave_after_this_round(world: World) -> None:
+    table = await open_table(world, world.members[:4])
+    g = table.game
+    assert g is not None and g.round is not None
+    quitter = member_by_pid(world, g.round.players[0])
+    asked = await quitter.click(table_message(world), label="Leave after this round")
+    assert asked.ephemeral and "leave when this round ends" in asked.response.content
+    hands = Hands(world)
+    while g.in_round:
+        await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=60, hands=hands)  # type: ignore[arg-type]
+    assert str(quitter.id) in g.seated  # still seated during the pause
+    await world.env.advance_time(world.bot.pause_between_rounds + 1)
+    assert str(quitter.id) not in g.seated and g.in_round
+    assert await world.bot.ledger.balance(world.guild.id, quitter.id) == 800 + g.stacks[str(quitter.id)]
+    await conserved(world)
+
+
+async def test_stop_needs_the_host_or_manage_server(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    other = member_by_pid(world, g.seated[1]) if int(g.seated[0]) == table.host_id else None
+    outsider = world.members[3]
+    refused = await outsider.slash(world.channel, "flipflop stop")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    if other is not None:
+        assert (await other.slash(world.channel, "flipflop stop")).ephemeral
+    assert table_in(world) is table and g.in_round
+
+
+async def test_host_stops_the_game_after_the_round_and_everyone_is_paid(world: World) -> None:
+    """R8.2, R8.3."""
+    ann = world.members[0]
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    said = await ann.slash(world.channel, "flipflop stop")
+    assert not said.ephemeral and "when this round ends" in said.response.content
+    hands = Hands(world)
+    while g.in_round:
+        await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=60, hands=hands)  # type: ignore[arg-type]
+    await world.env.advance_time(world.bot.pause_between_rounds + 1)
+    assert table_in(world) is None and g.over
+    assert "Game over!" in "\n".join(m.content for m in world.channel.history())
+    total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
+    assert total == 3000
+    await conserved(world)
+
+
+async def test_admin_stops_between_rounds_at_once(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    hands = Hands(world)
+    while g.in_round:
+        await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=60, hands=hands)  # type: ignore[arg-type]
+    stopped = await world.admin.slash(world.channel, "flipflop stop")
+    assert not stopped.ephemeral and "stopped the game" in stopped.response.content
+    assert table_in(world) is None
+    await conserved(world)
+
+
+async def test_show_table_reposts_it_at_the_bottom(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    old = table.message_id
+    shown = await world.members[3].slash(world.channel, "flipflop table")
+    assert not shown.ephemeral and shown.response.embeds[0].title.startswith("🃏 Flip Flop")
+    assert table.message_id == shown.response.id != old
+    assert "moved to the bottom" in message(world, world.channel.id, old).content  # type: ignore[arg-type]
+    hand = await world.members[0].click(table_message(world), label="My hand")
+    assert hand.ephemeral
+
+
+async def test_two_tables_in_two_channels_at_once(world: World) -> None:
+    other_channel = world.guild.create_text_channel("flipflop-2")
+    extra = [world.guild.add_member(world.env.create_user(n)) for n in ("xa", "xb", "xc")]
+    first = await open_table(world, world.members[:3])
+    lobby = (await extra[0].slash(other_channel, "flipflop start")).response.message
+    for m in extra[1:]:
+        await m.click(lobby, label="Join")
+    await extra[0].click(lobby, label="Start")
+    second = table_in(world, other_channel)
+    assert second is not None and second is not first and second.status == "playing"
+    # both tables play turns, interleaved, without affecting each other
+    h1 = Hands(world)
+    for _ in range(4):
+        g1, g2 = first.game, second.game
+        assert g1 is not None and g2 is not None
+        await play_simple_turn(world, member_by_pid(world, g1.to_act), hands=h1)  # type: ignore[arg-type]
+        actor2 = next(m for m in extra if str(m.id) == g2.to_act)
+        hand = await my_hand_in(world, other_channel, actor2)
+        await actor2.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
+        hand = await my_hand_in(world, other_channel, actor2)
+        await actor2.select(hand.message, [selects(hand)["discard"][0]], custom_id=select_id(hand, "discard"))
+    assert len(first.game.round.discard) == 4 and len(second.game.round.discard) == 4  # type: ignore[union-attr]
+    await conserved(world)
+
+
+async def my_hand_in(world: World, channel: simcord.ChannelHandle, player: simcord.MemberActor) -> Any:
+    result = await player.click(table_message(world, channel), label="My hand")
+    return result.response
+
+
+async def test_chips_are_conserved_at_every_step_of_a_four_player_game(world: World) -> None:
+    await open_table(world, world.members[:4], stake=5, buy_in=40)
+    hands = Hands(world)
+    for _ in range(300):
+        t = table_in(world)
+        if t is None:
+            break
+        g = t.game
+        assert g is not None
+        if not g.in_round:
+            await world.env.advance_time(world.bot.pause_between_rounds + 1)
+        else:
+            await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=25, hands=hands)  # type: ignore[arg-type]
+        await conserved(world)

@@ -1,0 +1,156 @@
+"""The table service on its own: chips move with every change, saved in the same transaction."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.db import Database
+from bot.ledger import InsufficientChips, Ledger
+from bot.tables import Table, TableError, TableService
+from engine import Draw, Drop, IllegalAction
+
+G, CH = 1, 2
+ANN, BEN, CAT, DAN = 11, 12, 13, 14
+
+
+@pytest_asyncio.fixture
+async def service(tmp_path: Path) -> AsyncIterator[TableService]:
+    db = Database(tmp_path / "t.sqlite3")
+    await db.open()
+    yield TableService(db, Ledger(db), clock=lambda: 1000.0)
+    await db.close()
+
+
+async def conserved(s: TableService) -> None:
+    ledger = s.ledger
+    assert await ledger.total_balances(G) + await ledger.chips_at_tables(G) == await ledger.minted(G)
+    assert await ledger.chips_at_tables(G) == sum(t.chips() for t in s.tables.values())
+
+
+async def started(s: TableService) -> Table:
+    t = await s.create(G, CH, ANN, "Ann", 5, 200, 60)
+    await s.join(t, BEN, "Ben")
+    await s.join(t, CAT, "Cat")
+    await s.start(t, ANN, random.Random(3), may_manage=False)
+    return t
+
+
+async def test_lobby_moves_buy_ins_and_refunds(service: TableService) -> None:
+    t = await service.create(G, CH, ANN, "Ann", 5, 200, 60)
+    await service.join(t, BEN, "Ben")
+    assert await service.ledger.balance(G, BEN) == 800
+    assert t.chips() == 400
+    await conserved(service)
+    await service.leave_lobby(t, BEN)
+    assert await service.ledger.balance(G, BEN) == 1000
+    refunds = await service.cancel(t)
+    assert refunds == {ANN: 200} and service.in_channel(CH) is None
+    await conserved(service)
+
+
+async def test_a_failed_join_changes_nothing(service: TableService) -> None:
+    t = await service.create(G, CH, ANN, "Ann", 5, 200, 60)
+    await service.ledger.take(G, BEN, 900, actor_id=ANN)
+    before = t.to_json()
+    with pytest.raises(InsufficientChips):
+        await service.join(t, BEN, "Ben")
+    live = service.get(t.id)
+    assert live is not None and live.to_json() == before
+    row = await service.db.fetchone("SELECT state FROM tables WHERE table_id = ?", (t.id,))
+    assert row is not None and json.loads(row[0]) == before
+    await conserved(service)
+
+
+async def test_start_needs_three_and_the_host(service: TableService) -> None:
+    t = await service.create(G, CH, ANN, "Ann", 5, 200, 60)
+    await service.join(t, BEN, "Ben")
+    with pytest.raises(TableError, match="3 to 5"):
+        await service.start(t, ANN, random.Random(1), may_manage=False)
+    await service.join(t, CAT, "Cat")
+    with pytest.raises(TableError, match="Only the host"):
+        await service.start(t, BEN, random.Random(1), may_manage=False)
+    with pytest.raises(TableError, match="full"):
+        for u in (DAN, 15, 16):
+            await service.join(t, u, str(u))
+
+
+async def test_illegal_actions_are_refused_and_change_nothing(service: TableService) -> None:
+    """Out of turn, and a choice that slipped through after the state moved on."""
+    t = await started(service)
+    g = t.game
+    assert g is not None
+    waiting = next(p for p in g.seated if p != g.to_act)
+    before = t.to_json()
+    with pytest.raises(IllegalAction, match="turn"):
+        await service.apply(t, Draw(waiting, "stock"))
+    to_act = g.to_act
+    assert to_act is not None
+    await service.apply(t, Draw(to_act, "stock"))
+    with pytest.raises(IllegalAction, match="before drawing"):
+        await service.apply(t, Drop(to_act))
+    assert t.seq == before["seq"] + 1
+    await conserved(service)
+
+
+async def test_one_of_two_concurrent_clicks_acts(service: TableService) -> None:
+    """The cog's pattern: under the table lock, act only if the control's seq is current."""
+    t = await started(service)
+    g = t.game
+    assert g is not None and g.to_act is not None
+    seq, player = t.seq, g.to_act
+    done: list[bool] = []
+
+    async def click() -> None:
+        async with service.lock(t.id):
+            if t.seq != seq:
+                done.append(False)
+                return
+            await asyncio.sleep(0)
+            await service.apply(t, Draw(player, "stock"))
+            done.append(True)
+
+    await asyncio.gather(click(), click())
+    assert sorted(done) == [False, True]
+    assert g.round is not None and len(g.round.hands[player]) == 6
+
+
+async def test_saved_tables_load_back_equal(service: TableService) -> None:
+    t = await started(service)
+    other = TableService(service.db, service.ledger)
+    good, bad = await other.load_open()
+    assert bad == [] and [x.to_json() for x in good] == [t.to_json()]
+
+
+async def test_unknown_saved_format_is_reported_not_loaded(service: TableService) -> None:
+    t = await started(service)
+    data = t.to_json()
+    data["format"] = 99
+    async with service.db.transaction() as tx:
+        await tx.execute("UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(data), t.id))
+    good, bad = await TableService(service.db, service.ledger).load_open()
+    assert good == [] and bad[0][0] == t.id and bad[0][3] == t.chips()
+
+
+async def test_game_over_cashes_everyone_out(service: TableService) -> None:
+    t = await started(service)
+    g = t.game
+    assert g is not None
+    rng = random.Random(5)
+    while not g.over:
+        if g.in_round:
+            legal = [a for a in g.legal_actions() if not a.__class__.__name__ == "Leave"]
+            await service.apply(t, rng.choice(legal))
+        elif rng.random() < 0.1:
+            await service.stop(t)
+        else:
+            await service.next_round(t, rng)
+        await conserved(service)
+    assert t.status == "closed" and service.in_channel(CH) is None
+    assert sum([await service.ledger.balance(G, u) for u in (ANN, BEN, CAT)]) == 3000
