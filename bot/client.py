@@ -28,6 +28,7 @@ class FlipFlopBot(commands.Bot):
         *,
         rng: random.Random | None = None,
         pause_between_rounds: float = 8.0,
+        repost_missing_messages: bool = False,
     ) -> None:
         intents = discord.Intents.default()
         super().__init__(
@@ -39,6 +40,8 @@ class FlipFlopBot(commands.Bot):
         self.settings = settings
         self.rng = rng or random.Random()
         self.pause_between_rounds = pause_between_rounds
+        self.repost_missing_messages = repost_missing_messages
+        """The playground's world is new each run: post a lost table message again instead of closing."""
         self.db = Database(settings.database_path)
         self.ledger = Ledger(self.db)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]

@@ -57,6 +57,7 @@ MIGRATIONS: list[str] = [
         channel_id INTEGER NOT NULL,
         status     TEXT NOT NULL,
         chips      INTEGER NOT NULL CHECK (chips >= 0),
+        refunds    TEXT NOT NULL,
         version    INTEGER NOT NULL,
         state      TEXT NOT NULL,
         updated_at REAL NOT NULL

@@ -1,8 +1,10 @@
 """How cards, chips and tables read in Discord.
 
-Suits are told apart by shape and colour in both light and dark themes:
-hearts and diamonds are red emoji, spades and clubs are plain text glyphs,
-which Discord draws in the theme's text colour (light on dark, dark on light).
+Suits are told apart by shape and colour in both light and dark themes: a red
+card is its rank in a code box followed by a red suit emoji (``♥️`` ``♦️``); a
+black card keeps its suit inside the code box (``A♠``), where Discord draws it
+as text in the theme's own colour, so spades and clubs never turn into dark
+emoji that vanish on the dark theme.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections.abc import Iterable
 
 from engine.cards import RANKS, Card, sort_key
 
-SUIT_MARK = {"H": "♥️", "D": "♦️", "S": "♠", "C": "♣"}
+SUIT_MARK = {"H": "♥️", "D": "♦️", "S": "♠\ufe0e", "C": "♣\ufe0e"}
 SUIT_WORD = {"H": "hearts", "D": "diamonds", "S": "spades", "C": "clubs"}
 
 
@@ -27,8 +29,10 @@ def rank_text(card: Card) -> str:
 
 
 def card(c: Card) -> str:
-    """One card for a message: the rank boxed, then the suit mark."""
-    return f"`{rank_text(c)}`{SUIT_MARK[c.suit]}"
+    """One card for a message: ```10`♥️`` for a red card, ```A♠` `` for a black one."""
+    if c.is_red:
+        return f"`{rank_text(c)}`{SUIT_MARK[c.suit]}"
+    return f"`{rank_text(c)}{SUIT_MARK[c.suit]}`"
 
 
 def cards(cs: Iterable[Card], sort: bool = False) -> str:

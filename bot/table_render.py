@@ -106,7 +106,7 @@ def table_embed(table: Table) -> discord.Embed:
         if pid not in g.seated and (r is None or pid not in r.players):
             continue
         count = len(r.hands[pid]) if r is not None and pid in r.hands else 0
-        marks = " 🂠" if r is not None and pid == r.dealer else ""
+        marks = " (dealer)" if r is not None and pid == r.dealer else ""
         pointer = "▶️ " if r is not None and r.end is None and r.to_act == pid else ""
         status = _status(table, pid)
         rows.append(

@@ -169,6 +169,18 @@ def cash_outs(events: Iterable[Event]) -> list[tuple[int, int]]:
     return out
 
 
+@dataclass(frozen=True)
+class Unreadable:
+    """A saved table this version can not load: closed with ``refunds`` paid back."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    chips: int
+    refunds: dict[int, int]
+    why: str
+
+
 class TableService:
     """The open tables of every server, and the only code that changes them."""
 
@@ -200,16 +212,19 @@ class TableService:
 
     async def _save(self, tx: Tx, table: Table) -> None:
         await tx.execute(
-            "INSERT INTO tables (table_id, guild_id, channel_id, status, chips, version, state, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET status = excluded.status,"
-            " chips = excluded.chips, version = excluded.version, state = excluded.state,"
-            " updated_at = excluded.updated_at",
+            "INSERT INTO tables (table_id, guild_id, channel_id, status, chips, refunds, version, state,"
+            " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
+            " status = excluded.status, chips = excluded.chips, refunds = excluded.refunds,"
+            " version = excluded.version, state = excluded.state, updated_at = excluded.updated_at",
             (
                 table.id,
                 table.guild_id,
                 table.channel_id,
                 table.status,
                 table.chips(),
+                json.dumps(
+                    {str(u): a for u, a in self._refunds(table).items()} if table.status != "closed" else {}
+                ),
                 TABLE_FORMAT,
                 json.dumps(table.to_json()),
                 self.clock(),
@@ -242,21 +257,19 @@ class TableService:
             raise
         return result
 
-    async def load_open(self) -> tuple[list[Table], list[tuple[str, int, int, int, str]]]:
-        """Open tables saved in the database, and the ones that could not be read.
-
-        Unreadable ones come back as (table id, server, channel, chips, why).
-        """
+    async def load_open(self) -> tuple[list[Table], list[Unreadable]]:
+        """Open tables saved in the database, and the ones this version can not read."""
         rows = await self.db.fetchall(
-            "SELECT table_id, guild_id, channel_id, chips, state FROM tables WHERE status != 'closed'"
+            "SELECT table_id, guild_id, channel_id, chips, refunds, state FROM tables WHERE status != 'closed'"
         )
         good: list[Table] = []
-        bad: list[tuple[str, int, int, int, str]] = []
-        for table_id, guild_id, channel_id, chips, state in rows:
+        bad: list[Unreadable] = []
+        for table_id, guild_id, channel_id, chips, refunds, state in rows:
             try:
                 table = Table.from_json(json.loads(state))
             except (TableFormatError, ValueError) as e:
-                bad.append((table_id, guild_id, channel_id, chips, str(e)))
+                owed = {int(u): int(a) for u, a in json.loads(refunds).items()}
+                bad.append(Unreadable(table_id, guild_id, channel_id, chips, owed, str(e)))
                 continue
             self.tables[table.id] = table
             good.append(table)
@@ -354,6 +367,19 @@ class TableService:
 
         await self._commit(table, change, ledger_ops)
         return refunds
+
+    async def close_unreadable(self, bad: Unreadable) -> None:
+        """Close a table that could not be loaded, paying back what it held (saved beside it)."""
+        async with self.db.transaction() as tx:
+            for user_id, amount in bad.refunds.items():
+                if amount:
+                    await self.ledger.credit(
+                        tx, bad.guild_id, user_id, amount, "refund", reference=bad.table_id
+                    )
+            await tx.execute(
+                "UPDATE tables SET status = 'closed', chips = 0, refunds = '{}', updated_at = ? WHERE table_id = ?",
+                (self.clock(), bad.table_id),
+            )
 
     @staticmethod
     def _refunds(table: Table) -> dict[int, int]:

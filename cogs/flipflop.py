@@ -857,12 +857,94 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
     # ------------------------------------------------------------------ restarts
 
     async def resume_tables(self) -> None:
-        """Reload saved tables; their controls work again and their timers are re-armed."""
-        tables, broken = await self.service.load_open()
-        for table in tables:
-            self.arm(table)
-        if tables or broken:
-            log.info("Resumed %d table(s); %d could not be read.", len(tables), len(broken))
+        """Reload saved tables at start-up; ``resume_when_ready`` finishes once connected."""
+        self._loaded, self._unreadable = await self.service.load_open()
+        self._resumed = False
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.resume_when_ready()
+
+    async def resume_when_ready(self) -> None:
+        """Carry on every saved table: check its channel and message, say so, re-arm its timer.
+
+        A table whose channel or message is gone, or that this version can not
+        read, is closed and every chip it held goes back (never stuck).
+        """
+        if self._resumed:
+            return
+        self._resumed = True
+        for bad in self._unreadable:
+            await self.service.close_unreadable(bad)
+            log.warning("Closed unreadable table %s (%s); refunded %s", bad.table_id, bad.why, bad.refunds)
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(bad.channel_id, guild_id=bad.guild_id).send(
+                    "♻️ The bot was updated and could not carry on the Flip Flop table here, so it closed it: "
+                    + ", ".join(f"<@{u}> got {chips(a)} back" for u, a in bad.refunds.items() if a)
+                    + ".",
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+        for table in list(self._loaded):
+            async with self.service.lock(table.id):
+                try:
+                    await self._resume_one(table)
+                except Exception:
+                    log.exception("Could not resume table %s", table.id)
+        if self._loaded or self._unreadable:
+            log.info("Resumed %d table(s); closed %d unreadable.", len(self._loaded), len(self._unreadable))
+
+    async def _resume_one(self, table: Table) -> None:
+        channel: Any = self.bot.get_channel(table.channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(table.channel_id)
+            except (discord.NotFound, discord.Forbidden):
+                await self._close_lost(table, "its channel is gone", post=False)
+                return
+        message_ok = False
+        if table.message_id is not None:
+            try:
+                await channel.fetch_message(table.message_id)
+                message_ok = True
+            except (discord.NotFound, discord.Forbidden):
+                message_ok = False
+        note = "♻️ The bot restarted; the game carries on."
+        if table.status == "lobby":
+            note = "♻️ The bot restarted; the table is still open."
+        if not message_ok:
+            if not self.bot.repost_missing_messages:
+                await self._close_lost(table, "its table message was deleted", post=True)
+                return
+            embed = lobby_embed(table) if table.status == "lobby" else table_embed(table)
+            view = lobby_view(table) if table.status == "lobby" else table_view(table)
+            sent = await channel.send(embed=embed, view=view)
+            await self.service.set_flag(table, lambda t: setattr(t, "message_id", sent.id))
+        if table.status == "playing":
+            await self.service.set_flag(table, lambda t: setattr(t, "last_line", note))
+        await self.refresh_table_message(table)
+        await self.post(table, [note + self._whose_turn(table)])
+        self.arm(table)
+
+    @staticmethod
+    def _whose_turn(table: Table) -> str:
+        g = table.game
+        if g is None or g.to_act is None:
+            return ""
+        return f" It's **{table.name(g.to_act)}**'s turn."
+
+    async def _close_lost(self, table: Table, why: str, post: bool) -> None:
+        refunds = await self.service.cancel(table)
+        log.warning("Closed table %s: %s; refunded %s", table.id, why, refunds)
+        if post:
+            with contextlib.suppress(discord.HTTPException):
+                await self.post(
+                    table,
+                    [
+                        f"♻️ While the bot was away {why}, so the Flip Flop table closed: "
+                        + ", ".join(f"{table.name(u)} got {chips(a)} back" for u, a in refunds.items() if a)
+                        + "."
+                    ],
+                )
 
 
 async def setup(bot: FlipFlopBot) -> None:

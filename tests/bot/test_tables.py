@@ -134,8 +134,15 @@ async def test_unknown_saved_format_is_reported_not_loaded(service: TableService
     data["format"] = 99
     async with service.db.transaction() as tx:
         await tx.execute("UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(data), t.id))
-    good, bad = await TableService(service.db, service.ledger).load_open()
-    assert good == [] and bad[0][0] == t.id and bad[0][3] == t.chips()
+    fresh = TableService(service.db, service.ledger)
+    good, bad = await fresh.load_open()
+    assert good == [] and bad[0].table_id == t.id and bad[0].chips == t.chips()
+    assert sum(bad[0].refunds.values()) == t.chips()
+    await fresh.close_unreadable(bad[0])
+    assert await fresh.load_open() == ([], [])
+    assert sum([await service.ledger.balance(G, u) for u in (ANN, BEN, CAT)]) == 3000
+    service.tables.clear()
+    await conserved(service)
 
 
 async def test_game_over_cashes_everyone_out(service: TableService) -> None:

@@ -1,0 +1,130 @@
+"""``make play``: the real bot in a simulated Discord, played in your browser.
+
+The same cogs, engine and SQLite ledger as the real bot, on their own database
+file (``data/playground.sqlite3``), inside a simcord world with one server, a
+``#flipflop`` channel and a few members. simcord's preview serves a
+Discord-like page on 127.0.0.1: switch "Viewing as" to play every seat.
+
+Needs the ``play`` extra (``pip install .[play]``); the bot itself does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.client import FlipFlopBot, create_bot
+from bot.settings import Settings
+
+DEFAULT_DB = Path("data/playground.sqlite3")
+NAMES = ["ann", "ben", "cat", "dan", "eve"]
+
+
+@dataclass
+class Playground:
+    """A running playground: the simcord env, its channel and members, the preview."""
+
+    env: Any
+    bot: FlipFlopBot
+    channel: Any
+    members: list[Any]
+    admin: Any
+    preview: Any = None
+
+    @property
+    def url(self) -> str:
+        """The address to open (it carries the preview's access key)."""
+        return str(self.preview.url) if self.preview is not None else ""
+
+
+def build_bot(db_path: Path) -> FlipFlopBot:
+    """The real bot on the playground's own database; lost table messages are posted again."""
+    return create_bot(Settings(database_path=db_path), repost_missing_messages=True)
+
+
+@contextlib.asynccontextmanager
+async def playground(
+    db_path: Path = DEFAULT_DB,
+    members: int = 3,
+    port: int | None = None,
+    preview: bool = True,
+) -> AsyncIterator[Playground]:
+    """Start the bot in a simulated server; with ``preview``, serve the page too."""
+    try:
+        import simcord
+    except ImportError:  # pragma: no cover - the play extra is missing
+        raise SystemExit(
+            "The playground needs the play extra: pip install '.[play]' (make play does it)."
+        ) from None
+    if not 1 <= members <= len(NAMES):
+        raise SystemExit(f"--members must be between 1 and {len(NAMES)}.")
+    bot = build_bot(db_path)
+    try:
+        # The same world every run, so a saved table finds its channel and players again.
+        async with simcord.run(bot, check_errors=False) as env:
+            import discord
+
+            guild = env.create_guild(name="Flip Flop playground")
+            channel = guild.create_text_channel("flipflop")
+            admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+            admin = guild.add_member(env.create_user("admin"), roles=[admins])
+            people = [guild.add_member(env.create_user(n)) for n in NAMES[:members]]
+            await bot.wait_until_ready()
+            cog = bot.get_cog("FlipFlop")
+            if cog is not None:
+                await cog.resume_when_ready()  # type: ignore[attr-defined]
+            await env.settle()
+            world = Playground(env, bot, channel, people, admin)
+            if preview:
+                async with env.preview(
+                    channel, viewers=[*people, admin], layout="channel", width=1100, height=800, port=port
+                ) as pv:
+                    world.preview = pv
+                    yield world
+            else:
+                yield world
+    finally:
+        await bot.db.close()
+
+
+async def serve(db_path: Path, members: int, port: int | None) -> None:
+    """Serve until Ctrl-C, then shut down cleanly."""
+    async with playground(db_path, members, port) as world:
+        print("\nFlip Flop playground is running (the real bot, in a simulated Discord).")
+        print(f"Open this address in your browser:\n\n    {world.url}\n")
+        print("Type /flipflop start in the composer, switch 'Viewing as' to play each seat.")
+        print(f"Chips and tables are kept in {db_path}. Press Ctrl-C to stop.\n", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        await world.env.external_wait(stop.wait(), reason="playground serving until Ctrl-C")
+    print("Playground stopped; your table is saved and resumes next time.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bot.playground [--members N] [--db PATH] [--port N]``."""
+    parser = argparse.ArgumentParser(description="Play Flip Flop in your browser, no Discord needed.")
+    parser.add_argument("--members", type=int, default=3, help="simulated members (1-5, default 3)")
+    parser.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"database file (default {DEFAULT_DB})")
+    parser.add_argument("--port", type=int, default=None, help="port on 127.0.0.1 (default: any free one)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    try:
+        asyncio.run(serve(args.db, args.members, args.port))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""Regenerate the README's screenshots: a game in progress, seen in the playground.
+
+    .venv/bin/python scripts/screenshot.py [--out docs/screenshots]
+
+Plays a few turns with simulated members, then captures simcord's preview
+page with headless Chromium (Debian's ``chromium`` package).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.playground import playground  # noqa: E402
+
+
+def find_chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    raise SystemExit("Chromium is needed: apt-get install chromium")
+
+
+async def capture(url: str, out: Path, width: int = 1100, height: int = 800) -> None:
+    profile = tempfile.mkdtemp(prefix="ff-chromium-")
+    proc = await asyncio.create_subprocess_exec(
+        find_chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--hide-scrollbars",
+        "--virtual-time-budget=8000",
+        f"--window-size={width},{height}",
+        f"--screenshot={out}",
+        url,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    await proc.wait()
+    shutil.rmtree(profile, ignore_errors=True)
+    print(f"wrote {out}")
+
+
+def buttons(message: object) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for row in getattr(message, "components", []):
+        row = row if isinstance(row, dict) else row.to_dict()
+        for c in row.get("components", []):
+            if c.get("type") == 2:
+                out[c.get("label", "")] = c["custom_id"]
+    return out
+
+
+async def main(out_dir: Path) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with playground(Path(tmp) / "shot.sqlite3", members=3, preview=False) as world:
+            ann, ben, cat = world.members
+            lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+            async with world.env.preview(
+                world.channel, viewers=[ann, ben, cat], layout="channel", width=1100, height=800
+            ) as pv:
+                await capture(pv.url, out_dir / "lobby.png")
+            await ben.click(lobby, label="Join")
+            await cat.click(lobby, label="Join")
+            await ann.click(lobby, label="Start")
+            cog = world.bot.get_cog("FlipFlop")
+            table = cog.service.in_channel(world.channel.id)  # type: ignore[union-attr]
+            by_id = {str(m.id): m for m in world.members}
+            # two ordinary turns, then the next player opens their hand and draws
+            for _ in range(2):
+                actor = by_id[table.game.to_act]
+                hand = (await actor.click(world.channel.history()[0], label="My hand")).response
+                drawn = (await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])).response
+                sel = [c for row in drawn.components for c in row["components"] if c["type"] == 3]
+                discard = next(s for s in sel if s["custom_id"].endswith(":discard"))
+                await actor.select(
+                    drawn.message, [discard["options"][0]["value"]], custom_id=discard["custom_id"]
+                )
+            actor = by_id[table.game.to_act]
+            hand = (await actor.click(world.channel.history()[0], label="My hand")).response
+            await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
+            others = [m for m in world.members if m is not actor]
+            async with world.env.preview(
+                world.channel, viewers=[actor, *others], layout="channel", width=1100, height=800
+            ) as pv:
+                await capture(pv.url, out_dir / "game.png", 1100, 1000)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    asyncio.run(main(parser.parse_args().out))
