@@ -260,7 +260,8 @@ class TableService:
     async def load_open(self) -> tuple[list[Table], list[Unreadable]]:
         """Open tables saved in the database, and the ones this version can not read."""
         rows = await self.db.fetchall(
-            "SELECT table_id, guild_id, channel_id, chips, refunds, state FROM tables WHERE status != 'closed'"
+            "SELECT table_id, guild_id, channel_id, chips, refunds, state FROM tables"
+            " WHERE status != 'closed'"
         )
         good: list[Table] = []
         bad: list[Unreadable] = []
@@ -377,7 +378,8 @@ class TableService:
                         tx, bad.guild_id, user_id, amount, "refund", reference=bad.table_id
                     )
             await tx.execute(
-                "UPDATE tables SET status = 'closed', chips = 0, refunds = '{}', updated_at = ? WHERE table_id = ?",
+                "UPDATE tables SET status = 'closed', chips = 0, refunds = '{}', updated_at = ?"
+                " WHERE table_id = ?",
                 (self.clock(), bad.table_id),
             )
 

@@ -38,7 +38,9 @@ class World:
         self.env = env
         self.guild = env.create_guild(name="Card Club")
         self.channel = self.guild.create_text_channel("flipflop")
-        admins = self.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        admins = self.guild.create_role(
+            "Admins", permissions=discord.Permissions(manage_guild=True, manage_messages=True)
+        )
         self.admin = self.guild.add_member(env.create_user("boss"), roles=[admins])
         names = ["ann", "ben", "cat", "dan", "eve", "fay"][:members]
         self.members = [self.guild.add_member(env.create_user(n)) for n in names]

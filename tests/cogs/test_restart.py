@@ -1,0 +1,113 @@
+"""Restarts: saved tables carry on with the same buttons; lost or unreadable ones are refunded."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cogs.helpers import Hands, buttons, conserved, message, my_hand, open_table, play_simple_turn, table_in
+from tests.cogs.test_game import member_by_pid
+from tests.conftest import World, make_bot
+
+
+async def restart(world: World, db_path: Path, seed: int = 2) -> None:
+    """A new bot process on the same database file (the old one's connection is dropped)."""
+    old = world.bot
+    await world.env.restart_bot(make_bot(db_path, seed=seed))
+    await old.db.close()
+    await world.env.settle()
+
+
+async def test_a_game_carries_on_after_a_restart_with_the_same_controls(world: World, db_path: Path) -> None:
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    actor = member_by_pid(world, g.to_act)  # type: ignore[arg-type]
+    hand = await my_hand(world, actor)
+    before = table.to_json()
+    await restart(world, db_path)
+    resumed = table_in(world)
+    assert resumed is not None and resumed is not table
+    assert resumed.game is not None and resumed.game == g
+    assert resumed.seq == before["seq"]
+    assert "restarted; the game carries on" in world.channel.history()[-1].content
+    # the hand message sent before the restart still works
+    result = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
+    assert "Discard a card" in str(result.response.components)
+    assert len(resumed.game.round.hands[str(actor.id)]) == 6  # type: ignore[union-attr]
+    await conserved(world)
+
+
+async def test_a_turn_that_ran_out_while_down_is_played_at_once(world: World, db_path: Path) -> None:
+    table = await open_table(world, world.members[:3])
+    absent = table.game.to_act  # type: ignore[union-attr]
+    async with world.bot.db.transaction() as tx:  # as if the bot had been down past the deadline
+        data = table.to_json()
+        data["turn_deadline"] = data["turn_deadline"] - 3600
+        await tx.execute("UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(data), table.id))
+    await restart(world, db_path)
+    resumed = table_in(world)
+    assert resumed is not None and resumed.game is not None
+    assert resumed.game.to_act != absent
+    assert "ran out of time" in "\n".join(m.content for m in world.channel.history())
+    await conserved(world)
+
+
+async def test_a_lobby_survives_a_restart(world: World, db_path: Path) -> None:
+    ann, ben, cat = world.members[:3]
+    lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+    await ben.click(lobby, label="Join")
+    await restart(world, db_path)
+    await cat.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.status == "playing" and len(table.seats) == 3
+    await conserved(world)
+
+
+async def test_deleted_table_message_closes_and_refunds(world: World, db_path: Path) -> None:
+    table = await open_table(world, world.members[:3])
+    mid = table.message_id
+    assert mid is not None
+    await world.admin.delete(message(world, world.channel.id, mid))
+    await restart(world, db_path)
+    assert table_in(world) is None
+    assert "table message was deleted" in world.channel.history()[-1].content
+    total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
+    assert total == 3000
+    await conserved(world)
+
+
+async def test_unreadable_saved_table_is_closed_and_refunded(world: World, db_path: Path) -> None:
+    table = await open_table(world, world.members[:3])
+    async with world.bot.db.transaction() as tx:
+        await tx.execute("UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps({"format": 0}), table.id))
+    await restart(world, db_path)
+    assert table_in(world) is None
+    assert "could not carry on" in world.channel.history()[-1].content
+    total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
+    assert total == 3000
+    await conserved(world)
+
+
+async def test_a_whole_game_with_a_restart_every_few_turns(world: World, db_path: Path) -> None:
+    await open_table(world, world.members[:3], stake=5, buy_in=20)
+    hands = Hands(world)
+    for step in range(2000):
+        t = table_in(world)
+        if t is None:
+            break
+        if step % 25 == 24:
+            await restart(world, db_path, seed=step)  # a fresh process shuffles differently
+            hands = Hands(world)
+            continue
+        g = t.game
+        assert g is not None
+        if not g.in_round:
+            await world.env.advance_time(world.bot.pause_between_rounds + 1)
+        else:
+            await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=20, hands=hands)  # type: ignore[arg-type]
+        await conserved(world)
+    assert table_in(world) is None
+    total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
+    assert total == 3000
