@@ -29,6 +29,7 @@ class FlipFlopBot(commands.Bot):
         rng: random.Random | None = None,
         pause_between_rounds: float = 8.0,
         repost_missing_messages: bool = False,
+        resume_on_ready: bool = True,
     ) -> None:
         intents = discord.Intents.default()
         super().__init__(
@@ -41,6 +42,8 @@ class FlipFlopBot(commands.Bot):
         self.rng = rng or random.Random()
         self.pause_between_rounds = pause_between_rounds
         self.repost_missing_messages = repost_missing_messages
+        self.resume_on_ready = resume_on_ready
+        """The playground builds its world after READY, then resumes tables itself."""
         """The playground's world is new each run: post a lost table message again instead of closing."""
         self.db = Database(settings.database_path)
         self.ledger = Ledger(self.db)

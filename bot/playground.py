@@ -47,7 +47,7 @@ class Playground:
 
 def build_bot(db_path: Path) -> FlipFlopBot:
     """The real bot on the playground's own database; lost table messages are posted again."""
-    return create_bot(Settings(database_path=db_path), repost_missing_messages=True)
+    return create_bot(Settings(database_path=db_path), repost_missing_messages=True, resume_on_ready=False)
 
 
 @contextlib.asynccontextmanager
@@ -107,7 +107,7 @@ async def serve(db_path: Path, members: int, port: int | None) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
-        await world.env.external_wait(stop.wait(), reason="playground serving until Ctrl-C")
+        await stop.wait()
     print("Playground stopped; your table is saved and resumes next time.")
 
 

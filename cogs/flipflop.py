@@ -863,7 +863,8 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        await self.resume_when_ready()
+        if self.bot.resume_on_ready:
+            await self.resume_when_ready()
 
     async def resume_when_ready(self) -> None:
         """Carry on every saved table: check its channel and message, say so, re-arm its timer.

@@ -5,7 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cogs.helpers import Hands, buttons, conserved, message, my_hand, open_table, play_simple_turn, table_in
+from tests.cogs.helpers import (
+    Hands,
+    buttons,
+    conserved,
+    message,
+    my_hand,
+    open_table,
+    play_simple_turn,
+    table_in,
+)
 from tests.cogs.test_game import member_by_pid
 from tests.conftest import World, make_bot
 
@@ -81,7 +90,9 @@ async def test_deleted_table_message_closes_and_refunds(world: World, db_path: P
 async def test_unreadable_saved_table_is_closed_and_refunded(world: World, db_path: Path) -> None:
     table = await open_table(world, world.members[:3])
     async with world.bot.db.transaction() as tx:
-        await tx.execute("UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps({"format": 0}), table.id))
+        await tx.execute(
+            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps({"format": 0}), table.id)
+        )
     await restart(world, db_path)
     assert table_in(world) is None
     assert "could not carry on" in world.channel.history()[-1].content

@@ -1,0 +1,46 @@
+"""`make play`: the real bot in a simcord world with a preview page on 127.0.0.1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiohttp
+
+from bot.playground import playground
+
+
+async def test_playground_serves_a_page_and_runs_the_real_bot(tmp_path: Path) -> None:
+    db = tmp_path / "play.sqlite3"
+    async with playground(db, members=3) as world:
+        assert world.url.startswith("http://127.0.0.1:")
+        async with aiohttp.ClientSession() as http, http.get(world.url.split("#")[0]) as response:
+            assert response.status == 200
+            assert "<html" in (await response.text()).lower()
+        ann = world.members[0]
+        result = await ann.slash(world.channel, "flipflop start")
+        assert result.response.embeds[0].title == "🃏 Flip Flop — table open"
+        for m in world.members[1:]:
+            await m.click(result.response.message, label="Join")
+    assert db.exists()
+
+
+async def test_a_second_start_resumes_the_saved_table(tmp_path: Path) -> None:
+    db = tmp_path / "play.sqlite3"
+    async with playground(db, members=3, preview=False) as world:
+        ann, ben, cat = world.members
+        lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+        await ben.click(lobby, label="Join")
+        await cat.click(lobby, label="Join")
+        await ann.click(lobby, label="Start")
+        cog = world.bot.get_cog("FlipFlop")
+        before = cog.service.in_channel(world.channel.id).to_json()  # type: ignore[union-attr]
+    async with playground(db, members=3, preview=False) as world:
+        cog = world.bot.get_cog("FlipFlop")
+        table = cog.service.in_channel(world.channel.id)  # type: ignore[union-attr]
+        assert table is not None and table.game is not None
+        assert table.game.snapshot() == before["game"]
+        # the simulated channel is new each run: the table message was posted again
+        posted = [m for m in world.channel.history() if m.id == table.message_id]
+        assert posted and posted[0].embeds[0].title.startswith("🃏 Flip Flop — round 1")
+        hand = await world.members[0].click(posted[0], label="My hand")
+        assert hand.ephemeral and "Your hand" in hand.response.content
