@@ -30,6 +30,7 @@ class FlipFlopBot(commands.Bot):
         pause_between_rounds: float = 8.0,
         repost_missing_messages: bool = False,
         resume_on_ready: bool = True,
+        computer_pause: tuple[float, float] = (1.0, 2.0),
     ) -> None:
         intents = discord.Intents.default()
         super().__init__(
@@ -43,6 +44,8 @@ class FlipFlopBot(commands.Bot):
         self.pause_between_rounds = pause_between_rounds
         self.repost_missing_messages = repost_missing_messages
         self.resume_on_ready = resume_on_ready
+        self.computer_pause = computer_pause
+        """Seconds (at least, at most) a computer player waits before each move, to feel human."""
         """The playground builds its world after READY, then resumes tables itself."""
         """The playground's world is new each run: post a lost table message again instead of closing."""
         self.db = Database(settings.database_path)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.db import Database, Tx
-from bot.ledger import InsufficientChips, Ledger, LedgerError, check_stakes
+from bot.ledger import HOUSE_ID, InsufficientChips, Ledger, LedgerError, check_stakes
 from engine import Game, IllegalAction, Leave, Seat
 from engine.actions import Action
 from engine.events import Event, GameOver, SeatClosed
@@ -71,6 +71,8 @@ class Table:
     next_round_at: float | None = None
     last_activity: float = 0.0
     last_line: str = ""
+    computers: dict[int, str] = field(default_factory=dict)
+    """Computer seats (negative ids) and their level; their chips come from the house account."""
 
     @staticmethod
     def pid(user_id: int) -> str:
@@ -80,6 +82,10 @@ class Table:
     def name(self, user_id: int | str) -> str:
         """A member's display name at this table."""
         return self.names.get(int(user_id), f"<@{user_id}>")
+
+    def is_computer(self, user_id: int | str) -> bool:
+        """A computer seat."""
+        return int(user_id) in self.computers
 
     def is_seated(self, user_id: int) -> bool:
         """Still in this lobby or game."""
@@ -121,6 +127,7 @@ class Table:
             "next_round_at": self.next_round_at,
             "last_activity": self.last_activity,
             "last_line": self.last_line,
+            "computers": {str(k): v for k, v in self.computers.items()},
         }
 
     @classmethod
@@ -153,9 +160,15 @@ class Table:
                 next_round_at=data["next_round_at"],
                 last_activity=float(data["last_activity"]),
                 last_line=str(data["last_line"]),
+                computers={int(k): str(v) for k, v in data.get("computers", {}).items()},
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
             raise TableFormatError(f"saved table is damaged: {e}") from None
+
+
+def account(user_id: int) -> int:
+    """The ledger account behind a seat: computer seats (negative ids) play with the house's chips."""
+    return HOUSE_ID if user_id < 0 else user_id
 
 
 def cash_outs(events: Iterable[Event]) -> list[tuple[int, int]]:
@@ -330,6 +343,54 @@ class TableService:
 
         await self._commit(table, change, ledger_ops)
 
+    async def add_computer(self, table: Table, level: str, label: str) -> int:
+        """Seat a computer player; its buy-in comes from the server's house account."""
+        if table.status != "lobby":
+            raise TableError("Computer players can only join before the game starts.")
+        if len(table.seats) >= MAX_SEATS:
+            raise TableError(f"The table is full ({MAX_SEATS} players).")
+        seat = min([0, *table.seats]) - 1
+        number = len(table.computers) + 1
+
+        def change(t: Table) -> int:
+            t.seats.append(seat)
+            t.names[seat] = f"🤖 {label} {number}"
+            t.lobby_stacks[seat] = t.buy_in
+            t.computers[seat] = level
+            t.last_activity = self.clock()
+            return seat
+
+        async def ledger_ops(tx: Tx, t: Table, _: object) -> None:
+            try:
+                await self.ledger.debit(tx, t.guild_id, HOUSE_ID, t.buy_in, "buy_in", reference=t.id)
+            except InsufficientChips as e:
+                raise TableError(
+                    f"The house has only {e.balance:,} chips, not enough for a {t.buy_in:,}-chip buy-in. "
+                    "An admin can top it up with `/chips grant` to the bot."
+                ) from None
+
+        added: int = await self._commit(table, change, ledger_ops)
+        return added
+
+    async def remove_computer(self, table: Table) -> None:
+        """Take the last computer player off the table; its buy-in goes back to the house."""
+        if table.status != "lobby":
+            raise TableError("Computer players can only be removed before the game starts.")
+        if not table.computers:
+            raise TableError("There is no computer player to remove.")
+        seat = min(table.computers)
+
+        def change(t: Table) -> None:
+            t.seats.remove(seat)
+            t.lobby_stacks.pop(seat)
+            t.computers.pop(seat)
+            t.last_activity = self.clock()
+
+        async def ledger_ops(tx: Tx, t: Table, _: object) -> None:
+            await self.ledger.credit(tx, t.guild_id, HOUSE_ID, t.buy_in, "refund", reference=t.id)
+
+        await self._commit(table, change, ledger_ops)
+
     async def leave_lobby(self, table: Table, user_id: int) -> bool:
         """Leave a lobby; the buy-in comes back. Returns True if that closed the lobby."""
         if table.status != "lobby":
@@ -341,14 +402,18 @@ class TableService:
             t.seats.remove(user_id)
             t.lobby_stacks.pop(user_id)
             t.last_activity = self.clock()
-            if not t.seats:
-                t.status = "closed"
+            humans = [u for u in t.seats if u not in t.computers]
+            if not humans:
+                t.status = "closed"  # computers never play alone; their buy-ins go back too
             elif t.host_id == user_id:
-                t.host_id = t.seats[0]
+                t.host_id = humans[0]
             return t.status == "closed"
 
         async def ledger_ops(tx: Tx, t: Table, _: object) -> None:
-            await self.ledger.credit(tx, t.guild_id, user_id, t.buy_in, "refund", reference=t.id)
+            await self.ledger.credit(tx, t.guild_id, account(user_id), t.buy_in, "refund", reference=t.id)
+            if t.status == "closed":
+                for _seat in t.computers:
+                    await self.ledger.credit(tx, t.guild_id, HOUSE_ID, t.buy_in, "refund", reference=t.id)
 
         closed: bool = await self._commit(table, change, ledger_ops)
         return closed
@@ -364,7 +429,9 @@ class TableService:
         async def ledger_ops(tx: Tx, t: Table, _: object) -> None:
             for user_id, amount in refunds.items():
                 if amount:
-                    await self.ledger.credit(tx, t.guild_id, user_id, amount, "refund", reference=t.id)
+                    await self.ledger.credit(
+                        tx, t.guild_id, account(user_id), amount, "refund", reference=t.id
+                    )
 
         await self._commit(table, change, ledger_ops)
         return refunds
@@ -375,7 +442,7 @@ class TableService:
             for user_id, amount in bad.refunds.items():
                 if amount:
                     await self.ledger.credit(
-                        tx, bad.guild_id, user_id, amount, "refund", reference=bad.table_id
+                        tx, bad.guild_id, account(user_id), amount, "refund", reference=bad.table_id
                     )
             await tx.execute(
                 "UPDATE tables SET status = 'closed', chips = 0, refunds = '{}', updated_at = ?"
@@ -463,8 +530,9 @@ class TableService:
                 if t.pid(user_id) in t.game.seated and not t.game.over:
                     events += t.game.apply(Leave(t.pid(user_id)))
             t.leave_after_round = []
-            if not t.game.over and t.stop_after_round:
-                events += t.game.end_game()
+            humans = [p for p in t.game.seated if not t.is_computer(p)]
+            if not t.game.over and (t.stop_after_round or not humans):
+                events += t.game.end_game()  # R8.2; computers never play on alone
             if not t.game.over:
                 events += t.game.start_round(rng)
                 t.last_line = ""
@@ -511,7 +579,7 @@ class TableService:
     async def _cash_out_ops(self, tx: Tx, t: Table, events: list[Event]) -> None:
         for user_id, amount in cash_outs(events):
             if amount:
-                await self.ledger.credit(tx, t.guild_id, user_id, amount, "cash_out", reference=t.id)
+                await self.ledger.credit(tx, t.guild_id, account(user_id), amount, "cash_out", reference=t.id)
 
 
 __all__ = [

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ledger import MAX_AMOUNT, DailyNotReady, InsufficientChips
+from bot.ledger import HOUSE_ID, MAX_AMOUNT, DailyNotReady, InsufficientChips
 from bot.render import chips
 
 if TYPE_CHECKING:
@@ -17,10 +17,15 @@ if TYPE_CHECKING:
 Amount = app_commands.Range[int, 1, MAX_AMOUNT]
 
 
-def _refuse_bot(member: discord.abc.User) -> str | None:
-    if member.bot:
-        return "Bots don't have chips. Pick a person."
+def _refuse_bot(member: discord.abc.User, me: discord.abc.User | None) -> str | None:
+    if member.bot and (me is None or member.id != me.id):
+        return "Bots don't have chips. Pick a person (or this bot, for the house account)."
     return None
+
+
+def account_of(member: discord.abc.User, me: discord.abc.User | None) -> int:
+    """The ledger account for a member; the bot itself stands for the house (computer players' chips)."""
+    return HOUSE_ID if me is not None and member.id == me.id else member.id
 
 
 class Economy(commands.Cog):
@@ -39,12 +44,20 @@ class Economy(commands.Cog):
     async def balance(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         assert interaction.guild is not None
         target = member or interaction.user
-        if (msg := _refuse_bot(target)) is not None:
+        if (msg := _refuse_bot(target, self.bot.user)) is not None:
             await interaction.response.send_message(msg, ephemeral=True)
             return
         guild = interaction.guild.id
         await self.ledger.balance(guild, interaction.user.id)
-        balance = await self.ledger.balance(guild, target.id)
+        who = account_of(target, self.bot.user)
+        balance = await self.ledger.balance(guild, who)
+        if who == HOUSE_ID:
+            await interaction.response.send_message(
+                f"The house (computer players' chips) has **{chips(balance)}**. "
+                "An admin tops it up with `/chips grant` to this bot.",
+                ephemeral=True,
+            )
+            return
         place, total = await self.ledger.rank(guild, target.id)
         whose = "You have" if target.id == interaction.user.id else f"{target.display_name} has"
         await interaction.response.send_message(
@@ -104,10 +117,11 @@ class Economy(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def grant(self, interaction: discord.Interaction, member: discord.Member, amount: Amount) -> None:
         assert interaction.guild is not None
-        if (msg := _refuse_bot(member)) is not None:
+        if (msg := _refuse_bot(member, self.bot.user)) is not None:
             await interaction.response.send_message(msg, ephemeral=True)
             return
-        balance = await self.ledger.grant(interaction.guild.id, member.id, amount, interaction.user.id)
+        who = account_of(member, self.bot.user)
+        balance = await self.ledger.grant(interaction.guild.id, who, amount, interaction.user.id)
         await interaction.response.send_message(
             f"➕ {interaction.user.mention} granted **{chips(amount)}** to {member.mention}. "
             f"Their balance: {chips(balance)}."
@@ -118,11 +132,12 @@ class Economy(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def take(self, interaction: discord.Interaction, member: discord.Member, amount: Amount) -> None:
         assert interaction.guild is not None
-        if (msg := _refuse_bot(member)) is not None:
+        if (msg := _refuse_bot(member, self.bot.user)) is not None:
             await interaction.response.send_message(msg, ephemeral=True)
             return
         try:
-            balance = await self.ledger.take(interaction.guild.id, member.id, amount, interaction.user.id)
+            who = account_of(member, self.bot.user)
+            balance = await self.ledger.take(interaction.guild.id, who, amount, interaction.user.id)
         except InsufficientChips as e:
             await interaction.response.send_message(
                 f"{member.display_name} has only {chips(e.balance)}; you can't take {chips(amount)}. "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -32,12 +33,25 @@ from bot.tables import LOBBY_IDLE_SECONDS, TIMEOUTS_BEFORE_REMOVAL, Table, Table
 from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut
 from engine.actions import Action
 from engine.events import Event, RoundEnded
+from engine.strategies import STRATEGIES, BasicStrategy, Strategy, StrongStrategy
+
+
+def make_strategy(level: str) -> Strategy:
+    """A computer player of this level (strong searches for 200 ms a move)."""
+    return STRATEGIES.get(level, BasicStrategy)()
+
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
 
 log = logging.getLogger("flipflop.cog")
 MAX_MESSAGE = 1900
+LEVELS = {
+    "basic": "Sound play: spreads, lays off, drops when low",
+    "strong": "Thinks ahead by playing out possible hands",
+    "random": "Plays any legal move (for fun)",
+}
+LEVEL_LABEL = {"basic": "Basic", "strong": "Strong", "random": "Random"}
 HAND_TOKEN_SECONDS = 14 * 60
 """An interaction can edit its message for 15 minutes; we stop a minute early."""
 
@@ -146,6 +160,9 @@ class ActionSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
+        if self.op == "addcpu":
+            await cog_of(interaction).on_add_computer(interaction, self.tid, value)
+            return
         await cog_of(interaction).on_action(interaction, self.tid, self.seq, self.op, value)
 
 
@@ -171,6 +188,22 @@ def lobby_view(table: Table) -> discord.ui.View:
     view.add_item(TableButton(table.id, "leave", "Leave", discord.ButtonStyle.secondary))
     view.add_item(TableButton(table.id, "start", "Start", discord.ButtonStyle.primary, "▶️"))
     view.add_item(TableButton(table.id, "cancel", "Cancel", discord.ButtonStyle.danger))
+    view.add_item(
+        ActionSelect(
+            table.id,
+            0,
+            "addcpu",
+            "🤖 Add a computer player (host)…",
+            [
+                discord.SelectOption(label=f"{LEVEL_LABEL[k]} computer", value=k, description=d)
+                for k, d in LEVELS.items()
+            ],
+        )
+    )
+    if table.computers:
+        view.add_item(
+            TableButton(table.id, "removecpu", "Remove computer", discord.ButtonStyle.secondary, "🤖")
+        )
     return view
 
 
@@ -613,6 +646,10 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
                 elif op == "leave_next":
                     await self.leave_next(interaction, table)
                     return
+                elif op == "removecpu":
+                    if user.id != table.host_id and not self.may_manage(interaction):
+                        raise TableError("Only the host can remove computer players.")
+                    await self.service.remove_computer(table)
                 else:
                     raise TableError("That button doesn't do anything any more.")
             except InsufficientChips as e:
@@ -627,6 +664,26 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
                     view=None,
                 )
                 self.disarm(table.id)
+                return
+            await interaction.response.edit_message(embed=lobby_embed(table), view=lobby_view(table))
+            self.arm(table)
+
+    async def on_add_computer(self, interaction: discord.Interaction, tid: str, level: str) -> None:
+        table = self.service.get(tid)
+        if table is None:
+            await self.reply(interaction, "This table has closed.")
+            return
+        if interaction.user.id != table.host_id and not self.may_manage(interaction):
+            await self.reply(interaction, "Only the host can add computer players.")
+            return
+        if level not in LEVELS:
+            await self.reply(interaction, "Pick one of the levels in the menu.")
+            return
+        async with self.service.lock(tid):
+            try:
+                await self.service.add_computer(table, level, LEVEL_LABEL[level])
+            except (TableError, LedgerError) as e:
+                await self.reply(interaction, str(e))
                 return
             await interaction.response.edit_message(embed=lobby_embed(table), view=lobby_view(table))
             self.arm(table)
@@ -772,7 +829,10 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
         if table.status == "lobby":
             job, at = self.expire_lobby, table.last_activity + LOBBY_IDLE_SECONDS
         elif table.status == "playing" and table.game is not None:
-            if table.game.in_round and table.turn_deadline is not None:
+            to_act = table.game.to_act
+            if to_act is not None and table.is_computer(to_act):
+                job, at = self.computer_move, now() + self.bot.rng.uniform(*self.bot.computer_pause)
+            elif table.game.in_round and table.turn_deadline is not None:
                 job, at = self.turn_timeout, table.turn_deadline
             elif not table.game.in_round and table.next_round_at is not None:
                 job, at = self.deal_next, table.next_round_at
@@ -808,27 +868,37 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
                     "from the game (their hand is dead; their stack goes back at the end of the round)."
                 ]
             else:
-                if g.round.phase == "start":
-                    events += await self.service.apply(table, Draw(player, "stock"), by_timer=True)
-                if g.in_round and g.to_act == player:
-                    events += await self.service.apply(
-                        table, self.highest_discard(table, player), by_timer=True, describe=last_move
-                    )
+                basic = BasicStrategy()
+                rng = random.Random(self.bot.rng.random())
+                while g.in_round and g.to_act == player:
+                    action = basic.choose(g.view(player), rng)
+                    events += await self.service.apply(table, action, by_timer=True, describe=last_move)
                 await self.service.set_flag(table, lambda t: t.timeouts.__setitem__(user_id, count))
                 lines = [
-                    f"⏰ {table.name(user_id)} ran out of time, so the bot played for them: "
-                    "drew from the stock and discarded their highest card "
-                    f"(timeout {count} of {TIMEOUTS_BEFORE_REMOVAL - 1} allowed in a row)."
+                    f"⏰ {table.name(user_id)} ran out of time, so the bot played their turn with the basic "
+                    f"computer strategy (timeout {count} of {TIMEOUTS_BEFORE_REMOVAL - 1} allowed in a row)."
                 ]
             await self.post(table, lines)
             await self.after_change(table, events)
 
-    @staticmethod
-    def highest_discard(table: Table, player: str) -> Action:
-        """The legal discard of the highest card (ties: the higher rank)."""
-        assert table.game is not None
-        discards = [a for a in table.game.legal_actions(player) if isinstance(a, Discard)]
-        return max(discards, key=lambda a: (a.card.value, a.card.rank, a.card.suit))
+    async def computer_move(self, tid: str, seq: int) -> None:
+        """A computer player's move: its strategy sees only its view (in a worker thread)."""
+        async with self.service.lock(tid):
+            table = self.service.get(tid)
+            if table is None or table.seq != seq or table.game is None or not table.game.in_round:
+                return
+            player = table.game.to_act
+            if player is None or not table.is_computer(player):
+                return
+            strategy = make_strategy(table.computers[int(player)])
+            view = table.game.view(player)
+            rng = random.Random(self.bot.rng.random())
+            if isinstance(strategy, StrongStrategy):  # a 200 ms search must not block other tables
+                action = await asyncio.to_thread(strategy.choose, view, rng)
+            else:
+                action = strategy.choose(view, rng)
+            events = await self.service.apply(table, action, by_timer=True, describe=last_move)
+            await self.after_change(table, events)
 
     async def deal_next(self, tid: str, seq: int) -> None:
         async with self.service.lock(tid):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from engine.actions import Action
 from engine.cards import Card, hand_value
 from engine.events import Pot
+from engine.spreads import SpreadKind
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -23,7 +24,7 @@ class SpreadView:
 
     index: int
     owner: str
-    kind: str
+    kind: SpreadKind
     cards: tuple[Card, ...]
 
 

@@ -16,6 +16,8 @@ from bot.settings import Settings
 
 
 def make_bot(db_path: Path, seed: int = 1, **kwargs: object) -> FlipFlopBot:
+    # Computer players move at once here: simcord waits out short sleeps in real time.
+    kwargs.setdefault("computer_pause", (0.0, 0.0))
     return create_bot(Settings(database_path=db_path), rng=random.Random(seed), **kwargs)
 
 

@@ -1,0 +1,110 @@
+"""Computer players against each other: many seeded rounds, seats rotating.
+
+    python bench/tournament.py basic random --rounds 2000
+    python bench/tournament.py strong basic --rounds 2000 --budget 0.2
+
+Each round starts fresh (every stack 200, stake 5, empty pots) with 3, 4 or 5
+seats in turn; the two strategies alternate around the table and the pattern
+shifts every round, so both sit in every position and deal equally often.
+Prints, per strategy: game, flip and flop pots won, average chips won per
+round with a 95% confidence interval, and decision time (median, 99th
+percentile); then the paired difference per round with its 95% interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import Game, Seat  # noqa: E402
+from engine.events import PotPaid  # noqa: E402
+from engine.strategies import STRATEGIES, Strategy, StrongStrategy  # noqa: E402
+
+
+def ci95(xs: list[float]) -> tuple[float, float]:
+    """Mean and half-width of its 95% confidence interval."""
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return m, float("inf")
+    return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def make(name: str, budget: float) -> Strategy:
+    if name == "strong":
+        return StrongStrategy(budget=budget)
+    return STRATEGIES[name]()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a")
+    parser.add_argument("b")
+    parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget", type=float, default=0.2, help="strong: seconds per decision")
+    args = parser.parse_args()
+    names = [args.a, args.b]
+    players = {n: make(n, args.budget) for n in names}
+    rng = random.Random(args.seed)
+    per_seat: dict[str, list[float]] = defaultdict(list)
+    diffs: list[float] = []
+    pots: dict[str, dict[str, int]] = {n: defaultdict(int) for n in names}
+    times: dict[str, list[float]] = defaultdict(list)
+    started = time.perf_counter()
+    for i in range(args.rounds):
+        n = 3 + i % 3
+        seats = [names[(k + i) % 2] for k in range(n)]
+        ids = [f"s{k}" for k in range(n)]
+        game = Game([Seat(p, 200) for p in ids], 5)
+        game.start_round(random.Random(rng.random()), dealer=ids[i % n])
+        before = {p: 200 for p in ids}
+        events = []
+        decision_rng = random.Random(rng.random())
+        while game.in_round:
+            p = game.to_act
+            assert p is not None
+            who = seats[ids.index(p)]
+            t = time.perf_counter()
+            action = players[who].choose(game.view(p), decision_rng)
+            times[who].append(time.perf_counter() - t)
+            events += game.apply(action)
+        for e in events:
+            if isinstance(e, PotPaid):
+                for p in e.shares:
+                    pots[seats[ids.index(p)]][e.pot] += 1
+        round_delta: dict[str, list[float]] = defaultdict(list)
+        for k, p in enumerate(ids):
+            delta = game.stacks[p] - before[p]
+            per_seat[seats[k]].append(delta)
+            round_delta[seats[k]].append(delta)
+        diffs.append(statistics.fmean(round_delta[names[0]]) - statistics.fmean(round_delta[names[1]]))
+    elapsed = time.perf_counter() - started
+    print(f"{args.rounds} rounds (3, 4 and 5 seats in turn), seed {args.seed}, {elapsed:.0f} s")
+    print(
+        f"{'strategy':<10}{'game':>7}{'flip':>7}{'flop':>7}{'chips/round (95% CI)':>26}"
+        f"{'decision median':>18}{'p99':>10}"
+    )
+    for name in names:
+        m, h = ci95(per_seat[name])
+        ts = sorted(times[name])
+        med = statistics.median(ts) * 1000
+        p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))] * 1000
+        print(
+            f"{name:<10}{pots[name]['game']:>7}{pots[name]['flip']:>7}{pots[name]['flop']:>7}"
+            f"{m:>+14.2f} ± {h:<9.2f}{med:>15.2f} ms{p99:>7.1f} ms"
+        )
+    m, h = ci95(diffs)
+    verdict = "real" if m - h > 0 else ("reversed" if m + h < 0 else "not shown")
+    print(f"{names[0]} − {names[1]} per round: {m:+.2f} ± {h:.2f} chips (95% CI) → difference {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""Computer players at a Discord table: added by the host, paid by the house, playing to the end."""
+
+from __future__ import annotations
+
+import simcord
+from simcord.builders import UserHandle
+
+from bot.ledger import HOUSE_ID
+from tests.cogs.helpers import Hands, buttons, conserved, play_simple_turn, select_id, table_in
+from tests.conftest import World
+
+
+def bot_member(world: World) -> simcord.MemberActor:
+    user = world.env.backend.get_user(world.bot.user.id)  # type: ignore[union-attr]
+    return simcord.MemberActor(world.env, world.guild, UserHandle(world.env, user))
+
+
+async def add_computer(
+    world: World, host: simcord.MemberActor, lobby: object, level: str
+) -> simcord.InteractionResult:
+    return await host.select(lobby, [level], custom_id=select_id(lobby, "addcpu"))
+
+
+async def test_house_must_have_chips_for_a_computer_and_admins_top_it_up(world: World) -> None:
+    ann = world.members[0]
+    start = await ann.slash(world.channel, "flipflop start")
+    refused = await add_computer(world, ann, start.response.message, "basic")
+    assert refused.ephemeral and "The house has only 0 chips" in refused.response.content
+    house = bot_member(world)
+    granted = await world.admin.slash(world.channel, "chips grant", member=house, amount=1000)
+    assert not granted.ephemeral
+    shown = await ann.slash(world.channel, "balance", member=house)
+    assert "The house" in shown.response.content and "1,000 chips" in shown.response.content
+    added = await add_computer(world, ann, start.response.message, "basic")
+    assert "🤖 Basic 1" in added.response.embeds[0].fields[0].value
+    assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 800
+    board = await ann.slash(world.channel, "leaderboard")
+    assert "house" not in board.response.embeds[0].description.lower()
+    await conserved(world)
+
+
+async def test_only_the_host_adds_and_removes_computers(world: World) -> None:
+    ann, ben = world.members[:2]
+    await world.bot.ledger.grant(world.guild.id, HOUSE_ID, 1000, actor_id=world.admin.id)
+    lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+    refused = await add_computer(world, ben, lobby, "basic")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    await add_computer(world, ann, lobby, "strong")
+    table = table_in(world)
+    assert table is not None and list(table.computers.values()) == ["strong"]
+    lobby = world.channel.history()[-1]
+    refused = await ben.click(lobby, label="Remove computer")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    await ann.click(lobby, label="Remove computer")
+    assert table.computers == {} and await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 1000
+    await conserved(world)
+
+
+async def test_one_human_and_two_computers_play_to_the_end(world: World) -> None:
+    ann = world.members[0]
+    await world.bot.ledger.grant(world.guild.id, HOUSE_ID, 1000, actor_id=world.admin.id)
+    lobby = (await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)).response.message
+    await add_computer(world, ann, lobby, "basic")
+    lobby = world.channel.history()[-1]
+    await add_computer(world, ann, lobby, "random")
+    lobby = world.channel.history()[-1]
+    await ann.click(lobby, label="Start")
+    hands = Hands(world)
+    for _ in range(3000):
+        t = table_in(world)
+        if t is None:
+            break
+        g = t.game
+        assert g is not None
+        if g.in_round and g.to_act == str(ann.id):
+            await play_simple_turn(world, ann, drop_below=15, hands=hands)
+        else:
+            await world.env.advance_time(10)  # computers move after 1-2 s each; the pause between rounds
+        await conserved(world)
+    else:
+        raise AssertionError("the game did not end")
+    public = "\n".join(m.content for m in world.channel.history())
+    assert "🤖 Basic 1" in public and "Game over!" in public
+    total = await world.bot.ledger.balance(world.guild.id, ann.id) + await world.bot.ledger.balance(
+        world.guild.id, HOUSE_ID
+    )
+    assert total == 2000
+    assert await world.bot.ledger.audit(world.guild.id) == []
+
+
+async def test_timeout_plays_the_turn_with_the_basic_strategy(world: World) -> None:
+    from tests.cogs.helpers import open_table
+
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    absent = g.to_act
+    await world.env.advance_time(61)
+    assert g.to_act != absent or not g.in_round
+    assert "basic computer strategy" in "\n".join(m.content for m in world.channel.history())
+    await conserved(world)
+
+
+async def test_computers_leave_with_the_last_human(world: World) -> None:
+    ann = world.members[0]
+    await world.bot.ledger.grant(world.guild.id, HOUSE_ID, 1000, actor_id=world.admin.id)
+    lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+    await add_computer(world, ann, lobby, "basic")
+    await ann.click(world.channel.history()[-1], label="Leave")
+    assert table_in(world) is None
+    assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 1000
+    assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1000
+    assert buttons  # the lobby's controls are gone with it
+    await conserved(world)
+
+
+async def test_computers_pause_like_a_person_before_moving(db_path: object) -> None:
+    """With the bot's default pause, a computer's move comes 1-2 s after its turn begins."""
+    import random
+
+    from bot.client import create_bot
+    from bot.settings import Settings
+
+    bot = create_bot(Settings(database_path=db_path), rng=random.Random(4))  # type: ignore[arg-type]
+    assert bot.computer_pause == (1.0, 2.0)
+    async with simcord.run(bot) as env:
+        world = World(env)
+        ann = world.members[0]
+        await bot.ledger.grant(world.guild.id, HOUSE_ID, 1000, actor_id=world.admin.id)
+        lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+        await add_computer(world, ann, lobby, "basic")
+        await add_computer(world, ann, world.channel.history()[-1], "basic")
+        await ann.click(world.channel.history()[-1], label="Start")
+        table = table_in(world)
+        assert table is not None and table.game is not None
+        hands = Hands(world)
+        while table.game.in_round and table.game.to_act != str(ann.id):
+            await env.advance_time(0.5)
+        assert table.game.in_round
+        seq_before, clock_before = table.seq, env.now().timestamp()
+        await play_simple_turn(world, ann, hands=hands)  # draw and discard: two actions
+        computer_moves = table.seq - seq_before - 2
+        elapsed = env.now().timestamp() - clock_before
+        assert computer_moves >= 1
+        assert 1.0 * computer_moves <= elapsed <= 2.0 * computer_moves + 0.01
+    await bot.db.close()
