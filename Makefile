@@ -32,8 +32,10 @@ test: $(STAMP_TEST)
 	$(BIN)/mypy engine
 	$(BIN)/python -m pytest
 
+COMPUTERS ?= 0
+MEMBERS ?= 3
 play: $(STAMP_PLAY)
-	$(BIN)/python -m bot.playground
+	$(BIN)/python -m bot.playground --members $(MEMBERS) --computers $(COMPUTERS)
 
 bench: $(STAMP_TEST)
 	$(BIN)/python bench/engine_bench.py

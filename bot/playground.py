@@ -56,8 +56,14 @@ async def playground(
     members: int = 3,
     port: int | None = None,
     preview: bool = True,
+    computers: int = 0,
+    level: str = "basic",
 ) -> AsyncIterator[Playground]:
-    """Start the bot in a simulated server; with ``preview``, serve the page too."""
+    """Start the bot in a simulated server; with ``preview``, serve the page too.
+
+    With ``computers``, the first member opens a table with that many computer
+    players of ``level`` seated (the house gets the chips for their buy-ins).
+    """
     try:
         import simcord
     except ImportError:  # pragma: no cover - the play extra is missing
@@ -83,6 +89,8 @@ async def playground(
                 await cog.resume_when_ready()  # type: ignore[attr-defined]
             await env.settle()
             world = Playground(env, bot, channel, people, admin)
+            if computers:
+                await seat_computers(world, computers, level)
             if preview:
                 async with env.preview(
                     channel, viewers=[*people, admin], layout="channel", width=1100, height=800, port=port
@@ -95,9 +103,31 @@ async def playground(
         await bot.db.close()
 
 
-async def serve(db_path: Path, members: int, port: int | None) -> None:
+async def seat_computers(world: Playground, count: int, level: str) -> None:
+    """Open a table in #flipflop (unless one is there) and seat computer players, as the host would."""
+    from bot.ledger import HOUSE_ID
+
+    cog: Any = world.bot.get_cog("FlipFlop")
+    if cog.service.in_channel(world.channel.id) is not None:
+        return  # a saved table resumed: keep it as it was
+    guild_id = world.channel.guild.id
+    need = count * (await world.bot.ledger.settings(guild_id)).default_buy_in
+    house = await world.bot.ledger.balance(guild_id, HOUSE_ID)
+    if house < need:
+        await world.bot.ledger.grant(guild_id, HOUSE_ID, need - house, actor_id=world.admin.id)
+    host = world.members[0]
+    result = await host.slash(world.channel, "flipflop start")
+    message = result.response.message
+    for _ in range(count):
+        table = cog.service.in_channel(world.channel.id)
+        custom_id = f"ff:s:{table.id}:0:addcpu"
+        result = await host.select(message, [level], custom_id=custom_id)
+        message = result.response.message if result.response is not None else message
+
+
+async def serve(db_path: Path, members: int, port: int | None, computers: int, level: str) -> None:
     """Serve until Ctrl-C, then shut down cleanly."""
-    async with playground(db_path, members, port) as world:
+    async with playground(db_path, members, port, computers=computers, level=level) as world:
         print("\nFlip Flop playground is running (the real bot, in a simulated Discord).")
         print(f"Open this address in your browser:\n\n    {world.url}\n")
         print("Type /flipflop start in the composer, switch 'Viewing as' to play each seat.")
@@ -117,10 +147,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--members", type=int, default=3, help="simulated members (1-5, default 3)")
     parser.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"database file (default {DEFAULT_DB})")
     parser.add_argument("--port", type=int, default=None, help="port on 127.0.0.1 (default: any free one)")
+    parser.add_argument("--computers", type=int, default=0, help="seat this many computer players (0-4)")
+    parser.add_argument("--level", choices=["basic", "strong", "random"], default="basic",
+                        help="the computer players' level (default basic)")
     args = parser.parse_args(argv)
+    if not 0 <= args.computers <= 4:
+        parser.error("--computers must be between 0 and 4")
     logging.basicConfig(level=logging.WARNING)
     try:
-        asyncio.run(serve(args.db, args.members, args.port))
+        asyncio.run(serve(args.db, args.members, args.port, args.computers, args.level))
     except KeyboardInterrupt:
         pass
     return 0

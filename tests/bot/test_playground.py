@@ -44,3 +44,13 @@ async def test_a_second_start_resumes_the_saved_table(tmp_path: Path) -> None:
         assert posted and posted[0].embeds[0].title.startswith("🃏 Flip Flop — round 1")
         hand = await world.members[0].click(posted[0], label="My hand")
         assert hand.ephemeral and "Your hand" in hand.response.content
+
+
+async def test_computer_players_option_seats_them(tmp_path: Path) -> None:
+    async with playground(tmp_path / "p.sqlite3", members=1, preview=False, computers=2) as world:
+        cog = world.bot.get_cog("FlipFlop")
+        table = cog.service.in_channel(world.channel.id)  # type: ignore[union-attr]
+        assert table is not None and len(table.computers) == 2 and len(table.seats) == 3
+        lobby = [m for m in world.channel.history() if m.id == table.message_id][0]
+        await world.members[0].click(lobby, label="Start")
+        assert table.status == "playing"
