@@ -45,10 +45,18 @@ def main() -> int:
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+            loop.add_signal_handler(sig, stop.set)
         async with bot:
-            await bot.start(settings.discord_token or "")
+            running = asyncio.create_task(bot.start(settings.discord_token or ""))
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            logging.getLogger("flipflop").info("Shutting down.")
+            await bot.close()  # waits for actions in flight, then closes the database
+            stopping.cancel()
+            if running.done() and running.exception() is not None:
+                raise running.exception()  # type: ignore[misc]
 
     try:
         asyncio.run(run())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from pathlib import Path
@@ -27,7 +28,7 @@ class FlipFlopBot(commands.Bot):
         settings: Settings,
         *,
         rng: random.Random | None = None,
-        pause_between_rounds: float = 8.0,
+        pause_between_rounds: float | None = None,
         repost_missing_messages: bool = False,
         resume_on_ready: bool = True,
         computer_pause: tuple[float, float] = (1.0, 2.0),
@@ -41,7 +42,9 @@ class FlipFlopBot(commands.Bot):
         )
         self.settings = settings
         self.rng = rng or random.Random()
-        self.pause_between_rounds = pause_between_rounds
+        self.pause_between_rounds = (
+            settings.round_pause if pause_between_rounds is None else pause_between_rounds
+        )
         self.repost_missing_messages = repost_missing_messages
         self.resume_on_ready = resume_on_ready
         self.computer_pause = computer_pause
@@ -51,6 +54,7 @@ class FlipFlopBot(commands.Bot):
         self.db = Database(settings.database_path)
         self.ledger = Ledger(self.db)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self._closing: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open resources and load cogs before connecting (discord.py's examples)."""
@@ -74,12 +78,23 @@ class FlipFlopBot(commands.Bot):
         log.info("Logged in as %s (%s servers).", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        """Save what needs saving, then close the database (a clean SIGTERM ends here)."""
+        """Let actions in flight finish, disconnect, close the database (a clean SIGTERM ends here).
+
+        Tables are saved after every action, so nothing else needs saving.
+        """
+        if self._closing is not None:
+            await asyncio.shield(self._closing)
+            return
+        self._closing = asyncio.get_running_loop().create_future()
         try:
+            cog = self.get_cog("FlipFlop")
+            if cog is not None:
+                await cog.shutdown()  # type: ignore[attr-defined]
             await super().close()
         finally:
             await self.db.close()
             log.info("Database closed.")
+            self._closing.set_result(None)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -148,8 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"database file (default {DEFAULT_DB})")
     parser.add_argument("--port", type=int, default=None, help="port on 127.0.0.1 (default: any free one)")
     parser.add_argument("--computers", type=int, default=0, help="seat this many computer players (0-4)")
-    parser.add_argument("--level", choices=["basic", "strong", "random"], default="basic",
-                        help="the computer players' level (default basic)")
+    parser.add_argument(
+        "--level",
+        choices=["basic", "strong", "random"],
+        default="basic",
+        help="the computer players' level (default basic)",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.computers <= 4:
         parser.error("--computers must be between 0 and 4")

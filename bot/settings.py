@@ -16,6 +16,7 @@ ENV_NAMES = {
     "dev_guild_id": "DEV_GUILD_ID",
     "log_level": "LOG_LEVEL",
     "api_base": "FLIPFLOP_API_BASE",
+    "round_pause": "ROUND_PAUSE_SECONDS",
 }
 
 
@@ -32,10 +33,12 @@ class Settings(BaseModel):
     database_path: Path = Path("data/flipflop.sqlite3")
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    round_pause: float = Field(default=8.0, ge=0, le=120)
+    """Seconds between a round's result and the next deal."""
     api_base: str | None = None
     """Testing aid only: point discord.py at a local fake Discord (``http://127.0.0.1:PORT``)."""
 
-    @field_validator("discord_token", "api_base", mode="before")
+    @field_validator("discord_token", "api_base", "round_pause", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

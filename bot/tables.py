@@ -197,7 +197,11 @@ class Unreadable:
 class TableService:
     """The open tables of every server, and the only code that changes them."""
 
-    def __init__(self, db: Database, ledger: Ledger, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, db: Database, ledger: Ledger, clock: Callable[[], float] = time.time, round_pause: float = 8.0
+    ) -> None:
+        self.round_pause = round_pause
+        """Seconds between a round's end and the next deal (saved with the round's end)."""
         self.db = db
         self.ledger = ledger
         self.clock = clock
@@ -573,7 +577,9 @@ class TableService:
             t.turn_deadline = now + t.turn_seconds
             t.next_round_at = None
         else:
+            # the next deal is due: saved with the round's end, so a restart keeps it
             t.turn_deadline = None
+            t.next_round_at = now + self.round_pause
         t.last_activity = now
 
     async def _cash_out_ops(self, tx: Tx, t: Table, events: list[Event]) -> None:

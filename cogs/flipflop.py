@@ -32,7 +32,7 @@ from bot.table_render import (
 from bot.tables import LOBBY_IDLE_SECONDS, TIMEOUTS_BEFORE_REMOVAL, Table, TableError, TableService
 from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut
 from engine.actions import Action
-from engine.events import Event, RoundEnded
+from engine.events import Event
 from engine.strategies import STRATEGIES, BasicStrategy, Strategy, StrongStrategy
 
 
@@ -370,7 +370,7 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
 
     def __init__(self, bot: FlipFlopBot) -> None:
         self.bot = bot
-        self.service = TableService(bot.db, bot.ledger, clock=now)
+        self.service = TableService(bot.db, bot.ledger, clock=now, round_pause=bot.pause_between_rounds)
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.open_hands: dict[tuple[str, int], discord.Interaction] = {}
         """The latest interaction behind each player's private hand message (valid 15 minutes)."""
@@ -385,6 +385,13 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
         for task in self.timers.values():
             task.cancel()
         self.timers.clear()
+
+    async def shutdown(self) -> None:
+        """Stop the timers and wait for every action in flight to finish (graceful SIGTERM)."""
+        await self.cog_unload()
+        for lock in list(self.service._locks.values()):
+            async with lock:
+                pass
 
     # ------------------------------------------------------------------ helpers
 
@@ -782,13 +789,6 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
     async def after_change(self, table: Table, events: list[Event]) -> None:
         """Post what everyone should see, edit the table message once, re-arm the timers."""
         await self.post(table, event_lines(table, events))
-        if (
-            table.status == "playing"
-            and any(isinstance(e, RoundEnded) for e in events)
-            and not table.game.in_round
-        ):  # type: ignore[union-attr]
-            delay = self.bot.pause_between_rounds
-            await self.service.set_flag(table, lambda t: setattr(t, "next_round_at", now() + delay))
         await self.refresh_table_message(table)
         await self.update_hand_of_player_to_act(table)
         if table.status == "closed":

@@ -89,6 +89,11 @@ class BasicStrategy:
             if take is not None and top is not None and self._wants(view, hand, top):
                 return take
             return next(a for a in acts if isinstance(a, Draw) and a.source == "stock")
+        return self.drawn_move(view.player, hand, acts)
+
+    @staticmethod
+    def drawn_move(player: str, hand: list[Card], acts: Sequence[Action]) -> Action:
+        """After the draw: tonk out, else spread, else lay off, else discard the highest far card."""
         tonks = [a for a in acts if isinstance(a, TonkOut)]
         if tonks:
             return tonks[0]
@@ -115,6 +120,35 @@ class BasicStrategy:
 
 
 # ---------------------------------------------------------------------- strong
+
+
+def rollout_move(game: Game, rng: random.Random) -> Action:
+    """The basic strategy's move, read straight off a *sampled* game for speed.
+
+    Only used inside ``StrongStrategy``'s own determinized worlds, never on the
+    real game: the real hidden cards are not in those worlds.
+    """
+    r = game.round
+    assert r is not None
+    p = r.to_act
+    hand = r.hands[p]
+    if r.phase == "start":
+        others = [q for q in r.players if q != p and q not in r.dead]
+        fewest = min((len(r.hands[q]) for q in others), default=5)
+        threshold = 11 - 2 * max(0, len(others) - 2) - 2 * max(0, 5 - fewest)
+        if hand_value(hand) <= threshold:
+            return Drop(p)
+        if r.discard:
+            top = r.discard[-1]
+            with_top = [*hand, top]
+            if any(top in s for s in find_spreads(with_top)) or any(
+                fits(s.kind, s.cards, top) for s in r.spreads
+            ):
+                return Draw(p, "discard")
+            if top.value <= 3 and max(c.value for c in hand) - top.value >= 6:
+                return Draw(p, "discard")
+        return Draw(p, "stock")
+    return BasicStrategy.drawn_move(p, hand, game.legal_actions())
 
 
 def _unseen(view: PlayerView) -> list[Card]:
@@ -252,9 +286,7 @@ class StrongStrategy:
         game.apply(action)
         steps = 0
         while game.in_round and steps < 300:
-            p = game.to_act
-            assert p is not None
-            game.apply(self.rollout.choose(game.view(p), rng))
+            game.apply(rollout_move(game, rng))
             steps += 1
         return float(game.stacks[me] - before)
 

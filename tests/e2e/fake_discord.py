@@ -1,0 +1,419 @@
+"""A small fake Discord on 127.0.0.1: the REST routes the bot calls and a gateway websocket.
+
+Enough of Discord for the real bot process (``python -m bot`` with
+``FLIPFLOP_API_BASE`` pointing here) to log in, sync its commands, receive
+interactions and answer them, send and edit messages. The test plays the
+part of Discord's clients by injecting ``INTERACTION_CREATE`` events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+APP_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD_ID = 900000000000000010
+CHANNEL_ID = 900000000000000011
+EPHEMERAL = 64
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def user(uid: int, name: str, bot: bool = False) -> dict[str, Any]:
+    return {
+        "id": str(uid),
+        "username": name,
+        "discriminator": "0",
+        "global_name": name,
+        "avatar": None,
+        "bot": bot,
+    }
+
+
+class FakeDiscord:
+    """The fake server and what it has seen."""
+
+    def __init__(self) -> None:
+        self.ids = itertools.count(900000000000001000)
+        self.bot_user = user(BOT_ID, "FlipFlop", bot=True)
+        self.users: dict[int, dict[str, Any]] = {}
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.interactions: dict[str, dict[str, Any]] = {}
+        self.commands: list[dict[str, Any]] = []
+        self.sockets: list[web.WebSocketResponse] = []
+        self.identified = asyncio.Event()
+        self.synced = asyncio.Event()
+        self.seq = 0
+        self.requests: list[str] = []
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ server
+
+    async def start(self) -> str:
+        app = web.Application(middlewares=[self._record])
+        r = app.router
+        r.add_get("/gateway", self.gateway)
+        api = "/api/v10"
+        r.add_get(api + "/users/@me", self.me)
+        r.add_get(api + "/oauth2/applications/@me", self.application)
+        r.add_put(api + "/applications/{app}/commands", self.sync)
+        r.add_put(api + "/applications/{app}/guilds/{guild}/commands", self.sync)
+        r.add_post(api + "/interactions/{iid}/{token}/callback", self.callback)
+        r.add_get(api + "/webhooks/{app}/{token}/messages/@original", self.get_original)
+        r.add_patch(api + "/webhooks/{app}/{token}/messages/@original", self.edit_original)
+        r.add_post(api + "/webhooks/{app}/{token}", self.followup)
+        r.add_post(api + "/channels/{cid}/messages", self.create_message)
+        r.add_get(api + "/channels/{cid}/messages/{mid}", self.get_message)
+        r.add_patch(api + "/channels/{cid}/messages/{mid}", self.edit_message)
+        r.add_get(api + "/channels/{cid}", self.get_channel)
+        self.runner = web.AppRunner(app)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return f"http://127.0.0.1:{self.port}"
+
+    @web.middleware
+    async def _record(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response = await handler(request)
+        self.requests.append(f"{request.method} {request.path} -> {response.status}")
+        return response
+
+    async def stop(self) -> None:
+        for ws in list(self.sockets):
+            await ws.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    @staticmethod
+    def json(data: Any, status: int = 200) -> web.Response:
+        # discord.py parses JSON only when the Content-Type is exactly application/json
+        return web.Response(
+            body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+        )
+
+    # ------------------------------------------------------------------ REST
+
+    async def me(self, request: web.Request) -> web.Response:
+        return self.json(self.bot_user)
+
+    async def application(self, request: web.Request) -> web.Response:
+        return self.json(
+            {
+                "id": str(APP_ID),
+                "name": "FlipFlop",
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": user(1, "owner"),
+                "verify_key": "0",
+                "flags": 0,
+            }
+        )
+
+    async def sync(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.commands = [
+            {**c, "id": str(next(self.ids)), "application_id": str(APP_ID), "version": "1"} for c in body
+        ]
+        self.synced.set()
+        return self.json(self.commands)
+
+    def _message(self, channel_id: int, body: dict[str, Any], flags: int = 0) -> dict[str, Any]:
+        mid = next(self.ids)
+        msg = {
+            "id": str(mid),
+            "channel_id": str(channel_id),
+            "guild_id": str(GUILD_ID),
+            "author": self.bot_user,
+            "content": body.get("content") or "",
+            "timestamp": _now(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": body.get("embeds") or [],
+            "pinned": False,
+            "type": 0,
+            "flags": flags | (body.get("flags") or 0),
+            "components": body.get("components") or [],
+        }
+        self.messages[mid] = msg
+        return msg
+
+    def _edit(self, msg: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                msg[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        msg["edited_timestamp"] = _now()
+        return msg
+
+    async def callback(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        info = self.interactions[token]
+        body = await request.json()
+        kind, data = body["type"], body.get("data") or {}
+        info["responses"].append(body)
+        result: dict[str, Any] = {"interaction": {"id": request.match_info["iid"], "type": info["type"]}}
+        if kind == 4:  # a new message
+            msg = self._message(info["channel_id"], data)
+            info["message_id"] = int(msg["id"])
+            result["interaction"].update(
+                response_message_id=msg["id"], response_message_ephemeral=bool(msg["flags"] & EPHEMERAL)
+            )
+            result["resource"] = {"type": 4, "message": msg}
+        elif kind == 7:  # update the message the component is on
+            mid = info["component_message_id"]
+            msg = self._edit(self.messages[mid], data)
+            info["message_id"] = mid
+            result["interaction"].update(response_message_id=str(mid))
+            result["resource"] = {"type": 7, "message": msg}
+        elif kind in (5, 6):
+            info["message_id"] = info.get("component_message_id")
+        info["answered"].set()
+        return self.json(result)
+
+    def _original(self, request: web.Request) -> dict[str, Any] | None:
+        info = self.interactions.get(request.match_info["token"])
+        if info is None or info.get("message_id") is None:
+            return None
+        return self.messages.get(int(info["message_id"]))
+
+    async def get_original(self, request: web.Request) -> web.Response:
+        msg = self._original(request)
+        return self.json(msg) if msg else self.json({"code": 10008, "message": "Unknown Message"}, 404)
+
+    async def edit_original(self, request: web.Request) -> web.Response:
+        msg = self._original(request)
+        if msg is None:
+            return self.json({"code": 10008, "message": "Unknown Message"}, 404)
+        return self.json(self._edit(msg, await request.json()))
+
+    async def followup(self, request: web.Request) -> web.Response:
+        info = self.interactions[request.match_info["token"]]
+        return self.json(self._message(info["channel_id"], await request.json()))
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        return self.json(self._message(int(request.match_info["cid"]), await request.json()))
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        msg = self.messages.get(int(request.match_info["mid"]))
+        return self.json(msg) if msg else self.json({"code": 10008, "message": "Unknown Message"}, 404)
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        msg = self.messages.get(int(request.match_info["mid"]))
+        if msg is None:
+            return self.json({"code": 10008, "message": "Unknown Message"}, 404)
+        return self.json(self._edit(msg, await request.json()))
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        if int(request.match_info["cid"]) != CHANNEL_ID:
+            return self.json({"code": 10003, "message": "Unknown Channel"}, 404)
+        return self.json(self.channel())
+
+    # ------------------------------------------------------------------ gateway
+
+    def channel(self) -> dict[str, Any]:
+        return {
+            "id": str(CHANNEL_ID),
+            "type": 0,
+            "name": "flipflop",
+            "position": 0,
+            "guild_id": str(GUILD_ID),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+        }
+
+    def guild(self) -> dict[str, Any]:
+        everyone = {
+            "id": str(GUILD_ID),
+            "name": "@everyone",
+            "permissions": str(0x7FFFFFFFF & ~0x20 & ~0x8),
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+        members = [
+            {
+                "user": self.bot_user,
+                "roles": [],
+                "joined_at": _now(),
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+            }
+        ]
+        return {
+            "id": str(GUILD_ID),
+            "name": "E2E server",
+            "icon": None,
+            "owner_id": "1",
+            "roles": [everyone],
+            "channels": [self.channel()],
+            "members": members,
+            "member_count": 1,
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "large": False,
+            "unavailable": False,
+            "voice_states": [],
+            "presences": [],
+            "threads": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "system_channel_flags": 0,
+            "nsfw_level": 0,
+        }
+
+    async def send(self, op: int, d: Any, t: str | None = None) -> None:
+        payload: dict[str, Any] = {"op": op, "d": d}
+        if op == 0:
+            self.seq += 1
+            payload.update(s=self.seq, t=t)
+        for ws in list(self.sockets):
+            if not ws.closed:
+                await ws.send_str(json.dumps(payload))
+
+    async def gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self.sockets.append(ws)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            data = json.loads(msg.data)
+            if data["op"] == 1:
+                await ws.send_str(json.dumps({"op": 11}))
+            elif data["op"] in (2, 6):  # IDENTIFY (or a RESUME we answer as a fresh session)
+                self.seq = 0
+                await self.send(
+                    0,
+                    {
+                        "v": 10,
+                        "user": self.bot_user,
+                        "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                        "session_id": "e2e",
+                        "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+                        "application": {"id": str(APP_ID), "flags": 0},
+                    },
+                    "READY",
+                )
+                await self.send(0, self.guild(), "GUILD_CREATE")
+                self.identified.set()
+        if ws in self.sockets:
+            self.sockets.remove(ws)
+        return ws
+
+    # ------------------------------------------------------------------ acting as players
+
+    def member(self, uid: int, name: str, admin: bool = False) -> dict[str, Any]:
+        self.users[uid] = user(uid, name)
+        perms = 0x7FFFFFFFF if admin else 0x7FFFFFFFF & ~0x20 & ~0x8
+        return {
+            "user": self.users[uid],
+            "roles": [],
+            "joined_at": _now(),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "permissions": str(perms),
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+        }
+
+    async def interact(
+        self,
+        uid: int,
+        name: str,
+        kind: int,
+        data: dict[str, Any],
+        message: dict[str, Any] | None = None,
+        timeout: float = 10.0,
+    ) -> dict[str, Any]:
+        """Send an INTERACTION_CREATE as ``uid`` and wait for the bot's answer."""
+        iid, token = next(self.ids), f"tok{next(self.ids)}"
+        info: dict[str, Any] = {
+            "type": kind,
+            "channel_id": CHANNEL_ID,
+            "responses": [],
+            "answered": asyncio.Event(),
+        }
+        if message is not None:
+            info["component_message_id"] = int(message["id"])
+        self.interactions[token] = info
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "guild_id": str(GUILD_ID),
+            "channel_id": str(CHANNEL_ID),
+            "channel": self.channel(),
+            "member": self.member(uid, name),
+            "data": data,
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "app_permissions": str(0x7FFFFFFFF),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "context": 0,
+            "attachment_size_limit": 8388608,
+        }
+        if message is not None:
+            payload["message"] = message
+        await self.send(0, payload, "INTERACTION_CREATE")
+        await asyncio.wait_for(info["answered"].wait(), timeout)
+        return info
+
+    async def slash(self, uid: int, name: str, command: str, sub: str, **options: Any) -> dict[str, Any]:
+        cmd = next(c for c in self.commands if c["name"] == command)
+        data = {
+            "id": cmd["id"],
+            "name": command,
+            "type": 1,
+            "options": [
+                {
+                    "type": 1,
+                    "name": sub,
+                    "options": [{"name": k, "type": 4, "value": v} for k, v in options.items()],
+                }
+            ],
+        }
+        return await self.interact(uid, name, 2, data)
+
+    async def click(
+        self, uid: int, name: str, message: dict[str, Any], custom_id: str, values: list[str] | None = None
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 3 if values is not None else 2}
+        if values is not None:
+            data["values"] = values
+        return await self.interact(uid, name, 3, data, message=message)
+
+    def message_of(self, info: dict[str, Any]) -> dict[str, Any]:
+        return self.messages[int(info["message_id"])]
