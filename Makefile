@@ -24,8 +24,9 @@ $(STAMP_PLAY): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,play]'
 	touch $@ $(STAMP_RUN) $(STAMP_TEST)
 
+# Status 2 means "not configured yet": the bot has already said what to do, so make stays quiet.
 run: $(STAMP_RUN)
-	$(BIN)/python -m bot
+	@$(BIN)/python -m bot || test $$? -eq 2
 
 test: $(STAMP_TEST)
 	$(BIN)/ruff check engine bot cogs tests bench

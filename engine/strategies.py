@@ -187,17 +187,19 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
             known[view.to_act].append(view.taken)
             placed.add(view.taken)
     pool = [c for c in unseen if c not in placed]
+    for p in view.players:  # more known cards than the hand holds: the rest go back to the pool
+        if p != view.player and len(known[p]) > view.card_counts[p]:
+            pool.extend(known[p][view.card_counts[p] :])
+            known[p] = known[p][: view.card_counts[p]]
     rng.shuffle(pool)
     hands: dict[str, list[Card]] = {}
     for p in view.players:
         if p == view.player:
             hands[p] = list(view.hand)
             continue
-        need = view.card_counts[p] - len(known[p])
-        mine = known[p][: view.card_counts[p]]
-        while need > 0:
+        mine = list(known[p])
+        while len(mine) < view.card_counts[p]:
             mine.append(pool.pop())
-            need -= 1
         hands[p] = mine
     stock = pool[: view.stock_size]
     game = Game.__new__(Game)

@@ -91,18 +91,20 @@ def test_strategies_replay_identically_under_a_seed() -> None:
 
 
 def test_determinized_worlds_keep_what_the_player_knows() -> None:
+    """Every state of many games: the sampled world has 52 cards, the same counts and stock size."""
     rng = random.Random(2)
-    for _ in range(50):
-        game = Game([Seat(f"p{i}", 200) for i in range(4)], 5)
+    for g_i in range(400):
+        game = Game([Seat(f"p{i}", 200) for i in range(3 + g_i % 3)], 5)
         game.start_round(rng)
-        basic = BasicStrategy()
-        for _step in range(rng.randrange(0, 12)):
-            if not game.in_round:
-                break
-            game.apply(basic.choose(game.view(game.to_act), rng))  # type: ignore[arg-type]
-        if not game.in_round:
-            continue
-        view = game.view(game.to_act)  # type: ignore[arg-type]
+        policy = RandomStrategy() if g_i % 2 else BasicStrategy()
+        while game.in_round:
+            view = game.view(game.to_act)  # type: ignore[arg-type]
+            check_world(view, rng)
+            game.apply(policy.choose(view, rng))
+
+
+def check_world(view: PlayerView, rng: random.Random) -> None:
+    if True:
         world = determinize(view, rng)
         r = world.round
         assert r is not None
@@ -115,6 +117,7 @@ def test_determinized_worlds_keep_what_the_player_knows() -> None:
         assert sorted(cards) == sorted(DECK)
         assert r.hands[view.player] == list(view.hand)
         assert {p: len(h) for p, h in r.hands.items()} == view.card_counts
+        assert len(r.stock) == view.stock_size
         if view.upcard_held and view.dealer != view.player:
             assert view.upcard in r.hands[view.dealer]  # type: ignore[index]
 
