@@ -140,3 +140,22 @@ async def play_simple_turn(
     if "discard" in selects(hand2):
         values = selects(hand2)["discard"]
         await player.select(hand2.message, [values[0]], custom_id=select_id(hand2, "discard"))
+
+
+async def play_step(world: World, hands: Hands, drop_below: int) -> bool:
+    """One step of a game played by its members: a turn, or the pause between rounds.
+
+    Returns False once the table has closed. Chips are checked after every step.
+    """
+    t = table_in(world)
+    if t is None:
+        return False
+    g = t.game
+    assert g is not None
+    if not g.in_round:
+        await world.env.advance_time(world.bot.pause_between_rounds + 1)
+    else:
+        actor = next(m for m in world.members if str(m.id) == g.to_act)
+        await play_simple_turn(world, actor, drop_below=drop_below, hands=hands)
+    await conserved(world)
+    return True

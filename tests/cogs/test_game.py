@@ -14,6 +14,7 @@ from tests.cogs.helpers import (
     my_hand,
     open_table,
     play_simple_turn,
+    play_step,
     select_id,
     selects,
     table_in,
@@ -342,13 +343,5 @@ async def test_chips_are_conserved_at_every_step_of_a_four_player_game(world: Wo
     await open_table(world, world.members[:4], stake=5, buy_in=40)
     hands = Hands(world)
     for _ in range(300):
-        t = table_in(world)
-        if t is None:
+        if not await play_step(world, hands, drop_below=25):
             break
-        g = t.game
-        assert g is not None
-        if not g.in_round:
-            await world.env.advance_time(world.bot.pause_between_rounds + 1)
-        else:
-            await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=25, hands=hands)  # type: ignore[arg-type]
-        await conserved(world)

@@ -12,7 +12,7 @@ from tests.cogs.helpers import (
     message,
     my_hand,
     open_table,
-    play_simple_turn,
+    play_step,
     table_in,
 )
 from tests.cogs.test_game import member_by_pid
@@ -105,20 +105,11 @@ async def test_a_whole_game_with_a_restart_every_few_turns(world: World, db_path
     await open_table(world, world.members[:3], stake=5, buy_in=20)
     hands = Hands(world)
     for step in range(2000):
-        t = table_in(world)
-        if t is None:
-            break
-        if step % 25 == 24:
+        if step % 25 == 24 and table_in(world) is not None:
             await restart(world, db_path, seed=step)  # a fresh process shuffles differently
             hands = Hands(world)
-            continue
-        g = t.game
-        assert g is not None
-        if not g.in_round:
-            await world.env.advance_time(world.bot.pause_between_rounds + 1)
-        else:
-            await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=20, hands=hands)  # type: ignore[arg-type]
-        await conserved(world)
+        elif not await play_step(world, hands, drop_below=20):
+            break
     assert table_in(world) is None
     total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
     assert total == 3000
