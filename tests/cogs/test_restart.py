@@ -113,3 +113,14 @@ async def test_a_whole_game_with_a_restart_every_few_turns(world: World, db_path
     assert table_in(world) is None
     total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
     assert total == 3000
+
+
+async def test_deleted_channel_closes_the_table_and_refunds(world: World, db_path: Path) -> None:
+    table = await open_table(world, world.members[:3])
+    assert table.game is not None
+    world.env.backend.delete_channel(world.channel.id)  # deleted while the bot was down
+    await restart(world, db_path)
+    assert table_in(world) is None
+    total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
+    assert total == 3000
+    await conserved(world)
