@@ -84,8 +84,12 @@ def play_deals(job: tuple[list[str], float, int, int, int]) -> dict[str, object]
                 round_delta[seats[k]].append(delta)
             pair.append(statistics.fmean(round_delta[names[0]]) - statistics.fmean(round_delta[names[1]]))
         diffs.append(statistics.fmean(pair))
-    return {"per_seat": dict(per_seat), "diffs": diffs, "pots": {k: dict(v) for k, v in pots.items()},
-            "times": dict(times)}
+    return {
+        "per_seat": dict(per_seat),
+        "diffs": diffs,
+        "pots": {k: dict(v) for k, v in pots.items()},
+        "times": dict(times),
+    }
 
 
 def main() -> None:
@@ -99,8 +103,10 @@ def main() -> None:
     args = parser.parse_args()
     names = [args.a, args.b]
     deals = max(1, args.rounds // 2)
-    chunks = [(names, args.budget, args.seed, k * deals // args.jobs, (k + 1) * deals // args.jobs)
-              for k in range(args.jobs)]
+    chunks = [
+        (names, args.budget, args.seed, k * deals // args.jobs, (k + 1) * deals // args.jobs)
+        for k in range(args.jobs)
+    ]
     started = time.perf_counter()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
@@ -121,21 +127,29 @@ def main() -> None:
             for pot, count in v.items():
                 pots[k][pot] += count
         diffs += part["diffs"]  # type: ignore[operator]
-    print(f"{2 * deals} rounds ({deals} deals, each played twice with the seats swapped; 3, 4 and 5 seats "
-          f"in turn), seed {args.seed}, {elapsed:.0f} s on {args.jobs} core(s)")
-    print(f"{'strategy':<10}{'game':>7}{'flip':>7}{'flop':>7}{'chips/round (95% CI)':>26}"
-          f"{'decision median':>18}{'p99':>10}")
+    print(
+        f"{2 * deals} rounds ({deals} deals, each played twice with the seats swapped; 3, 4 and 5 seats "
+        f"in turn), seed {args.seed}, {elapsed:.0f} s on {args.jobs} core(s)"
+    )
+    print(
+        f"{'strategy':<10}{'game':>7}{'flip':>7}{'flop':>7}{'chips/round (95% CI)':>26}"
+        f"{'decision median':>18}{'p99':>10}"
+    )
     for name in names:
         m, h = ci95(per_seat[name])
         ts = sorted(times[name])
         med = statistics.median(ts) * 1000
         p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))] * 1000
-        print(f"{name:<10}{pots[name]['game']:>7}{pots[name]['flip']:>7}{pots[name]['flop']:>7}"
-              f"{m:>+14.2f} ± {h:<9.2f}{med:>15.2f} ms{p99:>7.1f} ms")
+        print(
+            f"{name:<10}{pots[name]['game']:>7}{pots[name]['flip']:>7}{pots[name]['flop']:>7}"
+            f"{m:>+14.2f} ± {h:<9.2f}{med:>15.2f} ms{p99:>7.1f} ms"
+        )
     m, h = ci95(diffs)
     verdict = "real" if m - h > 0 else ("reversed" if m + h < 0 else "not shown")
-    print(f"{names[0]} − {names[1]} per round, paired by deal: {m:+.2f} ± {h:.2f} chips (95% CI) → "
-          f"difference {verdict}")
+    print(
+        f"{names[0]} − {names[1]} per round, paired by deal: {m:+.2f} ± {h:.2f} chips (95% CI) → "
+        f"difference {verdict}"
+    )
 
 
 if __name__ == "__main__":

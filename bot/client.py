@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from pathlib import Path
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -115,15 +115,14 @@ class FlipFlopBot(commands.Bot):
         await send_ephemeral(interaction, text)
 
 
-async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+async def send_ephemeral(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """Answer ephemerally, whether or not the interaction was already answered."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
 def create_bot(settings: Settings, **kwargs: object) -> FlipFlopBot:
     """Build the bot (tests and the playground pass their own settings)."""
-    Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
     return FlipFlopBot(settings, **kwargs)  # type: ignore[arg-type]

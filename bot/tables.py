@@ -456,18 +456,10 @@ class TableService:
 
     @staticmethod
     def _refunds(table: Table) -> dict[int, int]:
-        """Who gets what if the table closes now: stacks, and pots split as at game end (R8.3)."""
+        """Who gets what if the table closes now: lobby buy-ins, or the engine's settlement (R8.3)."""
         if table.game is None:
             return dict(table.lobby_stacks)
-        g = table.game
-        out = {int(p): g.stacks[p] for p in g.seated}
-        pots = sum(g.pots.values())
-        if pots and out:
-            order = sorted(out)
-            share, odd = divmod(pots, len(order))
-            for i, u in enumerate(order):
-                out[u] += share + (1 if i < odd else 0)
-        return out
+        return {int(p): amount for p, amount in table.game.settlement_if_closed().items()}
 
     # ---------------------------------------------------------------- game
 

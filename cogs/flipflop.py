@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import send_ephemeral
 from bot.ledger import InsufficientChips, LedgerError
 from bot.render import chips, plain, plain_cards
 from bot.table_render import (
@@ -30,7 +31,7 @@ from bot.table_render import (
     table_embed,
 )
 from bot.tables import LOBBY_IDLE_SECONDS, TIMEOUTS_BEFORE_REMOVAL, Table, TableError, TableService
-from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut
+from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut, hand_value
 from engine.actions import Action
 from engine.events import Event
 from engine.strategies import STRATEGIES, BasicStrategy, Strategy, StrongStrategy
@@ -236,7 +237,7 @@ def hand_view(table: Table, player: str) -> discord.ui.View:
                 label = f"Take {plain(top)}" if top else "Take the discard"
                 view.add_item(ActionButton(tid, seq, "take", label, discord.ButtonStyle.primary))
             elif isinstance(a, Drop):
-                value = sum(c.value for c in g.round.hands[player]) if g.round else 0
+                value = hand_value(g.round.hands[player]) if g.round else 0
                 view.add_item(
                     ActionButton(tid, seq, "drop", f"Drop ({value})", discord.ButtonStyle.danger, "✋")
                 )
@@ -424,10 +425,7 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
         return bool(perms and perms.manage_guild)
 
     async def reply(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        await send_ephemeral(interaction, text, **kwargs)
 
     def hand_payload(self, table: Table, user_id: int, note: str = "") -> dict[str, Any]:
         assert table.game is not None

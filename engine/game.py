@@ -240,6 +240,22 @@ class Game:
                 return p
         raise IllegalAction("No one is left to deal.")
 
+    def settlement_if_closed(self) -> dict[str, int]:
+        """What each seated player would take home if the table closed now, even mid-round.
+
+        Their stacks, plus every chip in the pots split among them as at the end
+        of a game (R8.3, odd chips by R2.6). Used to refund a table that can not
+        go on; the game itself is not changed.
+        """
+        out = {p: self.stacks[p] for p in self.seated}
+        if out:
+            ordered = self._seat_order_from_dealer(self.seated)
+            for pot in POTS:
+                share, odd = divmod(self.pots[pot], len(ordered))
+                for i, p in enumerate(ordered):
+                    out[p] += share + (1 if i < odd else 0)
+        return out
+
     def can_tonk_out(self) -> bool:
         """R7.4: the player to act can lay their whole hand down as two spreads of three now."""
         r = self.round

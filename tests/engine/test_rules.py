@@ -548,3 +548,14 @@ def test_R8_4_everyone_leaving_ends_the_game() -> None:
     game.apply(Leave("ann"))
     events = game.apply(Leave("ben"))
     assert game.over and of(events, GameOver)[0].stacks.keys() == {"cat"}
+
+
+def test_R8_3_settlement_if_a_table_closes_mid_round() -> None:
+    game, _ = make_game(QUIET, dealer="cat")  # stakes paid: pots 15/15/15, stacks 185
+    game.pots["flop"] += 1  # an odd chip: it goes to the first seat left of the dealer (R2.6)
+    game.stacks["cat"] -= 1
+    before = game.snapshot()
+    out = game.settlement_if_closed()
+    assert out == {"ann": 185 + 16, "ben": 185 + 15, "cat": 184 + 15}
+    assert sum(out.values()) == game.total_chips()
+    assert game.snapshot() == before
