@@ -904,6 +904,9 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
             if table is None or table.seq != seq or table.game is None or table.game.in_round:
                 return
             events = await self.service.next_round(table, self.bot.rng)
+            g = table.game
+            if g.over and not table.stop_after_round and all(table.is_computer(p) for p in g.seated):
+                await self.post(table, ["🤖 Only computer players are left at the table, so the game ends."])
             await self.after_change(table, events)
 
     async def expire_lobby(self, tid: str, seq: int) -> None:

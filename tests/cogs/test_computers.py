@@ -81,6 +81,8 @@ async def test_one_human_and_two_computers_play_to_the_end(world: World) -> None
         raise AssertionError("the game did not end")
     public = "\n".join(m.content for m in world.channel.history())
     assert "🤖 Basic 1" in public and "Game over!" in public
+    if str(ann.id) not in g.seated and len(g.seated) >= 2:
+        assert "Only computer players are left" in public
     total = await world.bot.ledger.balance(world.guild.id, ann.id) + await world.bot.ledger.balance(
         world.guild.id, HOUSE_ID
     )
