@@ -6,7 +6,7 @@ import simcord
 from simcord.builders import UserHandle
 
 from bot.ledger import HOUSE_ID
-from tests.cogs.helpers import Hands, buttons, conserved, play_simple_turn, select_id, table_in
+from tests.cogs.helpers import Hands, buttons, conserved, message, play_simple_turn, select_id, table_in
 from tests.conftest import World
 
 
@@ -108,11 +108,13 @@ async def test_computers_leave_with_the_last_human(world: World) -> None:
     await world.bot.ledger.grant(world.guild.id, HOUSE_ID, 1000, actor_id=world.admin.id)
     lobby = (await ann.slash(world.channel, "flipflop start")).response.message
     await add_computer(world, ann, lobby, "basic")
-    await ann.click(world.channel.history()[-1], label="Leave")
+    lobby = world.channel.history()[-1]
+    await ann.click(lobby, label="Leave")
     assert table_in(world) is None
     assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 1000
     assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1000
-    assert buttons  # the lobby's controls are gone with it
+    closed = message(world, world.channel.id, lobby.id)
+    assert buttons(closed) == {} and "closed" in closed.embeds[0].title  # the controls went with it
     await conserved(world)
 
 

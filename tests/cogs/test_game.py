@@ -29,7 +29,7 @@ def member_by_pid(world: World, pid: str) -> simcord.MemberActor:
 
 async def test_a_whole_game_from_start_to_final_standings(world: World) -> None:
     players = world.members[:3]
-    await open_table(world, players, stake=5, buy_in=20)
+    opened = await open_table(world, players, stake=5, buy_in=20)
     await conserved(world)
     hands = Hands(world)
     rounds_seen = set()
@@ -73,8 +73,8 @@ async def test_a_whole_game_from_start_to_final_standings(world: World) -> None:
     total = sum([await world.bot.ledger.balance(world.guild.id, p.id) for p in players])
     assert total == 3000
     await conserved(world)
-    closed = table_message(world) if table_in(world) else None
-    assert closed is None
+    final = message(world, world.channel.id, opened.message_id)  # type: ignore[arg-type]
+    assert "table closed" in final.embeds[0].title and buttons(final) == {}
 
 
 async def test_second_start_in_the_channel_points_to_the_table(world: World) -> None:

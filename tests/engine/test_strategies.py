@@ -104,22 +104,21 @@ def test_determinized_worlds_keep_what_the_player_knows() -> None:
 
 
 def check_world(view: PlayerView, rng: random.Random) -> None:
-    if True:
-        world = determinize(view, rng)
-        r = world.round
-        assert r is not None
-        cards = (
-            [c for h in r.hands.values() for c in h]
-            + r.stock
-            + r.discard
-            + [c for s in r.spreads for c in s.cards]
-        )
-        assert sorted(cards) == sorted(DECK)
-        assert r.hands[view.player] == list(view.hand)
-        assert {p: len(h) for p, h in r.hands.items()} == view.card_counts
-        assert len(r.stock) == view.stock_size
-        if view.upcard_held and view.dealer != view.player:
-            assert view.upcard in r.hands[view.dealer]  # type: ignore[index]
+    world = determinize(view, rng)
+    r = world.round
+    assert r is not None
+    cards = (
+        [c for h in r.hands.values() for c in h]
+        + r.stock
+        + r.discard
+        + [c for s in r.spreads for c in s.cards]
+    )
+    assert sorted(cards) == sorted(DECK)
+    assert r.hands[view.player] == list(view.hand)
+    assert {p: len(h) for p, h in r.hands.items()} == view.card_counts
+    assert len(r.stock) == view.stock_size
+    if view.upcard_held and view.dealer != view.player:
+        assert view.upcard in r.hands[view.dealer]  # type: ignore[index]
 
 
 def test_basic_takes_a_tonk_out_when_it_can() -> None:
