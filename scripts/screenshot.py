@@ -42,7 +42,7 @@ async def capture(url: str, out: Path, width: int = 1100, height: int = 800) -> 
         "--disable-sync",
         f"--user-data-dir={profile}",
         "--hide-scrollbars",
-        "--virtual-time-budget=8000",
+        "--virtual-time-budget=20000",
         f"--window-size={width},{height}",
         f"--screenshot={out}",
         url,
