@@ -207,6 +207,41 @@ class Game:
         """
         self._left_between_rounds: list[str] = []
 
+    @classmethod
+    def _assemble(
+        cls,
+        *,
+        stake: int,
+        order: Sequence[str],
+        names: dict[str, str],
+        stacks: dict[str, int],
+        seated: Sequence[str],
+        pots: dict[Pot, int],
+        dealer: str | None,
+        rounds_played: int,
+        over: bool = False,
+        log: list[dict[str, object]] | None = None,
+        left_between_rounds: Sequence[str] = (),
+        round: Round | None = None,
+    ) -> Game:
+        """A game built from its parts, with no checks: for restoring a snapshot and for sampling."""
+        game = cls.__new__(cls)
+        game.stake = stake
+        game.order = tuple(order)
+        game._seat = {p: i for i, p in enumerate(game.order)}
+        game.names = dict(names)
+        game.stacks = dict(stacks)
+        game.seated = list(seated)
+        game.pots = {"game": 0, "flip": 0, "flop": 0}
+        game.pots.update(pots)
+        game.dealer = dealer
+        game.rounds_played = rounds_played
+        game.over = over
+        game.log = log if log is not None else []
+        game._left_between_rounds = list(left_between_rounds)
+        game.round = round
+        return game
+
     # ------------------------------------------------------------------ queries
 
     def name(self, player: str) -> str:

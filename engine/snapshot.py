@@ -134,7 +134,7 @@ def snapshot_game(game: Game) -> dict[str, Any]:
 
 def restore_game(data: object) -> Game:
     """Rebuild a ``Game`` from ``snapshot_game`` data."""
-    from engine.game import Game, Round, Seat, TableSpread, candidates
+    from engine.game import Game, Round, TableSpread, candidates
 
     if isinstance(data, dict) and data.get("version") != FORMAT_VERSION:
         raise IllegalAction(
@@ -146,22 +146,19 @@ def restore_game(data: object) -> Game:
     except ValidationError as e:
         raise IllegalAction(f"This is not a saved game: {e.errors()[0]['msg']}.") from None
     card = Card.parse
-    seats = [Seat(p, g.stacks[p], g.names.get(p)) for p in g.order]
-    game = Game.__new__(Game)
-    game.stake = g.stake
-    game.order = tuple(g.order)
-    game._seat = {p: i for i, p in enumerate(g.order)}
-    game.names = {s.id: s.name or s.id for s in seats}
-    game.stacks = dict(g.stacks)
-    game.seated = list(g.seated)
-    game.pots = {"game": 0, "flip": 0, "flop": 0}
-    game.pots.update(g.pots)
-    game.dealer = g.dealer
-    game.rounds_played = g.rounds_played
-    game.over = g.over
-    game.log = [dict(e) for e in g.log]
-    game._left_between_rounds = list(g.left_between_rounds)
-    game.round = None
+    game = Game._assemble(
+        stake=g.stake,
+        order=g.order,
+        names={p: g.names.get(p) or p for p in g.order},
+        stacks=g.stacks,
+        seated=g.seated,
+        pots=g.pots,
+        dealer=g.dealer,
+        rounds_played=g.rounds_played,
+        over=g.over,
+        log=[dict(e) for e in g.log],
+        left_between_rounds=g.left_between_rounds,
+    )
     if g.round is not None:
         d = g.round
         r = Round(d.number, d.dealer, tuple(d.players))

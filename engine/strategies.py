@@ -202,19 +202,17 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
             mine.append(pool.pop())
         hands[p] = mine
     stock = pool[: view.stock_size]
-    game = Game.__new__(Game)
-    game.stake = view.stake
-    game.order = tuple(view.players)
-    game._seat = {p: i for i, p in enumerate(game.order)}
-    game.names = dict(view.names)
-    game.stacks = {p: view.stacks.get(p, 0) for p in view.players}
-    game.seated = [p for p in view.players]
-    game.pots = dict(view.pots)
-    game.dealer = view.dealer
-    game.rounds_played = view.round_number
-    game.over = False
-    game.log = [{"actions": []}]
-    game._left_between_rounds = []
+    game = Game._assemble(
+        stake=view.stake,
+        order=view.players,
+        names=view.names,
+        stacks={p: view.stacks.get(p, 0) for p in view.players},
+        seated=view.players,
+        pots=view.pots,
+        dealer=view.dealer,
+        rounds_played=view.round_number,
+        log=[{"actions": []}],
+    )
     r = Round(view.round_number, view.dealer or view.players[0], tuple(view.players))
     r.hands = hands
     r.dealt = {p: tuple(h) for p, h in hands.items()}
