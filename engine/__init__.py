@@ -7,6 +7,7 @@ from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, T
 from engine.cards import DECK, Card, hand_value
 from engine.errors import IllegalAction
 from engine.game import Game, Seat, TableSpread
+from engine.view import PlayerView, PublicView, SpreadView
 
 __all__ = [
     "DECK",
@@ -19,8 +20,11 @@ __all__ = [
     "IllegalAction",
     "LayOff",
     "Leave",
+    "PlayerView",
+    "PublicView",
     "Seat",
     "Spread",
+    "SpreadView",
     "TableSpread",
     "TonkOut",
     "hand_value",

@@ -385,6 +385,11 @@ class Game:
                 )
             dealer = expected
         events: list[Event] = []
+        # Where this round began, so that it can be replayed on its own (``round_transcript``).
+        start: dict[str, object] = {
+            "seats": [{"id": p, "stack": self.stacks[p]} for p in self.seated],
+            "pots": dict(self.pots),
+        }
         # R2.3: a player with less than one stake is out before the deal.
         for p in list(self.seated):
             if self.stacks[p] < self.stake:
@@ -404,6 +409,7 @@ class Game:
             "dealer": dealer,
             "deck": list(map(CODES.__getitem__, cards)),
             "actions": [],
+            "start": start,
         }
         if self._left_between_rounds:
             entry["left_before"] = self._left_between_rounds
@@ -827,6 +833,28 @@ class Game:
         """What ``player`` may see: never another player's hidden card."""
         return make_view(self, player)
 
+    def round_transcript(self) -> dict[str, object]:
+        """The current (or last) round alone, as a complete transcript (``TRANSCRIPT.md``).
+
+        It carries the seats, stacks and pots the round began with, so
+        ``python -m engine.replay`` replays it to that round's result with no other
+        round beside it. Raises ``IllegalAction`` before the first deal.
+        """
+        if not self.log:
+            raise IllegalAction("No round has been dealt yet.")
+        entry: dict[str, Any] = self.log[-1]
+        start: dict[str, Any] = entry["start"]
+        return {
+            "stake": self.stake,
+            "seats": [dict(seat) for seat in start["seats"]],
+            "pots": dict(start["pots"]),
+            "rounds": [{"dealer": entry["dealer"], "deck": entry["deck"][:], "actions": entry["actions"][:]}],
+        }
+
+    def public_view(self) -> PublicView:
+        """What every member of the channel may see: stacks, pots, the table, card counts."""
+        return make_public_view(self)
+
     def snapshot(self) -> dict[str, Any]:
         """The whole game as JSON-ready data; ``Game.restore`` turns it back."""
         return snapshot_game(self)
@@ -843,4 +871,4 @@ class Game:
 
 
 from engine.snapshot import restore_game, snapshot_game  # noqa: E402
-from engine.view import PlayerView, make_view  # noqa: E402
+from engine.view import PlayerView, PublicView, make_public_view, make_view  # noqa: E402

@@ -1,7 +1,10 @@
-"""A player's view (OpenSpiel's observation): only what that player may see.
+"""Views (OpenSpiel's observations): what the channel may see, and what one player may see.
 
-Computer players get this and nothing else, so it holds copies, never the
-game's own lists, and no hidden card of anyone but ``player``.
+``PublicView`` is everything any member of the channel may know: renderers and
+the bot read only views, never the game's internals. ``PlayerView`` adds one
+player's own hand and legal actions. Computer players get a ``PlayerView`` and
+nothing else, so views hold copies, never the game's own lists, and no hidden
+card of anyone but the viewer (every hand is public once the round is over).
 """
 
 from __future__ import annotations
@@ -29,10 +32,9 @@ class SpreadView:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerView:
-    """Everything one player may know about the table now."""
+class PublicView:
+    """Everything any member of the channel may know about the table now."""
 
-    player: str
     stake: int
     seated: tuple[str, ...]
     stacks: dict[str, int]
@@ -40,11 +42,11 @@ class PlayerView:
     names: dict[str, str]
     round_number: int
     in_round: bool
+    over: bool
+    """The game has ended (R8)."""
     dealer: str | None
     players: tuple[str, ...]
     """This round's players, in seat order."""
-    hand: tuple[Card, ...]
-    hand_value: int
     card_counts: dict[str, int]
     dead: frozenset[str]
     paid: dict[str, tuple[Pot, ...]]
@@ -62,10 +64,11 @@ class PlayerView:
     to_act: str | None
     phase: str | None
     taken: Card | None
-    """The card the player to act took from the discard pile this turn."""
-    legal: tuple[Action, ...]
-    """The player's legal actions now (only ``Leave`` when it is not their turn)."""
-    can_tonk_out: bool
+    """The card the player to act took from the discard pile this turn (everyone saw it)."""
+    end: str | None
+    """How the last round ended (``out``, ``tonk``, ``drop``, ``stock``, …), once it has."""
+    revealed: dict[str, tuple[Card, ...]]
+    """Every hand of the round once it is over (R7); empty while it is played."""
 
     @property
     def top_discard(self) -> Card | None:
@@ -73,43 +76,70 @@ class PlayerView:
         return self.discard_pile[-1] if self.discard_pile else None
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerView(PublicView):
+    """Everything one player may know about the table now: the public view and their own hand."""
+
+    player: str
+    hand: tuple[Card, ...]
+    hand_value: int
+    legal: tuple[Action, ...]
+    """The player's legal actions now (only ``Leave`` when it is not their turn)."""
+    can_tonk_out: bool
+
+
+def _public_fields(game: Game) -> dict[str, object]:
+    r = game.round
+    in_round = game.in_round
+    return {
+        "stake": game.stake,
+        "seated": tuple(game.seated),
+        "stacks": dict(game.stacks),
+        "pots": dict(game.pots),
+        "names": dict(game.names),
+        "round_number": game.rounds_played,
+        "in_round": in_round,
+        "over": game.over,
+        "dealer": r.dealer if r is not None else game.dealer,
+        "players": r.players if r is not None else (),
+        "card_counts": {p: len(h) for p, h in r.hands.items()} if r is not None else {},
+        "dead": frozenset(r.dead) if r is not None else frozenset(),
+        "paid": dict(r.paid) if r is not None else {},
+        "upcard": r.upcard if r is not None else None,
+        "upcard_held": r is not None and r.upcard in r.hands[r.dealer],
+        "flip_suit": r.flip_suit if r is not None else None,
+        "flop_suit": r.flop_suit if r is not None else None,
+        "showings": tuple(r.showings) if r is not None else (),
+        "flipflop_paid": r.flipflop_paid if r is not None else False,
+        "spreads": tuple(SpreadView(i, s.owner, s.kind, tuple(s.cards)) for i, s in enumerate(r.spreads))
+        if r is not None
+        else (),
+        "discard_pile": tuple(r.discard) if r is not None else (),
+        "stock_size": len(r.stock) if r is not None else 0,
+        "to_act": game.to_act,
+        "phase": r.phase if in_round and r is not None else None,
+        "taken": r.taken if in_round and r is not None else None,
+        "end": r.end if r is not None and not in_round else None,
+        "revealed": {p: tuple(h) for p, h in r.hands.items()} if r is not None and not in_round else {},
+    }
+
+
+def make_public_view(game: Game) -> PublicView:
+    """Build the view every member of the channel may see."""
+    return PublicView(**_public_fields(game))  # type: ignore[arg-type]
+
+
 def make_view(game: Game, player: str) -> PlayerView:
     """Build ``player``'s view of ``game``."""
     r = game.round
-    in_round = game.in_round
     hand: tuple[Card, ...] = ()
     if r is not None and player in r.hands:
         hand = tuple(r.hands[player])
     return PlayerView(
+        **_public_fields(game),  # type: ignore[arg-type]
         player=player,
-        stake=game.stake,
-        seated=tuple(game.seated),
-        stacks=dict(game.stacks),
-        pots=dict(game.pots),
-        names=dict(game.names),
-        round_number=game.rounds_played,
-        in_round=in_round,
-        dealer=r.dealer if r is not None else game.dealer,
-        players=r.players if r is not None else (),
         hand=hand,
         hand_value=hand_value(hand),
-        card_counts={p: len(h) for p, h in r.hands.items()} if r is not None else {},
-        dead=frozenset(r.dead) if r is not None else frozenset(),
-        paid=dict(r.paid) if r is not None else {},
-        upcard=r.upcard if r is not None else None,
-        upcard_held=r is not None and r.upcard in r.hands[r.dealer],
-        flip_suit=r.flip_suit if r is not None else None,
-        flop_suit=r.flop_suit if r is not None else None,
-        showings=tuple(r.showings) if r is not None else (),
-        flipflop_paid=r.flipflop_paid if r is not None else False,
-        spreads=tuple(SpreadView(i, s.owner, s.kind, tuple(s.cards)) for i, s in enumerate(r.spreads))
-        if r is not None
-        else (),
-        discard_pile=tuple(r.discard) if r is not None else (),
-        stock_size=len(r.stock) if r is not None else 0,
-        to_act=game.to_act,
-        phase=r.phase if in_round and r is not None else None,
-        taken=r.taken if in_round and r is not None else None,
         legal=tuple(game.legal_actions(player)),
         can_tonk_out=game.to_act == player and game.can_tonk_out(),
     )

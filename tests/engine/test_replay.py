@@ -159,3 +159,28 @@ def test_game_log_replays_to_the_same_result() -> None:
     assert any("left_before" in r for r in game.log)
     assert result["stacks"] == game.stacks and result["pots"] == game.pots
     assert result["seated"] == game.seated
+
+
+def test_each_round_transcript_replays_on_its_own() -> None:
+    """``round_transcript`` is a whole transcript of one round: it replays to that round's stacks."""
+    import random
+
+    from engine import Game, Leave, Seat
+
+    rng = random.Random(11)
+    game = Game([Seat(p, 60) for p in ("ann", "ben", "cat", "dan")], 5)
+    rounds = 0
+    while not game.over and rounds < 12:
+        if rounds == 3 and "dan" in game.seated:
+            game.apply(Leave("dan"))
+        game.start_round(rng)
+        if not game.in_round:
+            break
+        rounds += 1
+        while game.in_round:
+            game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, Leave)]))
+        result, status = replay(game.round_transcript())
+        assert status == 0, result
+        assert result["stacks"] == {p: game.stacks[p] for p in result["stacks"]}
+        assert result["pots"] == game.pots
+    assert rounds >= 3

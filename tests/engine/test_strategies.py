@@ -130,3 +130,23 @@ def test_basic_takes_a_tonk_out_when_it_can() -> None:
     game.apply(BasicStrategy().choose(game.view("ann"), random.Random(1)))
     action = BasicStrategy().choose(game.view("ann"), random.Random(1))
     assert type(action).__name__ == "TonkOut"
+
+
+def test_public_view_shows_no_hidden_card_until_the_round_ends() -> None:
+    """The public view carries card counts during play, and every hand once the round is over."""
+    import random
+
+    from engine import Game, Leave, Seat
+
+    rng = random.Random(3)
+    game = Game([Seat(p, 100) for p in ("ann", "ben", "cat")], 5)
+    game.start_round(rng)
+    public = game.public_view()
+    assert public.revealed == {} and public.end is None
+    assert sum(public.card_counts.values()) + public.stock_size + len(public.discard_pile) == 52
+    assert not hasattr(public, "hand") and not hasattr(public, "legal")
+    while game.in_round:
+        game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, Leave)]))
+    public = game.public_view()
+    assert public.end is not None
+    assert public.revealed and all(len(h) == public.card_counts[p] for p, h in public.revealed.items())
