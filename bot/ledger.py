@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from bot.db import Database, Tx
 
@@ -47,25 +49,65 @@ class DailyNotReady(LedgerError):
         self.next_at = next_at
 
 
-@dataclass(frozen=True)
-class GuildSettings:
-    """A server's settings, with the defaults a new server gets."""
+class GuildSettings(BaseModel):
+    """A server's settings, with the defaults a new server gets.
 
-    starting_balance: int = 1000
-    daily_amount: int = 200
-    default_stake: int = 5
-    default_buy_in: int = 200
-    turn_seconds: int = 60
+    The ``Field`` bounds are the one place the limits live: validation here,
+    the messages members read (``settings_error``) and the slash-command
+    ranges (``setting_range``) all come from them. R2.1 ties stake and buy-in.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    starting_balance: int = Field(default=1000, ge=0, le=MAX_AMOUNT, title="starting balance")
+    daily_amount: int = Field(default=200, ge=0, le=MAX_AMOUNT, title="daily amount")
+    default_stake: int = Field(default=5, ge=1, le=MAX_AMOUNT // 4, title="stake")
+    default_buy_in: int = Field(default=200, ge=4, le=MAX_AMOUNT, title="buy-in")
+    turn_seconds: int = Field(default=60, ge=15, le=3600, title="turn timer", description="seconds")
+
+    @model_validator(mode="after")
+    def _playable(self) -> GuildSettings:
+        try:
+            check_stakes(self.default_stake, self.default_buy_in)
+        except LedgerError as e:
+            raise ValueError(str(e)) from None
+        return self
 
     def check(self) -> None:
         """Raise ``LedgerError`` unless the settings make a playable table (R2.1)."""
-        if not 0 <= self.starting_balance <= MAX_AMOUNT:
-            raise LedgerError("The starting balance must be between 0 and 1,000,000,000.")
-        if not 0 <= self.daily_amount <= MAX_AMOUNT:
-            raise LedgerError("The daily amount must be between 0 and 1,000,000,000.")
-        check_stakes(self.default_stake, self.default_buy_in)
-        if not 15 <= self.turn_seconds <= 3600:
-            raise LedgerError("The turn timer must be between 15 and 3,600 seconds.")
+        GuildSettings.build(**self.model_dump())
+
+    @classmethod
+    def build(cls, **values: Any) -> GuildSettings:
+        """Validated settings, or ``LedgerError`` with a message a member can act on."""
+        try:
+            return cls.model_validate(values)
+        except ValidationError as e:
+            raise LedgerError(settings_error(e)) from None
+
+
+def setting_range(name: str) -> tuple[int, int]:
+    """The lowest and highest value a setting takes (for slash-command ranges)."""
+    low = high = None
+    for bound in GuildSettings.model_fields[name].metadata:
+        low = getattr(bound, "ge", low)
+        high = getattr(bound, "le", high)
+    assert low is not None and high is not None, name
+    return int(low), int(high)
+
+
+def settings_error(error: ValidationError) -> str:
+    """The first problem of a failed validation, in words a member reads."""
+    first = error.errors()[0]
+    if first["type"] == "value_error":
+        return str(first["ctx"]["error"])
+    name = str(first["loc"][0]) if first["loc"] else ""
+    field = GuildSettings.model_fields.get(name)
+    if field is None:
+        return f"There is no setting called {name!r}."
+    low, high = setting_range(name)
+    unit = f" {field.description}" if field.description else ""
+    return f"The {field.title} must be a whole number between {low:,} and {high:,}{unit}."
 
 
 def check_stakes(stake: int, buy_in: int) -> None:
@@ -102,13 +144,14 @@ class Ledger:
             " FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
-        return GuildSettings(*row) if row else GuildSettings()
+        if row is None:
+            return GuildSettings()
+        return GuildSettings.build(**dict(zip(GuildSettings.model_fields, row, strict=True)))
 
     async def update_settings(self, guild_id: int, **changes: int) -> GuildSettings:
         """Change some settings; raise ``LedgerError`` (and change nothing) if the result is unplayable."""
-        new = replace(await self.settings(guild_id), **changes)
-        new.check()
-        values = asdict(new)
+        new = GuildSettings.build(**{**(await self.settings(guild_id)).model_dump(), **changes})
+        values = new.model_dump()
         async with self.db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO guild_settings (guild_id, starting_balance, daily_amount, default_stake,"
@@ -123,7 +166,11 @@ class Ledger:
     # ---------------------------------------------------------------- accounts
 
     async def open_account(self, tx: Tx, guild_id: int, user_id: int) -> int:
-        """Open the account with the starting balance if it is new; return the balance."""
+        """Open the account with the starting balance if it is new; return the balance.
+
+        ``ON CONFLICT DO NOTHING`` makes two first uses at once (two processes
+        on PostgreSQL) open it once: the one that loses reads the winner's row.
+        """
         row = await tx.fetchone(
             "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
@@ -135,11 +182,13 @@ class Ledger:
                 "SELECT starting_balance FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )
             start = int(srow[0]) if srow else GuildSettings().starting_balance
-        now = self.clock()
-        await tx.execute(
-            "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, 0, ?)",
-            (guild_id, user_id, now),
+        opened = await tx.execute(
+            "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, 0, ?)"
+            " ON CONFLICT (guild_id, user_id) DO NOTHING",
+            (guild_id, user_id, self.clock()),
         )
+        if not opened:
+            return await self.open_account(tx, guild_id, user_id)
         if start:
             await self.credit(tx, guild_id, user_id, start, "starting")
         return start
@@ -162,8 +211,13 @@ class Ledger:
         """Add chips (amount ≥ 0) and write the entry; return the new balance."""
         if amount < 0:
             raise BadAmount("A credit can not be negative.")
-        await self.open_account(tx, guild_id, user_id)
-        return await self._change(tx, guild_id, user_id, amount, reason, reference, actor_id)
+        add = "UPDATE accounts SET balance = balance + ? WHERE guild_id = ? AND user_id = ? RETURNING balance"
+        row = await tx.fetchone(add, (amount, guild_id, user_id))
+        if row is None:  # a new account: open it, then credit
+            await self.open_account(tx, guild_id, user_id)
+            row = await tx.fetchone(add, (amount, guild_id, user_id))
+        assert row is not None
+        return await self._entry(tx, guild_id, user_id, amount, int(row[0]), reason, reference, actor_id)
 
     async def debit(
         self,
@@ -175,33 +229,24 @@ class Ledger:
         reference: str | None = None,
         actor_id: int | None = None,
     ) -> int:
-        """Take chips if the balance covers them; raise ``InsufficientChips`` otherwise."""
+        """Take chips if the balance covers them; raise ``InsufficientChips`` otherwise.
+
+        One conditional ``UPDATE … WHERE balance >= ?``: concurrent debits
+        (other tasks, other processes) can never spend the same chips twice.
+        """
         if amount < 0:
             raise BadAmount("A debit can not be negative.")
-        balance = await self.open_account(tx, guild_id, user_id)
-        changed = await tx.execute(
-            "UPDATE accounts SET balance = balance - ? WHERE guild_id = ? AND user_id = ? AND balance >= ?",
-            (amount, guild_id, user_id, amount),
+        take = (
+            "UPDATE accounts SET balance = balance - ? WHERE guild_id = ? AND user_id = ? AND balance >= ?"
+            " RETURNING balance"
         )
-        if changed != 1:
-            raise InsufficientChips(balance, amount)
-        return await self._entry(tx, guild_id, user_id, -amount, reason, reference, actor_id)
-
-    async def _change(
-        self,
-        tx: Tx,
-        guild_id: int,
-        user_id: int,
-        amount: int,
-        reason: str,
-        reference: str | None,
-        actor_id: int | None,
-    ) -> int:
-        await tx.execute(
-            "UPDATE accounts SET balance = balance + ? WHERE guild_id = ? AND user_id = ?",
-            (amount, guild_id, user_id),
-        )
-        return await self._entry(tx, guild_id, user_id, amount, reason, reference, actor_id)
+        row = await tx.fetchone(take, (amount, guild_id, user_id, amount))
+        if row is None:  # short, or a new account (which may start with enough)
+            balance = await self.open_account(tx, guild_id, user_id)
+            row = await tx.fetchone(take, (amount, guild_id, user_id, amount)) if balance >= amount else None
+            if row is None:
+                raise InsufficientChips(balance, amount)
+        return await self._entry(tx, guild_id, user_id, -amount, int(row[0]), reason, reference, actor_id)
 
     async def _entry(
         self,
@@ -209,15 +254,11 @@ class Ledger:
         guild_id: int,
         user_id: int,
         change: int,
+        balance: int,
         reason: str,
         reference: str | None,
         actor_id: int | None,
     ) -> int:
-        row = await tx.fetchone(
-            "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
-        assert row is not None
-        balance = int(row[0])
         await tx.execute(
             "INSERT INTO ledger (guild_id, user_id, change, balance_after, reason, reference, actor_id,"
             " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -240,23 +281,27 @@ class Ledger:
             return await self.debit(tx, guild_id, user_id, amount, "take", actor_id=actor_id)
 
     async def claim_daily(self, guild_id: int, user_id: int, now: float) -> tuple[int, int]:
-        """Credit the daily chips once per 24 hours; return (amount, new balance)."""
+        """Credit the daily chips once per 24 hours; return (amount, new balance).
+
+        The claim is one conditional ``UPDATE``, so two claims at once pay once.
+        """
         async with self.db.transaction() as tx:
             await self.open_account(tx, guild_id, user_id)
-            row = await tx.fetchone(
-                "SELECT last_daily FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            claimed = await tx.execute(
+                "UPDATE accounts SET last_daily = ? WHERE guild_id = ? AND user_id = ?"
+                " AND (last_daily IS NULL OR last_daily <= ?)",
+                (now, guild_id, user_id, now - DAILY_SECONDS),
             )
-            last = row[0] if row else None
-            if last is not None and now < last + DAILY_SECONDS:
-                raise DailyNotReady(last + DAILY_SECONDS)
+            if not claimed:
+                row = await tx.fetchone(
+                    "SELECT last_daily FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+                )
+                assert row is not None
+                raise DailyNotReady(float(row[0]) + DAILY_SECONDS)
             srow = await tx.fetchone(
                 "SELECT daily_amount FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )
             amount = int(srow[0]) if srow else GuildSettings().daily_amount
-            await tx.execute(
-                "UPDATE accounts SET last_daily = ? WHERE guild_id = ? AND user_id = ?",
-                (now, guild_id, user_id),
-            )
             balance = await self.credit(tx, guild_id, user_id, amount, "daily")
             return amount, balance
 

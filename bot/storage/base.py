@@ -1,0 +1,128 @@
+"""What every store promises, whichever database is behind it.
+
+The ledger, the table store and the runtime see only this: ``async with
+store.transaction() as tx`` for atomic work, ``store.fetchall/fetchone`` for
+reads, ``?`` placeholders, plain portable SQL. ``Store(target)`` picks the
+implementation from the target, the way ``pathlib.Path`` picks its flavour:
+a path or ``sqlite:///path`` is the embedded SQLite file, ``postgresql://…``
+is a PostgreSQL server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Any, Protocol
+
+Row = tuple[Any, ...]
+
+
+class StoreError(Exception):
+    """The store can not be used; the message tells the operator what to do."""
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer version of the bot than this one."""
+
+
+class IntegrityError(StoreError):
+    """A statement broke a rule the schema keeps: a CHECK, a key, or an append-only table."""
+
+
+class Tx(Protocol):
+    """The work inside one open transaction."""
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per row of parameters."""
+        ...
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """The first row, or None."""
+        ...
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """Every row."""
+        ...
+
+    async def lock_table(self, table_id: str) -> None:
+        """Hold the table's lock until this transaction ends, across every process on the store."""
+        ...
+
+
+def parse_target(target: str | Path) -> tuple[str, str]:
+    """``(dialect, where)`` for a path or a URL; raise ``StoreError`` for anything else."""
+    if isinstance(target, Path):
+        return "sqlite", str(target)
+    if target.startswith("sqlite:///"):
+        path = target.removeprefix("sqlite:///")
+        if not path:
+            raise StoreError("A sqlite URL needs a file: sqlite:///data/flipflop.sqlite3")
+        return "sqlite", path
+    if target.startswith(("postgresql://", "postgres://")):
+        return "postgres", target
+    if "://" in target:
+        scheme = target.split("://", 1)[0]
+        raise StoreError(
+            f"DATABASE_URL scheme {scheme!r} is not supported: use sqlite:///path or postgresql://…"
+        )
+    return "sqlite", target
+
+
+class Store:
+    """The bot's database: one of the implementations in ``bot.storage``.
+
+    Not an ``abc.ABC``: ``Store(target)`` itself is how callers open one, and
+    the type checker would refuse to instantiate an abstract class.
+    """
+
+    dialect: str
+    """``"sqlite"`` or ``"postgres"``: the folder its migrations live in."""
+
+    def __new__(cls, target: str | Path, *args: Any, **kwargs: Any) -> Store:  # noqa: D102
+        if cls is not Store:
+            return super().__new__(cls)
+        dialect, _ = parse_target(target)
+        if dialect == "postgres":
+            from bot.storage.postgres import PostgresStore
+
+            return super().__new__(PostgresStore)
+        from bot.storage.sqlite import SqliteStore
+
+        return super().__new__(SqliteStore)
+
+    async def open(self) -> None:
+        """Connect and bring the schema up to date (``SchemaTooNew`` if it is ahead of the code)."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Let go of every connection; safe to call twice."""
+        raise NotImplementedError
+
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """One atomic unit of work; rolled back if anything in it raises."""
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        """The migration the database is at (0 for a new one)."""
+        raise NotImplementedError
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """A read outside any transaction the caller holds."""
+        raise NotImplementedError
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """The first row of a read, or None."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def __aenter__(self) -> Store:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

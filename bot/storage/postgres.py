@@ -1,0 +1,204 @@
+"""The shared store: PostgreSQL through an asyncpg connection pool.
+
+Several bot processes may write at once, so safety comes from the database,
+not from an in-process lock:
+
+- each ``transaction()`` is one PostgreSQL transaction on one pooled
+  connection (READ COMMITTED), committed whole or rolled back whole;
+- a debit is one conditional ``UPDATE … WHERE balance >= ?``: a concurrent
+  writer of the same account waits on its row lock, then the condition is
+  checked again against the committed balance, so two debits can never both
+  spend the same chips, and ``CHECK (balance >= 0)`` backs that up;
+- everything that reads, decides, then writes one table's state takes
+  ``tx.lock_table(table_id)`` first: ``pg_advisory_xact_lock``, held by one
+  transaction in any process until it commits or rolls back.
+
+Callers write SQLite-style ``?`` placeholders; they become ``$1, $2, …`` here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.storage.base import IntegrityError, Row, SchemaTooNew, Store, StoreError
+from bot.storage.migrations import SCHEMA_VERSION, Migration, migration_failed, migrations, too_new_message
+
+_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
+MIGRATION_LOCK = 0x466C6970466C6F70
+"""Advisory lock key held while migrating, so two processes starting together migrate once."""
+
+
+@lru_cache(maxsize=2048)
+def to_dollar(sql: str) -> str:
+    """``?`` placeholders as ``$1, $2, …``, leaving quoted text alone."""
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group() != "?":
+            return match.group()
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql)
+
+
+def lock_key(table_id: str) -> int:
+    """A table id as the signed 64-bit key ``pg_advisory_xact_lock`` takes (same in every process)."""
+    return int.from_bytes(hashlib.blake2b(table_id.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _value(v: Any) -> Any:
+    """SQLite's types for PostgreSQL's: ``SUM`` of BIGINT is NUMERIC, read back as an int."""
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else float(v)
+    return v
+
+
+def _row(record: asyncpg.Record) -> Row:
+    return tuple(_value(v) for v in record.values())
+
+
+def _rowcount(status: str) -> int:
+    """The row count at the end of a command tag such as ``UPDATE 1`` or ``INSERT 0 1``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+async def _checked(call: Callable[[], Any]) -> Any:
+    try:
+        return await call()
+    except asyncpg.IntegrityConstraintViolationError as e:
+        raise IntegrityError(str(e)) from e
+
+
+class PostgresStore(Store):
+    """One PostgreSQL database (or schema, via ``?search_path=``) shared by every bot process."""
+
+    dialect = "postgres"
+
+    def __init__(self, target: str, *, min_size: int = 1, max_size: int = 10) -> None:
+        self.url = str(target)
+        self.min_size = min_size
+        self.max_size = max_size
+        self._pool: asyncpg.Pool | None = None
+
+    async def open(self) -> None:
+        """Open the pool and bring the schema up to date."""
+        try:
+            self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as e:
+            raise StoreError(f"Can not connect to PostgreSQL at {redact(self.url)}: {e}") from None
+        try:
+            await self.migrate()
+        except BaseException:
+            await self.close()
+            raise
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        """The open pool."""
+        if self._pool is None:
+            raise StoreError("The database is not open.")
+        return self._pool
+
+    async def schema_version(self) -> int:
+        """The row in ``schema_version`` (0 before the first migration)."""
+        row = await self.fetchone("SELECT to_regclass('schema_version') IS NOT NULL")
+        if not row or not row[0]:
+            return 0
+        row = await self.fetchone("SELECT version FROM schema_version")
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> int:
+        """Apply every migration file newer than the database, each in one transaction."""
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise SchemaTooNew(too_new_message(redact(self.url), current))
+        for m in migrations(self.dialect)[current:]:
+            try:
+                await self._apply(m)
+            except asyncpg.PostgresError as e:
+                raise StoreError(migration_failed(m.name, redact(self.url), e)) from e
+        return SCHEMA_VERSION
+
+    async def _apply(self, m: Migration) -> None:
+        """One migration and its version in one transaction, under the migration lock."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            done = await conn.fetchval("SELECT version FROM schema_version")
+            if done is None:
+                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+            elif done >= m.version:
+                return  # another process got there first
+            await conn.execute(m.sql)  # a whole script: asyncpg sends it as one simple query
+            await conn.execute("UPDATE schema_version SET version = $1", m.version)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresTx]:
+        """One PostgreSQL transaction on one pooled connection."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield PostgresTx(conn)
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """A read on any free connection of the pool."""
+        records = await _checked(lambda: self.pool.fetch(to_dollar(sql), *params))
+        return [_row(r) for r in records]
+
+    async def close(self) -> None:
+        """Close the pool (waiting for connections in use to be released)."""
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+
+class PostgresTx:
+    """One pooled connection inside its transaction."""
+
+    def __init__(self, conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record]) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+        args = tuple(params)
+        status = await _checked(lambda: self.conn.execute(to_dollar(sql), *args))
+        return _rowcount(str(status))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per row of parameters (one round trip)."""
+        await _checked(lambda: self.conn.executemany(to_dollar(sql), [tuple(r) for r in rows]))
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """The first row, or None."""
+        args = tuple(params)
+        record = await _checked(lambda: self.conn.fetchrow(to_dollar(sql), *args))
+        return _row(record) if record is not None else None
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """Every row."""
+        args = tuple(params)
+        records = await _checked(lambda: self.conn.fetch(to_dollar(sql), *args))
+        return [_row(r) for r in records]
+
+    async def lock_table(self, table_id: str) -> None:
+        """``pg_advisory_xact_lock``: wait until no other transaction, in any process, holds this table."""
+        await self.conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key(table_id))

@@ -1,0 +1,149 @@
+"""The default store: one SQLite file through aiosqlite (WAL, foreign keys).
+
+One connection and one asyncio lock; every transaction is ``BEGIN IMMEDIATE``
+… ``COMMIT``, so writers never interleave and a ledger entry, the balance it
+changes and a saved table are written together or not at all. That global
+write lock is also why ``lock_table`` has nothing to do here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.base import IntegrityError, Row, SchemaTooNew, Store, StoreError, parse_target
+from bot.storage.migrations import SCHEMA_VERSION, migration_failed, migrations, too_new_message
+
+PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=5000")
+
+
+class SqliteStore(Store):
+    """The bot's one database file."""
+
+    dialect = "sqlite"
+
+    def __init__(self, target: str | Path) -> None:
+        self.path = Path(parse_target(target)[1])
+        self._conn: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> None:
+        """Open the file (creating its folder), set WAL and foreign keys, migrate."""
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = await aiosqlite.connect(self.path, isolation_level=None)
+        except sqlite3.Error as e:
+            raise StoreError(f"Can not open the database file {self.path}: {e}.") from None
+        try:
+            for pragma in PRAGMAS:
+                await SqliteTx(conn).execute(f"PRAGMA {pragma}")
+            self._conn = conn
+            await self.migrate()
+        except BaseException:
+            self._conn = None
+            await conn.close()
+            raise
+
+    async def schema_version(self) -> int:
+        """The file's ``PRAGMA user_version``."""
+        row = await self.fetchone("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> int:
+        """Apply every migration file newer than the file's version, each in one transaction."""
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise SchemaTooNew(too_new_message(str(self.path), current))
+        for m in migrations(self.dialect)[current:]:
+            # executescript runs a whole script; the runner writes the transaction around it.
+            script = f"BEGIN IMMEDIATE;\n{m.sql}\nPRAGMA user_version = {m.version};\nCOMMIT;"
+            async with self._lock:
+                try:
+                    await self.conn.executescript(script)
+                except sqlite3.Error as e:
+                    if self.conn.in_transaction:
+                        await SqliteTx(self.conn).execute("ROLLBACK")
+                    raise StoreError(migration_failed(m.name, str(self.path), e)) from e
+        return SCHEMA_VERSION
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        """The open connection (use ``transaction()`` to write)."""
+        if self._conn is None:
+            raise StoreError("The database is not open.")
+        return self._conn
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteTx]:
+        """One atomic unit of work; rolled back if anything in it raises."""
+        async with self._lock:
+            tx = SqliteTx(self.conn)
+            await tx.execute("BEGIN IMMEDIATE")
+            try:
+                yield tx
+            except BaseException:
+                await tx.execute("ROLLBACK")
+                raise
+            await tx.execute("COMMIT")
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """A read, serialised with the writes (they share the one connection)."""
+        async with self._lock:
+            return await SqliteTx(self.conn).fetchall(sql, params)
+
+    async def close(self) -> None:
+        """Checkpoint and close."""
+        if self._conn is not None:
+            async with self._lock:
+                await SqliteTx(self._conn).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                await self._conn.close()
+            self._conn = None
+
+
+class SqliteTx:
+    """The connection inside a transaction."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+        try:
+            async with self.conn.execute(sql, tuple(params)) as cur:
+                return cur.rowcount
+        except sqlite3.IntegrityError as e:
+            raise IntegrityError(str(e)) from e
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per row of parameters."""
+        try:
+            await self.conn.executemany(sql, [tuple(r) for r in rows])
+        except sqlite3.IntegrityError as e:
+            raise IntegrityError(str(e)) from e
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """The first row, or None."""
+        try:
+            async with self.conn.execute(sql, tuple(params)) as cur:
+                row = await cur.fetchone()
+        except sqlite3.IntegrityError as e:
+            raise IntegrityError(str(e)) from e
+        return tuple(row) if row is not None else None
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """Every row."""
+        try:
+            async with self.conn.execute(sql, tuple(params)) as cur:
+                return [tuple(r) for r in await cur.fetchall()]
+        except sqlite3.IntegrityError as e:
+            raise IntegrityError(str(e)) from e
+
+    async def lock_table(self, table_id: str) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the file's one write lock."""

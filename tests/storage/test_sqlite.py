@@ -1,0 +1,32 @@
+"""What only the SQLite file has: its folder, WAL, its version pragma."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.db import Database
+from bot.storage import SCHEMA_VERSION
+
+
+async def test_a_new_file_gets_its_folder_wal_and_foreign_keys(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "db.sqlite3"
+    async with Database(path) as db:
+        assert path.exists()
+        assert await db.fetchone("PRAGMA user_version") == (SCHEMA_VERSION,)
+        assert await db.fetchone("PRAGMA journal_mode") == ("wal",)
+        assert await db.fetchone("PRAGMA foreign_keys") == (1,)
+
+
+async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) -> None:
+    """Databases from before the SQL files (user_version 1) get only migration 2."""
+    path = tmp_path / "old.sqlite3"
+    async with Database(path) as db, db.transaction() as tx:
+        await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60)")
+    con = sqlite3.connect(path)
+    con.executescript("DROP TABLE round_players; DROP TABLE rounds; PRAGMA user_version = 1;")
+    con.close()
+    async with Database(f"sqlite:///{path}") as db:
+        assert await db.fetchone("PRAGMA user_version") == (SCHEMA_VERSION,)
+        assert await db.fetchone("SELECT COUNT(*) FROM rounds") == (0,)
+        assert await db.fetchall("SELECT guild_id FROM guild_settings") == [(1,)]

@@ -1,0 +1,183 @@
+"""The store contract: what ``Store`` promises on SQLite and on PostgreSQL alike."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import bot.storage.postgres
+import bot.storage.sqlite
+from bot.db import Database
+from bot.storage import SCHEMA_VERSION, IntegrityError, SchemaTooNew, Store, StoreError
+from bot.storage.migrations import Migration, migrations
+from bot.storage.postgres import redact, to_dollar
+
+BIG = 2**62 + 7  # Discord ids do not fit in 32 bits
+
+
+async def test_a_new_database_is_migrated_once(
+    target: str, dialect: str, sql_for: Callable[[str], str]
+) -> None:
+    async with Store(target) as db:
+        assert db.dialect == dialect
+        assert await db.schema_version() == SCHEMA_VERSION == len(migrations(dialect))
+        for name in ("accounts", "ledger", "guild_settings", "tables", "rounds", "round_players"):
+            assert await db.fetchone(sql_for("has_table"), (name,)) == (1,), name
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO guild_settings VALUES (?, 1, 2, 3, 12, 60)", (BIG,))
+    async with Store(target) as again:  # reopening migrates nothing and keeps the data
+        assert await again.schema_version() == SCHEMA_VERSION
+        assert await again.fetchall("SELECT guild_id, default_buy_in FROM guild_settings") == [(BIG, 12)]
+
+
+async def test_a_newer_schema_refuses_to_start(target: str, sql_for: Callable[[str], str]) -> None:
+    async with Store(target) as db, db.transaction() as tx:
+        await tx.execute(sql_for("set_version"))
+    with pytest.raises(
+        SchemaTooNew, match=f"schema version 99, but this bot knows only up to {SCHEMA_VERSION}"
+    ):
+        await Store(target).open()
+
+
+async def test_a_failed_migration_is_rolled_back_whole(
+    target: str, monkeypatch: pytest.MonkeyPatch, sql_for: Callable[[str], str]
+) -> None:
+    async with Store(target):
+        pass
+    bad = Migration(
+        SCHEMA_VERSION + 1, "9999_bad.sql", "CREATE TABLE half (x INTEGER);\nSELECT no_such_function();"
+    )
+    for module in (bot.storage.sqlite, bot.storage.postgres):
+        monkeypatch.setattr(module, "migrations", lambda d: (*migrations(d), bad))
+        monkeypatch.setattr(module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    with pytest.raises(StoreError, match="Migration 9999_bad.sql failed .* rolled back"):
+        await Store(target).open()
+    monkeypatch.undo()
+    async with Store(target) as db:
+        assert await db.schema_version() == SCHEMA_VERSION
+        assert await db.fetchone(sql_for("has_table"), ("half",)) == (0,)
+
+
+async def test_database_picks_the_store_from_the_target(tmp_path: Path) -> None:
+    assert type(Database(tmp_path / "a.sqlite3")).__name__ == "SqliteStore"
+    assert type(Database(f"sqlite:///{tmp_path}/a.sqlite3")).__name__ == "SqliteStore"
+    assert type(Database("postgresql://u@h/db")).__name__ == "PostgresStore"
+    with pytest.raises(StoreError, match="scheme 'mysql' is not supported"):
+        Database("mysql://u@h/db")
+    with pytest.raises(StoreError, match="needs a file"):
+        Database("sqlite:///")
+
+
+async def test_an_unreachable_server_is_a_clear_error() -> None:
+    with pytest.raises(
+        StoreError, match=r"Can not connect to PostgreSQL at postgresql://u:\*\*\*@127.0.0.1:1/x"
+    ):
+        await Store("postgresql://u:secret@127.0.0.1:1/x").open()
+
+
+def test_placeholders_become_numbered_outside_quotes() -> None:
+    assert to_dollar("SELECT '?', \"a?\" FROM t WHERE a = ? AND b = 'it''s?' AND c = ?") == (
+        "SELECT '?', \"a?\" FROM t WHERE a = $1 AND b = 'it''s?' AND c = $2"
+    )
+    assert redact("postgresql://bot:hunter2@db:5432/ff") == "postgresql://bot:***@db:5432/ff"
+
+
+async def test_a_transaction_commits_whole_or_not_at_all(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60)")
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await tx.execute("INSERT INTO guild_settings VALUES (2, 1, 1, 1, 4, 60)")
+            assert await tx.fetchone("SELECT COUNT(*) FROM guild_settings") == (2,)  # sees its own write
+            raise RuntimeError("boom")
+    assert await store.fetchall("SELECT guild_id FROM guild_settings") == [(1,)]
+
+
+async def test_big_ids_reals_upsert_returning_and_sums(store: Store) -> None:
+    """The portable SQL the callers use: ON CONFLICT … DO UPDATE, RETURNING, SUM as a whole number."""
+    upsert = (
+        "INSERT INTO tables (table_id, guild_id, channel_id, status, chips, refunds, version, state,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
+        " status = excluded.status, chips = excluded.chips, updated_at = excluded.updated_at"
+    )
+    async with store.transaction() as tx:
+        assert await tx.execute(upsert, ("t1", BIG, BIG + 1, "lobby", 10, "{}", 1, "{}", 1.5)) == 1
+        assert await tx.execute(upsert, ("t1", BIG, BIG + 1, "playing", 30, "{}", 1, "{}", 1000)) == 1
+        await tx.execute(upsert, ("t2", BIG, BIG + 1, "closed", 0, "{}", 1, "{}", 2.25))
+        row = await tx.fetchone(
+            "INSERT INTO rounds (guild_id, table_id, number, ended_at, transcript, result)"
+            " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+            (BIG, "t1", 1, 3.5, "[]", "{}"),
+        )
+        assert row == (1,)
+        assert await tx.execute("UPDATE tables SET chips = chips + ? WHERE guild_id = ?", (1, BIG)) == 2
+    assert await store.fetchall(
+        "SELECT table_id, guild_id, status, chips, updated_at FROM tables ORDER BY table_id"
+    ) == [
+        ("t1", BIG, "playing", 31, 1000.0),
+        ("t2", BIG, "closed", 1, 2.25),
+    ]
+    total = await store.fetchone("SELECT COALESCE(SUM(chips), 0) FROM tables WHERE status != 'closed'")
+    assert total == (31,) and type(total[0]) is int
+    assert await store.fetchone("SELECT table_id FROM tables WHERE table_id = ?", ("nope",)) is None
+
+
+async def test_checks_and_keys_raise_one_integrity_error(store: Store) -> None:
+    for bad in (
+        "INSERT INTO tables VALUES ('t', 1, 1, 'lobby', -1, '{}', 1, '{}', 0)",
+        "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (1, 1, -5, 0)",
+        "INSERT INTO ledger (guild_id, user_id, change, balance_after, reason, created_at)"
+        " VALUES (1, 404, 1, 1, 'grant', 0)",  # no such account
+    ):
+        with pytest.raises(IntegrityError):
+            async with store.transaction() as tx:
+                await tx.execute(bad)
+    assert await store.fetchone("SELECT COUNT(*) FROM tables") == (0,)
+
+
+async def test_executemany_inserts_every_row(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.executemany(
+            "INSERT INTO guild_settings VALUES (?, 1, 1, 1, 4, 60)", [(g,) for g in range(50)]
+        )
+    assert await store.fetchone("SELECT COUNT(*), SUM(guild_id) FROM guild_settings") == (50, sum(range(50)))
+
+
+async def _bump_slowly(db: Store, lock: bool) -> None:
+    """Read a counter, wait, write it back plus one: a lost update unless something serialises us."""
+    async with db.transaction() as tx:
+        if lock:
+            await tx.lock_table("t1")
+        row = await tx.fetchone("SELECT chips FROM tables WHERE table_id = 't1'")
+        assert row is not None
+        await asyncio.sleep(0.01)
+        await tx.execute("UPDATE tables SET chips = ? WHERE table_id = 't1'", (row[0] + 1,))
+
+
+@pytest.mark.parametrize("lock", [True, False])
+async def test_lock_table_serialises_two_stores(target: str, dialect: str, lock: bool) -> None:
+    """Two pools on one database, as two bot processes: ``lock_table`` lets one at a time in."""
+    async with Store(target) as one, Store(target) as two:
+        async with one.transaction() as tx:
+            await tx.execute("INSERT INTO tables VALUES ('t1', 1, 1, 'playing', 0, '{}', 1, '{}', 0)")
+        await asyncio.gather(*(_bump_slowly(db, lock) for _ in range(10) for db in (one, two)))
+        chips = (await one.fetchone("SELECT chips FROM tables WHERE table_id = 't1'") or (0,))[0]
+    if lock or dialect == "sqlite":  # SQLite's one write lock serialises even without it
+        assert chips == 20
+    else:
+        assert chips < 20  # the control: without the lock PostgreSQL loses updates
+
+
+@pytest.mark.parametrize("dialect", ["postgres"])  # SQLite has one write lock for the whole file
+async def test_lock_table_does_not_block_other_tables(target: str) -> None:
+    async with Store(target) as one, Store(target) as two:
+        async with one.transaction() as tx:
+            await tx.lock_table("t1")
+            async with two.transaction() as other:
+                await asyncio.wait_for(other.lock_table("t2"), timeout=2)
+            with pytest.raises(TimeoutError):
+                async with two.transaction() as other:
+                    await asyncio.wait_for(other.lock_table("t1"), timeout=0.3)
