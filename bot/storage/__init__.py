@@ -6,7 +6,16 @@ and both keep the same promises (see ``bot.storage.base``). The SQL written
 against it is plain and portable; see ``docs/OPERATORS.md`` for what to avoid.
 """
 
-from bot.storage.base import IntegrityError, Row, SchemaTooNew, Store, StoreError, Tx, parse_target
+from bot.storage.base import (
+    IntegrityError,
+    Row,
+    SchemaTooNew,
+    Store,
+    StoreError,
+    Tx,
+    parse_target,
+    store_target,
+)
 from bot.storage.migrations import SCHEMA_VERSION
 
 __all__ = [
@@ -18,4 +27,5 @@ __all__ = [
     "StoreError",
     "Tx",
     "parse_target",
+    "store_target",
 ]

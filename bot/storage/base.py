@@ -73,6 +73,17 @@ def parse_target(target: str | Path) -> tuple[str, str]:
     return "sqlite", target
 
 
+def store_target(database_url: str | None, database_path: Path) -> str | Path:
+    """``DATABASE_URL`` when it is set, else ``DATABASE_PATH`` (the SQLite fallback that always worked).
+
+    A malformed URL raises ``StoreError`` here, at start-up, before anything opens.
+    """
+    if database_url is None or not database_url.strip():
+        return database_path
+    parse_target(database_url.strip())
+    return database_url.strip()
+
+
 class Store:
     """The bot's database: one of the implementations in ``bot.storage``.
 

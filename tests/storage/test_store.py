@@ -11,7 +11,7 @@ import pytest
 import bot.storage.postgres
 import bot.storage.sqlite
 from bot.db import Database
-from bot.storage import SCHEMA_VERSION, IntegrityError, SchemaTooNew, Store, StoreError
+from bot.storage import SCHEMA_VERSION, IntegrityError, SchemaTooNew, Store, StoreError, store_target
 from bot.storage.migrations import Migration, migrations
 from bot.storage.postgres import redact, to_dollar
 
@@ -69,6 +69,16 @@ async def test_database_picks_the_store_from_the_target(tmp_path: Path) -> None:
         Database("mysql://u@h/db")
     with pytest.raises(StoreError, match="needs a file"):
         Database("sqlite:///")
+
+
+def test_database_url_wins_over_database_path() -> None:
+    path = Path("data/flipflop.sqlite3")
+    assert store_target(None, path) == path
+    assert store_target("  ", path) == path
+    assert store_target(" postgresql://bot@db/ff ", path) == "postgresql://bot@db/ff"
+    assert store_target("sqlite:///other.sqlite3", path) == "sqlite:///other.sqlite3"
+    with pytest.raises(StoreError, match="scheme 'redis' is not supported"):
+        store_target("redis://localhost", path)
 
 
 async def test_an_unreachable_server_is_a_clear_error() -> None:
