@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
+
+from bot.storage.migrations import SCHEMA_VERSION, Migration, migration_failed, migrations, too_new_message
 
 Row = tuple[Any, ...]
 
@@ -91,8 +93,10 @@ class Store:
     the type checker would refuse to instantiate an abstract class.
     """
 
-    dialect: str
+    dialect: ClassVar[str]
     """``"sqlite"`` or ``"postgres"``: the folder its migrations live in."""
+    driver_errors: ClassVar[tuple[type[Exception], ...]]
+    """What the driver raises when a statement fails (a failed migration is reported as ``StoreError``)."""
 
     def __new__(cls, target: str | Path, *args: Any, **kwargs: Any) -> Store:  # noqa: D102
         if cls is not Store:
@@ -118,8 +122,29 @@ class Store:
         """One atomic unit of work; rolled back if anything in it raises."""
         raise NotImplementedError
 
+    @property
+    def where(self) -> str:
+        """The database, named for the operator (never with a password)."""
+        raise NotImplementedError
+
     async def schema_version(self) -> int:
         """The migration the database is at (0 for a new one)."""
+        raise NotImplementedError
+
+    async def migrate(self) -> int:
+        """Apply every migration file newer than the database, each in its own transaction."""
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise SchemaTooNew(too_new_message(self.where, current))
+        for m in migrations(self.dialect)[current:]:
+            try:
+                await self._apply(m)
+            except self.driver_errors as e:
+                raise StoreError(migration_failed(m.name, self.where, e)) from e
+        return SCHEMA_VERSION
+
+    async def _apply(self, m: Migration) -> None:
+        """Run one migration script and record its version, in one transaction."""
         raise NotImplementedError
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:

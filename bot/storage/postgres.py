@@ -29,8 +29,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.base import IntegrityError, Row, SchemaTooNew, Store, StoreError
-from bot.storage.migrations import SCHEMA_VERSION, Migration, migration_failed, migrations, too_new_message
+from bot.storage.base import IntegrityError, Row, Store, StoreError
+from bot.storage.migrations import Migration
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
 MIGRATION_LOCK = 0x466C6970466C6F70
@@ -94,6 +94,7 @@ class PostgresStore(Store):
     """One PostgreSQL database (or schema, via ``?search_path=``) shared by every bot process."""
 
     dialect = "postgres"
+    driver_errors = (asyncpg.PostgresError,)
 
     def __init__(self, target: str, *, min_size: int = 1, max_size: int = 10) -> None:
         self.url = str(target)
@@ -106,7 +107,7 @@ class PostgresStore(Store):
         try:
             self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as e:
-            raise StoreError(f"Can not connect to PostgreSQL at {redact(self.url)}: {e}") from None
+            raise StoreError(f"Can not connect to PostgreSQL at {self.where}: {e}") from None
         try:
             await self.migrate()
         except BaseException:
@@ -128,17 +129,10 @@ class PostgresStore(Store):
         row = await self.fetchone("SELECT version FROM schema_version")
         return int(row[0]) if row else 0
 
-    async def migrate(self) -> int:
-        """Apply every migration file newer than the database, each in one transaction."""
-        current = await self.schema_version()
-        if current > SCHEMA_VERSION:
-            raise SchemaTooNew(too_new_message(redact(self.url), current))
-        for m in migrations(self.dialect)[current:]:
-            try:
-                await self._apply(m)
-            except asyncpg.PostgresError as e:
-                raise StoreError(migration_failed(m.name, redact(self.url), e)) from e
-        return SCHEMA_VERSION
+    @property
+    def where(self) -> str:
+        """The URL without its password."""
+        return redact(self.url)
 
     async def _apply(self, m: Migration) -> None:
         """One migration and its version in one transaction, under the migration lock."""

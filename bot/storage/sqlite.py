@@ -17,8 +17,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import IntegrityError, Row, SchemaTooNew, Store, StoreError, parse_target
-from bot.storage.migrations import SCHEMA_VERSION, migration_failed, migrations, too_new_message
+from bot.storage.base import IntegrityError, Row, Store, StoreError, parse_target
+from bot.storage.migrations import Migration
 
 PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=5000")
 
@@ -27,6 +27,7 @@ class SqliteStore(Store):
     """The bot's one database file."""
 
     dialect = "sqlite"
+    driver_errors = (sqlite3.Error,)
 
     def __init__(self, target: str | Path) -> None:
         self.path = Path(parse_target(target)[1])
@@ -56,22 +57,21 @@ class SqliteStore(Store):
         row = await self.fetchone("PRAGMA user_version")
         return int(row[0]) if row else 0
 
-    async def migrate(self) -> int:
-        """Apply every migration file newer than the file's version, each in one transaction."""
-        current = await self.schema_version()
-        if current > SCHEMA_VERSION:
-            raise SchemaTooNew(too_new_message(str(self.path), current))
-        for m in migrations(self.dialect)[current:]:
-            # executescript runs a whole script; the runner writes the transaction around it.
-            script = f"BEGIN IMMEDIATE;\n{m.sql}\nPRAGMA user_version = {m.version};\nCOMMIT;"
-            async with self._lock:
-                try:
-                    await self.conn.executescript(script)
-                except sqlite3.Error as e:
-                    if self.conn.in_transaction:
-                        await SqliteTx(self.conn).execute("ROLLBACK")
-                    raise StoreError(migration_failed(m.name, str(self.path), e)) from e
-        return SCHEMA_VERSION
+    @property
+    def where(self) -> str:
+        """The file's path."""
+        return str(self.path)
+
+    async def _apply(self, m: Migration) -> None:
+        """``executescript`` runs a whole script; the runner writes the transaction around it."""
+        script = f"BEGIN IMMEDIATE;\n{m.sql}\nPRAGMA user_version = {m.version};\nCOMMIT;"
+        async with self._lock:
+            try:
+                await self.conn.executescript(script)
+            except BaseException:
+                if self.conn.in_transaction:
+                    await SqliteTx(self.conn).execute("ROLLBACK")
+                raise
 
     @property
     def conn(self) -> aiosqlite.Connection:
