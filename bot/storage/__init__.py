@@ -7,6 +7,7 @@ against it is plain and portable; see ``docs/OPERATORS.md`` for what to avoid.
 """
 
 from bot.storage.base import (
+    Conflict,
     IntegrityError,
     Row,
     SchemaTooNew,
@@ -19,6 +20,7 @@ from bot.storage.base import (
 from bot.storage.migrations import SCHEMA_VERSION
 
 __all__ = [
+    "Conflict",
     "SCHEMA_VERSION",
     "IntegrityError",
     "Row",

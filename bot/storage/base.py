@@ -32,6 +32,15 @@ class IntegrityError(StoreError):
     """A statement broke a rule the schema keeps: a CHECK, a key, or an append-only table."""
 
 
+class Conflict(StoreError):
+    """The transaction lost a race with another writer and was rolled back whole; it may be retried.
+
+    PostgreSQL raises it for a deadlock (two transactions locking the same rows
+    in opposite orders); SQLite when another process held the file's write
+    lock for longer than the busy timeout.
+    """
+
+
 class Tx(Protocol):
     """The work inside one open transaction."""
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
@@ -29,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.base import IntegrityError, Row, Store, StoreError
+from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError
 from bot.storage.migrations import Migration
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
@@ -83,11 +83,15 @@ def _rowcount(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-async def _checked(call: Callable[[], Any]) -> Any:
+@contextmanager
+def _translated() -> Iterator[None]:
+    """Driver errors a caller may handle, as the store's own; anything else as it was."""
     try:
-        return await call()
+        yield
     except asyncpg.IntegrityConstraintViolationError as e:
         raise IntegrityError(str(e)) from e
+    except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as e:
+        raise Conflict(str(e)) from e
 
 
 class PostgresStore(Store):
@@ -155,7 +159,8 @@ class PostgresStore(Store):
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """A read on any free connection of the pool."""
-        records = await _checked(lambda: self.pool.fetch(to_dollar(sql), *params))
+        with _translated():
+            records = await self.pool.fetch(to_dollar(sql), *params)
         return [_row(r) for r in records]
 
     async def close(self) -> None:
@@ -173,26 +178,28 @@ class PostgresTx:
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed."""
-        args = tuple(params)
-        status = await _checked(lambda: self.conn.execute(to_dollar(sql), *args))
-        return _rowcount(str(status))
+        with _translated():
+            status = await self.conn.execute(to_dollar(sql), *params)
+        return _rowcount(status)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run one statement once per row of parameters (one round trip)."""
-        await _checked(lambda: self.conn.executemany(to_dollar(sql), [tuple(r) for r in rows]))
+        with _translated():
+            await self.conn.executemany(to_dollar(sql), [tuple(r) for r in rows])
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         """The first row, or None."""
-        args = tuple(params)
-        record = await _checked(lambda: self.conn.fetchrow(to_dollar(sql), *args))
+        with _translated():
+            record = await self.conn.fetchrow(to_dollar(sql), *params)
         return _row(record) if record is not None else None
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """Every row."""
-        args = tuple(params)
-        records = await _checked(lambda: self.conn.fetch(to_dollar(sql), *args))
+        with _translated():
+            records = await self.conn.fetch(to_dollar(sql), *params)
         return [_row(r) for r in records]
 
     async def lock_table(self, table_id: str) -> None:
         """``pg_advisory_xact_lock``: wait until no other transaction, in any process, holds this table."""
-        await self.conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key(table_id))
+        with _translated():
+            await self.conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key(table_id))

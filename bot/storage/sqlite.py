@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import IntegrityError, Row, Store, StoreError, parse_target
+from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError, parse_target
 from bot.storage.migrations import Migration
 
-PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=5000")
+PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL")
 
 
 class SqliteStore(Store):
@@ -29,8 +29,10 @@ class SqliteStore(Store):
     dialect = "sqlite"
     driver_errors = (sqlite3.Error,)
 
-    def __init__(self, target: str | Path) -> None:
+    def __init__(self, target: str | Path, *, busy_timeout_ms: int = 5000) -> None:
         self.path = Path(parse_target(target)[1])
+        self.busy_timeout_ms = busy_timeout_ms
+        """How long to wait for another process's write lock before ``Conflict``."""
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
 
@@ -43,7 +45,7 @@ class SqliteStore(Store):
         except sqlite3.Error as e:
             raise StoreError(f"Can not open the database file {self.path}: {e}.") from None
         try:
-            for pragma in PRAGMAS:
+            for pragma in (*PRAGMAS, f"busy_timeout={int(self.busy_timeout_ms)}"):
                 await SqliteTx(conn).execute(f"PRAGMA {pragma}")
             self._conn = conn
             await self.migrate()
@@ -107,6 +109,19 @@ class SqliteStore(Store):
             self._conn = None
 
 
+@contextmanager
+def _translated() -> Iterator[None]:
+    """Driver errors a caller may handle, as the store's own; anything else as it was."""
+    try:
+        yield
+    except sqlite3.IntegrityError as e:
+        raise IntegrityError(str(e)) from e
+    except sqlite3.OperationalError as e:
+        if "locked" not in str(e):
+            raise
+        raise Conflict(str(e)) from e
+
+
 class SqliteTx:
     """The connection inside a transaction."""
 
@@ -115,35 +130,27 @@ class SqliteTx:
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed."""
-        try:
+        with _translated():
             async with self.conn.execute(sql, tuple(params)) as cur:
                 return cur.rowcount
-        except sqlite3.IntegrityError as e:
-            raise IntegrityError(str(e)) from e
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run one statement once per row of parameters."""
-        try:
+        with _translated():
             await self.conn.executemany(sql, [tuple(r) for r in rows])
-        except sqlite3.IntegrityError as e:
-            raise IntegrityError(str(e)) from e
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         """The first row, or None."""
-        try:
+        with _translated():
             async with self.conn.execute(sql, tuple(params)) as cur:
                 row = await cur.fetchone()
-        except sqlite3.IntegrityError as e:
-            raise IntegrityError(str(e)) from e
         return tuple(row) if row is not None else None
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """Every row."""
-        try:
+        with _translated():
             async with self.conn.execute(sql, tuple(params)) as cur:
                 return [tuple(r) for r in await cur.fetchall()]
-        except sqlite3.IntegrityError as e:
-            raise IntegrityError(str(e)) from e
 
     async def lock_table(self, table_id: str) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the file's one write lock."""

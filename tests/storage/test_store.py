@@ -10,9 +10,18 @@ import pytest
 
 import bot.storage.base
 from bot.db import Database
-from bot.storage import SCHEMA_VERSION, IntegrityError, SchemaTooNew, Store, StoreError, store_target
+from bot.storage import (
+    SCHEMA_VERSION,
+    Conflict,
+    IntegrityError,
+    SchemaTooNew,
+    Store,
+    StoreError,
+    store_target,
+)
 from bot.storage.migrations import Migration, migrations
 from bot.storage.postgres import redact, to_dollar
+from bot.storage.sqlite import SqliteStore
 
 BIG = 2**62 + 7  # Discord ids do not fit in 32 bits
 
@@ -189,3 +198,45 @@ async def test_lock_table_does_not_block_other_tables(target: str) -> None:
             with pytest.raises(TimeoutError):
                 async with two.transaction() as other:
                     await asyncio.wait_for(other.lock_table("t1"), timeout=0.3)
+
+
+@pytest.mark.parametrize("dialect", ["postgres"])  # SQLite's one write lock can not deadlock
+async def test_a_deadlock_is_a_conflict_and_writes_nothing(target: str) -> None:
+    async with Store(target) as one, Store(target) as two:
+        async with one.transaction() as tx:
+            await tx.executemany("INSERT INTO guild_settings VALUES (?, 1, 1, 1, 4, 60)", [(1,), (2,)])
+        both_hold_one = asyncio.Barrier(2)
+
+        async def cross(db: Store, first: int, second: int) -> str:
+            try:
+                async with db.transaction() as tx:
+                    await tx.execute(
+                        "UPDATE guild_settings SET turn_seconds = 99 WHERE guild_id = ?", (first,)
+                    )
+                    await both_hold_one.wait()
+                    await tx.execute(
+                        "UPDATE guild_settings SET turn_seconds = 99 WHERE guild_id = ?", (second,)
+                    )
+            except Conflict:
+                return "conflict"
+            return "committed"
+
+        outcomes = await asyncio.gather(cross(one, 1, 2), cross(two, 2, 1))
+        assert sorted(outcomes) == ["committed", "conflict"]
+        assert await one.fetchall("SELECT turn_seconds FROM guild_settings ORDER BY guild_id") == [
+            (99,),
+            (99,),
+        ]
+
+
+async def test_a_sqlite_file_locked_too_long_is_a_conflict(tmp_path: Path) -> None:
+    """Two processes on one file: the second writer waits out its busy timeout, then gets ``Conflict``."""
+    path = tmp_path / "shared.sqlite3"
+    async with Store(path) as one, SqliteStore(path, busy_timeout_ms=50) as two:
+        async with one.transaction():
+            with pytest.raises(Conflict, match="database is locked"):
+                async with two.transaction() as tx:
+                    await tx.execute("INSERT INTO guild_settings VALUES (2, 1, 1, 1, 4, 60)")
+        async with two.transaction() as tx:  # free again once the first lets go
+            await tx.execute("INSERT INTO guild_settings VALUES (3, 1, 1, 1, 4, 60)")
+        assert await one.fetchall("SELECT guild_id FROM guild_settings") == [(3,)]
