@@ -20,6 +20,8 @@ import aiosqlite
 from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError, parse_target
 from bot.storage.migrations import Migration
 
+MIN_SQLITE = (3, 35, 0)
+"""``RETURNING`` (3.35) is part of the portable SQL both stores speak."""
 PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL")
 
 
@@ -38,6 +40,12 @@ class SqliteStore(Store):
 
     async def open(self) -> None:
         """Open the file (creating its folder), set WAL and foreign keys, migrate."""
+        if sqlite3.sqlite_version_info < MIN_SQLITE:
+            raise StoreError(
+                f"This Python's SQLite is {sqlite3.sqlite_version}; the bot needs"
+                f" {'.'.join(map(str, MIN_SQLITE))} or newer (for INSERT … RETURNING)."
+                " Use a newer Python build, or PostgreSQL."
+            )
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:

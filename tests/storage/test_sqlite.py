@@ -5,8 +5,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.db import Database
-from bot.storage import SCHEMA_VERSION
+from bot.storage import SCHEMA_VERSION, StoreError
 
 
 async def test_a_new_file_gets_its_folder_wal_and_foreign_keys(tmp_path: Path) -> None:
@@ -30,3 +32,11 @@ async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) ->
         assert await db.fetchone("PRAGMA user_version") == (SCHEMA_VERSION,)
         assert await db.fetchone("SELECT COUNT(*) FROM rounds") == (0,)
         assert await db.fetchall("SELECT guild_id FROM guild_settings") == [(1,)]
+
+
+async def test_an_old_sqlite_is_refused_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 31, 1))
+    monkeypatch.setattr(sqlite3, "sqlite_version", "3.31.1")
+    with pytest.raises(StoreError, match=r"SQLite is 3.31.1; the bot needs 3.35.0 or newer"):
+        await Database(tmp_path / "db.sqlite3").open()
+    assert not (tmp_path / "db.sqlite3").exists()
