@@ -3,7 +3,9 @@
 Chips move in one place, here. Every balance change writes its ledger entry
 and the new balance in the same transaction; a debit is one conditional
 ``UPDATE … WHERE balance >= ?``, so a balance can never go below zero, even
-under concurrent debits. Amounts are whole numbers (Red's bank habit).
+under concurrent debits — from other tasks, or on PostgreSQL from other bot
+processes. Amounts are whole numbers (Red's bank habit). The SQL is the
+portable kind both stores speak (see ``docs/OPERATORS.md``).
 """
 
 from __future__ import annotations
