@@ -372,3 +372,26 @@ def test_independent_javascript_verifier_agrees(
     )  # fmt: skip
     assert wrong.returncode == 1
     assert "commitment WRONG" in wrong.stdout and "dealt deck WRONG" in wrong.stdout
+
+
+# ---- docs/FAIRNESS.md ------------------------------------------------------------------------------------
+
+
+def test_the_vectors_written_in_the_docs_are_the_tested_ones() -> None:
+    text = (ROOT / "docs" / "FAIRNESS.md").read_text()
+    for seed, client, round_number, commit, deck in VECTORS:
+        assert f"server seed: `{seed.hex()}`" in text
+        assert f"commitment: `{commit}`" in text
+        assert f"client seed: `{client}`, round `{round_number}`" in text
+        assert f"deck: `{deck}`" in text
+
+
+def test_the_python_shown_in_the_docs_deals_the_same_deck() -> None:
+    text = (ROOT / "docs" / "FAIRNESS.md").read_text()
+    snippet = text.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {}
+    exec(snippet, namespace)  # noqa: S102 - our own documentation
+    dealing_order = namespace["dealing_order"]
+    assert callable(dealing_order)
+    for seed, client, round_number, _, deck in VECTORS:
+        assert dealing_order(seed, client, round_number) == deck.split()
