@@ -29,7 +29,7 @@ text, in the order the players first set theirs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.fairness import (
@@ -119,13 +119,7 @@ class Dealt:
 
     def public(self) -> dict[str, Any]:
         """What may be posted now: the round's commitment and client seed, and the next commitment."""
-        return {
-            "round": self.round,
-            "commitment": self.commitment,
-            "client_seed": self.client_seed,
-            "next_round": self.next_round,
-            "next_commitment": self.next_commitment,
-        }
+        return {key: value for key, value in asdict(self).items() if key != "deck"}
 
 
 @dataclass(frozen=True)
@@ -139,12 +133,7 @@ class Reveal:
 
     def public(self) -> dict[str, Any]:
         """What goes into the round's result and transcript (the seed is revealed: the round is over)."""
-        return {
-            "round": self.round,
-            "server_seed": self.server_seed,
-            "commitment": self.commitment,
-            "client_seed": self.client_seed,
-        }
+        return asdict(self)
 
     def command(self) -> str:
         """The command line that reprints this round's deck (docs/FAIRNESS.md, "Checking a round")."""
