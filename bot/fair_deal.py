@@ -14,7 +14,7 @@ Life of a table::
     fair = FairDeal()
     fair.commit(1)                       # lobby message shows fair.pending_commitment
     fair.add_interaction(start_click_id) # the Start click (after the commitment)
-    dealt = fair.deal(1)                 # deck for R3.2; publish dealt.public()
+    dealt = fair.deal(1, seats=4)        # deck for R3.2, first dealer (R3.1); publish dealt.public()
     ...                                  # players' interaction ids feed round 2's client seed
     reveal = fair.reveal(1)              # when round 1 ends: publish reveal.public()
     dealt = fair.deal(2)                 # round 2 was committed when round 1 was dealt
@@ -37,6 +37,7 @@ from engine.fairness import (
     Verification,
     commitment,
     deck_codes,
+    first_dealer,
     new_server_seed,
     seed_from_hex,
     verify,
@@ -59,7 +60,7 @@ class FairDealError(ValueError):
     Codes: ``seed_empty``, ``seed_too_long``, ``seed_control_character``,
     ``seed_not_printable`` (a player's text); ``no_commitment``,
     ``already_committed``, ``wrong_round``, ``round_in_play``,
-    ``nothing_to_reveal`` (steps out of order); ``bad_interaction_id``;
+    ``nothing_to_reveal`` (steps out of order); ``bad_interaction_id``; ``bad_seats``;
     ``bad_state`` (a saved record that can not be read).
     """
 
@@ -105,6 +106,9 @@ def check_player_seed(text: str) -> str:
 class Dealt:
     """A round just dealt: the deck for the deal and what to publish with it.
 
+    ``first_dealer`` is the dealer's seat index (0 = the first to join) when
+    ``deal`` was asked for it (a table's first round, R3.1), else None.
+
     ``deck`` is the secret order of the cards (R3.2, position 0 dealt first):
     it goes to the game and the transcript, never into a message, and is left
     out of ``repr``. ``public()`` is what the table message may show.
@@ -116,6 +120,7 @@ class Dealt:
     commitment: str
     next_round: int
     next_commitment: str
+    first_dealer: int | None = None
 
     def public(self) -> dict[str, Any]:
         """What may be posted now: the round's commitment and client seed, and the next commitment."""
@@ -279,13 +284,20 @@ class FairDeal:
         self._player_seeds[str(player_id)] = cleaned
         return self._pending.round
 
-    def deal(self, round: int) -> Dealt:
+    def deal(self, round: int, seats: int | None = None) -> Dealt:
         """Deal the committed ``round``: its deck, and the commitment of ``round + 1``, drawn right now.
 
-        Refused if ``round`` is not the committed one, or if the round before
-        is still in play (reveal it first).
+        Give ``seats`` (how many players are seated) for a table's first round:
+        the first dealer is then drawn from the seeds too (R3.1,
+        ``engine.fairness.first_dealer``), so the bot can not pick who gets
+        which hand. Refused if ``round`` is not the committed one, or if the
+        round before is still in play (reveal it first).
         """
         _check_round(round)
+        if seats is not None and (
+            isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 52
+        ):
+            raise FairDealError("bad_seats", f"{seats!r} is not a number of seated players.", seats=seats)
         if self._pending is None:
             raise FairDealError("no_commitment", f"Round {round} was never committed.", round=round)
         if self._pending.round != round:
@@ -304,9 +316,12 @@ class FairDeal:
         sealed = self._pending
         sealed.client_seed = self.client_seed()
         deck = deck_codes(sealed.seed, sealed.client_seed, round)
+        dealer = None if seats is None else first_dealer(sealed.seed, sealed.client_seed, round, seats)
         self._in_play, self._pending = sealed, None
         next_commitment = self.commit(round + 1)
-        return Dealt(round, tuple(deck), sealed.client_seed, sealed.commitment, round + 1, next_commitment)
+        return Dealt(
+            round, tuple(deck), sealed.client_seed, sealed.commitment, round + 1, next_commitment, dealer
+        )
 
     def reveal(self, round: int) -> Reveal:
         """The round has ended: give up its seed for publication. Only the round in play can be revealed."""

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Check a Flip Flop deal in JavaScript (Node 18+), written from docs/FAIRNESS.md alone.
-//   node verify_deal.js SERVER_SEED_HEX COMMITMENT_HEX CLIENT_SEED ROUND ["AC 2C ... dealt deck"]
+//   node verify_deal.js SERVER_SEED_HEX COMMITMENT_HEX CLIENT_SEED ROUND ["AC 2C ... dealt deck" [SEATS]]
 // Prints whether the commitment matches, the deck in dealing order and, if given, whether the
-// dealt deck is that one. Exit status: 0 all good, 1 a mismatch, 2 malformed input.
+// dealt deck is that one; with SEATS (a first round: how many sat) also the first dealer's seat.
+// Give "" as the deck to ask only for the dealer. Exit status: 0 all good, 1 a mismatch, 2 malformed input.
 "use strict";
 const crypto = require("node:crypto");
 
@@ -33,9 +34,25 @@ function dealingOrder(seed, clientSeed, round) {
   return deck;
 }
 
+function firstDealer(seed, clientSeed, round, seats) {
+  const limit = 2 ** 32 - (2 ** 32 % seats);
+  for (let counter = 0; ; counter++) {
+    const block = crypto.createHmac("sha256", seed).update(`${clientSeed}:${round}:dealer:${counter}`, "utf8").digest();
+    for (let offset = 0; offset < 32; offset += 4) {
+      const x = block.readUInt32BE(offset);
+      if (x < limit) return x % seats;
+    }
+  }
+}
+
 function main(argv) {
-  const [seedHex, commitmentHex, clientSeed, roundText, dealt] = argv;
+  const [seedHex, commitmentHex, clientSeed, roundText, dealt, seatsText] = argv;
   const round = Number(roundText);
+  const seats = seatsText === undefined ? undefined : Number(seatsText);
+  if (seats !== undefined && (!Number.isInteger(seats) || seats < 1 || seats > 52)) {
+    console.error("malformed: the number of seats must be 1 or more");
+    return 2;
+  }
   if (!/^[0-9a-fA-F]{64}$/.test(seedHex || "") || !Number.isInteger(round) || round < 1 || clientSeed === undefined) {
     console.error("usage: node verify_deal.js SERVER_SEED_HEX COMMITMENT_HEX CLIENT_SEED ROUND [DECK]");
     return 2;
@@ -50,13 +67,16 @@ function main(argv) {
   }
   const deck = dealingOrder(seed, clientSeed, round);
   console.log("deck: " + deck.join(" "));
-  if (dealt !== undefined) {
+  if (dealt !== undefined && dealt !== "") {
     if (dealt.toUpperCase().split(/\s+/).filter(Boolean).join(" ") === deck.join(" ")) {
       console.log("dealt deck OK");
     } else {
       console.log("dealt deck WRONG: it is not the deck these seeds give");
       good = false;
     }
+  }
+  if (seats !== undefined) {
+    console.log(`first dealer: seat ${firstDealer(seed, clientSeed, round, seats)} (seat 0 is the first player who joined)`);
   }
   return good ? 0 : 1;
 }

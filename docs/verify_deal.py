@@ -4,11 +4,12 @@
 It shares no code with the bot (only the Python standard library), so a
 player can read all of it, copy it anywhere and run it:
 
-    python3 verify_deal.py --server-seed HEX --commitment HEX --client-seed TEXT --round N [--deck "AC 2C ..."]
+    python3 verify_deal.py --server-seed HEX --commitment HEX --client-seed TEXT --round N
+        [--deck "AC 2C ..."] [--seats N]
 
 It prints whether SHA-256(server seed) is the published commitment, then the
 deck in dealing order, and, when --deck is given, whether it is the deck
-that was dealt. Exit status: 0 all good, 1 a mismatch, 2 malformed input.
+that was dealt, and with --seats the first dealer's seat. Exit status: 0 all good, 1 a mismatch, 2 malformed input.
 """
 
 import argparse
@@ -43,6 +44,19 @@ def dealing_order(server_seed, client_seed, round_number):
     return deck
 
 
+def first_dealer(server_seed, client_seed, round_number, seats):
+    """The first dealer's seat (0 = first to join): the same rejection sampling on the "dealer" stream."""
+    counter = 0
+    while True:
+        message = (client_seed + ":" + str(round_number) + ":dealer:" + str(counter)).encode("utf-8")
+        block = hmac.new(server_seed, message, hashlib.sha256).digest()
+        for offset in (0, 4, 8, 12, 16, 20, 24, 28):
+            x = int.from_bytes(block[offset : offset + 4], byteorder="big", signed=False)
+            if x < 2**32 - (2**32 % seats):
+                return x % seats
+        counter += 1
+
+
 def main():
     """Read the arguments, run the checks, return the exit status."""
     parser = argparse.ArgumentParser(description="Verify a Flip Flop deal from its revealed seeds.")
@@ -51,6 +65,7 @@ def main():
     parser.add_argument("--client-seed", required=True, help="published client seed (quote it)")
     parser.add_argument("--round", required=True, type=int, help="round number, 1 for the first round")
     parser.add_argument("--deck", help="the dealt deck: 52 codes separated by spaces")
+    parser.add_argument("--seats", type=int, help="for a first round: how many players sat, to check the dealer")
     args = parser.parse_args()
 
     try:
@@ -62,6 +77,9 @@ def main():
         return 2
     if args.round < 1:
         print("malformed: the round must be 1 or more", file=sys.stderr)
+        return 2
+    if args.seats is not None and not 1 <= args.seats <= 52:
+        print("malformed: the number of seats must be 1 or more", file=sys.stderr)
         return 2
 
     good = True
@@ -79,6 +97,9 @@ def main():
         else:
             print("dealt deck WRONG: it is not the deck these seeds give")
             good = False
+    if args.seats is not None:
+        dealer = first_dealer(server_seed, args.client_seed, args.round, args.seats)
+        print("first dealer: seat " + str(dealer) + " (seat 0 is the first player who joined)")
     return 0 if good else 1
 
 

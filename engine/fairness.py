@@ -16,6 +16,9 @@ vectors and the commands to check a round by hand):
   ``limit = 2**32 - (2**32 % n)``; read integers until one, ``x``, is
   ``< limit`` (rejection sampling: no modulo bias); swap positions ``i`` and
   ``x % n``. The result is the dealing order (position 0 dealt first, R3.2).
+- A table's first dealer (R3.1) is drawn the same way from a stream of its
+  own (``…:{round}:dealer:{counter}``), so the bot can not choose who gets
+  which hand either.
 
 This module is deliberately standard-library only and imports nothing from the
 engine, so that it can be read, copied and run on its own. It speaks R1.5 card
@@ -24,6 +27,7 @@ codes (``AC``, ``TD``); the bot turns codes into cards.
 Command line (exit status 0 = checked and correct, 1 = a mismatch, 2 = malformed input)::
 
     python -m engine.fairness deck --server-seed HEX --client-seed TEXT --round N
+    python -m engine.fairness dealer --server-seed HEX --client-seed TEXT --round N --seats N
     python -m engine.fairness verify --server-seed HEX --commitment HEX
         [--client-seed TEXT --round N --deck "AC 2C …"]   (one line)
 """
@@ -33,6 +37,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import hmac
+import itertools
 import secrets
 import struct
 import sys
@@ -109,21 +114,26 @@ def parse_deck(text: str | Sequence[str]) -> list[str]:
 
 def byte_blocks(server_seed: bytes, client_seed: str, round: int) -> Iterator[bytes]:
     """The byte stream, block by block: HMAC-SHA256(server_seed, f"{client_seed}:{round}:{counter}")."""
-    key = _checked_seed(server_seed)
-    try:
-        prefix = f"{client_seed}:{_checked_round(round)}:".encode()
-    except UnicodeEncodeError:
-        raise FairnessInputError("the client seed is not text that UTF-8 can encode") from None
-    counter = 0
-    while True:
-        yield hmac.digest(key, prefix + str(counter).encode(), "sha256")
-        counter += 1
+    return _hmac_blocks(server_seed, f"{client_seed}:{_checked_round(round)}:")
 
 
 def words(server_seed: bytes, client_seed: str, round: int) -> Iterator[int]:
     """The stream read as 4-byte big-endian unsigned integers, in order."""
-    for block in byte_blocks(server_seed, client_seed, round):
-        yield from _EIGHT_WORDS.unpack(block)
+    return _words(byte_blocks(server_seed, client_seed, round))
+
+
+def uniform_below(n: int, next_word: Callable[[], int], word_range: int = WORD_RANGE) -> int:
+    """A number in ``0 … n - 1``, every one equally likely, by rejection sampling.
+
+    Words at or above ``limit = word_range - (word_range % n)`` (the largest
+    multiple of ``n`` that fits) are thrown away and the next one is read, so
+    ``x % n`` carries no modulo bias.
+    """
+    limit = word_range - (word_range % n)
+    x = next_word()
+    while x >= limit:
+        x = next_word()
+    return x % n
 
 
 def fisher_yates(
@@ -132,19 +142,12 @@ def fisher_yates(
     """Shuffle ``items`` in place, drawing from ``next_word`` (uniform on ``0 … word_range - 1``).
 
     For ``i`` from the last index down to 1 it picks ``j`` uniformly in
-    ``0 … i`` by rejection sampling: words at or above the largest multiple of
-    ``n = i + 1`` below ``word_range`` are thrown away, so every ``j`` is
-    equally likely (no modulo bias). The deal uses ``word_range = 2**32``; the
-    parameter exists so that tests can show, with small words, that the
-    rejection is what removes the bias.
+    ``0 … i`` (``uniform_below(i + 1)``) and swaps positions ``i`` and ``j``.
+    The deal uses ``word_range = 2**32``; the parameter exists so that tests
+    can show, with small words, that the rejection is what removes the bias.
     """
     for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        limit = word_range - (word_range % n)
-        x = next_word()
-        while x >= limit:
-            x = next_word()
-        j = x % n
+        j = uniform_below(i + 1, next_word, word_range)
         items[i], items[j] = items[j], items[i]
 
 
@@ -153,6 +156,20 @@ def deck_codes(server_seed: bytes, client_seed: str, round: int) -> list[str]:
     deck = list(NOTATION_ORDER)
     fisher_yates(deck, words(server_seed, client_seed, round).__next__)
     return deck
+
+
+def first_dealer(server_seed: bytes, client_seed: str, round: int, seats: int) -> int:
+    """The first dealer's seat (0 = the first player to join), drawn as verifiably as the deck (R3.1).
+
+    R3.1 leaves the first dealer to chance; drawn by the bot it would let the
+    bot choose which hand each player gets from a fair deck. So it comes from
+    a stream of its own, ``HMAC-SHA256(server_seed, f"{client_seed}:{round}:dealer:{counter}")``,
+    read like the deck's: ``uniform_below(seats)`` on its integers.
+    """
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 52:
+        raise FairnessInputError("the number of seats is a whole number from 1 to 52")
+    blocks = _hmac_blocks(server_seed, f"{client_seed}:{_checked_round(round)}:dealer:")
+    return uniform_below(seats, _words(blocks).__next__)
 
 
 @dataclass(frozen=True)
@@ -197,15 +214,28 @@ def verify(
     (else ``FairnessInputError``). Malformed values raise ``FairnessInputError``.
     """
     matches = hmac.compare_digest(commitment(server_seed), commitment_from_hex(published_commitment))
-    given = (client_seed is not None, round is not None, deck is not None)
-    if not any(given):
+    if client_seed is None and round is None and deck is None:
         return Verification(matches, None, None)
-    if not all(given):
+    if client_seed is None or round is None or deck is None:
         raise FairnessInputError("give the client seed, the round and the deck together")
-    assert client_seed is not None and round is not None and deck is not None
     dealt = parse_deck(deck)
     expected = deck_codes(server_seed, client_seed, round)
     return Verification(matches, dealt == expected, tuple(expected))
+
+
+def _hmac_blocks(server_seed: bytes, prefix: str) -> Iterator[bytes]:
+    """HMAC-SHA256(server_seed, prefix + counter) for counter 0, 1, 2, … (the message in UTF-8)."""
+    key = _checked_seed(server_seed)
+    try:
+        head = prefix.encode()
+    except UnicodeEncodeError:
+        raise FairnessInputError("the client seed is not text that UTF-8 can encode") from None
+    return (hmac.digest(key, head + str(counter).encode(), "sha256") for counter in itertools.count())
+
+
+def _words(blocks: Iterator[bytes]) -> Iterator[int]:
+    for block in blocks:
+        yield from _EIGHT_WORDS.unpack(block)
 
 
 def _checked_seed(server_seed: bytes) -> bytes:
@@ -234,9 +264,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     deck = commands.add_parser("deck", help="print the 52 card codes of a round in dealing order")
-    deck.add_argument("--server-seed", required=True, metavar="HEX", help="the revealed seed, 64 hex digits")
-    deck.add_argument("--client-seed", required=True, metavar="TEXT", help="the published client seed")
-    deck.add_argument("--round", required=True, type=_round_arg, metavar="N", help="the round number")
+    dealer = commands.add_parser("dealer", help="print the first dealer's seat (0 = the first to join)")
+    for sub in (deck, dealer):
+        sub.add_argument(
+            "--server-seed", required=True, metavar="HEX", help="the revealed seed, 64 hex digits"
+        )
+        sub.add_argument("--client-seed", required=True, metavar="TEXT", help="the published client seed")
+        sub.add_argument("--round", required=True, type=_round_arg, metavar="N", help="the round number")
+    dealer.add_argument("--seats", required=True, type=int, metavar="N", help="how many players were seated")
     check = commands.add_parser("verify", help="check a revealed seed against its commitment (and a deck)")
     check.add_argument("--server-seed", required=True, metavar="HEX", help="the revealed seed, 64 hex digits")
     check.add_argument("--commitment", required=True, metavar="HEX", help="the published commitment")
@@ -253,6 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed = seed_from_hex(args.server_seed)
         if args.command == "deck":
             print(" ".join(deck_codes(seed, args.client_seed, args.round)))
+            return 0
+        if args.command == "dealer":
+            print(first_dealer(seed, args.client_seed, args.round, args.seats))
             return 0
         result = verify(seed, args.commitment, args.client_seed, args.round, args.deck)
     except FairnessInputError as error:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.fair_deal import MAX_INTERACTIONS, PLAYER_SEED_MAX, FairDeal, FairDealError, check_player_seed
-from engine.fairness import NOTATION_ORDER, deck_codes
+from engine.fairness import NOTATION_ORDER, deck_codes, first_dealer
 
 START_CLICK = 1180000000000000001
 
@@ -57,6 +57,28 @@ def test_a_round_from_commitment_to_reveal() -> None:
     assert list(dealt.deck) == deck_codes(bytes.fromhex(reveal.server_seed), reveal.client_seed, 1)
     assert reveal.check(dealt.deck).ok
     assert fair.in_play_round is None
+
+
+def test_the_first_dealer_comes_from_the_same_seeds() -> None:
+    fair = FairDeal()
+    fair.commit(1)
+    fair.add_interaction(START_CLICK)
+    dealt = fair.deal(1, seats=4)
+    reveal = fair.reveal(1)
+    assert dealt.first_dealer == first_dealer(bytes.fromhex(reveal.server_seed), reveal.client_seed, 1, 4)
+    assert dealt.public()["first_dealer"] == dealt.first_dealer
+    assert fair.deal(2).first_dealer is None
+
+
+@pytest.mark.parametrize("seats", [0, 53, True, "4"])
+def test_a_bad_number_of_seats_is_refused_and_changes_nothing(seats: Any) -> None:
+    fair = FairDeal()
+    fair.commit(1)
+    before = fair.to_json()
+    with pytest.raises(FairDealError) as error:
+        fair.deal(1, seats=seats)
+    assert error.value.code == "bad_seats"
+    assert fair.to_json() == before
 
 
 def test_the_client_seed_is_ids_then_player_texts() -> None:

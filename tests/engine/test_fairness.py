@@ -12,6 +12,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from engine.fairness import (
     FairnessInputError,
     commitment,
     deck_codes,
+    first_dealer,
     fisher_yates,
     new_server_seed,
     verify,
@@ -62,6 +64,14 @@ VECTORS = [
     ),
 ]
 VECTOR_IDS = ["zero-seed", "counting-seed", "with-player-text"]
+
+# The first dealer's seat (docs/FAIRNESS.md): (server seed, client seed, round, seats, seat).
+DEALER_VECTORS = [
+    (ZERO_SEED, "x", 1, 3, 2),
+    (COUNTING_SEED, CLICKS, 1, 3, 0),
+    (COUNTING_SEED, CLICKS, 1, 4, 2),
+    (COUNTING_SEED, CLICKS, 1, 5, 3),
+]
 
 
 def test_notation_order_is_the_engines_deck_order() -> None:
@@ -111,6 +121,34 @@ def test_rejection_sampling_throws_away_words_at_or_above_the_limit() -> None:
     # i = 51 took 53 % 52 = 1 (the two large words were rejected): KS and 2C swapped.
     assert deck[51] == "2C"
     assert next(supplied, None) is None
+
+
+@pytest.mark.parametrize(("seed", "client", "round_number", "seats", "seat"), DEALER_VECTORS)
+def test_first_dealer_vectors(seed: bytes, client: str, round_number: int, seats: int, seat: int) -> None:
+    assert first_dealer(seed, client, round_number, seats) == seat
+
+
+def test_first_dealer_reads_its_own_stream_with_rejection() -> None:
+    blocks = (hmac.digest(COUNTING_SEED, f"{CLICKS}:1:dealer:{k}".encode(), "sha256") for k in range(4))
+    integers = [int.from_bytes(block[i : i + 4], "big") for block in blocks for i in range(0, 32, 4)]
+    first_kept = next(x for x in integers if x < 2**32 - (2**32 % 5))
+    assert first_dealer(COUNTING_SEED, CLICKS, 1, 5) == first_kept % 5
+
+
+def test_every_seat_is_as_likely_to_deal_first() -> None:
+    draws = 20_000
+    for seats in (3, 4, 5):
+        counts = Counter(first_dealer(ZERO_SEED, f"d:{i}", 1, seats) for i in range(draws))
+        expected = draws / seats
+        statistic = sum((counts[s] - expected) ** 2 / expected for s in range(seats))
+        assert set(counts) == set(range(seats))
+        assert statistic < chi_square_limit(seats - 1, 4.75)
+
+
+@pytest.mark.parametrize("seats", [0, 53, True, 2.0])
+def test_first_dealer_refuses_a_bad_number_of_seats(seats: Any) -> None:
+    with pytest.raises(FairnessInputError):
+        first_dealer(ZERO_SEED, "x", 1, seats)
 
 
 # ---- no modulo bias --------------------------------------------------------------------------------------
@@ -304,6 +342,17 @@ def test_cli_malformed_input_exits_2_without_a_traceback(args: list[str]) -> Non
     assert proc.stdout == ""
 
 
+def test_cli_dealer_prints_the_seat() -> None:
+    for seed, client, round_number, seats, seat in DEALER_VECTORS:
+        args = ["--server-seed", seed.hex(), "--client-seed", client, "--round", str(round_number)]
+        proc = run_cli("dealer", *args, "--seats", str(seats))
+        assert (proc.returncode, proc.stdout) == (0, f"{seat}\n")
+    bad = run_cli(
+        "dealer", "--server-seed", ZERO_SEED.hex(), "--client-seed", "x", "--round", "1", "--seats", "0"
+    )
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "seats" in bad.stderr
+
+
 def test_main_returns_the_status_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     seed, client, round_number, commit, deck = VECTORS[0]
     assert fairness.main(["verify", "--server-seed", seed.hex(), "--commitment", commit]) == 0
@@ -352,6 +401,27 @@ def test_independent_python_verifier_agrees_on_random_seeds() -> None:
         assert f"deck: {' '.join(deck_codes(seed, client, i + 1))}\n" in proc.stdout
 
 
+def test_independent_verifiers_agree_on_the_first_dealer() -> None:
+    node = shutil.which("node")
+    for seed, client, round_number, seats, seat in DEALER_VECTORS:
+        python = subprocess.run(
+            [sys.executable, str(ROOT / "docs" / "verify_deal.py"), "--server-seed", seed.hex(),
+             "--commitment", commitment(seed), "--client-seed", client, "--round", str(round_number),
+             "--seats", str(seats)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert python.returncode == 0
+        assert f"first dealer: seat {seat} " in python.stdout
+        if node is not None:  # the JavaScript one too, where node is installed
+            js = subprocess.run(
+                [node, str(ROOT / "docs" / "verify_deal.js"), seed.hex(), commitment(seed), client,
+                 str(round_number), "", str(seats)],
+                capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            assert js.returncode == 0
+            assert f"first dealer: seat {seat} " in js.stdout
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="no node here; the Python verifier is tested")
 @pytest.mark.parametrize(("seed", "client", "round_number", "commit", "deck"), VECTORS, ids=VECTOR_IDS)
 def test_independent_javascript_verifier_agrees(
@@ -384,6 +454,8 @@ def test_the_vectors_written_in_the_docs_are_the_tested_ones() -> None:
         assert f"commitment: `{commit}`" in text
         assert f"client seed: `{client}`, round `{round_number}`" in text
         assert f"deck: `{deck}`" in text
+    for seed, client, round_number, seats, seat in DEALER_VECTORS:
+        assert f"| `{seed.hex()[:8]}…` | `{client}` | {round_number} | {seats} | {seat} |" in text
 
 
 def test_the_python_shown_in_the_docs_deals_the_same_deck() -> None:
