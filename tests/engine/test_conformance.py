@@ -1,4 +1,4 @@
-"""Every worked case in ../shared/conformance/cases, one test each, compared as its README says."""
+"""Every worked rule case in tests/engine/cases, one test each, compared as that folder's README says."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = sorted((ROOT.parent / "shared" / "conformance" / "cases").glob("*.json"))
+CASES = sorted((Path(__file__).resolve().parent / "cases").glob("*.json"))
 
 
 def first_difference(expect: Any, actual: Any, path: str = "", winners: bool = False) -> str | None:
-    """None when ``actual`` contains ``expect`` (conformance/README.md), else where they differ."""
+    """None when ``actual`` contains ``expect`` (tests/engine/cases/README.md), else where they differ."""
     if isinstance(expect, dict):
         if not isinstance(actual, dict):
             return f"{path or 'result'}: expected an object, got {actual!r}"
