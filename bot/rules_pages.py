@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n.catalogs import N_, Texts
+from bot.i18n.catalogs import N_, Texts, texts
+from bot.i18n.languages import LANGUAGES, language_name
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ PAGES: tuple[RulesPage, ...] = (
             "Flip Flop is a rummy card game for 3 to 5 players, close to Tonk, played for chips.\n\n"
             "Every round has three pots: the **game** pot, the **flip** pot and the **flop** pot. "
             "Before each deal every player pays one stake into each pot.\n\n"
-            "Win pots, and do not lose so many chips that you drop out of the game."
+            "Win pots, and keep enough chips to stay in the game."
         ),
     ),
     RulesPage(  # R1.3, R3.2, R3.3, R5.1-R5.6
@@ -122,3 +123,29 @@ def rules_pages(t: Texts) -> list[ShownPage]:
         )
         for number, page in enumerate(PAGES, start=1)
     ]
+
+
+def how_to_play() -> str:
+    """docs/HOW_TO_PLAY.md: the rules pages in every language, one section each (issue 14).
+
+    Made from the catalogs, so the README's "How to play" says exactly what ``/flipflop rules``
+    says; ``python -m bot.rules_pages > docs/HOW_TO_PLAY.md`` rewrites it and a test keeps it so.
+    """
+    lines = [
+        "# How to play Flip Flop",
+        "",
+        "<!-- Made by `python -m bot.rules_pages > docs/HOW_TO_PLAY.md` from locales/; do not edit. -->",
+        "",
+        "The rules as `/flipflop rules` shows them, in every language the bot speaks: "
+        + " · ".join(f"[{language_name(code)}](#{code})" for code in LANGUAGES)
+        + ".",
+    ]
+    for code in LANGUAGES:
+        lines += ["", f'<a id="{code}"></a>', "", f"## {language_name(code)}"]
+        for page in rules_pages(texts(code)):
+            lines += ["", f"### {page.title}", "", page.body]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(how_to_play(), end="")
