@@ -231,3 +231,11 @@ def test_how_to_play_doc_is_made_from_the_catalogs() -> None:
     for language in LANGUAGES:
         assert f"## {language_name(language)}" in doc
         assert rules_pages(texts(language))[3].body in doc
+
+
+def test_discord_locales_as_interactions_report_them() -> None:
+    assert resolve_language(None, str(discord.Locale.korean), "gu") == "ko"
+    assert resolve_language(None, str(discord.Locale.american_english), "gu") == "en"
+    assert resolve_language(None, str(discord.Locale.british_english), "gu") == "en"
+    assert resolve_language(None, str(discord.Locale.ukrainian), "be") == "be"
+    assert resolve_language("sw", str(discord.Locale.korean), "gu") == "sw"
