@@ -1,0 +1,121 @@
+"""Load the gettext catalogs with Babel and hand out one ``Texts`` object per language.
+
+Catalogs are the ``locales/<lang>/LC_MESSAGES/flipflop.po`` files. They are compiled with
+Babel's own reader and writer (``read_po`` → ``write_mo``) in memory when a language is first
+used, so there is no compiled file to go stale or to keep out of git, and a fuzzy entry is
+never used. Plural forms come from the catalog header, which Babel writes from CLDR
+(Belarusian: one/few/many). Chip amounts are formatted with CLDR's number patterns.
+"""
+
+from __future__ import annotations
+
+import gettext
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+from bot.i18n.languages import LANGUAGES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE
+
+DOMAIN = "flipflop"
+LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
+"""The catalogs live at the top of the repository, beside ``babel.cfg``."""
+
+PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+def po_path(language: str, locales_dir: Path = LOCALES_DIR) -> Path:
+    """Where a language's catalog is kept."""
+    return locales_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def template_path(locales_dir: Path = LOCALES_DIR) -> Path:
+    """The template every catalog follows (made by ``pybabel extract``, see docs/LANGUAGES.md)."""
+    return locales_dir / f"{DOMAIN}.pot"
+
+
+def read_catalog(path: Path, language: str | None = None) -> Catalog:
+    """Parse a .po or .pot file with Babel."""
+    with path.open("rb") as f:
+        return read_po(f, locale=language, domain=DOMAIN)
+
+
+def compile_catalog(catalog: Catalog) -> gettext.GNUTranslations:
+    """Compile a catalog to .mo bytes with Babel and load them as Python's gettext does."""
+    buffer = BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+def pseudo_catalog(template: Catalog) -> Catalog:
+    """The pseudo-locale: every template message wrapped in ⟦…⟧, placeholders untouched.
+
+    Built at run time from the template, so it always covers every message; a test that
+    plays in this language finds any text that bypassed the catalog (it has no markers).
+    """
+    pseudo = Catalog(locale="en", domain=DOMAIN)
+    for message in template:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        wrapped = tuple(f"{PSEUDO_OPEN}{text}{PSEUDO_CLOSE}" for text in ids)
+        pseudo.add(
+            message.id, wrapped if isinstance(message.id, tuple) else wrapped[0], context=message.context
+        )
+    return pseudo
+
+
+class Texts:
+    """Everything one language says: messages, plurals, contexts and numbers.
+
+    English (the source) has no catalog: its messages are the msgids themselves.
+    """
+
+    def __init__(self, language: str, translations: gettext.NullTranslations) -> None:
+        self.language = language
+        self._translations = translations
+        self._number_locale = SOURCE_LANGUAGE if language == PSEUDO_LANGUAGE else language
+
+    def gettext(self, message: str) -> str:
+        """The message in this language."""
+        return self._translations.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The form of the message for the count ``n`` (CLDR plural rules of the language)."""
+        return self._translations.ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """The message as meant in ``context`` (e.g. a slash-command name, not a sentence)."""
+        return self._translations.pgettext(context, message)
+
+    def number(self, n: int) -> str:
+        """A whole number as this language writes it (``1 200`` in be, ``12,34,567`` in gu)."""
+        return format_decimal(n, locale=self._number_locale)
+
+    def chips(self, n: int) -> str:
+        """A chip amount with its noun in the right plural form: "1 chip", "5 фішак"."""
+        return self.ngettext("{count} chip", "{count} chips", n).format(count=self.number(n))
+
+
+@cache
+def texts(language: str, locales_dir: Path = LOCALES_DIR) -> Texts:
+    """The ``Texts`` of a language (compiled once per process); an unknown code gets English."""
+    if language == PSEUDO_LANGUAGE:
+        translations: gettext.NullTranslations = compile_catalog(
+            pseudo_catalog(read_catalog(template_path(locales_dir)))
+        )
+    elif language in LANGUAGES and language != SOURCE_LANGUAGE:
+        translations = compile_catalog(read_catalog(po_path(language, locales_dir), language))
+    else:
+        language, translations = SOURCE_LANGUAGE, gettext.NullTranslations()
+    return Texts(language, translations)
+
+
+def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
+    """Mark a message for the catalog without translating it yet (translated where shown)."""
+    return message

@@ -1,0 +1,151 @@
+"""``/flipflop rules`` in short pages, and the one-line tip on a player's first hand (issue 12).
+
+The texts are catalog messages (issue 14), written in our own words from RULES.md; each page
+fits one embed (title ≤ 256, description ≤ 4096 characters) in every language. They name no
+slash command: commands are localized in Discord's picker, so a page shows words that match
+what each player sees. The tip's ``{rules}`` is filled in with a mention of ``/flipflop rules``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.i18n.catalogs import N_, Texts, texts
+from bot.i18n.languages import LANGUAGES, language_name
+
+
+@dataclass(frozen=True)
+class RulesPage:
+    """One page: an embed's title and description, as English msgids."""
+
+    title: str
+    body: str
+
+
+PAGES: tuple[RulesPage, ...] = (
+    RulesPage(  # R2.3, R8.1
+        N_("The goal and the three pots"),
+        N_(
+            "Flip Flop is a rummy card game for 3 to 5 players, close to Tonk, played for chips.\n\n"
+            "Every round has three pots: the **game** pot, the **flip** pot and the **flop** pot. "
+            "Before each deal every player pays one stake into each pot.\n\n"
+            "Win pots, and keep enough chips to stay in the game."
+        ),
+    ),
+    RulesPage(  # R1.3, R3.2, R3.3, R5.1-R5.6
+        N_("The deal: upcard, flip and flop"),
+        N_(
+            "The dealer deals 5 cards to each player. The dealer's last card is dealt face up: "
+            "the **upcard**. It stays in the dealer's hand.\n\n"
+            "The **flip suit** is the upcard's suit; "
+            "the **flop suit** is the other suit of the same colour.\n\n"
+            "On your first turn you show your lowest flip card and your lowest flop card when they beat "
+            "the ones shown before. The lowest flip card wins the flip pot (the upcard counts, so the "
+            "dealer wins it if nobody shows a lower one); the lowest flop card wins the flop pot. "
+            "If nobody holds the flop suit, the flop pot waits for the next round.\n\n"
+            "Card values: ace 1, 2 to 10 as printed, jack, queen and king 10."
+        ),
+    ),
+    RulesPage(  # R6.2-R6.7, R7.1, R7.3
+        N_("Your turn"),
+        N_(
+            "1. **Draw** the top card of the stock or of the discard pile.\n"
+            "2. **Spread**: lay down runs (3 or more cards of one suit in order, ace low) "
+            "and sets (3 or 4 cards of one rank).\n"
+            "3. **Lay off**: add cards to any spread on the table, yours or another player's.\n"
+            "4. **Discard** one card face up (not the one you just took from the discard pile).\n\n"
+            "Empty your hand and you are **out**: you win the game pot. If you draw the last card "
+            "of the stock, the round ends and the lowest hand wins the game pot."
+        ),
+    ),
+    RulesPage(  # R6.1, R7.2
+        N_("Drop and caught drops"),
+        N_(
+            "At the start of your turn, instead of drawing, you may **drop**: you show your hand "
+            "and claim it is the lowest. Then everyone shows.\n\n"
+            "If every other hand is higher, you win the game pot.\n\n"
+            "If another hand is as low as yours or lower, you are **caught**: you pay one extra "
+            "stake into the game pot, and the lowest hand takes the pot (a tie shares it)."
+        ),
+    ),
+    RulesPage(  # R7.4, R4.1-R4.3
+        N_("Tonk out, 49 and 50"),
+        N_(
+            "**Tonk out**: with six cards after your draw, lay down your whole hand as two new "
+            "spreads of three cards, with no lay-off and no discard. You win the game pot and "
+            "every other player pays you one extra stake.\n\n"
+            "**50 and 49**: a dealt hand worth exactly 50 wins the game pot at once, and every other "
+            "player pays one extra stake into it. Otherwise a dealt hand worth 49 wins the game pot. "
+            "The flip and flop are settled from the dealt cards and the round ends."
+        ),
+    ),
+    RulesPage(  # R2.1-R2.7, R8.2-R8.4
+        N_("Chips, stakes and leaving"),
+        N_(
+            "You sit down with a **buy-in** of chips from your balance. The table's **stake** is "
+            "what one pot costs.\n\n"
+            "With 4 stakes or more you pay into all three pots; with 3, into the game and flip pots; "
+            "with 2, into the game pot only; with 1 you go **all in** for the game pot. "
+            "With less than one stake you are out of the game.\n\n"
+            "You may leave between rounds; leaving during a round gives that round up. "
+            "When you leave or the game ends, your chips go back to your balance."
+        ),
+    ),
+)
+
+PAGE_FOOTER = N_("Page {page} of {pages}")
+"""The footer of each rules page; ``{page}`` and ``{pages}`` are numbers."""
+
+FIRST_HAND_TIP = N_(
+    "Tip: on your turn draw a card, lay down or lay off what you can, then discard one. "
+    "{rules} explains it all."
+)
+"""Shown once, on a player's first hand ever (issue 12)."""
+
+
+@dataclass(frozen=True)
+class ShownPage:
+    """A page in one language: the embed's title, description and footer."""
+
+    title: str
+    body: str
+    footer: str
+
+
+def rules_pages(t: Texts) -> list[ShownPage]:
+    """The pages in ``t``'s language, each with its "Page 2 of 6" footer."""
+    count = t.number(len(PAGES))
+    return [
+        ShownPage(
+            t.gettext(page.title),
+            t.gettext(page.body),
+            t.gettext(PAGE_FOOTER).format(page=t.number(number), pages=count),
+        )
+        for number, page in enumerate(PAGES, start=1)
+    ]
+
+
+def how_to_play() -> str:
+    """docs/HOW_TO_PLAY.md: the rules pages in every language, one section each (issue 14).
+
+    Made from the catalogs, so the README's "How to play" says exactly what ``/flipflop rules``
+    says; ``python -m bot.rules_pages > docs/HOW_TO_PLAY.md`` rewrites it and a test keeps it so.
+    """
+    lines = [
+        "# How to play Flip Flop",
+        "",
+        "<!-- Made by `python -m bot.rules_pages > docs/HOW_TO_PLAY.md` from locales/; do not edit. -->",
+        "",
+        "The rules as `/flipflop rules` shows them, in every language the bot speaks: "
+        + " · ".join(f"[{language_name(code)}](#{code})" for code in LANGUAGES)
+        + ".",
+    ]
+    for code in LANGUAGES:
+        lines += ["", f'<a id="{code}"></a>', "", f"## {language_name(code)}"]
+        for page in rules_pages(texts(code)):
+            lines += ["", f"### {page.title}", "", page.body]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(how_to_play(), end="")

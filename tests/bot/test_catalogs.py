@@ -1,0 +1,138 @@
+"""The catalogs follow the code: every message extracted from the source is translated in every
+language, nothing else is, placeholders match, and the slash commands' texts fit Discord's limits.
+
+When this fails after adding an English string, update the catalogs (docs/LANGUAGES.md).
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.plurals import get_plural
+
+from bot.i18n import COMMAND_NAME, LANGUAGES, SOURCE_LANGUAGE, is_valid_command_name
+from bot.i18n.catalogs import po_path, read_catalog, template_path
+from bot.i18n.extract import MessageKey, command_texts, extract_messages
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
+
+
+def ids(message: Message) -> tuple[str, ...]:
+    """The msgid, or the singular and plural msgids of a plural message."""
+    return (message.id,) if isinstance(message.id, str) else tuple(message.id)
+
+
+def forms(message: Message) -> tuple[str, ...]:
+    """The translation, or its plural forms."""
+    return (message.string,) if isinstance(message.string, str) else tuple(message.string or ())
+
+
+def keys(catalog: Catalog) -> set[MessageKey]:
+    return {
+        (message.id if isinstance(message.id, str) else ids(message), message.context)
+        for message in catalog
+        if message.id
+    }
+
+
+def placeholders(text: str) -> list[str]:
+    """The ``str.format`` fields of a text, sorted (raises ValueError on a broken brace)."""
+    return sorted(field for _, field, _, _ in string.Formatter().parse(text) if field is not None)
+
+
+@pytest.fixture(scope="module")
+def extracted() -> set[MessageKey]:
+    return set(extract_messages(ROOT))
+
+
+@pytest.fixture(scope="module")
+def template() -> Catalog:
+    return read_catalog(template_path())
+
+
+def test_the_template_holds_exactly_the_messages_in_the_code(
+    extracted: set[MessageKey], template: Catalog
+) -> None:
+    missing = extracted - keys(template)
+    stale = keys(template) - extracted
+    assert not missing, f"new messages not in locales/flipflop.pot (see docs/LANGUAGES.md): {missing}"
+    assert not stale, f"locales/flipflop.pot has messages the code no longer uses: {stale}"
+
+
+def test_the_code_has_the_messages_we_rely_on(extracted: set[MessageKey]) -> None:
+    assert (("{count} chip", "{count} chips"), None) in extracted
+    assert ("start", COMMAND_NAME) in extracted  # from the cogs' decorators
+    assert any(key[0] == "Drop and caught drops" for key in extracted)  # from bot/rules_pages.py
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_each_catalog_is_complete_and_follows_the_template(language: str, template: Catalog) -> None:
+    catalog = read_catalog(po_path(language), language)
+    assert keys(catalog) == keys(template)
+    assert catalog.plural_forms == get_plural(language).plural_forms
+    for message in catalog:
+        if not message.id:
+            continue
+        assert not message.fuzzy, message.id
+        translated = forms(message)
+        assert len(translated) == (catalog.num_plurals if message.pluralizable else 1), message.id
+        assert all(text.strip() for text in translated), f"untranslated in {language}: {message.id!r}"
+        expected = placeholders(ids(message)[-1])
+        for text in translated:
+            assert placeholders(text) == expected, f"{language}: {text!r} vs {message.id!r}"
+    assert not list(catalog.check()), "Babel's own checks"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_command_texts_fit_discord_in_every_language(language: str) -> None:
+    catalog = read_catalog(po_path(language), language)
+    cogs_texts = {
+        text
+        for path in (ROOT / "cogs").rglob("*.py")
+        for _, kind, text, _ in command_texts(path.read_text(encoding="utf-8"))
+        if kind == "gettext"
+    }
+    names = [m for m in catalog if m.context == COMMAND_NAME]
+    assert names, "the cogs' command names are in the catalog"
+    for message in names:
+        assert is_valid_command_name(forms(message)[0]), f"{language}: {message.string!r}"
+    for message in catalog:
+        if message.id in cogs_texts:
+            assert 1 <= len(forms(message)[0]) <= 100, f"{language}: {message.string!r}"
+
+
+def test_the_extractor_sees_a_new_string_anywhere(tmp_path: Path) -> None:
+    (tmp_path / "babel.cfg").write_text((ROOT / "babel.cfg").read_text())
+    for folder in ("cogs/flipflop", "bot", "engine"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    (tmp_path / "cogs/flipflop/_cog.py").write_text(
+        "@app_commands.command(name='deal', description='Deal again.')\n"
+        "@app_commands.describe(seat='Which seat')\n"
+        "async def deal(self, interaction, seat: int) -> None:\n"
+        "    await interaction.response.send_message(t.gettext('Dealt.'))\n"
+    )
+    (tmp_path / "bot/screen.py").write_text(
+        "TITLE = N_('Your hand')\nt.ngettext('{n} card', '{n} cards', n)\n"
+    )
+    (tmp_path / "engine/words.py").write_text("x = 'not a message'\n")
+    found = set(extract_messages(tmp_path))
+    assert found == {
+        ("deal", COMMAND_NAME),
+        ("Deal again.", None),
+        ("Which seat", None),
+        ("Dealt.", None),
+        ("Your hand", None),
+        (("{n} card", "{n} cards"), None),
+    }
+
+
+def test_placeholders_are_compared_by_name() -> None:
+    assert placeholders("{count} chips in {pot}") == ["count", "pot"]
+    assert placeholders("{pot}: {count}") == ["count", "pot"]
+    assert placeholders("no fields") == []
+    with pytest.raises(ValueError):
+        placeholders("{broken")
