@@ -5,8 +5,9 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 STAMP_PLAY := $(VENV)/.installed-play
+STAMP_BROWSER := $(VENV)/.installed-browser
 
-.PHONY: run test play lint bench clean
+.PHONY: run test test-browser play lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,10 +34,21 @@ test: $(STAMP_TEST)
 	$(BIN)/mypy engine
 	$(BIN)/python -m pytest
 
+$(STAMP_BROWSER): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[browser]'
+	touch $@ $(STAMP_RUN) $(STAMP_TEST) $(STAMP_PLAY)
+
+# The playground page driven by clicks in headless Chromium: Debian's `chromium` package
+# (apt-get install chromium), never `playwright install`. `make test` leaves tests/browser out.
+test-browser: $(STAMP_BROWSER)
+	$(BIN)/mypy tests/browser
+	$(BIN)/python -m pytest tests/browser
+
 COMPUTERS ?= 0
 MEMBERS ?= 3
+LEVEL ?= basic
 play: $(STAMP_PLAY)
-	$(BIN)/python -m bot.playground --members $(MEMBERS) --computers $(COMPUTERS)
+	$(BIN)/python -m bot.playground --members $(MEMBERS) --computers $(COMPUTERS) --level $(LEVEL)
 
 bench: $(STAMP_TEST)
 	$(BIN)/python bench/engine_bench.py

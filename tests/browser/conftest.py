@@ -1,0 +1,108 @@
+"""The playground as a subprocess and a headless Chromium driving its page (issue 12).
+
+Kept out of ``make test`` (pyproject's ``--ignore=tests/browser``): it needs the
+``browser`` extra and Debian's ``chromium``; ``make test-browser`` runs it.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+URL = re.compile(r"http://127\.0\.0\.1:\d+/\S+")
+START_TIMEOUT = 60.0
+
+
+def pump(stream: IO[str], lines: queue.Queue[str]) -> None:
+    """Copy the playground's output into ``lines`` until it ends (the pipe never fills up)."""
+    for line in stream:
+        lines.put(line)
+
+
+def wait_for_url(proc: subprocess.Popen[str], timeout: float) -> str:
+    """Read the playground's output until it prints its address (a reader thread: no polling sleeps)."""
+    assert proc.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=pump, args=(proc.stdout, lines), daemon=True).start()
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0 and proc.poll() is None:
+        try:
+            line = lines.get(timeout=min(left, 1.0))
+        except queue.Empty:
+            continue
+        seen.append(line)
+        if match := URL.search(line):
+            return match.group(0)
+    raise AssertionError("the playground printed no address:\n" + "".join(seen))
+
+
+@pytest.fixture(scope="module")
+def playground_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``python -m bot.playground`` on any free port and its own temporary database, stopped at the end."""
+    tmp = tmp_path_factory.mktemp("playground")
+    stderr = open(tmp / "stderr.log", "w")  # noqa: SIM115 - closed below, after the process
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.playground", "--members", "3", "--db", str(tmp / "play.sqlite3")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        yield wait_for_url(proc, START_TIMEOUT)
+    finally:
+        proc.send_signal(signal.SIGINT)  # the playground's own clean shutdown (Ctrl-C)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        stderr.close()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, through Playwright (no browser download: ``executable_path``)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM=/path/to/chromium)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser, playground_url: str) -> Iterator[Page]:
+    """The playground's page at the size the README's screenshots use."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto(playground_url)
+    yield page
+    context.close()

@@ -1,0 +1,158 @@
+"""One game in the playground, played by clicks as three members in headless Chromium (issue 12).
+
+The page is simcord's preview of ``#flipflop``: the "Viewing as" switch shows the
+channel as one member sees it, ephemeral replies ("Only you can see this")
+included. Every wait is on something the page shows; there are no sleeps.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+
+SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/h6"))
+MEMBERS = ("ann", "ben", "cat")
+EPHEMERAL = "Only you can see this"  # how the page marks a reply only its viewer sees
+
+
+def plain(text: str) -> str:
+    """Card text without spaces or emoji variation selectors: "Q ♦️" and "Q♦" compare equal."""
+    return re.sub(r"[\s\ufe0e\ufe0f]", "", text)
+
+
+def shown(card: str) -> re.Pattern[str]:
+    """A card as the page may show it: "K♦" matches "K ♦️" and "K♦︎", not "10♦" for "0♦"."""
+    rank, suit = re.escape(card[:-1]), re.escape(card[-1])
+    return re.compile(rf"(?<![0-9A-Z]){rank}[\s\ufe0e\ufe0f]*{suit}")
+
+
+class Seat:
+    """The playground page, seen as one member at a time through the "Viewing as" switch."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.timeline = page.locator("#channel-message-list")
+        self.status = page.locator("#action-status")
+        # the table message: the public one titled "Flip Flop" with buttons (the latest, if reposted)
+        self.table = (
+            self.timeline.locator(
+                "article.channel-message", has=page.locator(".embed-title", has_text="Flip Flop")
+            )
+            .filter(has=page.locator("button.component-button"), has_not_text=EPHEMERAL)
+            .last
+        )
+        self.private = self.timeline.locator("article.channel-message", has_text=EPHEMERAL)
+        self.hand = self.private.last  # the hand this member opened last
+
+    def view_as(self, name: str) -> None:
+        """Switch the viewer and wait until the page shows the channel as they see it."""
+        self.page.select_option("#viewer-picker", label=name)
+        expect(self.status).to_have_text("Preview ready")
+        expect(self.page.locator("#viewer-picker option:checked")).to_have_text(name)
+        expect(self.table).to_be_visible()
+
+    def slash(self, command: str) -> None:
+        """Type a slash command: Enter picks it (a second Enter would add an option); Send runs it."""
+        box = self.page.locator("#channel-composer-input")
+        box.click()
+        box.press_sequentially(command)
+        box.press("Enter")
+        self.page.get_by_role("button", name="Send").click()
+
+    def button(self, label: str, within: Locator | None = None) -> Locator:
+        return (within or self.timeline).locator("button.component-button", has_text=label)
+
+    def cards(self) -> str:
+        """The cards in this member's open hand, as ``plain`` text ("Your hand (value 30): A♣ 4♣ …")."""
+        first_line = self.hand.locator("p").first.inner_text().split("\n")[0]
+        return plain(first_line.split(":", 1)[1])
+
+    def field(self, name: str) -> Locator:
+        """A field of the table message's embed, by its name."""
+        return self.table.locator(".embed-field", has_text=name).locator(".embed-field-value")
+
+    def shot(self, name: str) -> None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+
+
+def test_lobby_and_a_round_by_clicks(page: Page) -> None:
+    seat = Seat(page)
+
+    # The lobby: ann opens a table, ben and cat join by clicks; everyone sees who is seated.
+    seat.slash("/flipflop start")
+    expect(seat.field("Seated")).to_contain_text("ann")
+    for name in ("ben", "cat"):
+        seat.view_as(name)
+        seat.button("Join").click()
+        expect(seat.field("Seated")).to_contain_text(name)
+    for viewer in ("cat", "ann"):
+        if viewer != "cat":
+            seat.view_as(viewer)
+        for name in MEMBERS:
+            expect(seat.field("Seated")).to_contain_text(name)
+        seat.shot(f"1-lobby-as-{viewer}")
+    seat.button("Start").click()
+    expect(seat.button("My hand")).to_be_visible()
+
+    # Each member opens their hand: they see their own cards and no one else's,
+    # and only the member to act is offered Draw.
+    hands: dict[str, str] = {}
+    offered_draw: list[str] = []
+    for name in MEMBERS:
+        seat.view_as(name)
+        expect(seat.private).to_have_count(0)  # nobody else's open hand shows to this member
+        seat.button("My hand").click()
+        expect(seat.private).to_have_count(1)
+        hands[name] = seat.cards()
+        if seat.button("Draw", within=seat.hand).count():
+            offered_draw.append(name)
+        seat.shot(f"2-hand-{name}")
+    assert len(set(hands.values())) == 3 and all(len(cards) >= 10 for cards in hands.values())
+    for name in MEMBERS:
+        seat.view_as(name)
+        expect(seat.private).to_have_count(1)
+        assert seat.cards() == hands[name]
+        public = plain(seat.timeline.inner_text())
+        assert [other for other in MEMBERS if hands[other] in public] == [name]
+
+    # The turn: exactly one member is offered Draw, and the table names them.
+    assert len(offered_draw) == 1, offered_draw
+    actor = offered_draw[0]
+    expect(seat.table).to_contain_text(f"{actor}'s turn")
+    seat.view_as(actor)
+    seat.button("Draw", within=seat.hand).click()
+    discard = seat.hand.locator(".preview-select", has_text="Discard")
+    expect(discard).to_be_visible()
+    expect(seat.button("Draw", within=seat.hand)).to_have_count(0)
+    seat.shot("3-drawn")
+    discard.locator("button.select-trigger").click()
+    option = discard.locator(".select-option").first
+    card = plain(option.locator(".option-label").inner_text())
+    option.click()
+    expect(seat.hand).not_to_contain_text(shown(card))  # the hand message is edited: one card fewer
+    expect(discard).to_have_count(0)  # the turn is over: no discard offered any more
+    seat.shot("4-discarded")
+
+    # The discard is on the public table for everyone, and the turn has passed on.
+    for name in MEMBERS:
+        seat.view_as(name)
+        expect(seat.field("Discard pile")).to_contain_text(shown(card))
+        expect(seat.table).not_to_contain_text(f"{actor}'s turn")
+    seat.shot("5-table-after-discard")
+
+    # The next member to act, and only they, is offered Draw when they open their hand again.
+    offered_draw = []
+    for name in MEMBERS:
+        seat.view_as(name)
+        seat.button("My hand").click()
+        expect(seat.private).to_have_count(2)
+        if seat.button("Draw", within=seat.hand).count():
+            offered_draw.append(name)
+    assert len(offered_draw) == 1 and offered_draw != [actor], offered_draw
+    expect(seat.table).to_contain_text(f"{offered_draw[0]}'s turn")
+    seat.view_as(offered_draw[0])
+    seat.shot("6-next-turn")
