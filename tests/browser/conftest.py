@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -32,7 +32,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 URL = re.compile(r"http://127\.0\.0\.1:\d+/\S+")
-START_TIMEOUT = 60.0
+START_TIMEOUT = 90.0  # seconds for the playground to print its address (a loaded 2-core machine)
+WAIT_MS = 30_000  # every wait on the page: generous, and only as long as the page needs
+expect.set_options(timeout=WAIT_MS)
 
 
 def pump(stream: IO[str], lines: queue.Queue[str]) -> None:
@@ -41,7 +43,7 @@ def pump(stream: IO[str], lines: queue.Queue[str]) -> None:
         lines.put(line)
 
 
-def wait_for_url(proc: subprocess.Popen[str], timeout: float) -> str:
+def wait_for_url(proc: subprocess.Popen[str], timeout: float, log: Path) -> str:
     """Read the playground's output until it prints its address (a reader thread: no polling sleeps)."""
     assert proc.stdout is not None
     lines: queue.Queue[str] = queue.Queue()
@@ -56,7 +58,7 @@ def wait_for_url(proc: subprocess.Popen[str], timeout: float) -> str:
         seen.append(line)
         if match := URL.search(line):
             return match.group(0)
-    raise AssertionError("the playground printed no address:\n" + "".join(seen))
+    raise AssertionError(f"the playground printed no address:\n{''.join(seen)}\n{log.read_text()}")
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +75,8 @@ def playground_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
-        yield wait_for_url(proc, START_TIMEOUT)
+        yield wait_for_url(proc, START_TIMEOUT, tmp / "stderr.log")
+        alive = proc.poll() is None
     finally:
         proc.send_signal(signal.SIGINT)  # the playground's own clean shutdown (Ctrl-C)
         try:
@@ -84,6 +87,19 @@ def playground_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stderr.close()
         if proc.stdout is not None:
             proc.stdout.close()
+    log = (tmp / "stderr.log").read_text()
+    assert alive, f"the playground died during the test:\n{log}"
+    assert "Traceback" not in log, f"the bot raised while it was played:\n{log}"
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots of each step go: $SCREENSHOTS, or pytest's temporary directory."""
+    path = (
+        Path(os.environ["SCREENSHOTS"]) if os.environ.get("SCREENSHOTS") else tmp_path_factory.mktemp("shots")
+    )
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -98,11 +114,12 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(browser: Browser, playground_url: str) -> Iterator[Page]:
-    """The playground's page at the size the README's screenshots use."""
+def page(browser: Browser, playground_url: str, shots: Path) -> Iterator[Page]:
+    """The playground's page; its last state is saved as ``last.png`` (what a failure looked like)."""
     context = browser.new_context(viewport={"width": 1100, "height": 900})
-    context.set_default_timeout(20_000)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.goto(playground_url)
     yield page
+    page.screenshot(path=shots / "last.png")
     context.close()

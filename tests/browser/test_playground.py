@@ -7,13 +7,11 @@ included. Every wait is on something the page shows; there are no sleeps.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-SHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/h6"))
 MEMBERS = ("ann", "ben", "cat")
 EPHEMERAL = "Only you can see this"  # how the page marks a reply only its viewer sees
 
@@ -32,8 +30,8 @@ def shown(card: str) -> re.Pattern[str]:
 class Seat:
     """The playground page, seen as one member at a time through the "Viewing as" switch."""
 
-    def __init__(self, page: Page) -> None:
-        self.page = page
+    def __init__(self, page: Page, shots: Path) -> None:
+        self.page, self.shots = page, shots
         self.timeline = page.locator("#channel-message-list")
         self.status = page.locator("#action-status")
         # the table message: the public one titled "Flip Flop" with buttons (the latest, if reposted)
@@ -75,12 +73,11 @@ class Seat:
         return self.table.locator(".embed-field", has_text=name).locator(".embed-field-value")
 
     def shot(self, name: str) -> None:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+        self.page.screenshot(path=self.shots / f"{name}.png")
 
 
-def test_lobby_and_a_round_by_clicks(page: Page) -> None:
-    seat = Seat(page)
+def test_lobby_and_a_round_by_clicks(page: Page, shots: Path) -> None:
+    seat = Seat(page, shots)
 
     # The lobby: ann opens a table, ben and cat join by clicks; everyone sees who is seated.
     seat.slash("/flipflop start")
@@ -155,4 +152,6 @@ def test_lobby_and_a_round_by_clicks(page: Page) -> None:
     assert len(offered_draw) == 1 and offered_draw != [actor], offered_draw
     expect(seat.table).to_contain_text(f"{offered_draw[0]}'s turn")
     seat.view_as(offered_draw[0])
+    # R6.2: they may draw the top of the discard pile, the card just discarded
+    expect(seat.button("Take", within=seat.hand)).to_contain_text(shown(card))
     seat.shot("6-next-turn")
