@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections import Counter
@@ -360,3 +361,31 @@ async def test_ratings_refuse_an_impossible_sigma(store: Store) -> None:
                 " VALUES (?, ?, 25.0, 0.0, 25.0, 0, 1.0)",
                 (G, ANN),
             )
+
+
+async def test_bad_finishes_are_refused_with_a_code_and_rate_no_one(store: Store) -> None:
+    members = {"ann": ANN, "ben": BEN}
+    for finishes, code in [
+        ([Finish("ann", 5, 1), Finish("ann", 6, 1)], "bad_finish"),
+        ([Finish("ann", -5, 1), Finish("ben", 6, 1)], "bad_finish"),
+        ([Finish("ann", 5, 1), Finish("zed", 6, 1)], "unknown_seat"),
+    ]:
+        with pytest.raises(HistoryError) as refused:
+            async with store.transaction() as tx:
+                await record_game(tx, G, finishes, members, 1.0)
+        assert refused.value.code == code
+    assert await store.fetchone("SELECT COUNT(*) FROM ratings") == (0,)
+
+
+async def test_two_games_ending_at_once_both_count_for_a_shared_member(store: Store) -> None:
+    """Two tables' games end together and share the basic computer: neither update is lost."""
+
+    async def end_game(human: int, at: float) -> None:
+        async with store.transaction() as tx:
+            await record_game(tx, G, [Finish("h", 90, 4), Finish("-5", 10, 4)], {"h": human, "-5": BASIC}, at)
+
+    await asyncio.gather(*(end_game(human, float(i)) for i, human in enumerate([ANN, BEN, CAT])))
+    computer = await rating(store, G, BASIC)
+    assert computer is not None and computer.games == 3
+    one_game = await rating(store, G, ANN)
+    assert one_game is not None and one_game.games == 1 and computer.rating.mu < one_game.rating.mu
