@@ -63,8 +63,24 @@ COPIED: dict[str, tuple[str, ...]] = {
         "state",
         "updated_at",
     ),
-    "rounds": ("id", "guild_id", "table_id", "number", "ended_at", "transcript", "result"),
+    "rounds": ("id", "guild_id", "table_id", "number", "ended_at", "transcript", "result", "reveal"),
     "round_players": ("round_id", "guild_id", "user_id"),
+    "round_seats": (
+        "guild_id",
+        "user_id",
+        "round_id",
+        "seat",
+        "opening",
+        "net",
+        "won_game",
+        "won_flip",
+        "won_flop",
+        "best_pot",
+        "way",
+        "dropped",
+        "caught",
+    ),
+    "ratings": ("guild_id", "user_id", "mu", "sigma", "ordinal", "games", "updated_at"),
 }
 """Every table of the schema and its columns, in an order that satisfies the foreign keys."""
 SERIAL_IDS = ("ledger", "rounds")

@@ -26,7 +26,10 @@ async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) ->
     async with Database(path) as db, db.transaction() as tx:
         await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60)")
     con = sqlite3.connect(path)
-    con.executescript("DROP TABLE round_players; DROP TABLE rounds; PRAGMA user_version = 1;")
+    con.executescript(
+        "DROP TABLE round_seats; DROP TABLE ratings;"  # migration 3's
+        " DROP TABLE round_players; DROP TABLE rounds; PRAGMA user_version = 1;"
+    )
     con.close()
     async with Database(f"sqlite:///{path}") as db:
         assert await db.fetchone("PRAGMA user_version") == (SCHEMA_VERSION,)

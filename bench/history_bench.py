@@ -1,0 +1,280 @@
+"""History, stats and rating-leaderboard latency with 100,000 stored rounds, on SQLite and PostgreSQL.
+
+    .venv/bin/python bench/history_bench.py [--rounds 100000] [--queries 400] [--postgres URL] [--only sqlite]
+
+Fills a fresh store (a temporary SQLite file; a new schema in the PostgreSQL
+named by --postgres or TEST_DATABASE_URL, dropped afterwards) with rounds of
+real engine games: a pool of finished rounds is played with the computer
+strategies and recorded through ``record_round``'s own derivation, then
+copied in bulk across 20 servers whose members play with a skewed frequency
+(a few members play much more than most), with computer seats mixed in.
+Prints each query plan (EXPLAIN) and p50/p99 of ``history`` (server and
+member), ``stats`` and ``leaderboard_by_rating``. Goal: p99 <= 20 ms each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import asyncpg  # noqa: E402
+
+from bot.history import COMPUTER_MEMBERS, history, leaderboard_by_rating, stats  # noqa: E402
+from bot.history.outcome import RoundOutcome, replayable, round_outcome  # noqa: E402
+from bot.ratings import DEFAULT_RATING  # noqa: E402
+from bot.storage import Store  # noqa: E402
+from engine import Game, Seat  # noqa: E402
+from engine.strategies import BasicStrategy, RandomStrategy  # noqa: E402
+
+SERVERS = 20
+HUMANS_PER_SERVER = 60
+GUILD0 = 10**15
+POOL = 400
+CHUNK = 2000
+QUIET = GUILD0 + SERVERS
+"""A server whose rounds are the oldest 1 % and that has played none since: the planner's worst case."""
+
+
+def pool_of_rounds(rng: random.Random) -> list[tuple[dict[str, Any], RoundOutcome]]:
+    """Finished rounds of real games (3-5 seats), each with its derived outcome."""
+    pool: list[tuple[dict[str, Any], RoundOutcome]] = []
+    while len(pool) < POOL:
+        seats = [f"s{i}" for i in range(rng.randint(3, 5))]
+        game = Game([Seat(s, 60) for s in seats], 5)
+        strategy = {s: BasicStrategy() if i == 0 else RandomStrategy() for i, s in enumerate(seats)}
+        while not game.over and len(pool) < POOL:
+            dealt = game.rounds_played
+            game.start_round(rng=rng)
+            if game.rounds_played == dealt:
+                break
+            while game.in_round:
+                p = game.to_act
+                assert p is not None
+                game.apply(strategy[p].choose(game.view(p), rng))
+            transcript = replayable(game.round_transcript())
+            pool.append((transcript, round_outcome(transcript)))
+    return pool
+
+
+def members_of(guild: int) -> list[int]:
+    return [guild * 1000 + i for i in range(1, HUMANS_PER_SERVER + 1)]
+
+
+async def fill(db: Store, rounds: int, rng: random.Random) -> None:
+    """Bulk insert: the same rows record_round writes, derived once per pooled round."""
+    pool = pool_of_rounds(rng)
+    weights = [1 / (i + 1) for i in range(HUMANS_PER_SERVER)]  # Zipf-like: member 1 plays most
+    computers = list(COMPUTER_MEMBERS.values())
+    rows_r: list[tuple[Any, ...]] = []
+    rows_p: list[tuple[Any, ...]] = []
+    rows_s: list[tuple[Any, ...]] = []
+    pooled_json = [(json.dumps(t), json.dumps(o.result)) for t, o in pool]
+    start = time.perf_counter()
+    for rid in range(1, rounds + 1):
+        guild = QUIET if rid <= rounds // 100 else GUILD0 + rng.randrange(SERVERS)
+        k = rng.randrange(POOL)
+        transcript, outcome = pool[k]
+        seats = outcome.seats
+        humans: list[int] = []
+        people = members_of(guild)
+        while len(humans) < len(seats):
+            m = rng.choices(people, weights)[0]
+            if m not in humans:
+                humans.append(m)
+        who = [
+            rng.choice(computers) if i > 0 and rng.random() < 0.15 else humans[i] for i in range(len(seats))
+        ]
+        number = 1 + rid % 12
+        rows_r.append((rid, guild, f"t{rid // 12}", number, 1.7e9 + rid, *pooled_json[k]))
+        for member in dict.fromkeys(who):
+            rows_p.append((rid, guild, member))
+        for member, s in zip(who, seats, strict=True):
+            rows_s.append(
+                (
+                    guild,
+                    member,
+                    rid,
+                    s.seat,
+                    int(number == 1),
+                    s.net,
+                    s.won["game"],
+                    s.won["flip"],
+                    s.won["flop"],
+                    s.best_pot,
+                    s.way,
+                    int(s.dropped),
+                    int(s.caught),
+                )
+            )
+        if len(rows_r) >= CHUNK or rid == rounds:
+            async with db.transaction() as tx:
+                await tx.executemany(
+                    "INSERT INTO rounds (id, guild_id, table_id, number, ended_at, transcript, result)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    rows_r,
+                )
+                await tx.executemany(
+                    "INSERT INTO round_players (round_id, guild_id, user_id) VALUES (?, ?, ?)", rows_p
+                )
+                await tx.executemany(
+                    "INSERT INTO round_seats (guild_id, user_id, round_id, seat, opening, net, won_game,"
+                    " won_flip, won_flop, best_pot, way, dropped, caught)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows_s,
+                )
+            rows_r, rows_p, rows_s = [], [], []
+    async with db.transaction() as tx:
+        rating_rows = []
+        for g in range(SERVERS):
+            for member in members_of(GUILD0 + g) + computers:
+                mu = rng.gauss(25, 4)
+                sigma = rng.uniform(1.5, DEFAULT_RATING.sigma)
+                rating_rows.append(
+                    (GUILD0 + g, member, mu, sigma, mu - 3 * sigma, rng.randint(1, 300), 1.7e9)
+                )
+        await tx.executemany(
+            "INSERT INTO ratings (guild_id, user_id, mu, sigma, ordinal, games, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            rating_rows,
+        )
+        await tx.execute("ANALYZE")
+    print(f"  filled {rounds} rounds in {time.perf_counter() - start:.1f} s")
+
+
+QUERIES = {
+    "history (server)": "SELECT id, table_id, number, ended_at, result FROM rounds WHERE guild_id = ?"
+    " ORDER BY id DESC LIMIT ?",
+    "history (member)": "SELECT r.id, r.table_id, r.number, r.ended_at, r.result FROM round_players p"
+    " JOIN rounds r ON r.id = p.round_id WHERE p.guild_id = ? AND p.user_id = ?"
+    " ORDER BY p.round_id DESC LIMIT ?",
+    "history (seats)": "SELECT round_id, user_id, seat FROM round_seats WHERE round_id IN (?, ?, ?)"
+    " ORDER BY round_id, seat",
+    "stats": "SELECT COUNT(*), SUM(net), MAX(best_pot), COUNT(won_flip) FROM round_seats"
+    " WHERE guild_id = ? AND user_id = ?",
+    "leaderboard": "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id > 0"
+    " ORDER BY ordinal DESC, user_id LIMIT ?",
+}
+
+
+async def explain(db: Store) -> bool:
+    """Print each query's plan; False if any reads a whole table."""
+    g, m = GUILD0, GUILD0 * 1000 + 1
+    params: dict[str, tuple[Any, ...]] = {
+        "history (server)": (g, 10),
+        "history (member)": (g, m, 10),
+        "history (seats)": (1, 2, 3),
+        "stats": (g, m),
+        "leaderboard": (g, 10),
+    }
+    ok = True
+    prefix = "EXPLAIN QUERY PLAN " if db.dialect == "sqlite" else "EXPLAIN "
+    for name, sql in QUERIES.items():
+        rows = await db.fetchall(prefix + sql, params[name])
+        plan = " | ".join(str(r[-1]) for r in rows)
+        scans = (
+            "SCAN r " in plan + " "
+            or "SCAN rounds" in plan
+            or "SCAN round_seats" in plan
+            or "Seq Scan" in plan
+        )
+        ok = ok and not scans
+        print(f"  plan {name}: {plan}")
+    return ok
+
+
+def quantiles(times: list[float]) -> str:
+    cuts = statistics.quantiles(times, n=100)
+    return f"p50 {cuts[49] * 1000:6.2f} ms  p99 {cuts[98] * 1000:6.2f} ms"
+
+
+async def measure(db: Store, queries: int, rng: random.Random) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {
+        "history (server)": [],
+        "history (member)": [],
+        "stats": [],
+        "leaderboard": [],
+        "history (quiet)": [],
+    }
+    for _ in range(queries):
+        guild = GUILD0 + rng.randrange(SERVERS)
+        member = rng.choice(members_of(guild)[:10] + members_of(guild) + list(COMPUTER_MEMBERS.values()))
+        calls = {
+            "history (server)": history(db, guild, limit=10),
+            "history (member)": history(db, guild, member=member, limit=10),
+            "stats": stats(db, guild, member),
+            "leaderboard": leaderboard_by_rating(db, guild, limit=10),
+        }
+        calls["history (quiet)"] = history(db, QUIET, limit=10)
+        for name, call in calls.items():
+            t = time.perf_counter()
+            await call
+            times[name].append(time.perf_counter() - t)
+    return times
+
+
+async def run(dialect: str, target: str, rounds: int, queries: int) -> bool:
+    rng = random.Random(13)
+    async with Store(target) as db:
+        print(f"{dialect}: {db.where}")
+        await fill(db, rounds, rng)
+        if dialect == "postgres":
+            conn = await asyncpg.connect(target)
+            try:
+                await conn.execute("VACUUM ANALYZE")  # what autovacuum does to an append-only table
+            finally:
+                await conn.close()
+        ok = await explain(db)
+        heavy = await stats(db, GUILD0, GUILD0 * 1000 + 1)
+        print(f"  busiest member: {heavy.rounds} rounds")
+        await measure(db, 20, rng)  # warm-up
+        times = await measure(db, queries, rng)
+        for name, ts in times.items():
+            print(f"  {name:18s} {quantiles(ts)}")
+            ok = ok and statistics.quantiles(ts, n=100)[98] <= 0.020
+    return ok
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=400)
+    parser.add_argument(
+        "--postgres", default=os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
+    )
+    parser.add_argument("--only", choices=("sqlite", "postgres"))
+    args = parser.parse_args()
+    ok = True
+    if args.only != "postgres":
+        with tempfile.TemporaryDirectory() as tmp:
+            ok = await run("sqlite", f"sqlite:///{tmp}/bench.sqlite3", args.rounds, args.queries) and ok
+    if args.only != "sqlite":
+        schema = f"bench_history_{uuid.uuid4().hex[:12]}"
+        admin = await asyncpg.connect(args.postgres)
+        try:
+            await admin.execute(f'CREATE SCHEMA "{schema}"')
+            sep = "&" if "?" in args.postgres else "?"
+            ok = (
+                await run("postgres", f"{args.postgres}{sep}search_path={schema}", args.rounds, args.queries)
+                and ok
+            )
+        finally:
+            await admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            await admin.close()
+    print("goal p99 <= 20 ms and index plans:", "met" if ok else "NOT met")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))

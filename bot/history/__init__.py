@@ -1,0 +1,49 @@
+"""Every round's history, players' stats and skill ratings, on either store (issue 13).
+
+Writes (inside the transaction of the action that ended a round or game):
+``record_round`` stores a finished round's transcript and what each seat's
+round came to, derived from that transcript by replaying it; ``record_game``
+updates ratings from a game's standings. Reads: ``history``,
+``round_story``, ``stats``, ``rating``, ``leaderboard_by_rating``.
+
+Bad input raises ``HistoryError`` (with a ``code``) and changes nothing; a
+round id that is unknown or of another server reads as ``None``.
+"""
+
+from bot.history.members import COMPUTER_MEMBERS, HistoryError, computer_level, computer_member
+from bot.history.queries import (
+    MAX_LIMIT,
+    WAYS,
+    RatingEntry,
+    RoundStory,
+    RoundSummary,
+    SeatLine,
+    Stats,
+    history,
+    leaderboard_by_rating,
+    rating,
+    round_story,
+    stats,
+)
+from bot.history.record import record_game, record_round
+
+__all__ = [
+    "COMPUTER_MEMBERS",
+    "MAX_LIMIT",
+    "WAYS",
+    "HistoryError",
+    "RatingEntry",
+    "RoundStory",
+    "RoundSummary",
+    "SeatLine",
+    "Stats",
+    "computer_level",
+    "computer_member",
+    "history",
+    "leaderboard_by_rating",
+    "rating",
+    "record_game",
+    "record_round",
+    "round_story",
+    "stats",
+]

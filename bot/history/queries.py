@@ -1,0 +1,268 @@
+"""Reading history: recent rounds, one round's story, a member's stats, ratings.
+
+Every query names its server and reads through an index (docs/OPERATORS.md,
+"History and stats"); none scans a table, so each stays fast however many
+rounds are stored (bench/history_bench.py). A round of another server is
+invisible: asking for it answers exactly as for an id that does not exist.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.history.members import HistoryError, check_guild, check_member
+from bot.history.outcome import round_outcome, story
+from bot.ratings import SkillRating
+from bot.storage import Row
+from engine.events import POTS
+
+MAX_LIMIT = 100
+"""The most rows one history or leaderboard query returns."""
+WAYS = ("out", "tonk", "drop", "caught", "stock", "fifty", "forty_nine")
+"""How a round can be won (``engine.events.EndReason``): R7.1, R7.5, R7.2, R7.2 caught, R7.3, R4."""
+
+
+class Reader(Protocol):
+    """A store or an open transaction: anything that reads."""
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """Every row."""
+        ...
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """The first row, or None."""
+        ...
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat of a recorded round: who, chips won or lost, pots won (None: not won), how."""
+
+    member: int
+    seat: str
+    net: int
+    won: dict[str, int | None]
+    way: str | None
+    dropped: bool
+    caught: bool
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """One line of ``/flipflop history``: when, who, how it ended, who won which pot, the round id."""
+
+    round_id: int
+    table_id: str
+    number: int
+    ended_at: float
+    end: str
+    seats: tuple[SeatLine, ...]
+
+    @property
+    def members(self) -> tuple[int, ...]:
+        """Who played (ordered by seat id)."""
+        return tuple(s.member for s in self.seats)
+
+    @property
+    def winners(self) -> dict[str, tuple[int, ...]]:
+        """Each pot's winners (R2.6); empty for a pot no one won (it carried, R5.6)."""
+        return {pot: tuple(s.member for s in self.seats if s.won[pot] is not None) for pot in POTS}
+
+
+@dataclass(frozen=True)
+class RoundStory:
+    """``/flipflop round``: the round's transcript (with its revealed seed), result and story lines."""
+
+    round_id: int
+    table_id: str
+    number: int
+    ended_at: float
+    transcript: dict[str, Any]
+    """Replays with ``python -m engine.replay`` to ``result``; carries ``reveal`` when one was stored."""
+    result: dict[str, Any]
+    reveal: dict[str, Any] | None
+    lines: list[tuple[str, dict[str, Any]]]
+    """``(code, params)`` per event (``bot.history.outcome.story``); ``round_ended`` shows the hands."""
+    members: dict[str, int]
+    """Seat id → member."""
+
+
+@dataclass(frozen=True)
+class RatingEntry:
+    """A member's skill rating (OpenSkill Plackett–Luce) and how many rated games it rests on."""
+
+    member: int
+    rating: SkillRating
+    games: int
+
+
+@dataclass(frozen=True)
+class Stats:
+    """``/flipflop stats``: one member in one server, from the stored rounds (computers: per seat)."""
+
+    member: int
+    games: int
+    """Games begun (round 1 dealt in, R3)."""
+    rounds: int
+    wins: dict[str, int] = field(default_factory=dict)
+    """Rounds won (the game pot) by each way in ``WAYS``."""
+    game_pots: int = 0
+    flip_pots: int = 0
+    flop_pots: int = 0
+    net: int = 0
+    """Chips won minus chips paid, over every round."""
+    biggest_pot: int | None = None
+    drops: int = 0
+    caught: int = 0
+    """Drops that were caught (R7.2)."""
+    rating: RatingEntry | None = None
+
+
+def _limit(limit: object) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise HistoryError("bad_limit", f"a limit is a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
+    return limit
+
+
+async def history(
+    db: Reader, guild_id: int, member: int | None = None, limit: int = 10
+) -> list[RoundSummary]:
+    """The server's (or one member's) latest recorded rounds, newest first."""
+    check_guild(guild_id)
+    _limit(limit)
+    if member is None:
+        rows = await db.fetchall(
+            "SELECT id, table_id, number, ended_at, result FROM rounds WHERE guild_id = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+    else:
+        rows = await db.fetchall(
+            "SELECT r.id, r.table_id, r.number, r.ended_at, r.result FROM round_players p"
+            " JOIN rounds r ON r.id = p.round_id"
+            " WHERE p.guild_id = ? AND p.user_id = ? ORDER BY p.round_id DESC LIMIT ?",
+            (guild_id, check_member(member), limit),
+        )
+    if not rows:
+        return []
+    seats = await _seats(db, [int(r[0]) for r in rows])
+    return [
+        RoundSummary(
+            int(rid), table_id, int(number), float(ended_at), _end(result), tuple(seats.get(int(rid), []))
+        )
+        for rid, table_id, number, ended_at, result in rows
+    ]
+
+
+async def _seats(db: Reader, round_ids: list[int]) -> dict[int, list[SeatLine]]:
+    marks = ", ".join("?" * len(round_ids))
+    rows = await db.fetchall(
+        "SELECT round_id, user_id, seat, net, won_game, won_flip, won_flop, way, dropped, caught"
+        f" FROM round_seats WHERE round_id IN ({marks}) ORDER BY round_id, seat",
+        round_ids,
+    )
+    by_round: dict[int, list[SeatLine]] = {}
+    for rid, user_id, seat, net, game, flip, flop, way, dropped, caught in rows:
+        won = {"game": game, "flip": flip, "flop": flop}
+        by_round.setdefault(int(rid), []).append(
+            SeatLine(int(user_id), seat, int(net), won, way, bool(dropped), bool(caught))
+        )
+    return by_round
+
+
+def _end(result: str) -> str:
+    end: str = json.loads(result)["rounds"][0]["end"]
+    return end
+
+
+async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | None:
+    """A recorded round of this server, or None (no such round here — including another server's)."""
+    check_guild(guild_id)
+    if isinstance(round_id, bool) or not isinstance(round_id, int) or not 0 < round_id < 2**63:
+        return None
+    row = await db.fetchone(
+        "SELECT table_id, number, ended_at, transcript, result, reveal FROM rounds"
+        " WHERE id = ? AND guild_id = ?",
+        (round_id, guild_id),
+    )
+    if row is None:
+        return None
+    table_id, number, ended_at, transcript_json, result_json, reveal_json = row
+    members = {
+        seat: int(user_id)
+        for seat, user_id in await db.fetchall(
+            "SELECT seat, user_id FROM round_seats WHERE round_id = ?", (round_id,)
+        )
+    }
+    transcript = json.loads(transcript_json)
+    reveal = json.loads(reveal_json) if reveal_json is not None else None
+    lines = story(round_outcome(transcript).events, members)
+    if reveal is not None:
+        transcript["reveal"] = reveal
+    return RoundStory(
+        round_id,
+        table_id,
+        int(number),
+        float(ended_at),
+        transcript,
+        json.loads(result_json),
+        reveal,
+        lines,
+        members,
+    )
+
+
+_WAY_SUMS = ", ".join(f"SUM(CASE WHEN way = '{way}' THEN 1 ELSE 0 END)" for way in WAYS)
+
+
+async def stats(db: Reader, guild_id: int, member: int) -> Stats:
+    """A member's stats in this server; all zero (and no rating) for a member who never played here."""
+    check_guild(guild_id)
+    check_member(member)
+    row = await db.fetchone(
+        "SELECT COUNT(*), COALESCE(SUM(opening), 0), COUNT(won_game), COUNT(won_flip), COUNT(won_flop),"
+        " COALESCE(SUM(net), 0), MAX(best_pot), COALESCE(SUM(dropped), 0), COALESCE(SUM(caught), 0),"
+        f" {_WAY_SUMS}"
+        " FROM round_seats WHERE guild_id = ? AND user_id = ?",
+        (guild_id, member),
+    )
+    assert row is not None
+    rounds, games, game_pots, flip_pots, flop_pots, net, biggest, drops, caught, *ways = row
+    return Stats(
+        member=member,
+        games=int(games),
+        rounds=int(rounds),
+        wins={way: int(n or 0) for way, n in zip(WAYS, ways, strict=True)},
+        game_pots=int(game_pots),
+        flip_pots=int(flip_pots),
+        flop_pots=int(flop_pots),
+        net=int(net),
+        biggest_pot=None if biggest is None else int(biggest),
+        drops=int(drops),
+        caught=int(caught),
+        rating=await rating(db, guild_id, member),
+    )
+
+
+async def rating(db: Reader, guild_id: int, member: int) -> RatingEntry | None:
+    """A member's rating in this server, or None before their first finished game."""
+    check_guild(guild_id)
+    row = await db.fetchone(
+        "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ?",
+        (guild_id, check_member(member)),
+    )
+    return None if row is None else RatingEntry(member, SkillRating(row[0], row[1]), int(row[2]))
+
+
+async def leaderboard_by_rating(db: Reader, guild_id: int, limit: int = 10) -> list[RatingEntry]:
+    """``/leaderboard by:rating``: the server's best-rated human members, highest ordinal (μ − 3σ) first."""
+    check_guild(guild_id)
+    rows = await db.fetchall(
+        "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id > 0"
+        " ORDER BY ordinal DESC, user_id LIMIT ?",
+        (guild_id, _limit(limit)),
+    )
+    return [RatingEntry(int(u), SkillRating(mu, sigma), int(games)) for u, mu, sigma, games in rows]
