@@ -48,6 +48,11 @@ class ComputerPlayers:
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         return self._pool
 
+    @property
+    def started(self) -> bool:
+        """Worker processes have been started (a searching level has moved)."""
+        return self._pool is not None
+
     async def choose(self, level: str, view: PlayerView, seed: float) -> Action:
         """The move, searched in a worker process if the level searches."""
         if level not in SEARCHING:

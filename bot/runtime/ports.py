@@ -38,6 +38,8 @@ class Sent:
 
     status: Delivery
     missing: str = ""
+    posted: bool = False
+    """A new message reached the channel (an edit alone does not show that posting works)."""
 
     @property
     def ok(self) -> bool:

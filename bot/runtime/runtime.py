@@ -386,7 +386,7 @@ class TableRuntime:
         await self._delivered(outcome.table, sent)
 
     async def _delivered(self, table: Table, sent: Sent) -> None:
-        if sent.status is Delivery.OK:
+        if sent.status is Delivery.OK and sent.posted:
             self.lacking.pop(table.id, None)
             self._told.discard(table.id)
         elif sent.status is Delivery.FORBIDDEN:

@@ -52,24 +52,25 @@ class Handler(Protocol):
         ...
 
 
-_handlers: weakref.WeakKeyDictionary[discord.Client, Handler] = weakref.WeakKeyDictionary()
+_handlers: weakref.WeakValueDictionary[int, Handler] = weakref.WeakValueDictionary()
+"""Each client's handler, held weakly (the cog owns it), so a finished bot can be collected."""
 
 
 def bind(client: discord.Client, handler: Handler) -> None:
     """Register the persistent controls on ``client`` and who answers them."""
-    _handlers[client] = handler
+    _handlers[id(client)] = handler
     client.add_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect)
 
 
 def unbind(client: discord.Client) -> None:
     """Stop answering the controls (the cog is unloading)."""
     client.remove_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect)
-    _handlers.pop(client, None)
+    _handlers.pop(id(client), None)
 
 
 def handler_of(interaction: discord.Interaction) -> Handler:
     """The handler bound to the client that received ``interaction``."""
-    return _handlers[interaction.client]
+    return _handlers[id(interaction.client)]
 
 
 class _Guarded:

@@ -106,7 +106,8 @@ class DiscordNotifier:
         await self._update_hand_to_act(table)
         if table.status == "closed":
             self.forget(table.id)
-        return worst(results)
+        sent = worst(results)
+        return Sent(sent.status, sent.missing, posted=bool(lines) and sent.ok)
 
     def _remember_moves(self, outcome: Outcome) -> None:
         tid = outcome.table.id
