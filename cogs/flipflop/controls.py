@@ -128,7 +128,7 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> LobbyButton:
         return cls(match["tid"], match["op"])
 
@@ -157,9 +157,10 @@ class LobbySelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> LobbySelect:
         control = cls(match["tid"])
+        assert isinstance(item, discord.ui.Select)
         control.item = item
         return control
 
@@ -192,7 +193,7 @@ class TableButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> TableButton:
         return cls(match["tid"], match["op"])
 
@@ -225,7 +226,7 @@ class HandButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> HandButton:
         return cls(match["tid"], int(match["seq"]), match["op"])
 
@@ -261,9 +262,10 @@ class HandSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> HandSelect:
         control = cls(match["tid"], int(match["seq"]), match["op"])
+        assert isinstance(item, discord.ui.Select)
         control.item = item
         return control
 
