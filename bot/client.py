@@ -108,7 +108,7 @@ class FlipFlopBot(commands.Bot):
         if isinstance(error, app_commands.NoPrivateMessage):
             text = "Flip Flop commands work in a server channel, not in direct messages."
         elif isinstance(error, app_commands.TransformerError):
-            text = f"That value can't be used here: {original}. Nothing was changed."
+            text = "One of the values you gave is out of range for that option; nothing was changed."
         elif isinstance(error, app_commands.MissingPermissions):
             text = "Only members with the **Manage Server** permission can do that."
         elif isinstance(original, LedgerError):

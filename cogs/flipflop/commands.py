@@ -73,6 +73,10 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.runtime.channel_gone(channel.id)
 
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.runtime.channel_gone(payload.thread_id)
+
     # ------------------------------------------------------------------ commands
 
     @app_commands.command(name="start", description="Open a Flip Flop table in this channel.")

@@ -18,7 +18,7 @@ import discord
 from bot.runtime import Delivery, Outcome, Resumed, Sent, Whereabouts
 from bot.table_render import event_lines, last_move, notice_line, unreadable_line
 from bot.tables import Table, Unreadable
-from cogs.flipflop.screens import current_screen, hand_screen
+from cogs.flipflop.screens import Screen, current_screen, hand_screen
 from engine.events import RoundStarted
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ class DiscordNotifier:
             return Sent(Delivery.OK)
         return sent
 
-    def screen(self, table: Table) -> Any:
+    def screen(self, table: Table) -> Screen:
         """The table message as it should read now (for a reply that shows it)."""
         return current_screen(table, self.last_lines.get(table.id, ""))
 
