@@ -95,7 +95,3 @@ class Outcome:
     table: Table
     events: tuple[Event, ...] = ()
     notices: tuple[Notice, ...] = field(default_factory=tuple)
-
-    def then(self, other: Outcome) -> Outcome:
-        """The outcome followed by another of the same table."""
-        return Outcome(self.table, self.events + other.events, self.notices + other.notices)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ledger import LedgerError
+from bot.ledger import HOUSE_ID, LedgerError
 from bot.runtime import (
     ComputersOnly,
     Delivery,
@@ -21,6 +21,7 @@ from bot.runtime import (
 )
 from bot.tables import LOBBY_IDLE_SECONDS, TableError
 from engine import Draw, Drop, IllegalAction
+from engine.events import Drew
 from tests.bot.runtime.fakes import ANN, BEN, CAT, CH, DAN, FakeClock, G, harness
 
 
@@ -150,8 +151,14 @@ async def test_computers_play_their_turns_and_never_play_alone(tmp_path: Path) -
         assert table.game is not None
         view = table.game.public_view()
         assert not view.in_round or view.to_act == str(ANN)
+        movers = {int(e.player) for o in h.notifier.outcomes for e in o.events if isinstance(e, Drew)}
+        assert any(m < 0 for m in movers)  # the computer seats drew cards themselves
         await h.until(lambda: h.runtime.get(table.id) is None)
-        assert ComputersOnly() in h.notifier.notices() or table.game.public_view().seated != (str(ANN),)
+        notices = h.notifier.notices()
+        if any(isinstance(n, TimedOut) and n.removed for n in notices) and ComputersOnly() not in notices:
+            raise AssertionError("the game went on with computers alone")
+        house, ann = await h.ledger.balance(G, HOUSE_ID), await h.ledger.balance(G, ANN)
+        assert house + ann == 2000  # every chip came home: the house's 1,000 and ann's 1,000
         await h.conserved()
 
 
