@@ -6,11 +6,12 @@ import copy
 from typing import Any
 
 import discord
+import pytest
 from simcord.actors import _component_interaction
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import ComponentType, OverwriteType
 
-from tests.cogs.helpers import Hands, conserved, open_table, play_step, table_in, table_message
+from tests.cogs.helpers import Hands, conserved, my_hand, open_table, play_step, table_in, table_message
 from tests.conftest import World
 
 
@@ -27,11 +28,15 @@ async def test_channel_deleted_mid_game_closes_and_refunds_at_once(world: World)
     await conserved(world)
 
 
-async def test_channel_gone_without_an_event_closes_within_one_timer_tick(world: World) -> None:
+async def test_channel_gone_without_an_event_closes_within_one_timer_tick(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
     table = await open_table(world, world.members[:3])
     world.env.backend.channels.pop(world.channel.id)  # the next post gets 404 Unknown Channel
     await world.env.advance_time(table.turn_seconds + 1)
     assert world.bot.runtime is not None and world.bot.runtime.get(table.id) is None
+    ours = [r for r in caplog.records if r.name.startswith("flipflop")]
+    assert ours and all(r.exc_info is None and r.levelname == "WARNING" for r in ours)  # one line each
     assert await balances(world) == 3000
     await conserved(world)
 
@@ -101,4 +106,19 @@ async def test_a_hand_control_on_the_table_message_is_refused(world: World) -> N
     assert result.ephemeral and "doesn't belong on this message" in result.response.content
     after = table_message(world)
     assert (after.content, [e.to_dict() for e in after.embeds]) == before
+    await conserved(world)
+
+
+async def test_a_table_control_on_a_private_hand_is_refused(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    ann = world.members[0]
+    hand = await my_hand(world, ann)
+    custom_id = f"ff:t:{table.id}:leave_next"
+    forged = copy.copy(world.env.backend.get_message(table.channel_id, hand.id))
+    button = {"type": 2, "style": 2, "label": "Leave after this round", "custom_id": custom_id}
+    forged.components = [{"type": 1, "components": [button]}]
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
+    result = await _component_interaction(ann, forged, data)
+    assert result.ephemeral and "doesn't belong on this message" in result.response.content
+    assert table.leave_after_round == []
     await conserved(world)
