@@ -31,7 +31,7 @@ run: $(STAMP_RUN)
 
 test: $(STAMP_TEST)
 	$(BIN)/ruff check engine bot cogs tests bench
-	$(BIN)/mypy engine
+	$(BIN)/mypy --strict engine bot cogs
 	$(BIN)/python -m pytest
 
 $(STAMP_BROWSER): pyproject.toml | $(BIN)/python
@@ -52,6 +52,7 @@ play: $(STAMP_PLAY)
 
 bench: $(STAMP_TEST)
 	$(BIN)/python bench/engine_bench.py
+	$(BIN)/python bench/runtime_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

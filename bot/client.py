@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -18,6 +18,9 @@ from bot.settings import Settings
 log = logging.getLogger("flipflop")
 
 EXTENSIONS = ("cogs.economy", "cogs.flipflop")
+
+if TYPE_CHECKING:
+    from bot.runtime import TableRuntime
 
 
 class FlipFlopBot(commands.Bot):
@@ -51,6 +54,8 @@ class FlipFlopBot(commands.Bot):
         """Seconds (at least, at most) a computer player waits before each move, to feel human."""
         """The playground builds its world after READY, then resumes tables itself."""
         """The playground's world is new each run: post a lost table message again instead of closing."""
+        self.runtime: TableRuntime | None = None
+        """The table runtime, set when the Flip Flop cog loads."""
         self.db = Database(settings.database_path)
         self.ledger = Ledger(self.db)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -87,9 +92,8 @@ class FlipFlopBot(commands.Bot):
             return
         self._closing = asyncio.get_running_loop().create_future()
         try:
-            cog = self.get_cog("FlipFlop")
-            if cog is not None:
-                await cog.shutdown()  # type: ignore[attr-defined]
+            if self.runtime is not None:
+                await self.runtime.shutdown()
             await super().close()
         finally:
             await self.db.close()
@@ -103,6 +107,8 @@ class FlipFlopBot(commands.Bot):
         original = getattr(error, "original", error)
         if isinstance(error, app_commands.NoPrivateMessage):
             text = "Flip Flop commands work in a server channel, not in direct messages."
+        elif isinstance(error, app_commands.TransformerError):
+            text = "One of the values you gave is out of range for that option; nothing was changed."
         elif isinstance(error, app_commands.MissingPermissions):
             text = "Only members with the **Manage Server** permission can do that."
         elif isinstance(original, LedgerError):

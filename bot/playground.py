@@ -84,9 +84,8 @@ async def playground(
             admin = guild.add_member(env.create_user("admin"), roles=[admins])
             people = [guild.add_member(env.create_user(n)) for n in NAMES[:members]]
             await bot.wait_until_ready()
-            cog = bot.get_cog("FlipFlop")
-            if cog is not None:
-                await cog.resume_when_ready()  # type: ignore[attr-defined]
+            if bot.runtime is not None:
+                await bot.runtime.resume()
             await env.settle()
             world = Playground(env, bot, channel, people, admin)
             if computers:
@@ -107,8 +106,9 @@ async def seat_computers(world: Playground, count: int, level: str) -> None:
     """Open a table in #flipflop (unless one is there) and seat computer players, as the host would."""
     from bot.ledger import HOUSE_ID
 
-    cog: Any = world.bot.get_cog("FlipFlop")
-    if cog.service.in_channel(world.channel.id) is not None:
+    runtime = world.bot.runtime
+    assert runtime is not None
+    if runtime.in_channel(world.channel.id) is not None:
         return  # a saved table resumed: keep it as it was
     guild_id = world.channel.guild.id
     need = count * (await world.bot.ledger.settings(guild_id)).default_buy_in
@@ -116,13 +116,12 @@ async def seat_computers(world: Playground, count: int, level: str) -> None:
     if house < need:
         await world.bot.ledger.grant(guild_id, HOUSE_ID, need - house, actor_id=world.admin.id)
     host = world.members[0]
-    result = await host.slash(world.channel, "flipflop start")
-    message = result.response.message
+    await host.slash(world.channel, "flipflop start")
+    table = runtime.in_channel(world.channel.id)
+    assert table is not None
     for _ in range(count):
-        table = cog.service.in_channel(world.channel.id)
-        custom_id = f"ff:s:{table.id}:0:addcpu"
-        result = await host.select(message, [level], custom_id=custom_id)
-        message = result.response.message if result.response is not None else message
+        await runtime.add_computer(table.id, host.id, True, level)
+    await world.env.settle()
 
 
 async def serve(db_path: Path, members: int, port: int | None, computers: int, level: str) -> None:

@@ -1,7 +1,7 @@
 """What players see: the lobby, the table message, event messages and a private hand.
 
-Pure functions from a ``Table`` (and engine events) to text and embeds; the
-cog attaches the controls.
+Pure functions from a ``Table``'s views, engine events and the runtime's
+notices to text and embeds; the cog's screens attach the controls.
 """
 
 from __future__ import annotations
@@ -11,6 +11,17 @@ from collections.abc import Sequence
 import discord
 
 from bot.render import card, cards, chips, suit_name
+from bot.runtime.outcomes import (
+    ComputersOnly,
+    GameStarted,
+    LeavingAfterRound,
+    Notice,
+    Resumed,
+    Stopped,
+    StopRequested,
+    TableClosed,
+    TimedOut,
+)
 from bot.tables import MAX_SEATS, MIN_SEATS, Table
 from engine import Card
 from engine.events import (
@@ -31,7 +42,7 @@ from engine.events import (
     SideStakePaid,
     SpreadLaid,
 )
-from engine.view import PlayerView
+from engine.view import PlayerView, PublicView
 
 GREEN = discord.Colour.from_rgb(46, 139, 87)
 POT_NAME = {"game": "game pot", "flip": "flip pot", "flop": "flop pot"}
@@ -63,67 +74,61 @@ def closed_embed(title: str, text: str) -> discord.Embed:
     return discord.Embed(title=title, description=text, colour=discord.Colour.dark_grey())
 
 
-def _status(table: Table, pid: str) -> str:
-    g = table.game
-    assert g is not None
-    r = g.round
-    if pid not in g.seated:
+def _status(view: PublicView, pid: str) -> str:
+    if pid not in view.seated:
         return "out"
-    if r is None:
+    if not view.players:
         return "waiting"
-    if pid in r.dead:
+    if pid in view.dead:
         return "left the round"
-    if r.end is not None:
+    if not view.in_round:
         return "—"
-    if r.to_act == pid:
+    if view.to_act == pid:
         return "**to act**"
     return "waiting"
 
 
-def table_embed(table: Table) -> discord.Embed:
-    """The one public table message, edited after every action."""
-    g = table.game
-    assert g is not None
-    r = g.round
-    title = f"🃏 Flip Flop — round {g.rounds_played}" if g.rounds_played else "🃏 Flip Flop"
+def table_embed(table: Table, last_line: str = "") -> discord.Embed:
+    """The one public table message, edited after every action; ``last_line`` tells the last moves."""
+    assert table.game is not None
+    v = table.game.public_view()
+    dealt = bool(v.players)
+    title = f"🃏 Flip Flop — round {v.round_number}" if v.round_number else "🃏 Flip Flop"
     e = discord.Embed(title=title, colour=GREEN)
     desc: list[str] = [f"Stake **{chips(table.stake)}** · buy-in {chips(table.buy_in)}"]
-    if r is not None:
+    if dealt and v.upcard is not None and v.flip_suit is not None and v.flop_suit is not None:
         desc.append(
-            f"Dealer **{table.name(r.dealer)}** · upcard {card(r.upcard)} · "
-            f"flip suit {suit_name(r.flip_suit)} · flop suit {suit_name(r.flop_suit)}"
+            f"Dealer **{table.name(v.dealer or '')}** · upcard {card(v.upcard)} · "
+            f"flip suit {suit_name(v.flip_suit)} · flop suit {suit_name(v.flop_suit)}"
         )
-    desc.append(f"Pots — game **{g.pots['game']}** · flip **{g.pots['flip']}** · flop **{g.pots['flop']}**")
-    if r is not None and r.end is None:
-        who = table.name(r.to_act)
+    desc.append(f"Pots — game **{v.pots['game']}** · flip **{v.pots['flip']}** · flop **{v.pots['flop']}**")
+    if v.in_round and v.to_act is not None:
         when = f" — time runs out <t:{int(table.turn_deadline)}:R>" if table.turn_deadline else ""
-        desc.append(f"▶️ **{who}**'s turn{when}")
-    elif table.next_round_at and not g.over:
+        desc.append(f"▶️ **{table.name(v.to_act)}**'s turn{when}")
+    elif table.next_round_at and not v.over:
         desc.append(f"⏸️ Next round <t:{int(table.next_round_at)}:R>")
     e.description = "\n".join(desc)
     rows = []
-    for pid in g.order:
-        if pid not in g.seated and (r is None or pid not in r.players):
-            continue
-        count = len(r.hands[pid]) if r is not None and pid in r.hands else 0
-        marks = " (dealer)" if r is not None and pid == r.dealer else ""
-        pointer = "▶️ " if r is not None and r.end is None and r.to_act == pid else ""
-        status = _status(table, pid)
+    for pid in [*v.players, *(p for p in v.seated if p not in v.players)]:
+        count = v.card_counts.get(pid, 0)
+        marks = " (dealer)" if dealt and pid == v.dealer else ""
+        pointer = "▶️ " if v.in_round and v.to_act == pid else ""
         rows.append(
-            f"{pointer}**{table.name(pid)}**{marks} — {chips(g.stacks[pid])} · {count} cards · {status}"
+            f"{pointer}**{table.name(pid)}**{marks} — {chips(v.stacks.get(pid, 0))} · {count} cards · "
+            + _status(v, pid)
         )
     e.add_field(name="Players", value="\n".join(rows) or "—", inline=False)
-    if r is not None:
-        spreads = [f"`#{i}` {cards(s.cards)} ({table.name(s.owner)})" for i, s in enumerate(r.spreads)]
+    if dealt:
+        spreads = [f"`#{s.index}` {cards(s.cards)} ({table.name(s.owner)})" for s in v.spreads]
         e.add_field(name="Spreads", value="\n".join(spreads) or "none yet", inline=False)
-        top = card(r.discard[-1]) if r.discard else "empty"
+        top = card(v.top_discard) if v.top_discard is not None else "empty"
         e.add_field(name="Discard pile", value=top, inline=True)
-        e.add_field(name="Stock", value=f"{len(r.stock)} cards", inline=True)
-        if r.showings:
-            shown = ", ".join(f"{table.name(p)} {card(c)} ({pot})" for p, pot, c in r.showings)
+        e.add_field(name="Stock", value=f"{v.stock_size} cards", inline=True)
+        if v.showings:
+            shown = ", ".join(f"{table.name(p)} {card(c)} ({pot})" for p, pot, c in v.showings)
             e.add_field(name="Shown for flip / flop", value=shown, inline=False)
-    if table.last_line:
-        e.add_field(name="Last move", value=table.last_line, inline=False)
+    if last_line:
+        e.add_field(name="Last move", value=last_line, inline=False)
     e.set_footer(text=f"Table {table.id} · click My hand to see your cards and play")
     return e
 
@@ -149,6 +154,7 @@ END_TEXT = {
 def event_lines(table: Table, events: Sequence[Event]) -> list[str]:
     """The public messages for what everyone should see (ordinary draws and discards go in the table)."""
     out: list[str] = []
+    stacks = table.game.public_view().stacks if table.game is not None else {}
     for e in events:
         if isinstance(e, RoundStarted):
             short = [p for p, paid in e.paid.items() if len(paid) < 3]
@@ -159,9 +165,7 @@ def event_lines(table: Table, events: Sequence[Event]) -> list[str]:
             )
             for p in short:
                 pots = " and ".join(e.paid[p])
-                allin = (
-                    " (all in)" if e.paid[p] == ("game",) and table.game and table.game.stacks[p] == 0 else ""
-                )
+                allin = " (all in)" if e.paid[p] == ("game",) and stacks.get(p) == 0 else ""
                 plural = "s" if len(e.paid[p]) > 1 else ""
                 line += f"\n↳ {table.name(p)} plays for the {pots} pot{plural} only{allin}."
             out.append(line)
@@ -214,10 +218,9 @@ def event_lines(table: Table, events: Sequence[Event]) -> list[str]:
         elif isinstance(e, NextDealer):
             out.append(f"Next deal: **{table.name(e.player)}**.")
         elif isinstance(e, GameOver):
-            g = table.game
-            assert g is not None
             standings = [
-                f"{i}. **{table.name(p)}** — {chips(g.stacks[p])}" for i, p in enumerate(e.standings, start=1)
+                f"{i}. **{table.name(p)}** — {chips(e.stacks.get(p, stacks.get(p, 0)))}"
+                for i, p in enumerate(e.standings, start=1)
             ]
             out.append("🏆 **Game over!** Final standings:\n" + "\n".join(standings))
     return out
@@ -270,3 +273,62 @@ def hand_text(table: Table, view: PlayerView, note: str = "") -> str:
     else:
         lines.append(f"It's **{table.name(view.to_act or '')}**'s turn.")
     return "\n".join(lines)
+
+
+def _refund_list(table: Table, refunds: dict[int, int]) -> str:
+    return ", ".join(f"{table.name(u)} got {chips(a)} back" for u, a in refunds.items() if a)
+
+
+def notice_line(table: Table, notice: Notice) -> str | None:
+    """What the channel reads about a table-life notice (None: nothing to say in the channel)."""
+    if isinstance(notice, GameStarted):
+        return f"🎲 The game begins with {notice.players} players!"
+    if isinstance(notice, TimedOut):
+        who = table.name(notice.player)
+        if notice.removed:
+            return (
+                f"⏰ {who} ran out of time {notice.count} turns in a row and is removed from the game "
+                "(their hand is dead; their stack goes back at the end of the round)."
+            )
+        return (
+            f"⏰ {who} ran out of time, so the bot played their turn with the basic computer strategy "
+            f"(timeout {notice.count} of {notice.allowed} allowed in a row)."
+        )
+    if isinstance(notice, LeavingAfterRound):
+        return f"👋 {table.name(notice.player)} will leave after this round."
+    if isinstance(notice, StopRequested):
+        return f"⏹️ <@{notice.by}> will stop the game when this round ends."
+    if isinstance(notice, Stopped):
+        return f"⏹️ <@{notice.by}> stopped the game."
+    if isinstance(notice, ComputersOnly):
+        return "🤖 Only computer players are left at the table, so the game ends."
+    if isinstance(notice, Resumed):
+        if table.status == "lobby":
+            return "♻️ The bot restarted; the table is still open."
+        to_act = table.game.public_view().to_act if table.game is not None else None
+        turn = f" It's **{table.name(to_act)}**'s turn." if to_act is not None else ""
+        return "♻️ The bot restarted; the game carries on." + turn
+    return _closed_line(table, notice)
+
+
+def _closed_line(table: Table, notice: TableClosed) -> str | None:
+    refunds = _refund_list(table, notice.refunds)
+    if notice.reason == "expired":
+        return f"⌛ The Flip Flop table closed after 10 minutes without enough players; {refunds}."
+    if notice.reason == "cancelled":
+        by = table.name(notice.by) if notice.by is not None else "The host"
+        return f"{by} cancelled the table. {refunds}."
+    if notice.reason == "empty":
+        return "Everyone left, so the table closed."
+    if notice.reason == "message_gone":
+        return (
+            "♻️ While the bot was away its table message was deleted, so the Flip Flop table closed: "
+            f"{refunds}."
+        )
+    return None
+
+
+def unreadable_line(refunds: dict[int, int]) -> str:
+    """A saved table this version can not read was closed."""
+    paid = ", ".join(f"<@{u}> got {chips(a)} back" for u, a in refunds.items() if a)
+    return f"♻️ The bot was updated and could not carry on the Flip Flop table here, so it closed it: {paid}."

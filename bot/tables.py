@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.db import Database, Tx
+from bot.history import COMPUTER_MEMBERS, record_round
 from bot.ledger import HOUSE_ID, InsufficientChips, Ledger, LedgerError, check_stakes
 from engine import Game, IllegalAction, Leave, Seat
 from engine.actions import Action
-from engine.events import Event, GameOver, SeatClosed
+from engine.events import Event, GameOver, RoundEnded, SeatClosed
 
 log = logging.getLogger("flipflop.tables")
 
@@ -70,7 +71,6 @@ class Table:
     stop_after_round: bool = False
     next_round_at: float | None = None
     last_activity: float = 0.0
-    last_line: str = ""
     computers: dict[int, str] = field(default_factory=dict)
     """Computer seats (negative ids) and their level; their chips come from the house account."""
 
@@ -126,7 +126,6 @@ class Table:
             "stop_after_round": self.stop_after_round,
             "next_round_at": self.next_round_at,
             "last_activity": self.last_activity,
-            "last_line": self.last_line,
             "computers": {str(k): v for k, v in self.computers.items()},
         }
 
@@ -159,7 +158,6 @@ class Table:
                 stop_after_round=bool(data["stop_after_round"]),
                 next_round_at=data["next_round_at"],
                 last_activity=float(data["last_activity"]),
-                last_line=str(data["last_line"]),
                 computers={int(k): str(v) for k, v in data.get("computers", {}).items()},
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
@@ -213,6 +211,12 @@ class TableService:
     def lock(self, table_id: str) -> asyncio.Lock:
         """One lock per table: a double click never acts twice; tables never block each other."""
         return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def idle(self) -> None:
+        """Wait until no table has a change in flight (a graceful shutdown)."""
+        for lock in list(self._locks.values()):
+            async with lock:
+                pass
 
     def get(self, table_id: str) -> Table | None:
         """An open table by id."""
@@ -487,17 +491,8 @@ class TableService:
         events: list[Event] = await self._commit(table, change, self._cash_out_ops)
         return events
 
-    async def apply(
-        self,
-        table: Table,
-        action: Action,
-        by_timer: bool = False,
-        describe: Callable[[Table, list[Event]], str] | None = None,
-    ) -> list[Event]:
-        """Apply one player's action; the engine's refusal comes back as ``IllegalAction``.
-
-        ``describe`` turns the events into the table's "last move" line.
-        """
+    async def apply(self, table: Table, action: Action, by_timer: bool = False) -> list[Event]:
+        """Apply one player's action; the engine's refusal comes back as ``IllegalAction``."""
         if table.game is None:
             raise TableError("The game has not started yet.")
 
@@ -506,8 +501,6 @@ class TableService:
             events = t.game.apply(action)
             if not by_timer:
                 t.timeouts.pop(int(action.player), None)
-            if describe is not None:
-                t.last_line = describe(t, events) or t.last_line
             self._after_events(t, events)
             return events
 
@@ -531,7 +524,6 @@ class TableService:
                 events += t.game.end_game()  # R8.2; computers never play on alone
             if not t.game.over:
                 events += t.game.start_round(rng)
-                t.last_line = ""
             self._after_events(t, events)
             return events
 
@@ -575,9 +567,20 @@ class TableService:
         t.last_activity = now
 
     async def _cash_out_ops(self, tx: Tx, t: Table, events: list[Event]) -> None:
+        """Stacks going home, and the transcript of a round that just ended, with the action's save."""
         for user_id, amount in cash_outs(events):
             if amount:
                 await self.ledger.credit(tx, t.guild_id, account(user_id), amount, "cash_out", reference=t.id)
+        if t.game is not None and any(isinstance(e, RoundEnded) for e in events):
+            transcript = t.game.round_transcript()
+            members = {
+                str(seat["id"]): COMPUTER_MEMBERS[t.computers[int(seat["id"])]]
+                if t.is_computer(seat["id"])
+                else int(seat["id"])
+                for seat in transcript["seats"]  # type: ignore[attr-defined]
+            }
+            number = t.game.public_view().round_number
+            await record_round(tx, t.guild_id, t.id, number, self.clock(), transcript, members)
 
 
 __all__ = [

@@ -32,11 +32,11 @@ async def test_a_second_start_resumes_the_saved_table(tmp_path: Path) -> None:
         await ben.click(lobby, label="Join")
         await cat.click(lobby, label="Join")
         await ann.click(lobby, label="Start")
-        cog = world.bot.get_cog("FlipFlop")
-        before = cog.service.in_channel(world.channel.id).to_json()  # type: ignore[union-attr]
+        assert world.bot.runtime is not None
+        before = world.bot.runtime.in_channel(world.channel.id).to_json()  # type: ignore[union-attr]
     async with playground(db, members=3, preview=False) as world:
-        cog = world.bot.get_cog("FlipFlop")
-        table = cog.service.in_channel(world.channel.id)  # type: ignore[union-attr]
+        assert world.bot.runtime is not None
+        table = world.bot.runtime.in_channel(world.channel.id)
         assert table is not None and table.game is not None
         assert table.game.snapshot() == before["game"]
         # the simulated channel is new each run: the table message was posted again
@@ -48,8 +48,8 @@ async def test_a_second_start_resumes_the_saved_table(tmp_path: Path) -> None:
 
 async def test_computer_players_option_seats_them(tmp_path: Path) -> None:
     async with playground(tmp_path / "p.sqlite3", members=1, preview=False, computers=2) as world:
-        cog = world.bot.get_cog("FlipFlop")
-        table = cog.service.in_channel(world.channel.id)  # type: ignore[union-attr]
+        assert world.bot.runtime is not None
+        table = world.bot.runtime.in_channel(world.channel.id)
         assert table is not None and len(table.computers) == 2 and len(table.seats) == 3
         lobby = [m for m in world.channel.history() if m.id == table.message_id][0]
         await world.members[0].click(lobby, label="Start")

@@ -8,19 +8,19 @@ import discord
 import simcord
 from simcord.results import to_discord_message
 
+from bot.runtime import TableRuntime
 from bot.tables import Table
-from cogs.flipflop import FlipFlop
 from tests.conftest import World
 
 
-def cog(world: World) -> FlipFlop:
-    c = world.bot.get_cog("FlipFlop")
-    assert c is not None  # not isinstance: discord.py loads the extension as a fresh module
-    return c  # type: ignore[return-value]
+def runtime(world: World) -> TableRuntime:
+    rt = world.bot.runtime
+    assert rt is not None
+    return rt
 
 
 def table_in(world: World, channel: simcord.ChannelHandle | None = None) -> Table | None:
-    return cog(world).service.in_channel((channel or world.channel).id)
+    return runtime(world).in_channel((channel or world.channel).id)
 
 
 def buttons(message: Any) -> dict[str, str]:
@@ -93,7 +93,7 @@ async def conserved(world: World) -> None:
     ledger = world.bot.ledger
     g = world.guild.id
     balances = await ledger.total_balances(g)
-    at_tables = sum(t.chips() for t in cog(world).service.tables.values() if t.guild_id == g)
+    at_tables = sum(t.chips() for t in runtime(world).tables.values() if t.guild_id == g)
     assert balances + at_tables == await ledger.minted(g)
     assert await ledger.chips_at_tables(g) == at_tables
     assert await ledger.audit(g) == []

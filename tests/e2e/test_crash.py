@@ -219,18 +219,26 @@ async def test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish(running
     bot.conserved()
     balances = dict(bot.query("SELECT user_id, balance FROM accounts"))
     assert sum(balances.values()) == 3000
-    # every action appears once in the game's log: replaying it gives the same stacks
-    rows = bot.query("SELECT state FROM tables")
-    final = json.loads(rows[0][0])["game"]
+    # every action appears once: the stored rounds replay one after another to the final stacks
+    final = json.loads(bot.query("SELECT state FROM tables")[0][0])["game"]
     from engine.replay import replay
 
-    transcript = {
-        "stake": 5,
-        "seats": [{"id": p, "stack": 20} for p in final["order"]],
-        "rounds": final["log"],
+    numbers: list[int] = []
+    carried: tuple[dict[str, int], dict[str, int]] | None = None
+    for number, text in bot.query("SELECT number, transcript FROM rounds ORDER BY id"):
+        transcript = json.loads(text)
+        start = {s["id"]: s["stack"] for s in transcript["seats"] if not s["id"].startswith("~")}
+        if carried is not None:
+            stacks, pots = carried
+            assert start == {p: stacks[p] for p in start} and transcript["pots"] == pots
+        result, status = replay(transcript)
+        assert status == 0, result
+        carried = (result["stacks"], result["pots"])
+        numbers.append(number)
+    assert numbers == list(range(1, len(numbers) + 1)) and carried is not None
+    assert {p: v for p, v in carried[0].items() if not p.startswith("~")} == {
+        p: final["stacks"][p] for p in carried[0] if not p.startswith("~")
     }
-    result, status = replay(transcript)
-    assert status == 0 and result["stacks"] == final["stacks"]
     await wait_for(lambda: any("Game over!" in m["content"] for m in list(fake.messages.values())))
 
 

@@ -1,0 +1,97 @@
+"""What the runtime reports: a table's engine events plus the table-life notices around them.
+
+No words here: a notifier (the Discord one in ``cogs/flipflop``) turns an
+``Outcome`` into messages. Notices come before the events they explain, so a
+reason is always told before its consequence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bot.tables import Table
+from engine.events import Event
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    """The host started the game (R8.1)."""
+
+    players: int
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """A member's turn ran out: the basic strategy played it, or the member was removed (R8.4)."""
+
+    player: int
+    count: int
+    """Timeouts in a row, this one included."""
+    allowed: int
+    """Timeouts in a row allowed before removal."""
+    removed: bool
+
+
+@dataclass(frozen=True)
+class LeavingAfterRound:
+    """A member asked to leave once this round ends (R8.4)."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class StopRequested:
+    """The host (or a manager) will stop the game when the round ends (R8.2)."""
+
+    by: int
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """The host (or a manager) stopped the game between rounds (R8.2)."""
+
+    by: int
+
+
+@dataclass(frozen=True)
+class ComputersOnly:
+    """Only computer players were left, so the game ends (they never play on alone)."""
+
+
+CloseReason = Literal["cancelled", "empty", "expired", "channel_gone", "message_gone"]
+
+
+@dataclass(frozen=True)
+class TableClosed:
+    """A lobby or table closed before its game ended; every chip it held went back."""
+
+    reason: CloseReason
+    refunds: dict[int, int]
+    by: int | None = None
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """The bot restarted and the table carries on."""
+
+
+Notice = (
+    GameStarted
+    | TimedOut
+    | LeavingAfterRound
+    | StopRequested
+    | Stopped
+    | ComputersOnly
+    | TableClosed
+    | Resumed
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One change of one table: the notices that explain it, then the engine's events."""
+
+    table: Table
+    events: tuple[Event, ...] = ()
+    notices: tuple[Notice, ...] = field(default_factory=tuple)

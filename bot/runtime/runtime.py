@@ -1,0 +1,464 @@
+"""A table's whole life without Discord: commands in, outcomes out, deadlines from the saved table.
+
+``TableRuntime`` is the only code that drives tables. Each command takes the
+table's lock, changes the table through the store (``TableService``: engine,
+ledger and save in one transaction), lets the caller answer its member first
+(``reply``), then tells the channel through the notifier and arms the table's
+next deadline. Timers, the timeout policy (R8.4), leave and stop requests,
+computer turns, the pause between rounds, lobby expiry and recovery after a
+restart all live here, so each can be tested with a fake clock and no Discord.
+
+A notifier's failure never stops a game: a channel that is gone closes the
+table at once with every chip refunded; a channel the bot may not post in
+leaves the game running through the members' own interactions, and the
+first member to act afterwards is told what permission is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.runtime.computers import LEVEL_LABEL, LEVELS, ComputerPlayers
+from bot.runtime.outcomes import (
+    ComputersOnly,
+    GameStarted,
+    LeavingAfterRound,
+    Notice,
+    Outcome,
+    Resumed,
+    Stopped,
+    StopRequested,
+    TableClosed,
+    TimedOut,
+)
+from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent
+from bot.runtime.scheduler import AsyncioScheduler
+from bot.tables import (
+    LOBBY_IDLE_SECONDS,
+    TIMEOUTS_BEFORE_REMOVAL,
+    Table,
+    TableError,
+    TableService,
+    Unreadable,
+)
+from engine import Game, Leave
+from engine.actions import Action
+from engine.events import Event
+
+log = logging.getLogger("flipflop.runtime")
+
+
+class StaleControl(TableError):
+    """A control from an earlier state of the table; nothing was done."""
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What the caller's own reply already showed, so the channel is not told twice."""
+
+    table_message: bool = False
+    """The reply brought the table (or lobby) message up to date."""
+    notices: bool = False
+    """The reply told the channel the outcome's notices."""
+
+
+Reply = Callable[[Outcome], Awaitable[Answered]]
+
+
+class TableRuntime:
+    """Every open table's life: lobby, game, deadlines, computer turns, recovery."""
+
+    def __init__(
+        self,
+        store: TableService,
+        notifier: Notifier,
+        *,
+        clock: Clock,
+        rng: random.Random,
+        scheduler: Scheduler | None = None,
+        computers: ComputerPlayers | None = None,
+        computer_pause: tuple[float, float] = (1.0, 2.0),
+        repost_missing_messages: bool = False,
+    ) -> None:
+        self.store = store
+        self.notifier = notifier
+        self.clock = clock
+        self.rng = rng
+        self.scheduler: Scheduler = scheduler if scheduler is not None else AsyncioScheduler(clock, self.fire)
+        self.computers = computers if computers is not None else ComputerPlayers()
+        self.computer_pause = computer_pause
+        """Seconds (at least, at most) a computer player waits before each move, to feel human."""
+        self.repost_missing_messages = repost_missing_messages
+        """After a restart, post a lost table message again instead of closing the table."""
+        self.lacking: dict[str, str] = {}
+        """Tables whose channel refuses the bot's messages, and the permission it lacks."""
+        self._told: set[str] = set()
+        self._loaded: list[Table] = []
+        self._unreadable: list[Unreadable] = []
+        self._resumed = False
+
+    # ---------------------------------------------------------------- lookup
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        """The open tables by id."""
+        return self.store.tables
+
+    def get(self, table_id: str) -> Table | None:
+        """An open table by id."""
+        return self.store.get(table_id)
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        """The open table in a channel."""
+        return self.store.in_channel(channel_id)
+
+    def _open(self, table_id: str) -> Table:
+        table = self.store.get(table_id)
+        if table is None:
+            raise TableError("This table has closed. Open a new one with `/flipflop start`.")
+        return table
+
+    def permission_notice(self, table_id: str) -> str | None:
+        """The permission the bot lacks in this table's channel, once per episode (then None)."""
+        missing = self.lacking.get(table_id)
+        if missing is None or table_id in self._told:
+            return None
+        self._told.add(table_id)
+        return missing
+
+    # ---------------------------------------------------------------- lobby
+
+    async def open(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        stake: int,
+        buy_in: int,
+        turn_seconds: int,
+    ) -> Table:
+        """Open a lobby seating the host; the caller posts it and then calls ``placed``."""
+        return await self.store.create(guild_id, channel_id, host_id, host_name, stake, buy_in, turn_seconds)
+
+    async def placed(self, table_id: str, message_id: int) -> None:
+        """The table's message is now ``message_id`` (a new lobby, or the table shown again)."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
+            self._arm(table)
+
+    async def join(self, table_id: str, user_id: int, name: str, reply: Reply | None = None) -> Outcome:
+        """R2.2: take a seat in the lobby."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            await self.store.join(table, user_id, name)
+            return await self._finish(Outcome(table), reply)
+
+    async def leave_lobby(self, table_id: str, user_id: int, reply: Reply | None = None) -> Outcome:
+        """Leave a lobby; the last member out closes it and every buy-in goes back."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            refunds = {u: table.buy_in for u in [user_id, *table.computers]}
+            closed = await self.store.leave_lobby(table, user_id)
+            notices: tuple[Notice, ...] = (TableClosed("empty", refunds, by=user_id),) if closed else ()
+            return await self._finish(Outcome(table, notices=notices), reply)
+
+    async def add_computer(
+        self, table_id: str, user_id: int, may_manage: bool, level: str, reply: Reply | None = None
+    ) -> Outcome:
+        """The host seats a computer player of ``level``; the house pays its buy-in."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            if user_id != table.host_id and not may_manage:
+                raise TableError("Only the host can add computer players.")
+            if level not in LEVELS:
+                raise TableError("Pick one of the levels in the menu; nothing was done.")
+            await self.store.add_computer(table, level, LEVEL_LABEL[level])
+            return await self._finish(Outcome(table), reply)
+
+    async def remove_computer(
+        self, table_id: str, user_id: int, may_manage: bool, reply: Reply | None = None
+    ) -> Outcome:
+        """The host takes the last computer player off the table."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            if user_id != table.host_id and not may_manage:
+                raise TableError("Only the host can remove computer players.")
+            await self.store.remove_computer(table)
+            return await self._finish(Outcome(table), reply)
+
+    async def cancel(
+        self, table_id: str, user_id: int, may_manage: bool, reply: Reply | None = None
+    ) -> Outcome:
+        """The host (or a manager) closes a lobby; every buy-in goes back."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            if user_id != table.host_id and not may_manage:
+                raise TableError("Only the host or a member with Manage Server can cancel the table.")
+            if table.status != "lobby":
+                raise TableError("The game has started: the host can use `/flipflop stop` between rounds.")
+            refunds = await self.store.cancel(table)
+            return await self._finish(
+                Outcome(table, notices=(TableClosed("cancelled", refunds, by=user_id),)), reply
+            )
+
+    # ---------------------------------------------------------------- game
+
+    async def start(
+        self, table_id: str, user_id: int, may_manage: bool, reply: Reply | None = None
+    ) -> Outcome:
+        """R8.1: the host starts the game; stakes are paid and the first round dealt."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            events = await self.store.start(table, user_id, self.rng, may_manage)
+            outcome = Outcome(table, tuple(events), (GameStarted(len(table.seats)),))
+            return await self._finish(outcome, reply)
+
+    async def act(
+        self, table_id: str, user_id: int, seq: int, action: Action, reply: Reply | None = None
+    ) -> Outcome:
+        """A member's own move; ``seq`` is the table's state the control was made for.
+
+        Raises ``StaleControl`` for a control from an earlier state, and the
+        engine's ``IllegalAction`` for a move the rules refuse (nothing changes).
+        """
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            self._must_play(table, user_id)
+            if seq != table.seq:
+                raise StaleControl("That control was from an earlier turn; nothing was done.")
+            events = await self.store.apply(table, action)
+            return await self._finish(Outcome(table, tuple(events)), reply)
+
+    async def leave_after_round(self, table_id: str, user_id: int, reply: Reply | None = None) -> Outcome:
+        """R8.4: leave when this round ends (at once between rounds)."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            game = self._must_play(table, user_id, seated=True)
+            if user_id in table.leave_after_round:
+                raise TableError("You'll leave when this round ends; your stack goes back to your balance.")
+            if not game.in_round:
+                events = await self.store.apply(table, Leave(table.pid(user_id)))
+                return await self._finish(Outcome(table, tuple(events)), reply)
+            await self.store.set_flag(table, lambda t: t.leave_after_round.append(user_id))
+            return await self._finish(Outcome(table, notices=(LeavingAfterRound(user_id),)), reply)
+
+    async def stop(
+        self, table_id: str, user_id: int, may_manage: bool, reply: Reply | None = None
+    ) -> Outcome:
+        """R8.2: the host (or a manager) ends the game now between rounds, or when the round ends."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            if user_id != table.host_id and not may_manage:
+                raise TableError("Only the host or a member with **Manage Server** can stop the game.")
+            if table.status == "lobby" or table.game is None:
+                raise TableError("The game hasn't started: use **Cancel** on the lobby instead.")
+            if table.game.in_round:
+                await self.store.set_flag(table, lambda t: setattr(t, "stop_after_round", True))
+                return await self._finish(Outcome(table, notices=(StopRequested(user_id),)), reply)
+            events = await self.store.stop(table)
+            return await self._finish(Outcome(table, tuple(events), (Stopped(user_id),)), reply)
+
+    @staticmethod
+    def _must_play(table: Table, user_id: int, seated: bool = False) -> Game:
+        """The table's game, if ``user_id`` plays in it (and, with ``seated``, still sits at it)."""
+        game = table.game
+        if game is None or table.pid(user_id) not in game.order or (seated and not table.is_seated(user_id)):
+            raise TableError("You're not playing at this table.")
+        return game
+
+    # ---------------------------------------------------------------- deadlines
+
+    def _deadline(self, table: Table) -> float | None:
+        """When this table next needs the runtime: lobby expiry, a turn, a computer move or a deal."""
+        if table.status == "lobby":
+            return table.last_activity + LOBBY_IDLE_SECONDS
+        if table.status != "playing" or table.game is None:
+            return None
+        view = table.game.public_view()
+        if view.in_round and view.to_act is not None and table.is_computer(view.to_act):
+            return self.clock() + self.rng.uniform(*self.computer_pause)
+        if view.in_round:
+            return table.turn_deadline
+        return table.next_round_at
+
+    def _arm(self, table: Table) -> None:
+        at = self._deadline(table) if self.store.get(table.id) is table else None
+        if at is None:
+            self.scheduler.disarm(table.id)
+        else:
+            self.scheduler.arm(table.id, at)
+
+    async def fire(self, table_id: str) -> None:
+        """A deadline came: do whatever is due at this table now (or nothing, if nothing is)."""
+        async with self.store.lock(table_id):
+            table = self.store.get(table_id)
+            if table is None:
+                return
+            outcome = await self._due(table)
+            if outcome is None:
+                self._arm(table)
+                return
+            await self._finish(outcome, None)
+
+    async def _due(self, table: Table) -> Outcome | None:
+        now = self.clock()
+        if table.status == "lobby":
+            if now < table.last_activity + LOBBY_IDLE_SECONDS:
+                return None
+            refunds = await self.store.cancel(table)
+            return Outcome(table, notices=(TableClosed("expired", refunds),))
+        if table.status != "playing" or table.game is None:
+            return None
+        view = table.game.public_view()
+        if view.in_round and view.to_act is not None and table.is_computer(view.to_act):
+            return await self._computer_turn(table, view.to_act)
+        if view.in_round and table.turn_deadline is not None and now >= table.turn_deadline:
+            return await self._timed_out(table)
+        if not view.in_round and table.next_round_at is not None and now >= table.next_round_at:
+            return await self._deal_next(table)
+        return None
+
+    async def _computer_turn(self, table: Table, player: str) -> Outcome:
+        """A computer player's move: its strategy sees only its view."""
+        assert table.game is not None
+        level = table.computers[int(player)]
+        action = await self.computers.choose(level, table.game.view(player), self.rng.random())
+        return Outcome(table, tuple(await self.store.apply(table, action, by_timer=True)))
+
+    async def _timed_out(self, table: Table) -> Outcome:
+        """R8.4: the basic strategy plays an absent member's turn; after three in a row they are removed."""
+        game = table.game
+        assert game is not None
+        player = game.to_act
+        assert player is not None
+        user_id = int(player)
+        count = table.timeouts.get(user_id, 0) + 1
+        removed = count >= TIMEOUTS_BEFORE_REMOVAL
+        events: list[Event] = []
+        if removed:
+            events += await self.store.apply(table, Leave(player), by_timer=True)
+        else:
+            while game.in_round and game.to_act == player:
+                action = await self.computers.choose("basic", game.view(player), self.rng.random())
+                events += await self.store.apply(table, action, by_timer=True)
+            await self.store.set_flag(table, lambda t: t.timeouts.__setitem__(user_id, count))
+        notice = TimedOut(user_id, count, TIMEOUTS_BEFORE_REMOVAL - 1, removed)
+        return Outcome(table, tuple(events), (notice,))
+
+    async def _deal_next(self, table: Table) -> Outcome:
+        """Between rounds: let leavers go, stop if asked, end if only computers are left, else deal."""
+        stopping = table.stop_after_round
+        events = await self.store.next_round(table, self.rng)
+        game = table.game
+        assert game is not None
+        view = game.public_view()
+        notices: tuple[Notice, ...] = ()
+        if view.over and not stopping and all(table.is_computer(p) for p in view.seated):
+            notices = (ComputersOnly(),)
+        return Outcome(table, tuple(events), notices)
+
+    # ---------------------------------------------------------------- telling
+
+    async def _finish(self, outcome: Outcome, reply: Reply | None) -> Outcome:
+        """Answer the member, tell the channel, arm the next deadline: whatever Discord says."""
+        answered = Answered()
+        if reply is not None:
+            try:
+                answered = await reply(outcome)
+            except Exception as e:  # the member's answer failed; the game still goes on
+                log.warning("Reply at table %s failed: %s", outcome.table.id, e)
+        told = outcome if not answered.notices else Outcome(outcome.table, outcome.events)
+        await self._tell(told, table_message=not answered.table_message)
+        self._arm(outcome.table)
+        return outcome
+
+    async def _tell(self, outcome: Outcome, table_message: bool = True) -> None:
+        try:
+            sent = await self.notifier.publish(outcome, table_message)
+        except Exception:
+            log.exception("Notifier failed at table %s", outcome.table.id)
+            sent = Sent(Delivery.FAILED)
+        await self._delivered(outcome.table, sent)
+
+    async def _delivered(self, table: Table, sent: Sent) -> None:
+        if sent.status is Delivery.OK and sent.posted:
+            self.lacking.pop(table.id, None)
+            self._told.discard(table.id)
+        elif sent.status is Delivery.FORBIDDEN:
+            self.lacking[table.id] = sent.missing or "Send Messages"
+        elif sent.status is Delivery.GONE and self.store.get(table.id) is table:
+            await self._close_lost(table, "channel_gone")
+
+    async def _close_lost(self, table: Table, reason: str) -> dict[int, int]:
+        refunds = await self.store.cancel(table)
+        self.scheduler.disarm(table.id)
+        self.lacking.pop(table.id, None)
+        log.warning("Closed table %s (%s); refunded %s", table.id, reason, refunds)
+        return refunds
+
+    async def channel_gone(self, channel_id: int) -> dict[int, int] | None:
+        """The channel was deleted: close its table at once and refund every stack and pot."""
+        table = self.store.in_channel(channel_id)
+        if table is None:
+            return None
+        async with self.store.lock(table.id):
+            if self.store.get(table.id) is not table:
+                return None
+            return await self._close_lost(table, "channel_gone")
+
+    # ---------------------------------------------------------------- restarts
+
+    async def load(self) -> None:
+        """Read the saved tables at start-up; ``resume`` carries them on once connected."""
+        self._loaded, self._unreadable = await self.store.load_open()
+        self._resumed = False
+
+    async def resume(self) -> None:
+        """Carry on every saved table; close (and refund) the ones whose channel or message is gone.
+
+        Overdue deadlines (a turn that ran out while the bot was down) are due
+        at once: arming them fires them on the next tick.
+        """
+        if self._resumed:
+            return
+        self._resumed = True
+        for bad in self._unreadable:
+            await self.store.close_unreadable(bad)
+            log.warning("Closed unreadable table %s (%s); refunded %s", bad.table_id, bad.why, bad.refunds)
+            await self.notifier.unreadable(bad)
+        for table in list(self._loaded):
+            try:
+                async with self.store.lock(table.id):
+                    await self._resume_one(table)
+            except Exception:
+                log.exception("Could not resume table %s", table.id)
+        if self._loaded or self._unreadable:
+            log.info("Resumed %d table(s); closed %d unreadable.", len(self._loaded), len(self._unreadable))
+
+    async def _resume_one(self, table: Table) -> None:
+        if self.store.get(table.id) is not table:
+            return
+        where = await self.notifier.locate(table)
+        if where == "channel_gone":
+            await self._close_lost(table, "channel_gone")
+            return
+        if where == "message_gone":
+            message_id = await self.notifier.post_table(table) if self.repost_missing_messages else None
+            if message_id is None:
+                refunds = await self._close_lost(table, "message_gone")
+                await self._tell(Outcome(table, notices=(TableClosed("message_gone", refunds),)))
+                return
+            await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
+        await self._tell(Outcome(table, notices=(Resumed(),)))
+        self._arm(table)
+
+    async def shutdown(self) -> None:
+        """Stop the timers and wait for every action in flight (a graceful SIGTERM)."""
+        await self.scheduler.close()
+        await self.store.idle()
+        self.computers.close()

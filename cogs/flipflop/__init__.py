@@ -1,0 +1,18 @@
+"""Flip Flop in Discord: commands, controls, screens and the notifier around ``bot.runtime``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cogs.flipflop.commands import FlipFlop
+
+if TYPE_CHECKING:
+    from bot.client import FlipFlopBot
+
+
+async def setup(bot: FlipFlopBot) -> None:
+    """Load the cog (discord.py extension entry point)."""
+    await bot.add_cog(FlipFlop(bot))
+
+
+__all__ = ["FlipFlop", "setup"]

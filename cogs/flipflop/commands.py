@@ -1,0 +1,222 @@
+"""The /flipflop slash commands, and the cog that wires the runtime to Discord.
+
+The cog builds the table runtime with its Discord notifier, binds the
+controls, resumes saved tables once connected, and closes a table at once
+when its channel is deleted. Its commands only translate: a refusal from the
+runtime or the ledger becomes a private answer and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import send_ephemeral
+from bot.ledger import InsufficientChips, LedgerError
+from bot.render import chips
+from bot.runtime import Answered, Outcome, TableRuntime
+from bot.table_render import notice_line
+from bot.tables import TableError, TableService
+from cogs.flipflop import controls
+from cogs.flipflop.notifier import DiscordNotifier
+from cogs.flipflop.play import Controls, may_manage, not_enough
+
+if TYPE_CHECKING:
+    from bot.client import FlipFlopBot
+
+NO_TABLE = "There's no table in this channel. Open one with `/flipflop start`."
+
+
+def now() -> float:
+    """Wall-clock seconds (virtual under simcord)."""
+    return discord.utils.utcnow().timestamp()
+
+
+@app_commands.guild_only()
+class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play Flip Flop."):
+    """Tables of Flip Flop in this server's channels."""
+
+    def __init__(self, bot: FlipFlopBot) -> None:
+        self.bot = bot
+        self.notifier = DiscordNotifier(bot)
+        store = TableService(bot.db, bot.ledger, clock=now, round_pause=bot.pause_between_rounds)
+        self.runtime = TableRuntime(
+            store,
+            self.notifier,
+            clock=now,
+            rng=bot.rng,
+            computer_pause=bot.computer_pause,
+            repost_missing_messages=bot.repost_missing_messages,
+        )
+        self.controls = Controls(self.runtime, self.notifier)
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        """Bind the persistent controls; read saved tables (they resume once connected)."""
+        controls.bind(self.bot, self.controls)
+        self.bot.runtime = self.runtime
+        await self.runtime.load()
+
+    async def cog_unload(self) -> None:
+        controls.unbind(self.bot)
+        await self.runtime.scheduler.close()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        if self.bot.resume_on_ready:
+            await self.runtime.resume()
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.runtime.channel_gone(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.runtime.channel_gone(payload.thread_id)
+
+    # ------------------------------------------------------------------ commands
+
+    @app_commands.command(name="start", description="Open a Flip Flop table in this channel.")
+    @app_commands.describe(stake="Chips per stake (default: the server's)", buy_in="Chips to sit down with")
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
+        buy_in: app_commands.Range[int, 4, 1_000_000_000] | None = None,
+    ) -> None:
+        assert interaction.guild is not None and interaction.channel is not None
+        existing = self.runtime.in_channel(interaction.channel.id)
+        if existing is not None:
+            link = (
+                f"https://discord.com/channels/{existing.guild_id}/{existing.channel_id}/{existing.message_id}"
+                if existing.message_id
+                else "above"
+            )
+            await send_ephemeral(
+                interaction,
+                f"There's already a table in this channel: {link}. Join it, or start one in another channel.",
+            )
+            return
+        settings = await self.bot.ledger.settings(interaction.guild.id)
+        if stake is None:
+            stake = settings.default_stake
+        if buy_in is None:
+            buy_in = settings.default_buy_in if stake == settings.default_stake else 40 * stake
+        user = interaction.user
+        try:
+            table = await self.runtime.open(
+                interaction.guild.id,
+                interaction.channel.id,
+                user.id,
+                user.display_name,
+                stake,
+                buy_in,
+                settings.turn_seconds,
+            )
+        except InsufficientChips as e:
+            await send_ephemeral(interaction, not_enough(e.balance, buy_in))
+            return
+        except (LedgerError, TableError) as e:
+            await send_ephemeral(interaction, f"{e} Nothing was changed.")
+            return
+        await interaction.response.send_message(**self.notifier.screen(table).send())
+        message = await interaction.original_response()
+        await self.runtime.placed(table.id, message.id)
+
+    @app_commands.command(
+        name="hand", description="See your cards at this channel's table (only you see them)."
+    )
+    async def hand(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel is not None
+        table = self.runtime.in_channel(interaction.channel.id)
+        if table is None:
+            await send_ephemeral(interaction, NO_TABLE)
+            return
+        await self.controls.show_hand(interaction, table)
+
+    @app_commands.command(name="table", description="Show the table again at the bottom of the channel.")
+    async def table(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel is not None
+        table = self.runtime.in_channel(interaction.channel.id)
+        if table is None:
+            await send_ephemeral(interaction, NO_TABLE)
+            return
+        old = table.message_id
+        await interaction.response.send_message(**self.notifier.screen(table).send())
+        message = await interaction.original_response()
+        await self.runtime.placed(table.id, message.id)
+        if old is not None:
+            await self.notifier.retire(table, old)
+
+    @app_commands.command(
+        name="stop", description="End the game at this channel's table (host or Manage Server)."
+    )
+    async def stop(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel is not None
+        table = self.runtime.in_channel(interaction.channel.id)
+        if table is None:
+            await send_ephemeral(interaction, "There's no table in this channel.")
+            return
+
+        async def said(outcome: Outcome) -> Answered:
+            text = "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n)))
+            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+            return Answered(notices=True)
+
+        await self.controls.attempt(
+            interaction,
+            table.id,
+            self.runtime.stop(table.id, interaction.user.id, may_manage(interaction), said),
+        )
+
+    @app_commands.command(name="config", description="View or change this server's Flip Flop settings.")
+    @app_commands.describe(
+        starting_balance="Chips a member starts with",
+        daily_amount="Chips /daily gives",
+        stake="Default stake for new tables",
+        buy_in="Default buy-in for new tables (a multiple of the stake, at least 4 stakes)",
+        turn_seconds="Seconds a player has for each turn",
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        starting_balance: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+        daily_amount: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
+        buy_in: app_commands.Range[int, 4, 1_000_000_000] | None = None,
+        turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
+    ) -> None:
+        assert interaction.guild is not None
+        given: dict[str, Any] = {
+            "starting_balance": starting_balance,
+            "daily_amount": daily_amount,
+            "default_stake": stake,
+            "default_buy_in": buy_in,
+            "turn_seconds": turn_seconds,
+        }
+        changes = {k: v for k, v in given.items() if v is not None}
+        ledger = self.bot.ledger
+        if changes:
+            try:
+                s = await ledger.update_settings(interaction.guild.id, **changes)
+            except LedgerError as e:
+                await send_ephemeral(interaction, f"{e} Nothing was changed.")
+                return
+            head = "Settings saved. New tables use them; tables already open keep theirs."
+        else:
+            s = await ledger.settings(interaction.guild.id)
+            head = "This server's Flip Flop settings:"
+        await send_ephemeral(
+            interaction,
+            f"{head}\n"
+            f"• Starting balance: **{chips(s.starting_balance)}**\n"
+            f"• Daily chips: **{chips(s.daily_amount)}**\n"
+            f"• Default stake: **{chips(s.default_stake)}**, buy-in: **{chips(s.default_buy_in)}**\n"
+            f"• Turn timer: **{s.turn_seconds} s**\n"
+            "Change any of them with `/flipflop config` and its options.",
+        )

@@ -1,0 +1,312 @@
+"""Every control of a Flip Flop table: its custom-id codec, its ``DynamicItem`` and one guard.
+
+Custom ids are made and read here only. Each id names the kind of message
+its control belongs on — ``l``/``c`` the lobby, ``t`` the table message,
+``a``/``s`` a player's private hand — and the guard (``interaction_check``)
+refuses a control delivered on the wrong kind of message, for a table that
+has closed, or (in a hand) from someone not playing, before any handler runs.
+Hand controls carry the table's ``seq`` so a control from an earlier turn
+does nothing. Ids are stable, so controls keep working after a restart.
+"""
+
+from __future__ import annotations
+
+import enum
+import weakref
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
+
+import discord
+
+from bot.client import send_ephemeral
+from bot.runtime import TableRuntime
+from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut
+from engine.actions import Action
+
+
+class Kind(enum.Enum):
+    """The message a control belongs on."""
+
+    LOBBY = "lobby"
+    TABLE = "table"
+    HAND = "hand"
+
+
+class Handler(Protocol):
+    """What the controls call: the cog's translation of a click into a runtime command."""
+
+    runtime: TableRuntime
+
+    async def on_lobby(self, interaction: discord.Interaction, tid: str, op: str, value: str) -> None:
+        """A lobby control (join, leave, start, cancel, computers)."""
+        ...
+
+    async def on_table(self, interaction: discord.Interaction, tid: str, op: str) -> None:
+        """A table-message control (my hand, leave after this round)."""
+        ...
+
+    async def on_hand(
+        self, interaction: discord.Interaction, tid: str, seq: int, op: str, value: str | None
+    ) -> None:
+        """A control in a private hand (a move, refresh, leave)."""
+        ...
+
+
+_handlers: weakref.WeakValueDictionary[int, Handler] = weakref.WeakValueDictionary()
+"""Each client's handler, held weakly (the cog owns it), so a finished bot can be collected."""
+
+
+def bind(client: discord.Client, handler: Handler) -> None:
+    """Register the persistent controls on ``client`` and who answers them."""
+    _handlers[id(client)] = handler
+    client.add_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect)
+
+
+def unbind(client: discord.Client) -> None:
+    """Stop answering the controls (the cog is unloading)."""
+    client.remove_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect)
+    _handlers.pop(id(client), None)
+
+
+def handler_of(interaction: discord.Interaction) -> Handler:
+    """The handler bound to the client that received ``interaction``."""
+    return _handlers[id(interaction.client)]
+
+
+class _Guarded:
+    """The one guard every control passes: right message kind, open table, a player for hands."""
+
+    kind: ClassVar[Kind]
+    tid: str
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        message = interaction.message
+        on_hand = message is not None and message.flags.ephemeral
+        if on_hand != (self.kind is Kind.HAND):
+            await send_ephemeral(
+                interaction, "That control doesn't belong on this message; nothing was done."
+            )
+            return False
+        table = handler_of(interaction).runtime.get(self.tid)
+        if table is None:
+            if self.kind is Kind.HAND:
+                await interaction.response.edit_message(content="This table has closed.", view=None)
+            else:
+                await send_ephemeral(
+                    interaction, "This table has closed. Open a new one with `/flipflop start`."
+                )
+            return False
+        if self.kind is Kind.HAND and (
+            table.game is None or table.pid(interaction.user.id) not in table.game.order
+        ):
+            await send_ephemeral(interaction, "You're not playing at this table.")
+            return False
+        return True
+
+
+class LobbyButton(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ff:l:(?P<tid>[0-9a-f]+):(?P<op>join|leave|start|cancel|removecpu)",
+):
+    """A button on the lobby message."""
+
+    kind = Kind.LOBBY
+
+    def __init__(
+        self,
+        tid: str,
+        op: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"ff:l:{tid}:{op}")
+        )
+        self.tid, self.op = tid, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> LobbyButton:
+        return cls(match["tid"], match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handler_of(interaction).on_lobby(interaction, self.tid, self.op, "")
+
+
+class LobbySelect(
+    _Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ff:c:(?P<tid>[0-9a-f]+):addcpu"
+):
+    """The lobby's menu of computer players to seat."""
+
+    kind = Kind.LOBBY
+
+    def __init__(
+        self, tid: str, placeholder: str = "", options: list[discord.SelectOption] | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="—")],
+                custom_id=f"ff:c:{tid}:addcpu",
+            )
+        )
+        self.tid = tid
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> LobbySelect:
+        control = cls(match["tid"])
+        assert isinstance(item, discord.ui.Select)
+        control.item = item
+        return control
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await handler_of(interaction).on_lobby(interaction, self.tid, "addcpu", value)
+
+
+class TableButton(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next)",
+):
+    """A button on the public table message."""
+
+    kind = Kind.TABLE
+
+    def __init__(
+        self,
+        tid: str,
+        op: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"ff:t:{tid}:{op}")
+        )
+        self.tid, self.op = tid, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> TableButton:
+        return cls(match["tid"], match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handler_of(interaction).on_table(interaction, self.tid, self.op)
+
+
+class HandButton(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave)",
+):
+    """A button in a private hand: draw, take the discard, drop, refresh, leave."""
+
+    kind = Kind.HAND
+
+    def __init__(
+        self,
+        tid: str,
+        seq: int,
+        op: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"ff:a:{tid}:{seq}:{op}")
+        )
+        self.tid, self.seq, self.op = tid, seq, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> HandButton:
+        return cls(match["tid"], int(match["seq"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, None)
+
+
+class HandSelect(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"ff:s:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>spread|layoff|discard|tonk)",
+):
+    """A select menu in a private hand: spread, lay off, discard, tonk out."""
+
+    kind = Kind.HAND
+
+    def __init__(
+        self,
+        tid: str,
+        seq: int,
+        op: str,
+        placeholder: str = "",
+        options: list[discord.SelectOption] | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="—")],
+                custom_id=f"ff:s:{tid}:{seq}:{op}",
+            )
+        )
+        self.tid, self.seq, self.op = tid, seq, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> HandSelect:
+        control = cls(match["tid"], int(match["seq"]), match["op"])
+        assert isinstance(item, discord.ui.Select)
+        control.item = item
+        return control
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
+
+
+# ---------------------------------------------------------------------- select values
+
+
+def code(cards: Sequence[Card]) -> str:
+    """Cards as a select value: ``AS.2S.3S``."""
+    return ".".join(c.code for c in cards)
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(c) for c in text.split(".") if c)
+
+
+def parse_action(player: str, op: str, value: str | None) -> Action | None:
+    """Turn a hand control into an engine action (the engine checks it); None if it is malformed."""
+    try:
+        if op == "stock":
+            return Draw(player, "stock")
+        if op == "take":
+            return Draw(player, "discard")
+        if op == "drop":
+            return Drop(player)
+        if op == "leave":
+            return Leave(player)
+        if op == "discard" and value:
+            return Discard(player, Card.parse(value))
+        if op == "spread" and value:
+            return Spread(player, _cards(value))
+        if op == "layoff" and value and "@" in value:
+            card, target = value.split("@", 1)
+            return LayOff(player, Card.parse(card), int(target))
+        if op == "tonk" and value and "|" in value:
+            first, second = value.split("|", 1)
+            return TonkOut(player, _cards(first), _cards(second))
+    except (IllegalAction, ValueError):
+        return None
+    return None

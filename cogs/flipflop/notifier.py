@@ -1,0 +1,204 @@
+"""The runtime's notifier for Discord: outcomes become channel messages and message edits.
+
+Every Discord call is made here and its failure is returned as a value
+(``Sent``), logged as one warning line: 404 Unknown Channel means the channel
+is gone; 403 means the bot lacks a permission there; anything else is a
+passing failure. Open hands are edited through their interactions, which
+need no channel permission, so a game goes on while the bot can not post.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.runtime import Delivery, Outcome, Resumed, Sent, Whereabouts
+from bot.table_render import event_lines, last_move, notice_line, unreadable_line
+from bot.tables import Table, Unreadable
+from cogs.flipflop.screens import Screen, current_screen, hand_screen
+from engine.events import RoundStarted
+
+if TYPE_CHECKING:
+    from bot.client import FlipFlopBot
+
+log = logging.getLogger("flipflop.notifier")
+MAX_MESSAGE = 1900
+HAND_TOKEN_SECONDS = 14 * 60
+"""An interaction can edit its message for 15 minutes; we stop a minute early."""
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+PERMISSION = {MISSING_ACCESS: "View Channel"}
+"""The permission a 403 code means; any other 403 is Send Messages (or Embed Links for an edit)."""
+_RANK = {Delivery.OK: 0, Delivery.FAILED: 1, Delivery.FORBIDDEN: 2, Delivery.GONE: 3}
+
+
+def split_message(lines: Sequence[str]) -> list[str]:
+    """Join lines into messages under Discord's 2,000-character limit."""
+    out: list[str] = []
+    buf = ""
+    for line in lines:
+        if buf and len(buf) + len(line) + 1 > MAX_MESSAGE:
+            out.append(buf)
+            buf = ""
+        buf = f"{buf}\n{line}" if buf else line[:MAX_MESSAGE]
+    if buf:
+        out.append(buf)
+    return out
+
+
+def worst(results: Sequence[Sent]) -> Sent:
+    """The most serious of several results (gone, then forbidden, then failed)."""
+    return max(results, key=lambda s: _RANK[s.status], default=Sent(Delivery.OK))
+
+
+class DiscordNotifier:
+    """Posts outcomes in a table's channel, keeps the table message and open hands current."""
+
+    def __init__(self, bot: FlipFlopBot) -> None:
+        self.bot = bot
+        self.open_hands: dict[tuple[str, int], discord.Interaction] = {}
+        """The latest interaction behind each player's private hand message (valid 15 minutes)."""
+        self.last_lines: dict[str, str] = {}
+        """Each table's "last move" line (what the table message says happened last)."""
+
+    def remember_hand(self, table_id: str, user_id: int, interaction: discord.Interaction) -> None:
+        """``interaction``'s message is this player's hand now: keep it current."""
+        self.open_hands[(table_id, user_id)] = interaction
+
+    def channel(self, table: Table) -> discord.PartialMessageable:
+        """The table's channel (no fetch needed to post)."""
+        return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
+    async def _call(self, table_id: str, what: str, call: Awaitable[Any]) -> Sent:
+        try:
+            await call
+        except discord.HTTPException as e:
+            sent = self._classify(e, what)
+            log.warning("Table %s: could not %s (%s %s: %s)", table_id, what, e.status, e.code, e.text)
+            return sent
+        return Sent(Delivery.OK)
+
+    @staticmethod
+    def _classify(e: discord.HTTPException, what: str) -> Sent:
+        if isinstance(e, discord.NotFound) and e.code == UNKNOWN_CHANNEL:
+            return Sent(Delivery.GONE)
+        if isinstance(e, discord.Forbidden):
+            default = "Send Messages" if what == "post" else "Send Messages and Embed Links"
+            return Sent(Delivery.FORBIDDEN, PERMISSION.get(e.code, default))
+        return Sent(Delivery.FAILED)
+
+    async def publish(self, outcome: Outcome, table_message: bool = True) -> Sent:
+        """Post the notices and events, edit the table message, update the hand of the player to act."""
+        table = outcome.table
+        self._remember_moves(outcome)
+        lines = [line for n in outcome.notices if (line := notice_line(table, n)) is not None]
+        lines += event_lines(table, outcome.events)
+        results: list[Sent] = []
+        for text in split_message(lines):
+            results.append(await self.post(table, text))
+            if results[-1].status is Delivery.GONE:
+                return results[-1]
+        if table_message:
+            results.append(await self.refresh(table))
+        await self._update_hand_to_act(table)
+        if table.status == "closed":
+            self.forget(table.id)
+        sent = worst(results)
+        return Sent(sent.status, sent.missing, posted=bool(lines) and sent.ok)
+
+    def _remember_moves(self, outcome: Outcome) -> None:
+        tid = outcome.table.id
+        if any(isinstance(n, Resumed) for n in outcome.notices) and outcome.table.status == "playing":
+            self.last_lines[tid] = "♻️ The bot restarted; the game carries on."
+        if any(isinstance(e, RoundStarted) for e in outcome.events):
+            self.last_lines[tid] = ""
+        line = last_move(outcome.table, outcome.events)
+        if line:
+            self.last_lines[tid] = line
+
+    def forget(self, table_id: str) -> None:
+        """A closed table: nothing of it to keep."""
+        self.last_lines.pop(table_id, None)
+        for key in [k for k in self.open_hands if k[0] == table_id]:
+            del self.open_hands[key]
+
+    async def post(self, table: Table, text: str) -> Sent:
+        """One message in the table's channel."""
+        call = self.channel(table).send(text, allowed_mentions=discord.AllowedMentions.none())
+        return await self._call(table.id, "post", call)
+
+    async def refresh(self, table: Table) -> Sent:
+        """Edit the table message to read as the table is now."""
+        if table.message_id is None:
+            return Sent(Delivery.OK)
+        message = self.channel(table).get_partial_message(table.message_id)
+        screen = current_screen(table, self.last_lines.get(table.id, ""))
+        sent = await self._call(table.id, "edit the table message", message.edit(**screen.edit()))
+        if (
+            sent.status is Delivery.FAILED
+        ):  # e.g. the message was deleted: nothing to do until /flipflop table
+            return Sent(Delivery.OK)
+        return sent
+
+    def screen(self, table: Table) -> Screen:
+        """The table message as it should read now (for a reply that shows it)."""
+        return current_screen(table, self.last_lines.get(table.id, ""))
+
+    async def _update_hand_to_act(self, table: Table) -> None:
+        if table.game is None or table.status != "playing":
+            return
+        to_act = table.game.public_view().to_act
+        if to_act is None:
+            return
+        key = (table.id, int(to_act))
+        interaction = self.open_hands.get(key)
+        if interaction is None:
+            return
+        if (discord.utils.utcnow() - interaction.created_at).total_seconds() > HAND_TOKEN_SECONDS:
+            del self.open_hands[key]
+            return
+        try:
+            await interaction.edit_original_response(**hand_screen(table, int(to_act)).edit())
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not update a hand (%s %s)", table.id, e.status, e.code)
+            self.open_hands.pop(key, None)
+
+    async def locate(self, table: Table) -> Whereabouts:
+        """After a restart, whether the channel is there and the table message in it."""
+        channel: Any = self.bot.get_channel(table.channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(table.channel_id)
+            except (discord.NotFound, discord.Forbidden):
+                return "channel_gone"
+        if table.message_id is None:
+            return "message_gone"
+        try:
+            await channel.fetch_message(table.message_id)
+        except (discord.NotFound, discord.Forbidden):
+            return "message_gone"
+        return "ok"
+
+    async def post_table(self, table: Table) -> int | None:
+        """Post the table message again at the bottom of the channel."""
+        try:
+            sent = await self.channel(table).send(**self.screen(table).send())
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not post the table message (%s %s)", table.id, e.status, e.code)
+            return None
+        return sent.id
+
+    async def unreadable(self, bad: Unreadable) -> Sent:
+        """Say in its channel that a table this version can not read was closed and refunded."""
+        channel = self.bot.get_partial_messageable(bad.channel_id, guild_id=bad.guild_id)
+        call = channel.send(unreadable_line(bad.refunds), allowed_mentions=discord.AllowedMentions.none())
+        return await self._call(bad.table_id, "post", call)
+
+    async def retire(self, table: Table, message_id: int) -> Sent:
+        """The table moved to a new message: say so on the old one."""
+        old = self.channel(table).get_partial_message(message_id)
+        call = old.edit(content="The table moved to the bottom of the channel ⬇️", embed=None, view=None)
+        return await self._call(table.id, "edit the old table message", call)

@@ -1,0 +1,187 @@
+"""Clicks on a table's controls, translated into runtime commands and answered with screens.
+
+No rule, timer or policy here: the runtime decides and reports an outcome;
+this module only picks the screen that answers the member who clicked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+
+import discord
+
+from bot.client import send_ephemeral
+from bot.ledger import InsufficientChips, LedgerError
+from bot.render import chips
+from bot.runtime import Answered, Outcome, Reply, StaleControl, TableClosed, TableRuntime
+from bot.table_render import notice_line
+from bot.tables import Table, TableError
+from cogs.flipflop.controls import parse_action
+from cogs.flipflop.notifier import DiscordNotifier
+from cogs.flipflop.screens import closed_screen, hand_screen, lobby_screen
+from engine import IllegalAction
+
+STALE_NOTE = "⚠️ That control was from an earlier turn; nothing was done. Here is your hand now:"
+
+
+def may_manage(interaction: discord.Interaction) -> bool:
+    """The member has Manage Server here (may stop or cancel any table)."""
+    perms = interaction.permissions
+    return bool(perms and perms.manage_guild)
+
+
+def not_enough(balance: int, buy_in: int) -> str:
+    """A member who can not afford the buy-in (R2.2)."""
+    return (
+        f"You have {chips(balance)}, but the buy-in is {chips(buy_in)}. "
+        "Claim your free chips with `/daily`, or ask an admin."
+    )
+
+
+class Controls:
+    """Answers every control of every table (bound to the bot in ``controls.bind``)."""
+
+    def __init__(self, runtime: TableRuntime, notifier: DiscordNotifier) -> None:
+        self.runtime = runtime
+        self.notifier = notifier
+
+    async def attempt(self, interaction: discord.Interaction, tid: str, command: Awaitable[Outcome]) -> None:
+        """Run a command; a refusal becomes a private message and changes nothing."""
+        try:
+            await command
+        except InsufficientChips as e:
+            table = self.runtime.get(tid)
+            await send_ephemeral(interaction, not_enough(e.balance, table.buy_in if table else 0))
+        except (TableError, LedgerError, IllegalAction) as e:
+            await send_ephemeral(interaction, str(e))
+        await self.warn_if_muted(interaction, tid)
+
+    async def warn_if_muted(self, interaction: discord.Interaction, tid: str) -> None:
+        """Tell the first member to act after the bot lost a permission in the table's channel."""
+        missing = self.runtime.permission_notice(tid)
+        if missing is not None:
+            await send_ephemeral(
+                interaction,
+                f"⚠️ I can't post in this channel: I need the **{missing}** permission here. The game goes on "
+                "through your private hands; ask a server admin to give the permission back.",
+            )
+
+    # ------------------------------------------------------------------ lobby
+
+    async def on_lobby(self, interaction: discord.Interaction, tid: str, op: str, value: str) -> None:
+        """Join, Leave, Start, Cancel, and the host's computer players."""
+        user, rt, manage = interaction.user, self.runtime, may_manage(interaction)
+        show = self._lobby_reply(interaction)
+        if op == "join":
+            await self.attempt(interaction, tid, rt.join(tid, user.id, user.display_name, show))
+        elif op == "leave":
+            await self.attempt(interaction, tid, rt.leave_lobby(tid, user.id, show))
+        elif op == "start":
+            await self.attempt(interaction, tid, rt.start(tid, user.id, manage, self._defer(interaction)))
+        elif op == "cancel":
+            await self.attempt(interaction, tid, rt.cancel(tid, user.id, manage, show))
+        elif op == "removecpu":
+            await self.attempt(interaction, tid, rt.remove_computer(tid, user.id, manage, show))
+        else:
+            await self.attempt(interaction, tid, rt.add_computer(tid, user.id, manage, value, show))
+
+    @staticmethod
+    def _lobby_reply(interaction: discord.Interaction) -> Reply:
+        async def show(outcome: Outcome) -> Answered:
+            table = outcome.table
+            closed = next((n for n in outcome.notices if isinstance(n, TableClosed)), None)
+            if closed is not None:
+                title = (
+                    "🃏 Flip Flop — table cancelled"
+                    if closed.reason == "cancelled"
+                    else "🃏 Flip Flop — table closed"
+                )
+                screen = closed_screen(title, notice_line(table, closed) or "The table closed.")
+            else:
+                screen = lobby_screen(table)
+            await interaction.response.edit_message(**screen.edit())
+            return Answered(table_message=True, notices=True)
+
+        return show
+
+    @staticmethod
+    def _defer(interaction: discord.Interaction) -> Reply:
+        async def defer(outcome: Outcome) -> Answered:
+            await interaction.response.defer()
+            return Answered()
+
+        return defer
+
+    # ------------------------------------------------------------------ table message
+
+    async def on_table(self, interaction: discord.Interaction, tid: str, op: str) -> None:
+        """My hand, Leave after this round."""
+        table = self.runtime.get(tid)
+        assert table is not None  # the guard saw it open
+        if op == "hand":
+            await self.show_hand(interaction, table)
+            return
+
+        async def said(outcome: Outcome) -> Answered:
+            text = (
+                "You left the table; your stack went back to your balance."
+                if outcome.events
+                else "Got it: you'll leave when this round ends, and your stack goes back to your balance."
+            )
+            await send_ephemeral(interaction, text)
+            return Answered()
+
+        await self.attempt(interaction, tid, self.runtime.leave_after_round(tid, interaction.user.id, said))
+
+    async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
+        """A player's private hand, as a new ephemeral message."""
+        user_id = interaction.user.id
+        if table.status == "lobby":
+            text = (
+                "The game hasn't started yet."
+                if table.is_seated(user_id)
+                else "You're not at this table yet: click **Join**."
+            )
+            await send_ephemeral(interaction, text)
+            return
+        if table.game is None or table.pid(user_id) not in table.game.order:
+            await send_ephemeral(interaction, "You're not playing at this table.")
+            return
+        await interaction.response.send_message(ephemeral=True, **hand_screen(table, user_id).send())
+
+    # ------------------------------------------------------------------ hands
+
+    async def on_hand(
+        self, interaction: discord.Interaction, tid: str, seq: int, op: str, value: str | None
+    ) -> None:
+        """A move from a private hand, or a refresh."""
+        table = self.runtime.get(tid)
+        assert table is not None  # the guard saw it open
+        user_id = interaction.user.id
+        self.notifier.remember_hand(tid, user_id, interaction)
+        if op == "refresh":
+            await interaction.response.edit_message(**hand_screen(table, user_id).edit())
+            return
+        action = parse_action(table.pid(user_id), op, value)
+        if action is None:
+            await send_ephemeral(interaction, "That choice isn't something you can do; nothing was done.")
+            return
+
+        async def show(outcome: Outcome) -> Answered:
+            t = outcome.table
+            gone = t.status == "closed" or (op == "leave" and not t.is_seated(user_id))
+            if gone:
+                await interaction.response.edit_message(content="You left the game.", view=None)
+            else:
+                await interaction.response.edit_message(**hand_screen(t, user_id).edit())
+            return Answered()
+
+        try:
+            await self.runtime.act(tid, user_id, seq, action, show)
+        except StaleControl:
+            await interaction.response.edit_message(**hand_screen(table, user_id, STALE_NOTE).edit())
+        except IllegalAction as e:
+            await send_ephemeral(interaction, f"{e} Nothing was done.")
+        except TableError as e:
+            await send_ephemeral(interaction, str(e))
+        await self.warn_if_muted(interaction, tid)

@@ -1,0 +1,168 @@
+"""Each screen a member sees, its text and its controls built together: lobby, table, hand, closed.
+
+Screens read only the table's views (``public_view``, ``view(player)``);
+the words come from ``bot.table_render`` and the controls from ``controls``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.render import plain, plain_cards
+from bot.runtime import LEVEL_LABEL, LEVELS
+from bot.table_render import closed_embed, hand_text, lobby_embed, table_embed
+from bot.tables import Table
+from cogs.flipflop.controls import HandButton, HandSelect, LobbyButton, LobbySelect, TableButton, code
+from engine import Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine.view import PlayerView
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A message's embed (or text) and its controls, ready to send or edit."""
+
+    embed: discord.Embed | None = None
+    content: str | None = None
+    view: discord.ui.View | None = None
+
+    def send(self) -> dict[str, Any]:
+        """Keyword arguments for ``send``/``send_message``."""
+        out: dict[str, Any] = {}
+        if self.embed is not None:
+            out["embed"] = self.embed
+        if self.content is not None:
+            out["content"] = self.content
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+    def edit(self) -> dict[str, Any]:
+        """Keyword arguments for ``edit``/``edit_message`` (clearing what the screen lacks)."""
+        return {"embed": self.embed, "content": self.content, "view": self.view}
+
+
+def lobby_screen(table: Table) -> Screen:
+    """Who is seated; Join, Leave, Start, Cancel and the host's computer players."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(LobbyButton(table.id, "join", "Join", discord.ButtonStyle.success, "🪑"))
+    view.add_item(LobbyButton(table.id, "leave", "Leave", discord.ButtonStyle.secondary))
+    view.add_item(LobbyButton(table.id, "start", "Start", discord.ButtonStyle.primary, "▶️"))
+    view.add_item(LobbyButton(table.id, "cancel", "Cancel", discord.ButtonStyle.danger))
+    options = [
+        discord.SelectOption(label=f"{LEVEL_LABEL[k]} computer", value=k, description=d)
+        for k, d in LEVELS.items()
+    ]
+    view.add_item(LobbySelect(table.id, "🤖 Add a computer player (host)…", options))
+    if table.computers:
+        view.add_item(
+            LobbyButton(table.id, "removecpu", "Remove computer", discord.ButtonStyle.secondary, "🤖")
+        )
+    return Screen(embed=lobby_embed(table), view=view)
+
+
+def table_screen(table: Table, last_line: str = "") -> Screen:
+    """The public table: the game as everyone sees it; My hand, Leave after this round."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(table.id, "hand", "My hand", discord.ButtonStyle.primary, "🂠"))
+    view.add_item(
+        TableButton(table.id, "leave_next", "Leave after this round", discord.ButtonStyle.secondary)
+    )
+    return Screen(embed=table_embed(table, last_line), view=view)
+
+
+def current_screen(table: Table, last_line: str = "") -> Screen:
+    """The table message as it should read now, whatever the table's state."""
+    if table.status == "lobby":
+        return lobby_screen(table)
+    if table.status == "playing":
+        return table_screen(table, last_line)
+    embed = table_embed(table, last_line) if table.game is not None else lobby_embed(table)
+    embed.title = "🃏 Flip Flop — table closed"
+    return Screen(embed=embed)
+
+
+def closed_screen(title: str, text: str) -> Screen:
+    """A lobby that was cancelled or emptied: no controls."""
+    return Screen(embed=closed_embed(title, text))
+
+
+def hand_screen(table: Table, user_id: int, note: str = "") -> Screen:
+    """A player's private hand with controls for exactly their legal actions now."""
+    assert table.game is not None
+    view = table.game.view(table.pid(user_id))
+    return Screen(content=hand_text(table, view, note), view=_hand_controls(table, view))
+
+
+def _hand_controls(table: Table, v: PlayerView) -> discord.ui.View:
+    out = discord.ui.View(timeout=None)
+    tid, seq = table.id, table.seq
+    if v.to_act == v.player:
+        for a in v.legal:
+            if isinstance(a, Draw) and a.source == "stock":
+                out.add_item(
+                    HandButton(tid, seq, "stock", "Draw from stock", discord.ButtonStyle.primary, "🂠")
+                )
+            elif isinstance(a, Draw):
+                top = v.top_discard
+                label = f"Take {plain(top)}" if top else "Take the discard"
+                out.add_item(HandButton(tid, seq, "take", label, discord.ButtonStyle.primary))
+            elif isinstance(a, Drop):
+                out.add_item(
+                    HandButton(tid, seq, "drop", f"Drop ({v.hand_value})", discord.ButtonStyle.danger, "✋")
+                )
+        _menus(out, table, v)
+    out.add_item(HandButton(tid, seq, "refresh", "Refresh", discord.ButtonStyle.secondary, "🔄"))
+    if any(isinstance(a, Leave) for a in v.legal):
+        out.add_item(HandButton(tid, seq, "leave", "Leave game", discord.ButtonStyle.danger))
+    return out
+
+
+def _menus(out: discord.ui.View, table: Table, v: PlayerView) -> None:
+    tid, seq = table.id, table.seq
+    tonks = [a for a in v.legal if isinstance(a, TonkOut)]
+    spreads = [a for a in v.legal if isinstance(a, Spread)]
+    layoffs = [a for a in v.legal if isinstance(a, LayOff)]
+    discards = [a for a in v.legal if isinstance(a, Discard)]
+    if tonks:
+        options = [
+            discord.SelectOption(
+                label=f"{plain_cards(t.first)} + {plain_cards(t.second)}",
+                value=f"{code(t.first)}|{code(t.second)}",
+            )
+            for t in tonks[:25]
+        ]
+        out.add_item(HandSelect(tid, seq, "tonk", "🎉 Tonk out! Lay down your whole hand…", options))
+    if spreads:
+        options = [
+            discord.SelectOption(
+                label=plain_cards(s.cards),
+                description=(
+                    "Run"
+                    if len({c.suit for c in s.cards}) == 1 and len({c.rank for c in s.cards}) > 1
+                    else "Set"
+                )
+                + f" · lowers your hand by {sum(c.value for c in s.cards)}",
+                value=code(s.cards),
+            )
+            for s in spreads[:25]
+        ]
+        out.add_item(HandSelect(tid, seq, "spread", "Lay down a spread…", options))
+    if layoffs:
+        on = {s.index: s.cards for s in v.spreads}
+        options = [
+            discord.SelectOption(
+                label=f"{plain(lo.card)} → #{lo.target} " + plain_cards(on.get(lo.target, ())),
+                value=f"{lo.card.code}@{lo.target}",
+            )
+            for lo in layoffs[:25]
+        ]
+        out.add_item(HandSelect(tid, seq, "layoff", "Lay off a card on a spread…", options))
+    if discards:
+        options = [
+            discord.SelectOption(label=plain(d.card), value=d.card.code, description=f"value {d.card.value}")
+            for d in sorted(discards, key=lambda d: (-d.card.value, d.card.suit))[:25]
+        ]
+        out.add_item(HandSelect(tid, seq, "discard", "Discard a card (ends your turn)…", options))

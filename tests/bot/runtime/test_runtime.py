@@ -1,0 +1,248 @@
+"""The table runtime on its own: a fake clock, a recording notifier, no Discord, fast."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.ledger import HOUSE_ID, LedgerError
+from bot.runtime import (
+    ComputersOnly,
+    Delivery,
+    GameStarted,
+    LeavingAfterRound,
+    Resumed,
+    StaleControl,
+    Stopped,
+    StopRequested,
+    TableClosed,
+    TimedOut,
+)
+from bot.tables import LOBBY_IDLE_SECONDS, TableError
+from engine import Draw, Drop, IllegalAction
+from engine.events import Drew
+from tests.bot.runtime.fakes import ANN, BEN, CAT, CH, DAN, FakeClock, G, harness
+
+
+async def test_lobby_join_leave_and_computers(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        await h.fund_house()
+        table = await h.lobby((ANN, BEN))
+        assert await h.ledger.balance(G, BEN) == 800
+        with pytest.raises(TableError, match="Only the host"):
+            await h.runtime.add_computer(table.id, BEN, False, "basic")
+        with pytest.raises(TableError, match="Pick one of the levels"):
+            await h.runtime.add_computer(table.id, ANN, False, "grandmaster")
+        await h.runtime.add_computer(table.id, ANN, False, "basic")
+        assert list(table.computers.values()) == ["basic"] and len(table.seats) == 3
+        await h.runtime.remove_computer(table.id, ANN, False)
+        assert table.computers == {}
+        await h.runtime.leave_lobby(table.id, BEN)
+        assert await h.ledger.balance(G, BEN) == 1000 and table.seats == [ANN]
+        await h.conserved()
+
+
+async def test_an_idle_lobby_expires_with_refunds(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.lobby((ANN, BEN))
+        await h.advance(LOBBY_IDLE_SECONDS - 5)
+        assert h.runtime.get(table.id) is table
+        await h.advance(10)
+        assert h.runtime.get(table.id) is None
+        closed = [n for n in h.notifier.notices() if isinstance(n, TableClosed)]
+        assert closed == [TableClosed("expired", {ANN: 200, BEN: 200})]
+        assert await h.ledger.balance(G, ANN) == await h.ledger.balance(G, BEN) == 1000
+        await h.conserved()
+
+
+async def test_start_reports_the_deal_and_arms_the_turn(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        last = h.notifier.outcomes[-1]
+        assert last.notices == (GameStarted(3),) and last.events
+        assert h.scheduler.armed[table.id] == table.turn_deadline == h.clock() + 60
+
+
+async def test_stale_and_illegal_moves_change_nothing(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert table.game is not None
+        to_act = table.game.public_view().to_act
+        assert to_act is not None
+        other = next(u for u in (ANN, BEN, CAT) if str(u) != to_act)
+        seq = table.seq
+        with pytest.raises(StaleControl):
+            await h.runtime.act(table.id, int(to_act), seq - 1, Draw(to_act, "stock"))
+        with pytest.raises(IllegalAction):
+            await h.runtime.act(table.id, other, seq, Draw(str(other), "stock"))
+        with pytest.raises(TableError, match="not playing"):
+            await h.runtime.act(table.id, DAN, seq, Draw(str(DAN), "stock"))
+        table = h.runtime.get(table.id)  # a refused change puts back the table as it was saved
+        assert table is not None and table.seq == seq
+        await h.runtime.act(table.id, int(to_act), seq, Draw(to_act, "stock"))
+        assert table.seq == seq + 1
+        await h.conserved()
+
+
+async def test_timeouts_play_the_turn_then_remove_after_three_in_a_row(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+
+        def removed() -> bool:
+            return any(isinstance(n, TimedOut) and n.removed for n in h.notifier.notices())
+
+        await h.until(removed)
+        timeouts = [n for n in h.notifier.notices() if isinstance(n, TimedOut)]
+        gone = next(n for n in timeouts if n.removed)
+        theirs = [n.count for n in timeouts if n.player == gone.player]
+        assert theirs == [1, 2, 3] and gone.allowed == 2
+        assert table.game is not None and str(gone.player) in table.game.public_view().dead
+        await h.conserved()
+
+
+async def test_leave_after_round_lets_the_member_go_at_the_next_deal(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game((ANN, BEN, CAT, DAN))
+        outcome = await h.runtime.leave_after_round(table.id, BEN)
+        assert outcome.notices == (LeavingAfterRound(BEN),)
+        with pytest.raises(TableError, match="You'll leave when this round ends"):
+            await h.runtime.leave_after_round(table.id, BEN)
+        assert table.game is not None
+        await h.until(lambda: table.game is not None and table.game.public_view().round_number == 2)
+        assert not table.is_seated(BEN) and await h.ledger.balance(G, BEN) > 0
+        await h.conserved()
+
+
+async def test_stop_waits_for_the_round_then_ends_the_game(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        with pytest.raises(TableError, match="Only the host"):
+            await h.runtime.stop(table.id, BEN, may_manage=False)
+        outcome = await h.runtime.stop(table.id, ANN, may_manage=False)
+        assert outcome.notices == (StopRequested(ANN),)
+        await h.until(lambda: h.runtime.get(table.id) is None)
+        assert table.status == "closed" and table.game is not None and table.game.public_view().over
+        assert table.game.public_view().round_number == 1
+        await h.conserved()
+
+
+async def test_stop_between_rounds_is_at_once(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert table.game is not None
+        to_act = table.game.public_view().to_act
+        assert to_act is not None
+        await h.runtime.act(table.id, int(to_act), table.seq, Drop(to_act))  # R7: a drop ends the round
+        assert not table.game.public_view().in_round
+        outcome = await h.runtime.stop(table.id, ANN, may_manage=False)
+        assert outcome.notices == (Stopped(ANN),) and h.runtime.get(table.id) is None
+        await h.conserved()
+
+
+async def test_computers_play_their_turns_and_never_play_alone(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        await h.fund_house()
+        table = await h.lobby((ANN,))
+        await h.runtime.add_computer(table.id, ANN, False, "basic")
+        await h.runtime.add_computer(table.id, ANN, False, "random")
+        await h.runtime.start(table.id, ANN, may_manage=False)
+        await h.run_due()  # computers move at once (no pause here)
+        assert table.game is not None
+        view = table.game.public_view()
+        assert not view.in_round or view.to_act == str(ANN)
+        movers = {int(e.player) for o in h.notifier.outcomes for e in o.events if isinstance(e, Drew)}
+        assert any(m < 0 for m in movers)  # the computer seats drew cards themselves
+        await h.until(lambda: h.runtime.get(table.id) is None)
+        notices = h.notifier.notices()
+        if any(isinstance(n, TimedOut) and n.removed for n in notices) and ComputersOnly() not in notices:
+            raise AssertionError("the game went on with computers alone")
+        house, ann = await h.ledger.balance(G, HOUSE_ID), await h.ledger.balance(G, ANN)
+        assert house + ann == 2000  # every chip came home: the house's 1,000 and ann's 1,000
+        await h.conserved()
+
+
+async def test_a_gone_channel_closes_the_table_and_refunds_at_once(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        before = table.chips()
+        assert before == 600
+        h.notifier.status = Delivery.GONE
+        await h.advance(61)  # the first timer tick after the channel went
+        assert h.runtime.get(table.id) is None and table.status == "closed"
+        assert table.id not in h.scheduler.armed
+        assert sum([await h.ledger.balance(G, u) for u in (ANN, BEN, CAT)]) == 3000
+        await h.conserved()
+
+
+async def test_channel_delete_event_closes_the_table(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert await h.runtime.channel_gone(CH + 1) is None
+        refunds = await h.runtime.channel_gone(CH)
+        assert refunds is not None and sum(refunds.values()) == 600
+        assert h.runtime.get(table.id) is None
+        await h.conserved()
+
+
+async def test_posting_refused_the_game_goes_on_and_the_first_to_act_is_told(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        h.notifier.status, h.notifier.missing = Delivery.FORBIDDEN, "Send Messages"
+        rounds = len(h.notifier.outcomes)
+        await h.advance(61)
+        await h.advance(61)
+        assert len(h.notifier.outcomes) > rounds and h.runtime.get(table.id) is table
+        assert h.runtime.permission_notice(table.id) == "Send Messages"
+        assert h.runtime.permission_notice(table.id) is None  # told once
+        h.notifier.status = Delivery.OK
+        await h.advance(61)
+        assert table.id not in h.runtime.lacking
+        last = h.notifier.outcomes[-1]
+        assert last.table is table  # the table message was brought up to date with the game as it is
+        await h.conserved()
+
+
+async def test_recovery_plays_an_overdue_turn_at_once(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with harness(tmp_path / "t.db", clock) as h:
+        table = await h.game()
+        assert table.game is not None
+        to_act = table.game.public_view().to_act
+        deadline = table.turn_deadline
+    clock.now += 3600  # the bot was down for an hour
+    async with harness(tmp_path / "t.db", clock) as h:
+        await h.runtime.load()
+        await h.runtime.resume()
+        assert isinstance(h.notifier.outcomes[0].notices[0], Resumed)
+        assert h.scheduler.armed[table.id] == deadline
+        await h.run_due()
+        first = next(n for n in h.notifier.notices() if isinstance(n, TimedOut))
+        assert str(first.player) == to_act and first.count == 1
+        await h.conserved()
+
+
+async def test_recovery_closes_a_table_whose_channel_or_message_is_gone(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with harness(tmp_path / "t.db", clock) as h:
+        await h.game()
+    async with harness(tmp_path / "t.db", clock) as h:
+        h.notifier.where = "message_gone"
+        await h.runtime.load()
+        await h.runtime.resume()
+        assert h.runtime.tables == {}
+        closed = [n for n in h.notifier.notices() if isinstance(n, TableClosed)]
+        assert (
+            len(closed) == 1 and closed[0].reason == "message_gone" and sum(closed[0].refunds.values()) == 600
+        )
+        assert sum([await h.ledger.balance(G, u) for u in (ANN, BEN, CAT)]) == 3000
+        await h.conserved()
+
+
+@pytest.mark.parametrize(("stake", "buy_in"), [(0, 200), (5, 0), (-5, 200), (5, 7)])
+async def test_impossible_stakes_are_refused_not_defaulted(tmp_path: Path, stake: int, buy_in: int) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        with pytest.raises(LedgerError) as refused:
+            await h.runtime.open(G, CH, ANN, "Ann", stake, buy_in, 60)
+        assert str(refused.value)
+        assert h.runtime.tables == {} and await h.ledger.balance(G, ANN) == 1000
