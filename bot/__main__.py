@@ -37,6 +37,7 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.client import create_bot
+    from bot.storage import StoreError
     from bot.testing_api import apply_api_base
 
     if settings.api_base:
@@ -49,6 +50,7 @@ def main() -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         async with bot:
+            await bot.open_database()  # a database problem is told before logging in
             running = asyncio.create_task(bot.start(settings.discord_token or ""))
             stopping = asyncio.create_task(stop.wait())
             await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -62,6 +64,9 @@ def main() -> int:
         asyncio.run(run())
     except KeyboardInterrupt:
         pass
+    except StoreError as e:  # the store can not be used (unreachable, newer schema): say what to do
+        print(f"Database error: {e}", file=sys.stderr)
+        return 3
     except Exception as e:  # a login failure, for example: say it plainly
         logging.getLogger("flipflop").error("The bot stopped: %s", e)
         return 1

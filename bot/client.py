@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.db import Database
 from bot.ledger import Ledger, LedgerError
 from bot.settings import Settings
+from bot.storage import store_target
 
 log = logging.getLogger("flipflop")
 
@@ -23,8 +24,13 @@ if TYPE_CHECKING:
     from bot.runtime import TableRuntime
 
 
-class FlipFlopBot(commands.Bot):
-    """A discord.py bot that runs Flip Flop tables and keeps each server's chips."""
+class FlipFlopBot(commands.AutoShardedBot):
+    """A discord.py bot that runs Flip Flop tables and keeps each server's chips.
+
+    Sharded from the start (discord.py's ``AutoShardedBot``): one process runs
+    every shard by default, or the ``SHARD_IDS`` of ``SHARD_COUNT`` when the
+    bot is spread over several processes sharing one PostgreSQL.
+    """
 
     def __init__(
         self,
@@ -37,11 +43,15 @@ class FlipFlopBot(commands.Bot):
         computer_pause: tuple[float, float] = (1.0, 2.0),
     ) -> None:
         intents = discord.Intents.default()
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **shards,
         )
         self.settings = settings
         self.rng = rng or random.Random()
@@ -56,14 +66,15 @@ class FlipFlopBot(commands.Bot):
         """The playground's world is new each run: post a lost table message again instead of closing."""
         self.runtime: TableRuntime | None = None
         """The table runtime, set when the Flip Flop cog loads."""
-        self.db = Database(settings.database_path)
+        self.db = Database(store_target(settings.database_url, settings.database_path))
+        self._db_open = False
         self.ledger = Ledger(self.db)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._closing: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open resources and load cogs before connecting (discord.py's examples)."""
-        await self.db.open()
+        await self.open_database()
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)
@@ -77,6 +88,20 @@ class FlipFlopBot(commands.Bot):
         else:
             await self.tree.sync()
         log.info("Slash commands synced.")
+
+    async def open_database(self) -> None:
+        """Open (and migrate) the store once; ``StoreError``/``SchemaTooNew`` say what the operator must do.
+
+        ``python -m bot`` calls it before logging in, so a database problem is
+        reported before anything touches Discord.
+        """
+        if not self._db_open:
+            await self.db.open()
+            self._db_open = True
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of that server, and so its tables."""
+        return self.settings.owns_guild(guild_id)
 
     async def on_ready(self) -> None:
         """Log that the gateway is ready."""

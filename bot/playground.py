@@ -47,7 +47,9 @@ class Playground:
 
 def build_bot(db_path: Path) -> FlipFlopBot:
     """The real bot on the playground's own database; lost table messages are posted again."""
-    return create_bot(Settings(database_path=db_path), repost_missing_messages=True, resume_on_ready=False)
+    return create_bot(
+        Settings(database_path=db_path, shard_count=1), repost_missing_messages=True, resume_on_ready=False
+    )
 
 
 @contextlib.asynccontextmanager

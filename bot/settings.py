@@ -12,9 +12,11 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from bot.storage.base import StoreError, parse_target
 
 _environ: ContextVar[Mapping[str, str] | None] = ContextVar("flipflop_environ", default=None)
 
@@ -55,6 +57,21 @@ class Settings(BaseSettings):
     database_path: Path = Field(
         default=Path("data/flipflop.sqlite3"), validation_alias=AliasChoices("database_path", "DATABASE_PATH")
     )
+    database_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("database_url", "DATABASE_URL")
+    )
+    """``postgresql://…`` to share one PostgreSQL between processes, ``sqlite:///path``, or blank.
+
+    Blank means the SQLite file at ``database_path``.
+    """
+    shard_count: int | None = Field(
+        default=None, ge=1, le=1_000_000, validation_alias=AliasChoices("shard_count", "SHARD_COUNT")
+    )
+    """How many shards the whole bot runs as (all processes together); blank lets Discord say."""
+    shard_ids: tuple[int, ...] | None = Field(
+        default=None, validation_alias=AliasChoices("shard_ids", "SHARD_IDS")
+    )
+    """The shards this process runs (``0-3`` or ``4,5,6,7``); blank means all of them."""
     dev_guild_id: int | None = Field(
         default=None, gt=0, validation_alias=AliasChoices("dev_guild_id", "DEV_GUILD_ID")
     )
@@ -67,6 +84,44 @@ class Settings(BaseSettings):
     """Seconds between a round's result and the next deal."""
     api_base: str | None = Field(default=None, validation_alias=AliasChoices("api_base", "FLIPFLOP_API_BASE"))
     """Testing aid only: point discord.py at a local fake Discord (``http://127.0.0.1:PORT``)."""
+
+    @field_validator("database_url", mode="after")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        """A blank URL means SQLite at ``database_path``; anything else must name a store we have."""
+        if value is None or not value.strip():
+            return None
+        try:
+            parse_target(value.strip())
+        except StoreError as e:
+            raise ValueError(str(e)) from None
+        return value.strip()
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_ids(cls, value: object) -> object:
+        return parse_shard_ids(value) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _shards(self) -> Settings:
+        """``SHARD_IDS`` needs ``SHARD_COUNT`` (every process must agree on it) and must lie below it."""
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT too (the total number of shards of every process)")
+        outside = [i for i in self.shard_ids if i >= self.shard_count]
+        if outside:
+            raise ValueError(
+                f"SHARD_IDS {', '.join(map(str, outside))} not below SHARD_COUNT={self.shard_count}"
+                f" (shards are numbered 0 to {self.shard_count - 1})"
+            )
+        return self
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of a server (Discord's ``(guild_id >> 22) % shard_count``)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -86,6 +141,28 @@ class Settings(BaseSettings):
         return init_settings, _Environ(settings_cls), dotenv_settings
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a server's events to (its sharding formula)."""
+    return (guild_id >> 22) % shard_count
+
+
+def parse_shard_ids(text: str) -> tuple[int, ...]:
+    """``0-3`` or ``4,5,6,7`` (or a mix, ``0-1,5``) as sorted shard ids; ``ValueError`` says what is wrong."""
+    ids: set[int] = set()
+    for part in (p.strip() for p in text.split(",")):
+        low, dash, high = part.partition("-")
+        try:
+            first, last = (int(low), int(high)) if dash else (int(part), int(part))
+        except ValueError:
+            raise ValueError(
+                f"{part!r} is not a shard number or range; write them like 0-3 or 4,5,6,7"
+            ) from None
+        if first < 0 or last < first:
+            raise ValueError(f"{part!r} is not a range of shard numbers from low to high, like 0-3")
+        ids.update(range(first, last + 1))
+    return tuple(sorted(ids))
+
+
 def variable(field: str) -> str:
     """The environment variable behind a settings field."""
     alias = Settings.model_fields[field].validation_alias
@@ -100,8 +177,11 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: str | Path
         return Settings(_env_file=env)  # type: ignore[call-arg]  # pydantic-settings' own argument
     except ValidationError as e:
         err = e.errors()[0]
-        where = str(err["loc"][0]) if err["loc"] else "a setting"
+        if not err["loc"]:  # a check across settings: its message names them
+            raise SettingsError(f"{err['msg'].removeprefix('Value error, ')}.") from None
+        where = str(err["loc"][0])
         name = variable(where) if where in Settings.model_fields else where.upper()
-        raise SettingsError(f"{name} is not valid: {err['msg']} (got {err.get('input')!r}).") from None
+        msg = err["msg"].removeprefix("Value error, ")
+        raise SettingsError(f"{name} is not valid: {msg} (got {err.get('input')!r}).") from None
     finally:
         _environ.reset(token)

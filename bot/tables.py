@@ -40,6 +40,14 @@ class TableError(Exception):
     """Something a member tried that the table can not do; the message is for them."""
 
 
+class TableMoved(TableError):
+    """Another process (or an earlier copy of this one) saved the table since it was loaded here.
+
+    Nothing was applied; the table in memory is replaced by the saved one, so
+    the member can look again and act on what is really there.
+    """
+
+
 class TableFormatError(Exception):
     """A saved table this version of the bot can not read."""
 
@@ -73,6 +81,11 @@ class Table:
     last_activity: float = 0.0
     computers: dict[int, str] = field(default_factory=dict)
     """Computer seats (negative ids) and their level; their chips come from the house account."""
+    version: int = 0
+    """The saved row's version (0 before the first save); every save bumps it, only from this value.
+
+    Kept in the row's ``version`` column, not in the saved JSON.
+    """
 
     @staticmethod
     def pid(user_id: int) -> str:
@@ -196,8 +209,15 @@ class TableService:
     """The open tables of every server, and the only code that changes them."""
 
     def __init__(
-        self, db: Database, ledger: Ledger, clock: Callable[[], float] = time.time, round_pause: float = 8.0
+        self,
+        db: Database,
+        ledger: Ledger,
+        clock: Callable[[], float] = time.time,
+        round_pause: float = 8.0,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
+        self.owns = owns if owns is not None else (lambda _guild_id: True)
+        """Whether this process runs a server's shard: it loads and resumes only those tables."""
         self.round_pause = round_pause
         """Seconds between a round's end and the next deal (saved with the round's end)."""
         self.db = db
@@ -231,12 +251,19 @@ class TableService:
 
     # ---------------------------------------------------------------- storage
 
-    async def _save(self, tx: Tx, table: Table) -> None:
-        await tx.execute(
+    async def _save(self, tx: Tx, table: Table) -> bool:
+        """Save the table as version ``table.version + 1`` only if the row is still at ``table.version``.
+
+        One statement is both the save and the version check (a new table's
+        insert, or an update guarded by the version it was loaded at): False
+        means another writer moved the row first and nothing was written.
+        """
+        saved = await tx.execute(
             "INSERT INTO tables (table_id, guild_id, channel_id, status, chips, refunds, version, state,"
             " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
             " status = excluded.status, chips = excluded.chips, refunds = excluded.refunds,"
-            " version = excluded.version, state = excluded.state, updated_at = excluded.updated_at",
+            " version = excluded.version, state = excluded.state, updated_at = excluded.updated_at"
+            " WHERE tables.version = ?",
             (
                 table.id,
                 table.guild_id,
@@ -246,11 +273,27 @@ class TableService:
                 json.dumps(
                     {str(u): a for u, a in self._refunds(table).items()} if table.status != "closed" else {}
                 ),
-                TABLE_FORMAT,
+                table.version + 1,
                 json.dumps(table.to_json()),
                 self.clock(),
+                table.version,
             ),
         )
+        if saved:
+            table.version += 1
+        return saved == 1
+
+    async def _saved(self, tx: Tx, table_id: str) -> Table | None:
+        """The table as it is saved now (None when it is closed, gone or unreadable)."""
+        row = await tx.fetchone("SELECT status, version, state FROM tables WHERE table_id = ?", (table_id,))
+        if row is None or row[0] == "closed":
+            return None
+        try:
+            table = Table.from_json(json.loads(row[2]))
+        except (TableFormatError, ValueError):
+            return None
+        table.version = int(row[1])
+        return table
 
     async def _commit(
         self, table: Table, change: Callable[[Table], Any], ledger_ops: Any = None, bump: bool = True
@@ -260,7 +303,8 @@ class TableService:
         If anything fails, the table in memory is put back as it was. ``bump``
         makes the controls shown so far stale (any change to the game does).
         """
-        before = table.to_json()
+        before, version = table.to_json(), table.version
+        moved: list[Table | None] = []
         try:
             result = change(table)
             if bump:
@@ -268,11 +312,25 @@ class TableService:
             if table.status == "closed":
                 self.tables.pop(table.id, None)
             async with self.db.transaction() as tx:
+                # across processes, one change of a table at a time (pg_advisory_xact_lock)
+                await tx.lock_table(table.id)
                 if ledger_ops is not None:
                     await ledger_ops(tx, table, result)
-                await self._save(tx, table)
+                if not await self._save(tx, table):
+                    moved.append(await self._saved(tx, table.id))
+                    raise TableMoved(
+                        "This table changed a moment ago (another move got there first); nothing was done."
+                        " Look at the table again."
+                    )
         except BaseException:
+            if moved:  # what is saved wins: this copy was behind
+                fresh = moved[0]
+                self.tables.pop(table.id, None)
+                if fresh is not None:
+                    self.tables[table.id] = fresh
+                raise
             restored = Table.from_json(before)
+            restored.version = version
             if restored.status != "closed":
                 self.tables[table.id] = restored
             raise
@@ -281,18 +339,21 @@ class TableService:
     async def load_open(self) -> tuple[list[Table], list[Unreadable]]:
         """Open tables saved in the database, and the ones this version can not read."""
         rows = await self.db.fetchall(
-            "SELECT table_id, guild_id, channel_id, chips, refunds, state FROM tables"
+            "SELECT table_id, guild_id, channel_id, chips, refunds, version, state FROM tables"
             " WHERE status != 'closed'"
         )
         good: list[Table] = []
         bad: list[Unreadable] = []
-        for table_id, guild_id, channel_id, chips, refunds, state in rows:
+        for table_id, guild_id, channel_id, chips, refunds, version, state in rows:
+            if not self.owns(int(guild_id)):
+                continue  # another process runs that server's shard, and this table
             try:
                 table = Table.from_json(json.loads(state))
             except (TableFormatError, ValueError) as e:
                 owed = {int(u): int(a) for u, a in json.loads(refunds).items()}
                 bad.append(Unreadable(table_id, guild_id, channel_id, chips, owed, str(e)))
                 continue
+            table.version = int(version)
             self.tables[table.id] = table
             good.append(table)
         return good, bad
@@ -589,6 +650,7 @@ __all__ = [
     "Table",
     "TableError",
     "TableFormatError",
+    "TableMoved",
     "TableService",
     "cash_outs",
 ]

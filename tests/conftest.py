@@ -18,7 +18,7 @@ from bot.settings import Settings
 def make_bot(db_path: Path, seed: int = 1, **kwargs: object) -> FlipFlopBot:
     # Computer players move at once here: simcord waits out short sleeps in real time.
     kwargs.setdefault("computer_pause", (0.0, 0.0))
-    return create_bot(Settings(database_path=db_path), rng=random.Random(seed), **kwargs)
+    return create_bot(Settings(database_path=db_path, shard_count=1), rng=random.Random(seed), **kwargs)
 
 
 @pytest.fixture

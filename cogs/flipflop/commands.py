@@ -42,7 +42,9 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
     def __init__(self, bot: FlipFlopBot) -> None:
         self.bot = bot
         self.notifier = DiscordNotifier(bot)
-        store = TableService(bot.db, bot.ledger, clock=now, round_pause=bot.pause_between_rounds)
+        store = TableService(
+            bot.db, bot.ledger, clock=now, round_pause=bot.pause_between_rounds, owns=bot.owns_guild
+        )
         self.runtime = TableRuntime(
             store,
             self.notifier,

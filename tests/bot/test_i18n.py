@@ -151,7 +151,7 @@ async def test_translator_localizes_names_and_descriptions_for_korean_only() -> 
 
 
 async def test_every_real_command_gets_valid_korean_localizations(tmp_path: Path) -> None:
-    bot = create_bot(Settings(database_path=tmp_path / "i18n.sqlite3"))
+    bot = create_bot(Settings(database_path=tmp_path / "i18n.sqlite3", shard_count=1))
     await bot.db.open()
     try:
         for extension in EXTENSIONS:

@@ -12,10 +12,11 @@ import pytest
 from bot.settings import Settings, SettingsError, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
+SETTINGS = ("DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS")
 
 
 def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL")}
+    clean = {k: v for k, v in os.environ.items() if k not in SETTINGS}
     clean.update(env)
     clean["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
@@ -55,3 +56,28 @@ def test_settings_defaults_and_dotenv(tmp_path: Path) -> None:
 def test_bad_log_level(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match="LOG_LEVEL"):
         load_settings({"LOG_LEVEL": "loud"}, tmp_path / "none")
+
+
+def test_a_newer_database_refuses_to_start_in_plain_words(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    proc = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_URL=f"sqlite:///{db}")
+    assert proc.returncode == 3
+    assert "Database error" in proc.stderr and "newer" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_an_unreachable_postgresql_is_told_without_a_traceback(tmp_path: Path) -> None:
+    proc = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_URL="postgresql://nobody:secret@127.0.0.1:9/none")
+    assert proc.returncode == 3
+    assert "Can not connect to PostgreSQL" in proc.stderr
+    assert "secret" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_bad_shard_ids_exit_2_naming_the_setting(tmp_path: Path) -> None:
+    proc = run_bot(tmp_path, DISCORD_TOKEN="x", SHARD_COUNT="2", SHARD_IDS="0-5")
+    assert proc.returncode == 2
+    assert "SHARD_IDS" in proc.stderr and "Traceback" not in proc.stderr

@@ -125,7 +125,7 @@ async def test_computers_pause_like_a_person_before_moving(db_path: object) -> N
     from bot.client import create_bot
     from bot.settings import Settings
 
-    bot = create_bot(Settings(database_path=db_path), rng=random.Random(4))  # type: ignore[arg-type]
+    bot = create_bot(Settings(database_path=db_path, shard_count=1), rng=random.Random(4))  # type: ignore[arg-type]
     assert bot.computer_pause == (1.0, 2.0)
     async with simcord.run(bot) as env:
         world = World(env)
