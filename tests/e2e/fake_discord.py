@@ -4,6 +4,11 @@ Enough of Discord for the real bot process (``python -m bot`` with
 ``FLIPFLOP_API_BASE`` pointing here) to log in, sync its commands, receive
 interactions and answer them, send and edit messages. The test plays the
 part of Discord's clients by injecting ``INTERACTION_CREATE`` events.
+
+It is sharded the way Discord is: ``/gateway/bot`` tells the shard count, each
+IDENTIFY names its ``shard: [id, count]``, and a server's events go only to
+the connection of its shard, ``(guild_id >> 22) % count``. Several bot
+processes, each running some of the shards, can connect at once.
 """
 
 from __future__ import annotations
@@ -21,6 +26,11 @@ BOT_ID = 900000000000000002
 GUILD_ID = 900000000000000010
 CHANNEL_ID = 900000000000000011
 EPHEMERAL = 64
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's sharding formula."""
+    return (guild_id >> 22) % shard_count
 
 
 def _now() -> str:
@@ -41,7 +51,16 @@ def user(uid: int, name: str, bot: bool = False) -> dict[str, Any]:
 class FakeDiscord:
     """The fake server and what it has seen."""
 
-    def __init__(self) -> None:
+    def __init__(self, shard_count: int = 1, guilds: dict[int, int] | None = None) -> None:
+        self.shard_count = shard_count
+        self.guilds = guilds if guilds is not None else {GUILD_ID: CHANNEL_ID}
+        """Each server and its one text channel."""
+        self.channels = {c: g for g, c in self.guilds.items()}
+        self.shard_of_socket: dict[web.WebSocketResponse, int] = {}
+        self.seqs: dict[web.WebSocketResponse, int] = {}
+        self.identifies: list[tuple[int, int]] = []
+        """Every IDENTIFY's ``[shard_id, shard_count]``, in order."""
+        self.shard_ready = {shard: asyncio.Event() for shard in range(shard_count)}
         self.ids = itertools.count(900000000000001000)
         self.bot_user = user(BOT_ID, "FlipFlop", bot=True)
         self.users: dict[int, dict[str, Any]] = {}
@@ -51,7 +70,6 @@ class FakeDiscord:
         self.sockets: list[web.WebSocketResponse] = []
         self.identified = asyncio.Event()
         self.synced = asyncio.Event()
-        self.seq = 0
         self.requests: list[str] = []
         self.runner: web.AppRunner | None = None
         self.port = 0
@@ -63,6 +81,7 @@ class FakeDiscord:
         r = app.router
         r.add_get("/gateway", self.gateway)
         api = "/api/v10"
+        r.add_get(api + "/gateway/bot", self.gateway_bot)
         r.add_get(api + "/users/@me", self.me)
         r.add_get(api + "/oauth2/applications/@me", self.application)
         r.add_put(api + "/applications/{app}/commands", self.sync)
@@ -103,6 +122,20 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST
 
+    async def gateway_bot(self, request: web.Request) -> web.Response:
+        return self.json(
+            {
+                "url": f"ws://127.0.0.1:{self.port}/gateway",
+                "shards": self.shard_count,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
     async def me(self, request: web.Request) -> web.Response:
         return self.json(self.bot_user)
 
@@ -134,7 +167,7 @@ class FakeDiscord:
         msg = {
             "id": str(mid),
             "channel_id": str(channel_id),
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(self.channels.get(channel_id, GUILD_ID)),
             "author": self.bot_user,
             "content": body.get("content") or "",
             "timestamp": _now(),
@@ -219,27 +252,28 @@ class FakeDiscord:
         return self.json(self._edit(msg, await request.json()))
 
     async def get_channel(self, request: web.Request) -> web.Response:
-        if int(request.match_info["cid"]) != CHANNEL_ID:
+        cid = int(request.match_info["cid"])
+        if cid not in self.channels:
             return self.json({"code": 10003, "message": "Unknown Channel"}, 404)
-        return self.json(self.channel())
+        return self.json(self.channel(cid))
 
     # ------------------------------------------------------------------ gateway
 
-    def channel(self) -> dict[str, Any]:
+    def channel(self, channel_id: int = CHANNEL_ID) -> dict[str, Any]:
         return {
-            "id": str(CHANNEL_ID),
+            "id": str(channel_id),
             "type": 0,
             "name": "flipflop",
             "position": 0,
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(self.channels[channel_id]),
             "permission_overwrites": [],
             "nsfw": False,
             "parent_id": None,
         }
 
-    def guild(self) -> dict[str, Any]:
+    def guild(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
         everyone = {
-            "id": str(GUILD_ID),
+            "id": str(guild_id),
             "name": "@everyone",
             "permissions": str(0x7FFFFFFFF & ~0x20 & ~0x8),
             "position": 0,
@@ -260,12 +294,12 @@ class FakeDiscord:
             }
         ]
         return {
-            "id": str(GUILD_ID),
-            "name": "E2E server",
+            "id": str(guild_id),
+            "name": f"E2E server {guild_id}",
             "icon": None,
             "owner_id": "1",
             "roles": [everyone],
-            "channels": [self.channel()],
+            "channels": [self.channel(self.guilds[guild_id])],
             "members": members,
             "member_count": 1,
             "emojis": [],
@@ -288,14 +322,21 @@ class FakeDiscord:
             "nsfw_level": 0,
         }
 
-    async def send(self, op: int, d: Any, t: str | None = None) -> None:
+    async def send(self, op: int, d: Any, t: str | None = None, guild_id: int | None = None) -> None:
+        """Dispatch to the connection of the server's shard (to every connection without a server)."""
+        for ws in list(self.sockets):
+            if ws.closed or ws not in self.shard_of_socket:
+                continue
+            if guild_id is not None and shard_of(guild_id, self.shard_count) != self.shard_of_socket[ws]:
+                continue
+            await self._send_to(ws, op, d, t)
+
+    async def _send_to(self, ws: web.WebSocketResponse, op: int, d: Any, t: str | None = None) -> None:
         payload: dict[str, Any] = {"op": op, "d": d}
         if op == 0:
-            self.seq += 1
-            payload.update(s=self.seq, t=t)
-        for ws in list(self.sockets):
-            if not ws.closed:
-                await ws.send_str(json.dumps(payload))
+            self.seqs[ws] = self.seqs.get(ws, 0) + 1
+            payload.update(s=self.seqs[ws], t=t)
+        await ws.send_str(json.dumps(payload))
 
     async def gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
@@ -309,23 +350,37 @@ class FakeDiscord:
             if data["op"] == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif data["op"] in (2, 6):  # IDENTIFY (or a RESUME we answer as a fresh session)
-                self.seq = 0
-                await self.send(
+                shard, count = (data["d"].get("shard") or [0, 1]) if data["op"] == 2 else [0, 1]
+                if data["op"] == 6:
+                    shard = self.shard_of_socket.get(ws, 0)
+                if count != self.shard_count:
+                    await ws.close(code=4011, message=b"Sharding required")  # Discord's close code
+                    break
+                self.identifies.append((shard, count))
+                self.shard_of_socket[ws] = shard
+                self.seqs[ws] = 0
+                mine = [g for g in self.guilds if shard_of(g, count) == shard]
+                await self._send_to(
+                    ws,
                     0,
                     {
                         "v": 10,
                         "user": self.bot_user,
-                        "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-                        "session_id": "e2e",
+                        "guilds": [{"id": str(g), "unavailable": True} for g in mine],
+                        "session_id": f"e2e-{shard}",
                         "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
                         "application": {"id": str(APP_ID), "flags": 0},
+                        "shard": [shard, count],
                     },
                     "READY",
                 )
-                await self.send(0, self.guild(), "GUILD_CREATE")
+                for g in mine:
+                    await self._send_to(ws, 0, self.guild(g), "GUILD_CREATE")
                 self.identified.set()
+                self.shard_ready[shard].set()
         if ws in self.sockets:
             self.sockets.remove(ws)
+        self.shard_of_socket.pop(ws, None)
         return ws
 
     # ------------------------------------------------------------------ acting as players
@@ -354,12 +409,16 @@ class FakeDiscord:
         data: dict[str, Any],
         message: dict[str, Any] | None = None,
         timeout: float = 10.0,
+        channel_id: int = CHANNEL_ID,
     ) -> dict[str, Any]:
-        """Send an INTERACTION_CREATE as ``uid`` and wait for the bot's answer."""
+        """Send an INTERACTION_CREATE as ``uid`` in a channel, to its server's shard; wait for the answer."""
+        if message is not None:
+            channel_id = int(message["channel_id"])
+        guild_id = self.channels[channel_id]
         iid, token = next(self.ids), f"tok{next(self.ids)}"
         info: dict[str, Any] = {
             "type": kind,
-            "channel_id": CHANNEL_ID,
+            "channel_id": channel_id,
             "responses": [],
             "answered": asyncio.Event(),
         }
@@ -372,26 +431,28 @@ class FakeDiscord:
             "type": kind,
             "token": token,
             "version": 1,
-            "guild_id": str(GUILD_ID),
-            "channel_id": str(CHANNEL_ID),
-            "channel": self.channel(),
+            "guild_id": str(guild_id),
+            "channel_id": str(channel_id),
+            "channel": self.channel(channel_id),
             "member": self.member(uid, name),
             "data": data,
             "locale": "en-US",
             "guild_locale": "en-US",
             "app_permissions": str(0x7FFFFFFFF),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
             "attachment_size_limit": 8388608,
         }
         if message is not None:
             payload["message"] = message
-        await self.send(0, payload, "INTERACTION_CREATE")
+        await self.send(0, payload, "INTERACTION_CREATE", guild_id=guild_id)
         await asyncio.wait_for(info["answered"].wait(), timeout)
         return info
 
-    async def slash(self, uid: int, name: str, command: str, sub: str, **options: Any) -> dict[str, Any]:
+    async def slash(
+        self, uid: int, name: str, command: str, sub: str, channel_id: int = CHANNEL_ID, **options: Any
+    ) -> dict[str, Any]:
         cmd = next(c for c in self.commands if c["name"] == command)
         data = {
             "id": cmd["id"],
@@ -405,7 +466,7 @@ class FakeDiscord:
                 }
             ],
         }
-        return await self.interact(uid, name, 2, data)
+        return await self.interact(uid, name, 2, data, channel_id=channel_id)
 
     async def click(
         self, uid: int, name: str, message: dict[str, Any], custom_id: str, values: list[str] | None = None
