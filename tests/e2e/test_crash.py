@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest_asyncio
 
-from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = {801: "ann", 802: "ben", 803: "cat"}
@@ -26,32 +26,64 @@ MINTING = ("starting", "daily", "grant", "take")
 
 
 class BotProcess:
-    def __init__(self, fake: FakeDiscord, base: str, tmp: Path) -> None:
-        self.fake, self.base, self.tmp = fake, base, tmp
+    """One real ``python -m bot``: started, killed, restarted; its table and chips read from its store.
+
+    ``settings`` are extra environment variables (a shared ``DATABASE_URL``,
+    its ``SHARD_IDS``); ``shard`` is the one shard it runs, if sharded; its
+    table is the one in ``guild_id``.
+    """
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        base: str,
+        tmp: Path,
+        *,
+        name: str = "bot",
+        settings: dict[str, str] | None = None,
+        shard: int | None = None,
+        guild_id: int = GUILD_ID,
+        channel_id: int = CHANNEL_ID,
+    ) -> None:
+        self.fake, self.base, self.tmp, self.name = fake, base, tmp, name
         self.db = tmp / "bot.sqlite3"
+        self.settings = settings if settings is not None else {"DATABASE_PATH": str(self.db)}
+        self.shard, self.guild_id, self.channel_id = shard, guild_id, channel_id
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
+
+    @property
+    def log(self) -> Path:
+        """The output of the latest start."""
+        return self.tmp / f"{self.name}-{self.starts}.log"
 
     async def start(self) -> None:
         self.fake.identified.clear()
         self.fake.synced.clear()
+        if self.shard is not None:
+            self.fake.shard_ready[self.shard].clear()
         self.starts += 1
-        env = {k: v for k, v in os.environ.items() if k not in ("DEV_GUILD_ID",)}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("DEV_GUILD_ID", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS")
+        }
         env.update(
             DISCORD_TOKEN="fake-token",
-            DATABASE_PATH=str(self.db),
             FLIPFLOP_API_BASE=self.base,
             ROUND_PAUSE_SECONDS="0.3",
             LOG_LEVEL=os.environ.get("LOG_LEVEL", "INFO"),
             PYTHONPATH=str(ROOT),
+            **self.settings,
         )
-        log = open(self.tmp / f"bot-{self.starts}.log", "w")  # noqa: SIM115
+        log = open(self.log, "w")  # noqa: SIM115
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=self.tmp, env=env, stdout=log, stderr=log
         )
         await asyncio.wait_for(self.fake.synced.wait(), 30)
-        await asyncio.wait_for(self.fake.identified.wait(), 30)
-        log_path = self.tmp / f"bot-{self.starts}.log"
+        ready = self.fake.identified if self.shard is None else self.fake.shard_ready[self.shard]
+        await asyncio.wait_for(ready.wait(), 30)
+        log_path = self.log
         await wait_for(lambda: "Logged in as" in log_path.read_text(), 30)  # on_ready: tables resume
         await asyncio.sleep(0.2)
 
@@ -73,7 +105,9 @@ class BotProcess:
             con.close()
 
     def table(self) -> dict[str, Any] | None:
-        rows = self.query("SELECT state FROM tables WHERE status != 'closed'")
+        rows = self.query(
+            "SELECT state FROM tables WHERE status != 'closed' AND guild_id = ?", (self.guild_id,)
+        )
         return json.loads(rows[0][0]) if rows else None
 
     def conserved(self) -> None:
@@ -86,7 +120,7 @@ class BotProcess:
         assert balances + at_tables == minted
         for _uid, balance, total in self.query(
             "SELECT a.user_id, a.balance, SUM(l.change) FROM accounts a"
-            " JOIN ledger l USING (guild_id, user_id) GROUP BY a.user_id"
+            " JOIN ledger l USING (guild_id, user_id) GROUP BY a.guild_id, a.user_id, a.balance"
         ):
             assert balance == total
 
@@ -148,7 +182,7 @@ async def wait_for(predicate: Any, timeout: float = 10.0) -> None:
 
 
 async def open_game(fake: FakeDiscord, bot: BotProcess) -> None:
-    info = await fake.slash(801, "ann", "flipflop", "start", stake=5, buy_in=20)
+    info = await fake.slash(801, "ann", "flipflop", "start", channel_id=bot.channel_id, stake=5, buy_in=20)
     lobby = fake.message_of(info)
     assert "table open" in json.dumps(lobby["embeds"])
     await fake.click(802, "ben", lobby, control(lobby, ":join")["custom_id"])  # type: ignore[index]
@@ -219,13 +253,20 @@ async def test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish(running
     bot.conserved()
     balances = dict(bot.query("SELECT user_id, balance FROM accounts"))
     assert sum(balances.values()) == 3000
-    # every action appears once: the stored rounds replay one after another to the final stacks
-    final = json.loads(bot.query("SELECT state FROM tables")[0][0])["game"]
+    check_rounds_chain(bot, bot.query("SELECT table_id FROM tables")[0][0])
+    await wait_for(lambda: any("Game over!" in m["content"] for m in list(fake.messages.values())))
+
+
+def check_rounds_chain(bot: BotProcess, table_id: str) -> None:
+    """Every action appears once: the table's stored rounds replay one after another to its final stacks."""
+    final = json.loads(bot.query("SELECT state FROM tables WHERE table_id = ?", (table_id,))[0][0])["game"]
     from engine.replay import replay
 
     numbers: list[int] = []
     carried: tuple[dict[str, int], dict[str, int]] | None = None
-    for number, text in bot.query("SELECT number, transcript FROM rounds ORDER BY id"):
+    for number, text in bot.query(
+        "SELECT number, transcript FROM rounds WHERE table_id = ? ORDER BY id", (table_id,)
+    ):
         transcript = json.loads(text)
         start = {s["id"]: s["stack"] for s in transcript["seats"] if not s["id"].startswith("~")}
         if carried is not None:
@@ -239,7 +280,6 @@ async def test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish(running
     assert {p: v for p, v in carried[0].items() if not p.startswith("~")} == {
         p: final["stacks"][p] for p in carried[0] if not p.startswith("~")
     }
-    await wait_for(lambda: any("Game over!" in m["content"] for m in list(fake.messages.values())))
 
 
 async def test_sigterm_shuts_down_cleanly_and_the_table_resumes(running: Any) -> None:
@@ -248,7 +288,7 @@ async def test_sigterm_shuts_down_cleanly_and_the_table_resumes(running: Any) ->
     await play_turn(fake, bot, may_drop=False)  # a plain turn: the round goes on
     before = bot.table()
     assert await bot.terminate() == 0
-    assert "Database closed" in (bot.tmp / "bot-1.log").read_text()
+    assert "Database closed" in bot.log.read_text()
     wal = Path(str(bot.db) + "-wal")
     assert not wal.exists() or wal.stat().st_size == 0  # checkpointed and closed
     assert bot.query("PRAGMA integrity_check") == [("ok",)]

@@ -1,0 +1,159 @@
+"""Two real bot processes, shards 0 and 1 of 2, one PostgreSQL, a sharded fake Discord (issue 15).
+
+Each process runs one shard, so each owns the tables of the servers on it.
+Both play a table to the end; one is SIGKILLed mid-turn and restarted. Chips
+are conserved, no action is applied twice (each table's stored rounds replay
+one after another to its final stacks), and the other process's table is never
+touched: its row does not change while the killed process restarts and resumes.
+
+PostgreSQL is the server named by ``TEST_DATABASE_URL``, in a fresh schema;
+without one the test is skipped with one line — unless ``REQUIRE_POSTGRES=1``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+import pytest_asyncio
+
+from bot.storage.postgres import to_dollar
+from tests.e2e.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, shard_of
+from tests.e2e.test_crash import BotProcess, check_rounds_chain, open_game, play_turn, to_act, wait_for
+from tests.storage.conftest import TEST_DATABASE_URL, with_search_path
+
+SHARDS = 2
+GUILDS = {shard_of(g, SHARDS): g for g in (GUILD_ID, GUILD_ID + (1 << 22))}  # one server on each shard
+CHANNELS = {shard: CHANNEL_ID + shard for shard in GUILDS}
+
+
+class ShardProcess(BotProcess):
+    """A bot process running one shard against the shared PostgreSQL."""
+
+    def __init__(self, fake: FakeDiscord, base: str, tmp: Path, url: str, shard: int) -> None:
+        super().__init__(
+            fake,
+            base,
+            tmp,
+            name=f"shard{shard}",
+            settings={"DATABASE_URL": url, "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)},
+            shard=shard,
+            guild_id=GUILDS[shard],
+            channel_id=CHANNELS[shard],
+        )
+        self.url = url
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """A read of the shared database (from a thread: the caller's loop runs the fake Discord)."""
+
+        async def read() -> list[tuple[Any, ...]]:
+            conn = await asyncpg.connect(self.url)
+            try:
+                rows = await conn.fetch(to_dollar(sql), *params)
+            finally:
+                await conn.close()
+            return [tuple(int(v) if isinstance(v, Decimal) else v for v in r.values()) for r in rows]
+
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, read()).result()
+
+
+@pytest_asyncio.fixture
+async def database_url() -> AsyncIterator[str]:
+    """A fresh schema in the test PostgreSQL, dropped afterwards."""
+    try:
+        admin = await asyncpg.connect(TEST_DATABASE_URL, timeout=5)
+    except Exception as e:  # noqa: BLE001 - any failure means "no server"
+        why = f"no PostgreSQL at {TEST_DATABASE_URL} ({type(e).__name__}: {e})"
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"REQUIRE_POSTGRES=1 but {why}")
+        pytest.skip(f"two-process test did not run: {why}")
+    schema = f"e2e_{uuid.uuid4().hex[:16]}"
+    try:
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        yield with_search_path(TEST_DATABASE_URL, schema)
+    finally:
+        await admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        await admin.close()
+
+
+@pytest_asyncio.fixture
+async def shards(
+    database_url: str, tmp_path: Path
+) -> AsyncIterator[tuple[FakeDiscord, ShardProcess, ShardProcess]]:
+    fake = FakeDiscord(shard_count=SHARDS, guilds={GUILDS[s]: CHANNELS[s] for s in GUILDS})
+    base = await fake.start()
+    procs = [ShardProcess(fake, base, tmp_path, database_url, shard) for shard in range(SHARDS)]
+    try:
+        for p in procs:
+            await p.start()
+        yield fake, procs[0], procs[1]
+    finally:
+        for p in procs:
+            if p.proc is not None and p.proc.returncode is None:
+                await p.kill()
+        await fake.stop()
+
+
+def told_carries_on(fake: FakeDiscord, channel_id: int) -> int:
+    return sum(
+        "carries on" in m["content"]
+        for m in list(fake.messages.values())
+        if int(m["channel_id"]) == channel_id
+    )
+
+
+async def step(fake: FakeDiscord, bot: ShardProcess) -> bool:
+    """One move at the process's table (or wait for the next deal); False once its game is over."""
+    if bot.table() is None:
+        return False
+    if to_act(bot) is None:  # between rounds: the owning process deals the next one
+        await wait_for(lambda: bot.table() is None or to_act(bot) is not None, 15)
+        return True
+    await play_turn(fake, bot)
+    return True
+
+
+async def test_two_processes_share_postgresql_and_survive_a_kill(
+    shards: tuple[FakeDiscord, ShardProcess, ShardProcess],
+) -> None:
+    fake, a, b = shards
+    assert sorted(fake.identifies) == [(0, SHARDS), (1, SHARDS)]
+    await open_game(fake, a)
+    await open_game(fake, b)
+    table_a, table_b = a.table(), b.table()
+    assert table_a is not None and table_b is not None
+    assert (table_a["guild_id"], table_b["guild_id"]) == (GUILDS[0], GUILDS[1])
+    await play_turn(fake, a, may_drop=False)
+    a.conserved()
+
+    row_of_a = "SELECT version, updated_at, state FROM tables WHERE table_id = ?"
+    before = a.query(row_of_a, (table_a["id"],))
+    await play_turn(fake, b, kill_after_draw=True)  # shard 1 killed mid-turn, restarted, the turn finished
+    assert a.query(row_of_a, (table_a["id"],)) == before  # shard 0's table untouched by shard 1's restart
+    assert "Resumed 1 table(s)" in b.log.read_text()  # it loaded only its own table
+    assert told_carries_on(fake, CHANNELS[1]) == 1 and told_carries_on(fake, CHANNELS[0]) == 0
+    assert fake.identifies.count((0, SHARDS)) == 1 and fake.identifies.count((1, SHARDS)) == 2
+    b.conserved()
+
+    for _ in range(800):
+        moved = [await step(fake, p) for p in (a, b)]
+        a.conserved()
+        if not any(moved):
+            break
+    else:
+        raise AssertionError("the games did not end")
+
+    per_server = dict(a.query("SELECT guild_id, SUM(balance) FROM accounts GROUP BY guild_id"))
+    assert per_server == {GUILDS[0]: 3000, GUILDS[1]: 3000}
+    for t in (table_a, table_b):
+        check_rounds_chain(a, t["id"])
+    assert a.query("SELECT COUNT(*) FROM tables WHERE status != 'closed'") == [(0,)]
