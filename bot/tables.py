@@ -14,13 +14,14 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.db import Database, Tx
 from bot.history import COMPUTER_MEMBERS, record_round
 from bot.ledger import HOUSE_ID, InsufficientChips, Ledger, LedgerError, check_stakes
+from bot.storage import Row
 from engine import Game, IllegalAction, Leave, Seat
 from engine.actions import Action
 from engine.events import Event, GameOver, RoundEnded, SeatClosed
@@ -193,6 +194,46 @@ def cash_outs(events: Iterable[Event]) -> list[tuple[int, int]]:
     return out
 
 
+class LockFirst:
+    """A transaction that takes its table's cross-process lock before its first statement.
+
+    The version-checked save needs no other lock: it holds the table's row
+    until commit, and a second writer finds the version moved. Work before
+    the save (chips moving, a round recorded) runs under ``tx.lock_table``, so
+    two processes never move one table's chips at once; an action that moves
+    none (most of them) is then one statement: the save.
+    """
+
+    def __init__(self, tx: Tx, table_id: str) -> None:
+        self.tx, self.table_id, self.held = tx, table_id, False
+
+    async def lock_table(self, table_id: str | None = None) -> None:
+        """Take this table's lock (once)."""
+        if not self.held:
+            await self.tx.lock_table(self.table_id)
+            self.held = True
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """``Tx.execute``, under the table's lock."""
+        await self.lock_table()
+        return await self.tx.execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """``Tx.executemany``, under the table's lock."""
+        await self.lock_table()
+        await self.tx.executemany(sql, rows)
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """``Tx.fetchone``, under the table's lock."""
+        await self.lock_table()
+        return await self.tx.fetchone(sql, params)
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """``Tx.fetchall``, under the table's lock."""
+        await self.lock_table()
+        return await self.tx.fetchall(sql, params)
+
+
 @dataclass(frozen=True)
 class Unreadable:
     """A saved table this version can not load: closed with ``refunds`` paid back."""
@@ -312,10 +353,8 @@ class TableService:
             if table.status == "closed":
                 self.tables.pop(table.id, None)
             async with self.db.transaction() as tx:
-                # across processes, one change of a table at a time (pg_advisory_xact_lock)
-                await tx.lock_table(table.id)
                 if ledger_ops is not None:
-                    await ledger_ops(tx, table, result)
+                    await ledger_ops(LockFirst(tx, table.id), table, result)
                 if not await self._save(tx, table):
                     moved.append(await self._saved(tx, table.id))
                     raise TableMoved(

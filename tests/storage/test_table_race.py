@@ -16,7 +16,7 @@ import pytest
 from bot.db import Database
 from bot.tables import TableError, TableMoved
 from engine import Draw
-from tests.bot.runtime.fakes import FakeClock, Harness
+from tests.bot.runtime.fakes import ANN, BEN, CAT, G, FakeClock, Harness
 
 
 async def two_processes(target: str) -> tuple[Harness, Harness]:
@@ -90,6 +90,28 @@ async def test_many_clicks_across_two_processes_apply_once(target: str, attempts
         assert all(isinstance(r, TableError) for r in results if isinstance(r, BaseException))
         _, saved_seq = await saved_version(a, table.id)
         assert saved_seq == seq + 1
+    finally:
+        await a.db.close()
+        await b.db.close()
+
+
+async def test_the_same_join_from_two_processes_takes_one_buy_in(target: str) -> None:
+    """A change that moves chips: both sides debit inside their transactions; the loser's debit rolls back."""
+    a, b = await two_processes(target)
+    try:
+        lobby = await a.lobby((ANN, BEN))
+        await b.runtime.load()
+        results = await asyncio.gather(
+            a.runtime.join(lobby.id, CAT, "Cat"), b.runtime.join(lobby.id, CAT, "Cat"), return_exceptions=True
+        )
+        assert sum(not isinstance(r, BaseException) for r in results) == 1
+        assert [type(r) for r in results if isinstance(r, BaseException)] == [TableMoved]
+        assert await a.ledger.balance(G, CAT) == 1000 - lobby.buy_in  # one buy-in, not two
+        for side in (a, b):
+            mine = side.runtime.get(lobby.id)
+            assert mine is not None and mine.seats == [ANN, BEN, CAT]
+        await a.conserved()
+        await b.conserved()
     finally:
         await a.db.close()
         await b.db.close()
