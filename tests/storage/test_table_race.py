@@ -14,9 +14,9 @@ import json
 import pytest
 
 from bot.db import Database
-from bot.tables import TableError, TableMoved
+from bot.tables import TableError, TableMoved, TableService
 from engine import Draw
-from tests.bot.runtime.fakes import ANN, BEN, CAT, G, FakeClock, Harness
+from tests.bot.runtime.fakes import ANN, BEN, CAT, FakeClock, G, Harness
 
 
 async def two_processes(target: str) -> tuple[Harness, Harness]:
@@ -112,6 +112,21 @@ async def test_the_same_join_from_two_processes_takes_one_buy_in(target: str) ->
             assert mine is not None and mine.seats == [ANN, BEN, CAT]
         await a.conserved()
         await b.conserved()
+    finally:
+        await a.db.close()
+        await b.db.close()
+
+
+async def test_a_process_loads_only_the_tables_of_its_servers(target: str) -> None:
+    """A table belongs to the process running its server's shard; the other one never loads it."""
+    a, b = await two_processes(target)
+    try:
+        mine = await a.game()
+        theirs = await a.runtime.open(G + 1, 99, ANN, "Ann", 5, 200, 60)
+        only_g = TableService(b.db, b.ledger, owns=lambda guild_id: guild_id == G)
+        good, bad = await only_g.load_open()
+        assert [t.id for t in good] == [mine.id] and bad == []
+        assert only_g.get(theirs.id) is None and only_g.get(mine.id) is not None
     finally:
         await a.db.close()
         await b.db.close()
