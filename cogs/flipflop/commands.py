@@ -169,7 +169,9 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
         await self.controls.attempt(
             interaction,
             table.id,
-            self.runtime.stop(table.id, interaction.user.id, may_manage(interaction), said),
+            self.runtime.stop(
+                table.id, interaction.user.id, may_manage(interaction), said, interaction_id=interaction.id
+            ),
         )
 
     @app_commands.command(name="config", description="View or change this server's Flip Flop settings.")
