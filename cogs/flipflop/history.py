@@ -117,10 +117,13 @@ class HistoryCommands(commands.Cog):
         if not rounds:
             await send_ephemeral(interaction, f"No finished rounds {whose} yet.", allowed_mentions=NONE)
             return
-        text = f"📜 **Last rounds {whose}** (newest first; `/flipflop round id:` tells one):\n" + "\n".join(
-            history_line(r) for r in rounds
-        )
-        await send_ephemeral(interaction, text[:2000], allowed_mentions=NONE)
+        text = f"📜 **Last rounds {whose}** (newest first; `/flipflop round id:` tells one):"
+        for summary in rounds:  # whole lines only, within Discord's 2,000 characters
+            line = history_line(summary)
+            if len(text) + 1 + len(line) > 2000:
+                break
+            text += "\n" + line
+        await send_ephemeral(interaction, text, allowed_mentions=NONE)
 
     @app_commands.command(name="round", description="A finished round turn by turn, and its transcript.")
     @app_commands.rename(round_id="id")
