@@ -159,6 +159,8 @@ async def test_every_deal_of_several_games_checks_out_from_what_the_channel_show
             [sys.executable, "-m", "engine.replay", str(path)], capture_output=True, text=True, check=False
         )
         assert replayed.returncode == 0, replayed.stderr
+        stored = await world.bot.db.fetchone("SELECT result FROM rounds WHERE id = ?", (round_id,))
+        assert stored is not None and json.loads(replayed.stdout) == json.loads(stored[0])
         seen_seeds.add(seed)
     # only revealed seeds were ever shown or logged; the last commitments of each game stay secret
     everywhere = everything_shown(world) + "\n" + caplog.text
