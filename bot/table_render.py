@@ -77,6 +77,8 @@ def commitment_lines(table: Table) -> str:
     The round in play shows the commitment it was dealt under and its client
     seed; the next round's commitment is shown from the moment it is drawn.
     """
+    if table.status == "closed":
+        return ""  # a commitment no round will be dealt under is only noise
     public = table.fair.to_public()
     lines = []
     if public["in_play"] is not None:

@@ -133,7 +133,7 @@ class HistoryCommands(commands.Cog):
         found = await self._story(interaction, round_id)
         if found is None:
             return
-        lines = story_lines(found.lines)
+        lines = story_lines(found.lines, found.number)
         if len(lines) > SHOWN_LINES:
             lines = [
                 *lines[:5],

@@ -69,7 +69,8 @@ def _line(code: str, p: Mapping[str, Any]) -> str | None:
             f"  {who(m)}: {_cards(cards)} ({p['values'].get(m, p['values'].get(str(m), '?'))})"
             for m, cards in p["hands"].items()
         ]
-        return f"🏁 {END_WORD.get(p['reason'], p['reason'])} {player}".rstrip() + "\n" + "\n".join(hands)
+        end = END_WORD.get(p["reason"], p["reason"])
+        return (f"🏁 {end} — {player}" if player else f"🏁 {end}") + "\n" + "\n".join(hands)
     if code == "pot_paid":
         shares = ", ".join(f"{who(m)} {n}" for m, n in p["shares"].items())
         return f"💰 {p['pot']} pot ({p['total']}): {shares}"
@@ -90,11 +91,17 @@ def _key(member: Any) -> Any:
     return member
 
 
-def story_lines(lines: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
-    """The round turn by turn; the hands as they were at the end come with its last lines."""
+def story_lines(lines: Sequence[tuple[str, Mapping[str, Any]]], number: int) -> list[str]:
+    """The round turn by turn; the hands as they were at the end come with its last lines.
+
+    ``number`` is the table's round number: the stored transcript replays the
+    round on its own, so the engine counts it as round 1.
+    """
     out = []
     for code, params in lines:
         fixed = dict(params)
+        if code == "round_started":
+            fixed["number"] = number
         for field in ("hands", "values", "shares"):
             if isinstance(fixed.get(field), dict):
                 fixed[field] = {_key(k): v for k, v in fixed[field].items()}
@@ -138,6 +145,7 @@ def stats_text(member: int, s: Stats) -> str:
     else:
         r = s.rating.rating
         lines.append(
-            f"Rating **{r.ordinal:.1f}** (μ {r.mu:.1f} − 3 × σ {r.sigma:.2f}; {s.rating.games} rated games)"
+            f"Rating **{r.ordinal:.1f}** (μ {r.mu:.1f} − 3 × σ {r.sigma:.2f}; "
+            f"{s.rating.games} rated game{'' if s.rating.games == 1 else 's'})"
         )
     return "\n".join(lines)

@@ -191,7 +191,7 @@ async def test_verify_history_stats_and_the_rating_leaderboard_after_a_game(worl
     assert "No finished rounds" in nobody.response.content
     stats = await ann.slash(world.channel, "flipflop stats")
     assert stats.ephemeral and "Games **1**" in stats.response.content
-    assert "Rating **" in stats.response.content and "1 rated games" in stats.response.content
+    assert "Rating **" in stats.response.content and "1 rated game)" in stats.response.content
     count = await world.bot.db.fetchone("SELECT COUNT(*) FROM round_players WHERE user_id = ?", (ann.id,))
     assert count is not None and f"rounds **{count[0]}**" in stats.response.content
     board = await cat.slash(world.channel, "leaderboard", by="rating")
@@ -208,6 +208,8 @@ async def test_story_lines_tell_the_round_with_the_hands_at_the_end(world: World
     text = result.response.content
     assert text.startswith("📖 **Round #1**") and "Seed revealed: `" in text
     assert "🃏 Round 1:" in text and "deals; upcard" in text and "🏁" in text
+    second = await world.members[0].slash(world.channel, "flipflop round", id=2)
+    assert "🃏 Round 2:" in second.response.content  # the table's round number, not the replay's
     assert len(text) <= 2000
 
 
