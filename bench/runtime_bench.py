@@ -54,7 +54,7 @@ async def state_and_apply(rounds: int, seed: int) -> None:
         table = await service.create(G, CH, PLAYERS[0], "p0", 1, 1_000_000, 60)
         for user in PLAYERS[1:]:
             await service.join(table, user, f"p{user}")
-        await service.start(table, PLAYERS[0], rng, may_manage=False)
+        await service.start(table, PLAYERS[0], may_manage=False)  # decks come from the fair deal
         basic = BasicStrategy()
         print(f"{'round':>6} {'state bytes':>12} {'apply p50 ms':>13} {'apply p99 ms':>13} {'actions':>8}")
         assert table.game is not None
@@ -75,7 +75,7 @@ async def state_and_apply(rounds: int, seed: int) -> None:
                 print(f"{number:>6} {size:>12,} {p50:>13.2f} {p99:>13.2f} {len(times):>8}")
             if number >= rounds or game.over:
                 break
-            await service.next_round(table, rng)
+            await service.next_round(table)
         stored = await db.fetchone("SELECT COUNT(*), SUM(LENGTH(transcript)) FROM rounds")
         count, size = stored if stored else (0, 0)
         print(f"rounds table: {count} rows, {size:,} transcript bytes")

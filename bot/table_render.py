@@ -65,8 +65,55 @@ def lobby_embed(table: Table) -> discord.Embed:
         colour=GREEN,
     )
     e.add_field(name=f"Seated ({len(table.seats)}/{MAX_SEATS})", value="\n".join(lines) or "—", inline=False)
+    if fair := commitment_lines(table):
+        e.add_field(name="🔒 Fair deal (docs/FAIRNESS.md)", value=fair, inline=False)
     e.set_footer(text=f"Table {table.id} · the host starts the game")
     return e
+
+
+def commitment_lines(table: Table) -> str:
+    """The fair deal's public state for the table message (issue 13): commitments and client seed, no seed.
+
+    The round in play shows the commitment it was dealt under and its client
+    seed; the next round's commitment is shown from the moment it is drawn.
+    """
+    if table.status == "closed":
+        return ""  # a commitment no round will be dealt under is only noise
+    public = table.fair.to_public()
+    lines = []
+    if public["in_play"] is not None:
+        now = public["in_play"]
+        lines.append(
+            f"Round {now['round']}: commitment `{now['commitment']}` · client seed `{now['client_seed']}`"
+        )
+    if public["pending"] is not None:
+        lines.append(f"Round {public['pending']['round']} commitment: `{public['pending']['commitment']}`")
+    return "\n".join(lines)
+
+
+def dealt_line(table: Table, number: int) -> str:
+    """Published with a deal: the commitment it was dealt under, its client seed, the next commitment."""
+    fair = table.fair.to_public()
+    now = fair["in_play"]
+    if now is None or now["round"] != number:
+        now = table.last_reveal if table.last_reveal and table.last_reveal["round"] == number else None
+    if now is None:
+        return ""
+    line = f"\n🔒 Fair deal: commitment `{now['commitment']}` · client seed `{now['client_seed']}`"
+    if fair["pending"] is not None:
+        line += f" · round {fair['pending']['round']} commitment `{fair['pending']['commitment']}`"
+    return line
+
+
+def reveal_line(table: Table) -> str:
+    """Published with a round's result: its server seed, now that the round is over."""
+    reveal = table.last_reveal
+    if reveal is None:
+        return ""
+    check = f"`/flipflop verify round:{table.last_round_id}`" if table.last_round_id else "`/flipflop verify`"
+    return (
+        f"\n🔓 Round {reveal['round']} server seed: `{reveal['server_seed']}` — check the deal with {check}."
+    )
 
 
 def closed_embed(title: str, text: str) -> discord.Embed:
@@ -127,6 +174,8 @@ def table_embed(table: Table, last_line: str = "") -> discord.Embed:
         if v.showings:
             shown = ", ".join(f"{table.name(p)} {card(c)} ({pot})" for p, pot, c in v.showings)
             e.add_field(name="Shown for flip / flop", value=shown, inline=False)
+    if fair := commitment_lines(table):
+        e.add_field(name="🔒 Fair deal", value=fair, inline=False)
     if last_line:
         e.add_field(name="Last move", value=last_line, inline=False)
     e.set_footer(text=f"Table {table.id} · click My hand to see your cards and play")
@@ -168,7 +217,7 @@ def event_lines(table: Table, events: Sequence[Event]) -> list[str]:
                 allin = " (all in)" if e.paid[p] == ("game",) and stacks.get(p) == 0 else ""
                 plural = "s" if len(e.paid[p]) > 1 else ""
                 line += f"\n↳ {table.name(p)} plays for the {pots} pot{plural} only{allin}."
-            out.append(line)
+            out.append(line + dealt_line(table, e.number))
         elif isinstance(e, CardShown):
             out.append(f"👀 {table.name(e.player)} shows {card(e.card)} for the **{e.pot}**.")
         elif isinstance(e, Dropped):
@@ -185,7 +234,7 @@ def event_lines(table: Table, events: Sequence[Event]) -> list[str]:
                 f"{table.name(p)}: {cards(h, sort=True) if h else 'no cards'} (**{e.values[p]}**)"
                 for p, h in e.hands.items()
             ]
-            out.append(f"🏁 {head}\n" + "\n".join(hands))
+            out.append(f"🏁 {head}\n" + "\n".join(hands) + reveal_line(table))
         elif isinstance(e, SideStakePaid):
             if e.to_player is not None:
                 out.append(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -19,12 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.db import Database, Tx
-from bot.history import COMPUTER_MEMBERS, record_round
+from bot.fair_deal import FairDeal
+from bot.history import COMPUTER_MEMBERS, record_game, record_round
 from bot.ledger import HOUSE_ID, InsufficientChips, Ledger, LedgerError, check_stakes
+from bot.ratings import Finish
 from bot.storage import Row
-from engine import Game, IllegalAction, Leave, Seat
+from engine import Card, Game, IllegalAction, Leave, Seat
 from engine.actions import Action
-from engine.events import Event, GameOver, RoundEnded, SeatClosed
+from engine.events import Event, GameOver, RoundEnded, RoundStarted, SeatClosed
 
 log = logging.getLogger("flipflop.tables")
 
@@ -87,6 +88,14 @@ class Table:
 
     Kept in the row's ``version`` column, not in the saved JSON.
     """
+    fair: FairDeal = field(default_factory=FairDeal)
+    """The provably fair shuffle's state (issue 13, docs/FAIRNESS.md): holds secret seeds, never shown."""
+    last_reveal: dict[str, Any] | None = None
+    """``Reveal.public()`` of the last round that ended: its seed is public now (shown in the result)."""
+    last_round_id: int | None = None
+    """History's id of the last round recorded (``/flipflop round``, ``/flipflop verify``)."""
+    finishes: dict[int, list[int]] = field(default_factory=dict)
+    """Each player's [chips taken away, last round dealt into]: the game's standings for the ratings."""
 
     @staticmethod
     def pid(user_id: int) -> str:
@@ -141,6 +150,10 @@ class Table:
             "next_round_at": self.next_round_at,
             "last_activity": self.last_activity,
             "computers": {str(k): v for k, v in self.computers.items()},
+            "fair": self.fair.to_json(),
+            "last_reveal": self.last_reveal,
+            "last_round_id": self.last_round_id,
+            "finishes": {str(k): v for k, v in self.finishes.items()},
         }
 
     @classmethod
@@ -173,6 +186,10 @@ class Table:
                 next_round_at=data["next_round_at"],
                 last_activity=float(data["last_activity"]),
                 computers={int(k): str(v) for k, v in data.get("computers", {}).items()},
+                fair=FairDeal.from_json(data["fair"]) if data.get("fair") else FairDeal(),
+                last_reveal=data.get("last_reveal"),
+                last_round_id=data.get("last_round_id"),
+                finishes={int(k): [int(c), int(r)] for k, (c, r) in data.get("finishes", {}).items()},
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
             raise TableFormatError(f"saved table is damaged: {e}") from None
@@ -232,6 +249,48 @@ class LockFirst:
         """``Tx.fetchall``, under the table's lock."""
         await self.lock_table()
         return await self.tx.fetchall(sql, params)
+
+
+def members(table: Table, seats: Iterable[str]) -> dict[str, int]:
+    """Seat ids to the members history records them under (a computer: its level's pseudo-member)."""
+    return {
+        seat: COMPUTER_MEMBERS[table.computers[int(seat)]] if table.is_computer(seat) else int(seat)
+        for seat in seats
+    }
+
+
+def deal(table: Table) -> list[Event]:
+    """Deal the table's next round from its committed seed (issue 13, docs/FAIRNESS.md).
+
+    The deck, and for round 1 the first dealer (R3.1, seat order of joining),
+    come from ``FairDeal.deal``: the bot picks neither. A table saved before
+    fair deals existed has no commitment for this round: one is drawn now, so
+    the deal is still checkable, only without a client seed collected after it.
+    """
+    game = table.game
+    assert game is not None
+    view = game.public_view()
+    number = view.round_number + 1
+    if table.fair.pending_round != number:
+        log.warning("Table %s had no commitment for round %d; drawing one now", table.id, number)
+        table.fair = FairDeal()
+        table.fair.commit(number)
+    dealt = table.fair.deal(number, seats=len(view.seated) if number == 1 else None)
+    dealer = view.seated[dealt.first_dealer] if dealt.first_dealer is not None else None
+    return game.start_round(deck=[Card.parse(code) for code in dealt.deck], dealer=dealer)
+
+
+def note_finishes(table: Table, events: Iterable[Event]) -> None:
+    """Keep each player's chips taken away and last round dealt into (the standings R8.3 ranks by)."""
+    for e in events:
+        if isinstance(e, RoundStarted):
+            for p in e.players:
+                table.finishes.setdefault(int(p), [0, 0])[1] = e.number
+        elif isinstance(e, SeatClosed):
+            table.finishes.setdefault(int(e.player), [0, 0])[0] = e.stack
+        elif isinstance(e, GameOver):
+            for p, stack in e.stacks.items():
+                table.finishes.setdefault(int(p), [0, 0])[0] = stack
 
 
 @dataclass(frozen=True)
@@ -423,6 +482,7 @@ class TableService:
             turn_seconds=turn_seconds,
             last_activity=self.clock(),
         )
+        table.fair.commit(1)  # published in the lobby, before the Start click that seeds round 1
         self.tables[table.id] = table
         try:
             await self.join(table, host_id, host_name)
@@ -567,8 +627,8 @@ class TableService:
 
     # ---------------------------------------------------------------- game
 
-    async def start(self, table: Table, user_id: int, rng: random.Random, may_manage: bool) -> list[Event]:
-        """The host starts the game with 3 to 5 seated (R8.1): stakes are paid and cards dealt."""
+    async def start(self, table: Table, user_id: int, may_manage: bool) -> list[Event]:
+        """The host starts the game with 3 to 5 seated (R8.1): stakes are paid and the fair deck dealt."""
         if table.status != "lobby":
             raise TableError("This game has already started.")
         if user_id != table.host_id and not may_manage:
@@ -584,7 +644,7 @@ class TableService:
             t.game = Game(seats, t.stake)
             t.lobby_stacks = {}
             t.status = "playing"
-            events = t.game.start_round(rng)
+            events = deal(t)
             self._after_events(t, events)
             return events
 
@@ -607,7 +667,7 @@ class TableService:
         events: list[Event] = await self._commit(table, change, self._cash_out_ops)
         return events
 
-    async def next_round(self, table: Table, rng: random.Random) -> list[Event]:
+    async def next_round(self, table: Table) -> list[Event]:
         """Between rounds: let go those who asked to leave, stop if asked, else deal (R7.6, R8.4)."""
         if table.game is None or table.game.in_round or table.game.over:
             raise TableError("A round is already being played.")
@@ -623,7 +683,7 @@ class TableService:
             if not t.game.over and (t.stop_after_round or not humans):
                 events += t.game.end_game()  # R8.2; computers never play on alone
             if not t.game.over:
-                events += t.game.start_round(rng)
+                events += deal(t)
             self._after_events(t, events)
             return events
 
@@ -652,6 +712,10 @@ class TableService:
 
     def _after_events(self, t: Table, events: list[Event]) -> None:
         assert t.game is not None
+        note_finishes(t, events)
+        if not t.game.in_round and t.fair.in_play_round is not None:
+            # the round is over (or the game ended with it): its seed may be shown now, never before
+            t.last_reveal = t.fair.reveal(t.fair.in_play_round).public()
         now = self.clock()
         if t.game.over:
             t.status = "closed"
@@ -673,14 +737,17 @@ class TableService:
                 await self.ledger.credit(tx, t.guild_id, account(user_id), amount, "cash_out", reference=t.id)
         if t.game is not None and any(isinstance(e, RoundEnded) for e in events):
             transcript = t.game.round_transcript()
-            members = {
-                str(seat["id"]): COMPUTER_MEMBERS[t.computers[int(seat["id"])]]
-                if t.is_computer(seat["id"])
-                else int(seat["id"])
-                for seat in transcript["seats"]  # type: ignore[attr-defined]
-            }
+            seats = [str(seat["id"]) for seat in transcript["seats"]]  # type: ignore[attr-defined]
             number = t.game.public_view().round_number
-            await record_round(tx, t.guild_id, t.id, number, self.clock(), transcript, members)
+            reveal = t.last_reveal if t.last_reveal and t.last_reveal["round"] == number else None
+            t.last_round_id = await record_round(
+                tx, t.guild_id, t.id, number, self.clock(), transcript, members(t, seats), reveal=reveal
+            )
+        if t.game is not None and any(isinstance(e, GameOver) for e in events):
+            finishes = [Finish(str(p), chips, last) for p, (chips, last) in t.finishes.items()]
+            await record_game(
+                tx, t.guild_id, finishes, members(t, [f.player for f in finishes]), self.clock()
+            )
 
 
 __all__ = [

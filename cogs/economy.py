@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.history import leaderboard_by_rating
 from bot.ledger import HOUSE_ID, MAX_AMOUNT, DailyNotReady, InsufficientChips
 from bot.render import chips
 
@@ -84,9 +85,15 @@ class Economy(commands.Cog):
         )
 
     @app_commands.command(name="leaderboard", description="The ten richest members of this server.")
+    @app_commands.describe(by="chips (default) or rating: the skill rating from finished games")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction, by: Literal["chips", "rating"] = "chips"
+    ) -> None:
         assert interaction.guild is not None
+        if by == "rating":
+            await self._by_rating(interaction, interaction.guild)
+            return
         guild = interaction.guild.id
         await self.ledger.balance(guild, interaction.user.id)
         top = await self.ledger.leaderboard(guild, 10)
@@ -102,6 +109,29 @@ class Economy(commands.Cog):
             title=f"🏆 Flip Flop leaderboard — {interaction.guild.name}",
             description="\n".join(lines) or "No one has chips yet.",
             colour=discord.Colour.gold(),
+        )
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _by_rating(self, interaction: discord.Interaction, guild: discord.Guild) -> None:
+        """Issue 13: humans by their conservative skill rating (ordinal μ − 3σ); computers are left off."""
+        top = await leaderboard_by_rating(self.bot.db, guild.id, 10)
+        lines = []
+        for i, entry in enumerate(top, start=1):
+            medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"`{i:>2}`")
+            you = " (you)" if entry.member == interaction.user.id else ""
+            games = "game" if entry.games == 1 else "games"
+            lines.append(
+                f"{medal} <@{entry.member}>{you} — rating **{entry.rating.ordinal:.1f}** "
+                f"({entry.games} {games})"
+            )
+        embed = discord.Embed(
+            title=f"🏆 Flip Flop skill ratings — {guild.name}",
+            description="\n".join(lines)
+            or "No one has a rating yet: ratings come from finished games of Flip Flop.",
+            colour=discord.Colour.gold(),
+        )
+        embed.set_footer(
+            text="Rating = μ − 3σ (OpenSkill, Plackett–Luce): it grows as you win and play more."
         )
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,6 +21,19 @@ def make_bot(db_path: Path, seed: int = 1, **kwargs: object) -> FlipFlopBot:
     # Computer players move at once here: simcord waits out short sleeps in real time.
     kwargs.setdefault("computer_pause", (0.0, 0.0))
     return create_bot(Settings(database_path=db_path, shard_count=1), rng=random.Random(seed), **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def predictable_server_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Server seeds from a counter instead of the OS (issue 13): a test deals the same cards every run.
+
+    Production draws them with ``secrets`` (``engine.fairness.new_server_seed``);
+    the scheme is the same, only the seeds are foreseeable here.
+    """
+    drawn = itertools.count(1)
+    monkeypatch.setattr(
+        "bot.fair_deal.new_server_seed", lambda: hashlib.sha256(f"test seed {next(drawn)}".encode()).digest()
+    )
 
 
 @pytest.fixture

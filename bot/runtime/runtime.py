@@ -21,6 +21,7 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.fair_deal import FairDealError, check_player_seed
 from bot.runtime.computers import LEVEL_LABEL, LEVELS, ComputerPlayers
 from bot.runtime.outcomes import (
     ComputersOnly,
@@ -121,6 +122,16 @@ class TableRuntime:
             raise TableError("This table has closed. Open a new one with `/flipflop start`.")
         return table
 
+    @staticmethod
+    def _heard(table: Table, interaction_id: int | None) -> None:
+        """A member's Discord interaction: its id goes into the next round's client seed (docs/FAIRNESS.md).
+
+        Saved with whatever the command changes next; ids past the first 16
+        after a commitment, and repeats, are ignored by ``FairDeal``.
+        """
+        if interaction_id is not None:
+            table.fair.add_interaction(interaction_id)
+
     def permission_notice(self, table_id: str) -> str | None:
         """The permission the bot lacks in this table's channel, once per episode (then None)."""
         missing = self.lacking.get(table_id)
@@ -151,28 +162,48 @@ class TableRuntime:
             await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
             self._arm(table)
 
-    async def join(self, table_id: str, user_id: int, name: str, reply: Reply | None = None) -> Outcome:
+    async def join(
+        self,
+        table_id: str,
+        user_id: int,
+        name: str,
+        reply: Reply | None = None,
+        *,
+        interaction_id: int | None = None,
+    ) -> Outcome:
         """R2.2: take a seat in the lobby."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
+            self._heard(table, interaction_id)
             await self.store.join(table, user_id, name)
             return await self._finish(Outcome(table), reply)
 
-    async def leave_lobby(self, table_id: str, user_id: int, reply: Reply | None = None) -> Outcome:
+    async def leave_lobby(
+        self, table_id: str, user_id: int, reply: Reply | None = None, *, interaction_id: int | None = None
+    ) -> Outcome:
         """Leave a lobby; the last member out closes it and every buy-in goes back."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
+            self._heard(table, interaction_id)
             refunds = {u: table.buy_in for u in [user_id, *table.computers]}
             closed = await self.store.leave_lobby(table, user_id)
             notices: tuple[Notice, ...] = (TableClosed("empty", refunds, by=user_id),) if closed else ()
             return await self._finish(Outcome(table, notices=notices), reply)
 
     async def add_computer(
-        self, table_id: str, user_id: int, may_manage: bool, level: str, reply: Reply | None = None
+        self,
+        table_id: str,
+        user_id: int,
+        may_manage: bool,
+        level: str,
+        reply: Reply | None = None,
+        *,
+        interaction_id: int | None = None,
     ) -> Outcome:
         """The host seats a computer player of ``level``; the house pays its buy-in."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
+            self._heard(table, interaction_id)
             if user_id != table.host_id and not may_manage:
                 raise TableError("Only the host can add computer players.")
             if level not in LEVELS:
@@ -181,22 +212,36 @@ class TableRuntime:
             return await self._finish(Outcome(table), reply)
 
     async def remove_computer(
-        self, table_id: str, user_id: int, may_manage: bool, reply: Reply | None = None
+        self,
+        table_id: str,
+        user_id: int,
+        may_manage: bool,
+        reply: Reply | None = None,
+        *,
+        interaction_id: int | None = None,
     ) -> Outcome:
         """The host takes the last computer player off the table."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
+            self._heard(table, interaction_id)
             if user_id != table.host_id and not may_manage:
                 raise TableError("Only the host can remove computer players.")
             await self.store.remove_computer(table)
             return await self._finish(Outcome(table), reply)
 
     async def cancel(
-        self, table_id: str, user_id: int, may_manage: bool, reply: Reply | None = None
+        self,
+        table_id: str,
+        user_id: int,
+        may_manage: bool,
+        reply: Reply | None = None,
+        *,
+        interaction_id: int | None = None,
     ) -> Outcome:
         """The host (or a manager) closes a lobby; every buy-in goes back."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
+            self._heard(table, interaction_id)
             if user_id != table.host_id and not may_manage:
                 raise TableError("Only the host or a member with Manage Server can cancel the table.")
             if table.status != "lobby":
@@ -209,17 +254,31 @@ class TableRuntime:
     # ---------------------------------------------------------------- game
 
     async def start(
-        self, table_id: str, user_id: int, may_manage: bool, reply: Reply | None = None
+        self,
+        table_id: str,
+        user_id: int,
+        may_manage: bool,
+        reply: Reply | None = None,
+        *,
+        interaction_id: int | None = None,
     ) -> Outcome:
         """R8.1: the host starts the game; stakes are paid and the first round dealt."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
-            events = await self.store.start(table, user_id, self.rng, may_manage)
+            self._heard(table, interaction_id)
+            events = await self.store.start(table, user_id, may_manage)
             outcome = Outcome(table, tuple(events), (GameStarted(len(table.seats)),))
             return await self._finish(outcome, reply)
 
     async def act(
-        self, table_id: str, user_id: int, seq: int, action: Action, reply: Reply | None = None
+        self,
+        table_id: str,
+        user_id: int,
+        seq: int,
+        action: Action,
+        reply: Reply | None = None,
+        *,
+        interaction_id: int | None = None,
     ) -> Outcome:
         """A member's own move; ``seq`` is the table's state the control was made for.
 
@@ -228,16 +287,20 @@ class TableRuntime:
         """
         async with self.store.lock(table_id):
             table = self._open(table_id)
+            self._heard(table, interaction_id)
             self._must_play(table, user_id)
             if seq != table.seq:
                 raise StaleControl("That control was from an earlier turn; nothing was done.")
             events = await self.store.apply(table, action)
             return await self._finish(Outcome(table, tuple(events)), reply)
 
-    async def leave_after_round(self, table_id: str, user_id: int, reply: Reply | None = None) -> Outcome:
+    async def leave_after_round(
+        self, table_id: str, user_id: int, reply: Reply | None = None, *, interaction_id: int | None = None
+    ) -> Outcome:
         """R8.4: leave when this round ends (at once between rounds)."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
+            self._heard(table, interaction_id)
             game = self._must_play(table, user_id, seated=True)
             if user_id in table.leave_after_round:
                 raise TableError("You'll leave when this round ends; your stack goes back to your balance.")
@@ -248,11 +311,18 @@ class TableRuntime:
             return await self._finish(Outcome(table, notices=(LeavingAfterRound(user_id),)), reply)
 
     async def stop(
-        self, table_id: str, user_id: int, may_manage: bool, reply: Reply | None = None
+        self,
+        table_id: str,
+        user_id: int,
+        may_manage: bool,
+        reply: Reply | None = None,
+        *,
+        interaction_id: int | None = None,
     ) -> Outcome:
         """R8.2: the host (or a manager) ends the game now between rounds, or when the round ends."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
+            self._heard(table, interaction_id)
             if user_id != table.host_id and not may_manage:
                 raise TableError("Only the host or a member with **Manage Server** can stop the game.")
             if table.status == "lobby" or table.game is None:
@@ -262,6 +332,26 @@ class TableRuntime:
                 return await self._finish(Outcome(table, notices=(StopRequested(user_id),)), reply)
             events = await self.store.stop(table)
             return await self._finish(Outcome(table, tuple(events), (Stopped(user_id),)), reply)
+
+    async def seed(self, table_id: str, user_id: int, text: str, *, interaction_id: int | None = None) -> int:
+        """``/flipflop seed``: a seated player's text for the next deal's client seed; returns that round.
+
+        A bad text (empty, too long, control characters) raises ``TableError``
+        with the reason, and nothing is saved.
+        """
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            if not table.is_seated(user_id):
+                raise TableError("Only players seated at this table can add a text to its next deal.")
+            try:
+                check_player_seed(text)
+            except FairDealError as e:
+                raise TableError(f"{e} Nothing was changed.") from None
+            self._heard(table, interaction_id)
+            number: int = await self.store.set_flag(
+                table, lambda t: t.fair.set_player_seed(t.pid(user_id), text)
+            )
+            return number
 
     @staticmethod
     def _must_play(table: Table, user_id: int, seated: bool = False) -> Game:
@@ -353,7 +443,7 @@ class TableRuntime:
     async def _deal_next(self, table: Table) -> Outcome:
         """Between rounds: let leavers go, stop if asked, end if only computers are left, else deal."""
         stopping = table.stop_after_round
-        events = await self.store.next_round(table, self.rng)
+        events = await self.store.next_round(table)
         game = table.game
         assert game is not None
         view = game.public_view()

@@ -21,6 +21,7 @@ from bot.runtime import Answered, Outcome, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import TableError, TableService
 from cogs.flipflop import controls
+from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import Controls, may_manage, not_enough
 
@@ -36,7 +37,9 @@ def now() -> float:
 
 
 @app_commands.guild_only()
-class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play Flip Flop."):
+class FlipFlop(
+    HistoryCommands, commands.GroupCog, group_name="flipflop", group_description="Play Flip Flop."
+):
     """Tables of Flip Flop in this server's channels."""
 
     def __init__(self, bot: FlipFlopBot) -> None:
@@ -171,7 +174,9 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
         await self.controls.attempt(
             interaction,
             table.id,
-            self.runtime.stop(table.id, interaction.user.id, may_manage(interaction), said),
+            self.runtime.stop(
+                table.id, interaction.user.id, may_manage(interaction), said, interaction_id=interaction.id
+            ),
         )
 
     @app_commands.command(name="config", description="View or change this server's Flip Flop settings.")

@@ -70,20 +70,21 @@ class Controls:
 
     async def on_lobby(self, interaction: discord.Interaction, tid: str, op: str, value: str) -> None:
         """Join, Leave, Start, Cancel, and the host's computer players."""
-        user, rt, manage = interaction.user, self.runtime, may_manage(interaction)
+        user, rt, manage, heard = interaction.user, self.runtime, may_manage(interaction), interaction.id
         show = self._lobby_reply(interaction)
         if op == "join":
-            await self.attempt(interaction, tid, rt.join(tid, user.id, user.display_name, show))
+            command = rt.join(tid, user.id, user.display_name, show, interaction_id=heard)
         elif op == "leave":
-            await self.attempt(interaction, tid, rt.leave_lobby(tid, user.id, show))
+            command = rt.leave_lobby(tid, user.id, show, interaction_id=heard)
         elif op == "start":
-            await self.attempt(interaction, tid, rt.start(tid, user.id, manage, self._defer(interaction)))
+            command = rt.start(tid, user.id, manage, self._defer(interaction), interaction_id=heard)
         elif op == "cancel":
-            await self.attempt(interaction, tid, rt.cancel(tid, user.id, manage, show))
+            command = rt.cancel(tid, user.id, manage, show, interaction_id=heard)
         elif op == "removecpu":
-            await self.attempt(interaction, tid, rt.remove_computer(tid, user.id, manage, show))
+            command = rt.remove_computer(tid, user.id, manage, show, interaction_id=heard)
         else:
-            await self.attempt(interaction, tid, rt.add_computer(tid, user.id, manage, value, show))
+            command = rt.add_computer(tid, user.id, manage, value, show, interaction_id=heard)
+        await self.attempt(interaction, tid, command)
 
     @staticmethod
     def _lobby_reply(interaction: discord.Interaction) -> Reply:
@@ -131,7 +132,11 @@ class Controls:
             await send_ephemeral(interaction, text)
             return Answered()
 
-        await self.attempt(interaction, tid, self.runtime.leave_after_round(tid, interaction.user.id, said))
+        await self.attempt(
+            interaction,
+            tid,
+            self.runtime.leave_after_round(tid, interaction.user.id, said, interaction_id=interaction.id),
+        )
 
     async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
         """A player's private hand, as a new ephemeral message."""
@@ -177,7 +182,7 @@ class Controls:
             return Answered()
 
         try:
-            await self.runtime.act(tid, user_id, seq, action, show)
+            await self.runtime.act(tid, user_id, seq, action, show, interaction_id=interaction.id)
         except StaleControl:
             await interaction.response.edit_message(**hand_screen(table, user_id, STALE_NOTE).edit())
         except IllegalAction as e:

@@ -38,7 +38,7 @@ async def started(s: TableService) -> Table:
     t = await s.create(G, CH, ANN, "Ann", 5, 200, 60)
     await s.join(t, BEN, "Ben")
     await s.join(t, CAT, "Cat")
-    await s.start(t, ANN, random.Random(3), may_manage=False)
+    await s.start(t, ANN, may_manage=False)
     return t
 
 
@@ -72,10 +72,10 @@ async def test_start_needs_three_and_the_host(service: TableService) -> None:
     t = await service.create(G, CH, ANN, "Ann", 5, 200, 60)
     await service.join(t, BEN, "Ben")
     with pytest.raises(TableError, match="3 to 5"):
-        await service.start(t, ANN, random.Random(1), may_manage=False)
+        await service.start(t, ANN, may_manage=False)
     await service.join(t, CAT, "Cat")
     with pytest.raises(TableError, match="Only the host"):
-        await service.start(t, BEN, random.Random(1), may_manage=False)
+        await service.start(t, BEN, may_manage=False)
     with pytest.raises(TableError, match="full"):
         for u in (DAN, 15, 16):
             await service.join(t, u, str(u))
@@ -157,7 +157,7 @@ async def test_game_over_cashes_everyone_out(service: TableService) -> None:
         elif rng.random() < 0.1:
             await service.stop(t)
         else:
-            await service.next_round(t, rng)
+            await service.next_round(t)
         await conserved(service)
     assert t.status == "closed" and service.in_channel(CH) is None
     assert sum([await service.ledger.balance(G, u) for u in (ANN, BEN, CAT)]) == 3000

@@ -109,6 +109,9 @@ async def test_leave_after_round_lets_the_member_go_at_the_next_deal(tmp_path: P
         with pytest.raises(TableError, match="You'll leave when this round ends"):
             await h.runtime.leave_after_round(table.id, BEN)
         assert table.game is not None
+        to_act = table.game.public_view().to_act
+        assert to_act is not None
+        await h.runtime.act(table.id, int(to_act), table.seq, Drop(to_act))  # R7: a drop ends the round
         await h.until(lambda: table.game is not None and table.game.public_view().round_number == 2)
         assert not table.is_seated(BEN) and await h.ledger.balance(G, BEN) > 0
         await h.conserved()

@@ -1,0 +1,174 @@
+"""``/flipflop seed``, ``verify``, ``history``, ``round`` and ``stats`` (issue 13: fair and accountable).
+
+A mixin of the ``/flipflop`` group cog (``commands.FlipFlop``): the fair
+deal's one player command, and the read-only commands over stored history.
+Every refusal is a private answer that changes nothing; a round id that is
+unknown, of another server, or of a round still in play (never stored, its
+seed still secret) all get the same clear word.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import send_ephemeral
+from bot.fair_deal import Reveal
+from bot.history import RoundStory, history, round_story, stats
+from bot.tables import TableError
+from cogs.flipflop.story import history_line, stats_text, story_lines, who
+
+if TYPE_CHECKING:
+    from bot.client import FlipFlopBot
+    from bot.runtime import TableRuntime
+
+NO_ROUND = (
+    "There's no finished round #{id} in this server: check the id with `/flipflop history`. "
+    "A round still in play has no id yet, and its seed stays secret until it ends."
+)
+NO_SEED = "Round #{id} was dealt before this bot published its shuffles, so it has no seed to check."
+SHOWN_LINES = 40
+"""Story lines shown in the answer (the attachment always has the whole round)."""
+NONE = discord.AllowedMentions.none()
+
+
+def _round_id(value: int) -> int | None:
+    """A round id as typed: a positive whole number that fits the store, else None (no such round)."""
+    return value if 0 < value < 2**63 else None
+
+
+class HistoryCommands(commands.Cog):
+    """The fair-deal and history commands of ``/flipflop`` (mixed into the group cog)."""
+
+    bot: FlipFlopBot
+    runtime: TableRuntime
+
+    @app_commands.command(name="seed", description="Add your own text to the next deal's shuffle seed.")
+    @app_commands.describe(text="Up to 64 letters, digits, symbols or spaces")
+    async def seed(self, interaction: discord.Interaction, text: str) -> None:
+        """Docs/FAIRNESS.md, "The client seed": a seated player's text goes into the next deal."""
+        assert interaction.channel is not None
+        table = self.runtime.in_channel(interaction.channel.id)
+        if table is None:
+            await send_ephemeral(interaction, "There's no table in this channel to add a seed to.")
+            return
+        try:
+            number = await self.runtime.seed(
+                table.id, interaction.user.id, text, interaction_id=interaction.id
+            )
+        except TableError as e:
+            await send_ephemeral(interaction, str(e))
+            return
+        await send_ephemeral(
+            interaction,
+            f"🔒 Your text goes into round {number}'s client seed. It is published with that deal, "
+            "and anyone can check the deal once the round ends (`/flipflop verify`).",
+        )
+
+    async def _story(self, interaction: discord.Interaction, round_id: int) -> RoundStory | None:
+        """The stored round of this server, or None after a clear private answer."""
+        assert interaction.guild is not None
+        checked = _round_id(round_id)
+        found = None if checked is None else await round_story(self.bot.db, interaction.guild.id, checked)
+        if found is None:
+            await send_ephemeral(interaction, NO_ROUND.format(id=round_id))
+        return found
+
+    @app_commands.command(name="verify", description="Check a finished round's deal against its seeds.")
+    @app_commands.rename(round_id="round")
+    @app_commands.describe(round_id="The round's id (see /flipflop history)")
+    async def verify(self, interaction: discord.Interaction, round_id: int) -> None:
+        """Recompute the deck from the revealed seed; check the commitment and the deck dealt."""
+        found = await self._story(interaction, round_id)
+        if found is None:
+            return
+        if found.reveal is None:
+            await send_ephemeral(interaction, NO_SEED.format(id=round_id))
+            return
+        reveal = Reveal(**found.reveal)
+        result = reveal.check(found.transcript["rounds"][0]["deck"])
+        head = (
+            f"✅ Round #{found.round_id} (round {found.number} at table `{found.table_id}`) was dealt fairly:"
+            if result.ok
+            else f"❌ Round #{found.round_id} does NOT check out:"
+        )
+        text = (
+            f"{head}\n" + "\n".join(f"• {line}" for line in result.lines()) + "\n"
+            f"Server seed `{reveal.server_seed}`\nCommitment `{reveal.commitment}`\n"
+            f"Client seed `{reveal.client_seed}` · round {reveal.round}\n"
+            f"Check it yourself (docs/FAIRNESS.md):\n```\n{reveal.command()}\n```"
+        )
+        await interaction.response.send_message(text, allowed_mentions=NONE)
+
+    @app_commands.command(name="history", description="The last rounds played here (or by a member).")
+    @app_commands.describe(member="Only rounds this member played")
+    async def history(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        assert interaction.guild is not None
+        if member is not None and member.bot:
+            await send_ephemeral(interaction, "Bots don't play Flip Flop here: pick a person.")
+            return
+        rounds = await history(self.bot.db, interaction.guild.id, None if member is None else member.id, 10)
+        whose = "in this server" if member is None else f"with {member.mention}"
+        if not rounds:
+            await send_ephemeral(interaction, f"No finished rounds {whose} yet.", allowed_mentions=NONE)
+            return
+        text = f"📜 **Last rounds {whose}** (newest first; `/flipflop round id:` tells one):"
+        for summary in rounds:  # whole lines only, within Discord's 2,000 characters
+            line = history_line(summary)
+            if len(text) + 1 + len(line) > 2000:
+                break
+            text += "\n" + line
+        await send_ephemeral(interaction, text, allowed_mentions=NONE)
+
+    @app_commands.command(name="round", description="A finished round turn by turn, and its transcript.")
+    @app_commands.rename(round_id="id")
+    @app_commands.describe(round_id="The round's id (see /flipflop history)")
+    async def round_(self, interaction: discord.Interaction, round_id: int) -> None:
+        """The story in short lines with the hands at the end; the transcript replays with engine.replay."""
+        found = await self._story(interaction, round_id)
+        if found is None:
+            return
+        lines = story_lines(found.lines, found.number)
+        if len(lines) > SHOWN_LINES:
+            lines = [
+                *lines[:5],
+                f"… {len(lines) - SHOWN_LINES + 5} more in the file …",
+                *lines[5 - SHOWN_LINES :],
+            ]
+        seed = (
+            f"Seed revealed: `{found.reveal['server_seed']}` (`/flipflop verify round:{found.round_id}`)"
+            if found.reveal
+            else "No seed: dealt before this bot published its shuffles."
+        )
+        players = " ".join(who(m) for m in dict.fromkeys(found.members.values()))
+        head = (
+            f"📖 **Round #{found.round_id}** — round {found.number} at table `{found.table_id}` "
+            f"<t:{int(found.ended_at)}:f> · {players}\n{seed}\n"
+        )
+        body = "\n".join(lines)
+        if len(head) + len(body) > 1990:
+            body = body[: 1990 - len(head) - 30] + "\n… (the whole round is in the file)"
+        attachment = discord.File(
+            io.BytesIO(json.dumps(found.transcript, indent=1).encode()),
+            filename=f"round-{found.round_id}.json",
+            description="Replay: python -m engine.replay round.json",
+        )
+        await interaction.response.send_message(
+            head + body, file=attachment, ephemeral=True, allowed_mentions=NONE
+        )
+
+    @app_commands.command(name="stats", description="A member's Flip Flop record and skill rating here.")
+    @app_commands.describe(member="Whose stats (default: yours)")
+    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        assert interaction.guild is not None
+        target = member or interaction.user
+        if target.bot:
+            await send_ephemeral(interaction, "Bots don't play Flip Flop here: pick a person.")
+            return
+        found = await stats(self.bot.db, interaction.guild.id, target.id)
+        await send_ephemeral(interaction, stats_text(target.id, found), allowed_mentions=NONE)

@@ -1,0 +1,290 @@
+"""Issue 13 through simcord: whole games whose every deal checks out with docs/verify_deal.py, the
+history, round, stats and rating commands on what was played, no early seed anywhere, bad input."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+from bot.tables import Table
+from tests.cogs.helpers import Hands, conserved, play_simple_turn, table_in
+from tests.cogs.test_computers import add_computer, bot_member
+from tests.conftest import World
+
+VERIFIER = Path(__file__).resolve().parents[2] / "docs" / "verify_deal.py"
+HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
+DEALT = re.compile(
+    r"🃏 \*\*Round (\d+)\*\*.*?🔒 Fair deal: commitment `([0-9a-f]{64})` · client seed `([^`]*)`"
+    r"(?: · round (\d+) commitment `([0-9a-f]{64})`)?",
+    re.S,
+)
+REVEALED = re.compile(
+    r"🔓 Round (\d+) server seed: `([0-9a-f]{64})` — check the deal with `/flipflop verify round:(\d+)`"
+)
+DISCORD_EPOCH_MS = 1420070400000
+
+
+def member_by_pid(world: World, pid: str) -> simcord.MemberActor:
+    return next(m for m in world.members if str(m.id) == pid)
+
+
+def shown(message: discord.Message) -> str:
+    """Everything a message shows: its text, its embeds and its controls."""
+    parts = [message.content or ""]
+    for e in message.embeds:
+        parts += [e.title or "", e.description or "", e.footer.text or ""]
+        parts += [f"{f.name} {f.value}" for f in e.fields]
+    parts.append(json.dumps([c.to_dict() for c in message.components]))
+    return "\n".join(parts)
+
+
+def everything_shown(world: World) -> str:
+    """What every member (and the admin) can see in the channel, ephemeral answers included."""
+    return "\n".join(
+        shown(m) for viewer in [world.admin, *world.members] for m in world.channel.history(viewer=viewer)
+    )
+
+
+def secret_seeds(table: Table) -> set[str]:
+    """The seeds of the table's unfinished rounds (committed or in play), as hex."""
+    saved = table.fair.to_json()
+    return {sealed["seed"] for sealed in (saved["pending"], saved["in_play"]) if sealed is not None}
+
+
+async def play_game(world: World, players: list[simcord.MemberActor], seed_text: str | None) -> list[str]:
+    """A whole game played by its members; returns the round-1 commitment the lobby showed.
+
+    Between checks, the seeds of unfinished rounds are looked for in everything the channel shows.
+    """
+    host = players[0]
+    opened = await host.slash(world.channel, "flipflop start", stake=5, buy_in=20)
+    lobby = opened.response.message
+    lobby_commitments = HEX64.findall(shown(lobby))
+    lobby_at = lobby.created_at.timestamp() * 1000
+    for p in players[1:]:
+        await p.click(lobby, label="Join")
+    if seed_text is not None:
+        said = await players[1].slash(world.channel, "flipflop seed", text=seed_text)
+        assert said.ephemeral and "round 1's client seed" in said.response.content
+    await host.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.status == "playing"
+    hands = Hands(world)
+    for step in range(3000):
+        t = table_in(world)
+        if t is None:
+            break
+        if step % 25 == 0:
+            text = everything_shown(world)
+            assert not secret_seeds(t) & set(HEX64.findall(text)), "a seed of an unfinished round was shown"
+        g = t.game
+        assert g is not None
+        if not g.in_round:
+            await world.env.advance_time(world.bot.pause_between_rounds + 1)
+            continue
+        await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=25, hands=hands)  # type: ignore[arg-type]
+    else:
+        raise AssertionError("the game did not end")
+    await conserved(world)
+    assert lobby_at > 0
+    return lobby_commitments
+
+
+def verify_with_docs_verifier(seed: str, commitment: str, client: str, number: int, deck: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(VERIFIER), "--server-seed", seed, "--commitment", commitment,
+         "--client-seed", client, "--round", str(number), "--deck", deck, "--seats", "3"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+async def round_file(world: World, who: simcord.MemberActor, round_id: int) -> dict[str, Any]:
+    result = await who.slash(world.channel, "flipflop round", id=round_id)
+    assert result.ephemeral and result.response is not None
+    files = result.response.attachments
+    assert [f.filename for f in files] == [f"round-{round_id}.json"]
+    data: dict[str, Any] = json.loads(await files[0].read())
+    return data
+
+
+async def test_every_deal_of_several_games_checks_out_from_what_the_channel_showed(
+    world: World, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="flipflop")  # every log line of the bot itself
+    players = world.members[:3]
+    lobby_commitments = await play_game(world, players, seed_text="lucky 7")
+    lobby_commitments += await play_game(world, [players[1], players[2], players[0]], seed_text=None)
+    public = "\n".join(shown(m) for m in world.channel.history())
+    dealt = DEALT.findall(public)
+    revealed = {(int(n), int(rid)): seed for n, seed, rid in REVEALED.findall(public)}
+    assert len(dealt) >= 4 and len(revealed) == len(dealt)
+    ones = [d for d in dealt if d[0] == "1"]
+    assert len(ones) == 2 and lobby_commitments == [c for _, c, *_ in ones]  # shown in each lobby first
+    assert "lucky 7" in ones[0][2] and ones[0][2].startswith(ones[0][2].split(":")[0])
+    next_commitment: dict[int, str] = {}
+    seen_seeds: set[str] = set()
+    for (number, commitment, client, following, following_commitment), ((n, round_id), seed) in zip(
+        dealt, sorted(revealed.items(), key=lambda kv: kv[0][1]), strict=True
+    ):
+        assert int(number) == n
+        if n > 1:  # committed with the round before, before anything of this round's client seed existed
+            assert next_commitment[n] == commitment
+        if following:
+            next_commitment[int(following)] = following_commitment
+        ids = [int(i) for i in client.split(":")[0].split("-") if i]
+        assert ids, "no interaction id went into the client seed"
+        transcript = await round_file(world, players[0], round_id)
+        assert transcript["reveal"]["server_seed"] == seed and transcript["reveal"]["client_seed"] == client
+        deck = " ".join(transcript["rounds"][0]["deck"])
+        out = verify_with_docs_verifier(seed, commitment, client, n, deck)
+        assert "commitment OK" in out and "dealt deck OK" in out
+        if n == 1:  # the first dealer came from the seeds too (seat 0 joined first)
+            seat = int(re.search(r"first dealer: seat (\d)", out).group(1))  # type: ignore[union-attr]
+            assert transcript["seats"][seat]["id"] == transcript["rounds"][0]["dealer"]
+        # the file replays to the same result with the engine's own replay tool
+        path = tmp_path / f"round-{round_id}.json"
+        path.write_text(json.dumps(transcript))
+        replayed = subprocess.run(
+            [sys.executable, "-m", "engine.replay", str(path)], capture_output=True, text=True, check=False
+        )
+        assert replayed.returncode == 0, replayed.stderr
+        stored = await world.bot.db.fetchone("SELECT result FROM rounds WHERE id = ?", (round_id,))
+        assert stored is not None and json.loads(replayed.stdout) == json.loads(stored[0])
+        seen_seeds.add(seed)
+    # only revealed seeds were ever shown or logged; the last commitments of each game stay secret
+    everywhere = everything_shown(world) + "\n" + caplog.text
+    assert set(HEX64.findall(everywhere)) & seen_seeds == seen_seeds
+    rows = await world.bot.db.fetchall("SELECT state FROM tables")
+    for (state,) in rows:
+        pending = json.loads(state)["fair"]["pending"]
+        assert pending is not None and pending["seed"] not in everywhere
+
+
+async def test_verify_history_stats_and_the_rating_leaderboard_after_a_game(world: World) -> None:
+    ann, ben, cat = world.members[:3]
+    await play_game(world, [ann, ben, cat], seed_text=None)
+    verified = await ben.slash(world.channel, "flipflop verify", round=1)
+    assert not verified.ephemeral
+    text = verified.response.content
+    assert "was dealt fairly" in text and "commitment: OK" in text and "deck: OK" in text
+    assert "python -m engine.fairness deck --server-seed" in text
+    history = await ann.slash(world.channel, "flipflop history")
+    latest = await world.bot.db.fetchone("SELECT MAX(id) FROM rounds WHERE guild_id = ?", (world.guild.id,))
+    assert latest is not None
+    assert history.ephemeral and f"`#{latest[0]}`" in history.response.content
+    rounds = history.response.content.count("round ")
+    assert rounds >= 1 and f"<@{ann.id}>" in history.response.content
+    mine = await ann.slash(world.channel, "flipflop history", member=cat)
+    assert mine.ephemeral and f"with <@{cat.id}>" in mine.response.content
+    nobody = await ann.slash(world.channel, "flipflop history", member=world.members[3])
+    assert "No finished rounds" in nobody.response.content
+    stats = await ann.slash(world.channel, "flipflop stats")
+    assert stats.ephemeral and "Games **1**" in stats.response.content
+    assert "Rating **" in stats.response.content and "1 rated game)" in stats.response.content
+    count = await world.bot.db.fetchone("SELECT COUNT(*) FROM round_players WHERE user_id = ?", (ann.id,))
+    assert count is not None and f"rounds **{count[0]}**" in stats.response.content
+    board = await cat.slash(world.channel, "leaderboard", by="rating")
+    lines = board.response.embeds[0].description.splitlines()
+    assert len(lines) == 3 and all("rating **" in line for line in lines)
+    ordinals = [float(re.search(r"rating \*\*(-?[\d.]+)", line).group(1)) for line in lines]  # type: ignore[union-attr]
+    assert ordinals == sorted(ordinals, reverse=True)
+    assert "(you)" in "\n".join(lines)
+
+
+async def test_story_lines_tell_the_round_with_the_hands_at_the_end(world: World) -> None:
+    await play_game(world, world.members[:3], seed_text=None)
+    result = await world.members[0].slash(world.channel, "flipflop round", id=1)
+    text = result.response.content
+    assert text.startswith("📖 **Round #1**") and "Seed revealed: `" in text
+    assert "🃏 Round 1:" in text and "deals; upcard" in text and "🏁" in text
+    second = await world.members[0].slash(world.channel, "flipflop round", id=2)
+    assert "🃏 Round 2:" in second.response.content  # the table's round number, not the replay's
+    assert len(text) <= 2000
+
+
+async def test_a_computer_is_rated_but_kept_off_the_human_board(world: World) -> None:
+    ann, ben = world.members[:2]
+    granted = await world.admin.slash(world.channel, "chips grant", member=bot_member(world), amount=5000)
+    assert granted.acknowledged
+    opened = await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)
+    lobby = opened.response.message
+    await ben.click(lobby, label="Join")
+    await add_computer(world, ann, lobby, "basic")
+    await ann.click(lobby, label="Start")
+    hands = Hands(world)
+    for _ in range(3000):
+        t = table_in(world)
+        if t is None:
+            break
+        g = t.game
+        assert g is not None
+        if not g.in_round or g.to_act is None or int(g.to_act) < 0:
+            await world.env.advance_time(world.bot.pause_between_rounds + 1)
+            continue
+        await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=25, hands=hands)
+    rated = await world.bot.db.fetchall("SELECT user_id FROM ratings WHERE guild_id = ?", (world.guild.id,))
+    assert -2 in {r[0] for r in rated}  # the basic computer's pseudo-member
+    board = await ann.slash(world.channel, "leaderboard", by="rating")
+    text = board.response.embeds[0].description
+    assert "<@-" not in text and "🤖" not in text and text.count("<@") == 2  # ann and ben only
+
+
+async def test_bad_input_gets_a_clear_private_answer_and_changes_nothing(world: World) -> None:
+    ann, ben, cat, dan = world.members
+    await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)
+    table = table_in(world)
+    assert table is not None
+    before = json.dumps(table.fair.to_json())
+    for text, word in [
+        ("x" * 65, "the limit is 64"),
+        ("bad\nline", "control character"),
+        ("zero\u200bwidth", "invisible"),
+        ("   ", "empty"),
+    ]:
+        said = await ann.slash(world.channel, "flipflop seed", text=text)
+        assert (
+            said.ephemeral
+            and word in said.response.content
+            and "Nothing was changed" in said.response.content
+        )
+    outsider = await dan.slash(world.channel, "flipflop seed", text="hello")
+    assert outsider.ephemeral and "Only players seated" in outsider.response.content
+    assert json.loads(before)["player_seeds"] == table.fair.to_json()["player_seeds"] == []
+    other = world.guild.create_text_channel("elsewhere")
+    none_here = await ann.slash(other, "flipflop seed", text="hello")
+    assert none_here.ephemeral and "no table in this channel" in none_here.response.content
+    # no round finished yet: round ids are unknown (a round in play has no id and no seed yet)
+    for command, option in [("flipflop verify", "round"), ("flipflop round", "id")]:
+        for value in (1, 0, -5, 2**53 - 1):
+            said = await ben.slash(world.channel, command, **{option: value})
+            assert said.ephemeral and "no finished round" in said.response.content
+            assert "seed stays secret until it ends" in said.response.content
+    robot = world.guild.add_member(world.env.create_user("robot", bot=True))
+    for command in ("flipflop stats", "flipflop history"):
+        said = await cat.slash(world.channel, command, member=robot)
+        assert said.ephemeral and "Bots don't play" in said.response.content
+    empty = await cat.slash(world.channel, "leaderboard", by="rating")
+    assert "No one has a rating yet" in empty.response.embeds[0].description
+
+
+async def test_rounds_of_another_server_are_unknown_here(world: World) -> None:
+    await play_game(world, world.members[:3], seed_text=None)
+    other = world.env.create_guild(name="Other Club")
+    room = other.create_text_channel("general")
+    stranger = other.add_member(world.env.create_user("zed"))
+    for command, option in [("flipflop verify", "round"), ("flipflop round", "id")]:
+        said = await stranger.slash(room, command, **{option: 1})
+        assert said.ephemeral and "There's no finished round #1 in this server" in said.response.content
+    said = await stranger.slash(room, "flipflop history")
+    assert said.ephemeral and "No finished rounds in this server" in said.response.content
