@@ -1,4 +1,4 @@
-"""Runs and sets: recognising spreads, finding them in a hand, laying off (R6.4, R6.5)."""
+"""Runs and sets: recognising spreads, finding them in a hand, laying off (R6.4, R6.5, R7.4)."""
 
 from __future__ import annotations
 
@@ -23,22 +23,21 @@ def spread_kind(cards: Sequence[Card]) -> SpreadKind:
     A run is 3 or more cards of one suit in consecutive rank, aces low (R1.2);
     a set is 3 or 4 cards of one rank.
     """
-    text = labels(cards)
     if len(set(cards)) != len(cards):
-        raise IllegalAction(f"{text} uses a card twice.")
+        raise IllegalAction("card_twice", cards=labels(cards))
     if len(cards) < 3:
-        raise IllegalAction(f"{text} is not a spread: a spread needs at least 3 cards.")
+        raise IllegalAction("spread_too_short", cards=labels(cards))
     ranks = {c.rank for c in cards}
     if len(ranks) == 1:
         return "set"  # at most 4 distinct cards share a rank
     suits = {c.suit for c in cards}
     if len(suits) != 1:
-        raise IllegalAction(f"{text} is not a spread: a run is one suit, a set is one rank.")
+        raise IllegalAction("not_a_spread", cards=labels(cards))
     ordered = sorted(c.rank for c in cards)
     if ordered[-1] - ordered[0] != len(ordered) - 1:
         if 1 in ranks and 13 in ranks:
-            raise IllegalAction(f"{text} is not a run: aces are low.")
-        raise IllegalAction(f"{text} is not a run: the ranks are not consecutive.")
+            raise IllegalAction("aces_low", cards=labels(cards))
+        raise IllegalAction("not_consecutive", cards=labels(cards))
     return "run"
 
 
@@ -99,11 +98,18 @@ def find_spreads(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     return found
 
 
-def two_spread_splits(hand: Sequence[Card]) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
-    """R7.4: the ways to lay six cards down as exactly two spreads of three."""
+def two_spread_splits(
+    hand: Sequence[Card], found: Sequence[tuple[Card, ...]] | None = None
+) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+    """R7.4: the ways to lay six cards down as exactly two spreads of three.
+
+    ``found`` may pass ``find_spreads(hand)`` when the caller already has it.
+    """
     if len(hand) != 6:
         return []
-    threes = [s for s in find_spreads(hand) if len(s) == 3]
+    threes = [s for s in (find_spreads(hand) if found is None else found) if len(s) == 3]
+    if len(threes) < 2:
+        return []
     whole = set(hand)
     out: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
     for i, a in enumerate(threes):

@@ -1,4 +1,4 @@
-"""One or more tests for every rule id of ../shared/RULES.md (the id is in each test's name)."""
+"""One or more tests for every rule id of docs/RULES.md (the id is in each test's name)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,20 @@ import random
 
 import pytest
 
-from engine import Card, Discard, Draw, Drop, Game, IllegalAction, LayOff, Leave, Seat, Spread, TonkOut
+from engine import (
+    Card,
+    Discard,
+    Draw,
+    Drop,
+    Game,
+    IllegalAction,
+    LayOff,
+    Leave,
+    MalformedInput,
+    Seat,
+    Spread,
+    TonkOut,
+)
 from engine.cards import SISTER_SUIT, hand_value
 from engine.events import (
     CardShown,
@@ -19,6 +32,7 @@ from engine.events import (
     SeatClosed,
     SideStakePaid,
 )
+from engine.pots import pay
 from engine.spreads import find_spreads, spread_kind
 from tests.engine.helpers import cards, deck_for, make_game, of
 
@@ -32,8 +46,9 @@ def c(code: str) -> Card:
 
 def test_R1_1_deck_is_52_distinct_cards() -> None:
     game = Game([Seat("a", 100), Seat("b", 100), Seat("c", 100)], 5)
-    with pytest.raises(IllegalAction, match="52 cards"):
+    with pytest.raises(MalformedInput, match="52 cards") as refused:
         game.start_round(deck=[c("AS")] * 52, dealer="a")
+    assert refused.value.code == "bad_deck" and game.round is None
 
 
 def test_R1_2_aces_are_low() -> None:
@@ -57,8 +72,9 @@ def test_R1_5_notation() -> None:
     assert c("TH") == Card(10, "H")
     assert c("AS").label == "A♠"
     assert c("TH").label == "10♥"
-    with pytest.raises(IllegalAction):
+    with pytest.raises(MalformedInput) as refused:
         Card.parse("1H")
+    assert refused.value.code == "not_a_card" and not isinstance(refused.value, IllegalAction)
 
 
 def test_R2_1_stake_must_be_positive() -> None:
@@ -145,7 +161,7 @@ def test_R2_6_split_with_odd_chip_to_first_winner_left_of_dealer() -> None:
     game.dealer = "ann"
     game.round = None
     events: list = []
-    game._pay("game", ["cat", "ben"], events)
+    pay(game, "game", ["cat", "ben"], events)
     assert events[0].shares == {"ben": 1, "cat": 0}
 
 

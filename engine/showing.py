@@ -1,0 +1,80 @@
+"""Showing and the flip and flop pots (R5).
+
+Who wins flip and flop is fixed by the deal (R5.4): each player's candidate
+cards are found once, when the cards are dealt; the first cycle of turns only
+shows them (R5.3) and pays when it is over (R5.5).
+"""
+
+from __future__ import annotations
+
+from engine.cards import SISTER_SUIT, Card
+from engine.events import CardShown, Event, PotCarried
+from engine.pots import pay
+from engine.state import FLIP_FLOP, Round, Table
+
+
+def candidates(r: Round, p: str) -> tuple[Card | None, Card | None]:
+    """R2.4, R5.2-R5.4: the flip and flop cards ``p`` would show, fixed by the deal.
+
+    The lowest dealt card of each suit, for a pot the player paid into; a flip
+    card must beat the upcard, which is shown first (only the dealer holds it).
+    """
+    paid = r.paid[p]
+    flip_suit, flop_suit = r.upcard.suit, SISTER_SUIT[r.upcard.suit]
+    flip: Card | None = None
+    flop: Card | None = None
+    for c in r.dealt[p]:
+        if c.suit == flip_suit:
+            if flip is None or c.rank < flip.rank:
+                flip = c
+        elif c.suit == flop_suit and (flop is None or c.rank < flop.rank):
+            flop = c
+    if "flip" not in paid or (flip is not None and flip.rank > r.upcard.rank):
+        flip = None
+    if "flop" not in paid:
+        flop = None
+    return flip, flop
+
+
+def show(r: Round, p: str, events: list[Event]) -> None:
+    """R5.3: at the start of a first turn, show a card that beats the best shown."""
+    if p in r.shown or r.flipflop_paid:
+        return
+    r.shown.add(p)
+    if p in r.dead:
+        return
+    for pot, card in zip(FLIP_FLOP, r.candidates[p], strict=True):
+        if card is None:
+            continue
+        best = r.best[pot]
+        if best is None or card.rank < best[0].rank:
+            r.best[pot] = (card, p)
+            r.showings.append((p, pot, card))
+            events.append(CardShown(p, pot, card))
+
+
+def pay_flip_flop(t: Table, r: Round, events: list[Event]) -> None:
+    """R5.4-R5.6: everyone yet to show does so; the lowest eligible card wins each pot.
+
+    A pot no one can win carries to the next round (R5.6).
+    """
+    n = len(r.players)
+    d = r.players.index(r.dealer)
+    for i in range(1, n + 1):
+        show(r, r.players[(d + i) % n], events)
+    r.flipflop_paid = True
+    for i, pot in enumerate(FLIP_FLOP):
+        best: tuple[Card, str] | None = None
+        for p in r.players:
+            c = r.candidates[p][i]
+            if c is not None and p not in r.dead and (best is None or c.rank < best[0].rank):
+                best = (c, p)
+        if best is None:
+            if t.pots[pot]:
+                events.append(PotCarried(pot, t.pots[pot]))
+            continue
+        shown = r.best[pot]
+        if shown is None or shown[1] != best[1]:
+            r.showings.append((best[1], pot, best[0]))
+            events.append(CardShown(best[1], pot, best[0]))
+        pay(t, pot, [best[1]], events)
