@@ -7,7 +7,6 @@ so cards compare and hash quickly and ``Card.parse`` is a dictionary look-up.
 from __future__ import annotations
 
 import random
-from array import array
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -81,12 +80,11 @@ def hand_value(cards: Sequence[Card]) -> int:
 def shuffled(rng: random.Random) -> list[Card]:
     """The 52 cards in a uniformly random order (R3.2), top card first.
 
-    One ``randbytes`` call gives every card a random 32-bit key; sorting by it
-    is a uniform shuffle (a tie, about one deal in three million, keeps deck
-    order) and several times cheaper than 52 ``rng`` calls.
+    Sorting by random keys is a uniform shuffle, and measured cheaper than
+    ``rng.shuffle`` (one C-level sort instead of 51 ``randbelow`` calls).
     """
-    keys = array("I", rng.randbytes(4 * 52))
-    return [card for _, card in sorted(zip(keys, DECK, strict=True))]
+    rand = rng.random
+    return sorted(DECK, key=lambda _: rand())
 
 
 def sort_key(card: Card) -> tuple[int, int]:

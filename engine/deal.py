@@ -60,10 +60,8 @@ def start_round(
     dealer = choose_dealer(t, rng, dealer)
     events: list[Event] = []
     # Where this round began, so that it can be replayed on its own (``round_transcript``).
-    start: dict[str, object] = {
-        "seats": [{"id": p, "stack": t.stacks[p]} for p in t.seated],
-        "pots": dict(t.pots),
-    }
+    start_stacks = {p: t.stacks[p] for p in t.seated}
+    start_pots = dict(t.pots)
     close_short_stacks(t, events)  # R2.3
     if t.over:
         return events
@@ -75,7 +73,7 @@ def start_round(
     players = tuple(t.seated)
     r = Round(t.rounds_played, dealer, players)
     t.round = r
-    t.history.append(RoundRecord(dealer, tuple(cards), start, t.left_between_rounds))
+    t.history.append(RoundRecord(dealer, cards, start_stacks, start_pots, t.left_between_rounds))
     t.left_between_rounds = []
     pay_stakes(t, r)
     deal(t, r, cards)
@@ -114,6 +112,11 @@ def deal(t: Table, r: Round, cards: list[Card]) -> None:
 
 def opening(t: Table, r: Round, events: list[Event]) -> None:
     """R4: a dealt 50 wins at once with side stakes from all; else a dealt 49 wins the game pot."""
+    rules = t.rules
+    dealt_values = list(map(hand_value, r.hands.values()))
+    if rules.opening_win not in dealt_values and rules.opening_near_win not in dealt_values:
+        begin_turn(r, events)
+        return
     values = {p: hand_value(h) for p, h in r.hands.items()}
     fifty = [p for p in r.players if values[p] == t.rules.opening_win]
     if fifty:
@@ -121,7 +124,4 @@ def opening(t: Table, r: Round, events: list[Event]) -> None:
         end_round(t, r, events, "fifty", None, fifty, side_to_pot=side)
         return
     forty_nine = [p for p in r.players if values[p] == t.rules.opening_near_win]
-    if forty_nine:
-        end_round(t, r, events, "forty_nine", None, forty_nine)
-    else:
-        begin_turn(r, events)
+    end_round(t, r, events, "forty_nine", None, forty_nine)

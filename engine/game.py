@@ -97,6 +97,7 @@ class Game(Table):
         self.over = over
         self.history = []
         self.left_between_rounds = list(left_between_rounds)
+        self.moves = {}
 
     # ------------------------------------------------------------------ queries
 
@@ -210,10 +211,11 @@ class Game(Table):
         """
         if not self.history:
             raise IllegalAction("no_round_dealt")
-        entry = self.history[-1].to_json()
-        start: dict[str, Any] = dict(entry.pop("start"))  # type: ignore[call-overload]
+        record = self.history[-1]
+        entry = record.to_json()
+        del entry["start"]
         entry.pop("left_before", None)
-        began = {seat["id"]: seat["stack"] for seat in start.get("seats", [])}
+        began = record.start_stacks
         # Every player who ever sat (a game needs 3 seats to start, R8.1); one no longer
         # seated is out before the deal: left (``left_before``) or eliminated (R2.3).
         gone = [p for p in self.order if p not in began and self.stacks[p] >= self.stake]
@@ -222,7 +224,7 @@ class Game(Table):
         return {
             "stake": self.stake,
             "seats": [{"id": p, "stack": began.get(p, self.stacks[p])} for p in self.order],
-            "pots": dict(start.get("pots", {})),
+            "pots": dict(record.start_pots),
             "rounds": [entry],
         }
 
@@ -329,7 +331,7 @@ class Game(Table):
         r.candidates = {p: candidates(r, p) for p in view.players}
         r.flipflop_paid = True
         game.round = r
-        game.history = [RoundRecord(r.dealer, (), {})]  # its actions are never saved
+        game.history = [RoundRecord(r.dealer, (), {}, {})]  # its actions are never saved
         return game
 
     def __eq__(self, other: object) -> bool:

@@ -27,9 +27,9 @@ def can_take_discard(r: Round) -> bool:
     return bool(r.discard)
 
 
-def may_discard(r: Round, hand: Sequence[Card], card: Card) -> bool:
-    """R6.6: not the card just taken from the discard pile, unless it is the last card held."""
-    return card != r.taken or len(hand) == 1
+def forbidden_discard(r: Round, hand: Sequence[Card]) -> Card | None:
+    """R6.6: the card just taken from the discard pile may not be discarded, unless it is the last one."""
+    return r.taken if len(hand) > 1 else None
 
 
 def holds_tonk_hand(t: Table, r: Round, hand: Sequence[Card]) -> bool:
@@ -74,11 +74,12 @@ def legal_actions(t: Table, player: str | None = None) -> list[Action]:
     p = r.players[r.turn]
     if player is not None and player != p:
         return [Leave(player)] if player in r.players and player not in r.dead else []
+    moves = t.moves_of(p)
     acts: list[Action]
     if before_draw(r):
-        acts = [Drop(p), Draw(p, "stock")]
+        acts = [moves.drop, moves.draw_stock]
         if can_take_discard(r):
-            acts.append(Draw(p, "discard"))
+            acts.append(moves.draw_discard)
     else:
         hand = r.hands[p]
         found = find_spreads(hand)
@@ -86,10 +87,12 @@ def legal_actions(t: Table, player: str | None = None) -> list[Action]:
         for i, sp in enumerate(r.spreads):
             cards, kind = sp.cards, sp.kind
             acts.extend(LayOff(p, c, i) for c in hand if fits(kind, cards, c))
-        acts.extend(Discard(p, c) for c in hand if may_discard(r, hand, c))
+        banned = forbidden_discard(r, hand)
+        discards = moves.discards
+        acts.extend([discards[c] for c in hand if c != banned])
         if found and holds_tonk_hand(t, r, hand) and not played_this_turn(r):
             acts.extend(TonkOut(p, a, b) for a, b in two_spread_splits(hand, found))
-    acts.append(Leave(p))
+    acts.append(moves.leave)
     return acts
 
 
@@ -127,7 +130,7 @@ def check(t: Table, action: Action) -> None:
         _after_draw(r, "draw_before_discard")
         hand = r.hands[p]
         _held(hand, (action.card,))
-        if not may_discard(r, hand, action.card):
+        if action.card == forbidden_discard(r, hand):
             raise IllegalAction("discard_taken", card=action.card.label)
     elif isinstance(action, Spread):
         _after_draw(r, "draw_before_spread")

@@ -58,10 +58,12 @@ def pay_flip_flop(t: Table, r: Round, events: list[Event]) -> None:
 
     A pot no one can win carries to the next round (R5.6).
     """
-    n = len(r.players)
-    d = r.players.index(r.dealer)
-    for i in range(1, n + 1):
-        show(r, r.players[(d + i) % n], events)
+    players = r.players
+    if len(r.shown) < len(players):
+        n = len(players)
+        d = players.index(r.dealer)
+        for i in range(1, n + 1):
+            show(r, players[(d + i) % n], events)
     r.flipflop_paid = True
     for i, pot in enumerate(FLIP_FLOP):
         best: tuple[Card, str] | None = None

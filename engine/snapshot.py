@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.cards import Card
-from engine.errors import IllegalAction, MalformedInput
+from engine.errors import IllegalAction
 from engine.events import Pot
 from engine.state import RoundRecord, Table
 
@@ -156,14 +156,16 @@ def read_snapshot(data: object) -> GameData:
 def read_record(entry: dict[str, Any]) -> RoundRecord:
     """A saved log entry back as a ``RoundRecord`` (its actions stay in their saved JSON form)."""
     try:
-        deck = tuple(Card.parse(c) for c in entry["deck"])
+        deck = [Card.parse(c) for c in entry["deck"]]
+        start = entry.get("start") or {}
         record = RoundRecord(
             dealer=str(entry["dealer"]),
             deck=deck,
-            start=dict(entry.get("start") or {}),
+            start_stacks={str(s["id"]): int(s["stack"]) for s in start.get("seats", [])},
+            start_pots={pot: int(n) for pot, n in (start.get("pots") or {}).items()},
             left_before=list(entry.get("left_before") or []),
             saved=[list(a) for a in entry["actions"]],
         )
-    except (KeyError, TypeError, MalformedInput) as e:
+    except (KeyError, TypeError, ValueError) as e:
         raise IllegalAction("snapshot_unreadable", reason=f"bad log entry ({e})") from None
     return record

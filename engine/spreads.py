@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Literal
 
-from engine.cards import SUITS, Card, labels
+from engine.cards import DECK, SUITS, Card, labels
 from engine.errors import IllegalAction
 
 SpreadKind = Literal["run", "set"]
@@ -55,10 +55,27 @@ def fits(kind: SpreadKind, spread: Sequence[Card], card: Card) -> bool:
     return card.rank == first.rank - 1 or card.rank == spread[-1].rank + 1
 
 
+_SUIT_COUNT = {c: 1 << (4 * SUITS.index(c.suit)) for c in DECK}
+_RANK_COUNT = {c: 1 << (4 * (c.rank - 1)) for c in DECK}
+_PLUS5 = sum(5 << (4 * i) for i in range(13))
+_EIGHTS = sum(8 << (4 * i) for i in range(13))
+
+
+def may_hold_spread(hand: Sequence[Card]) -> bool:
+    """A quick necessary condition for R6.4: three cards of one suit, or three of one rank.
+
+    Each card adds one to its suit's (and rank's) 4-bit counter; adding 5 to
+    every counter sets its high bit exactly where a count is 3 or more.
+    """
+    suits = sum(map(_SUIT_COUNT.__getitem__, hand))
+    ranks = sum(map(_RANK_COUNT.__getitem__, hand))
+    return bool((suits + _PLUS5) & _EIGHTS or (ranks + _PLUS5) & _EIGHTS)
+
+
 def find_spreads(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every new spread that can be laid down from ``hand``, each in canonical order."""
     found: list[tuple[Card, ...]] = []
-    if len(hand) < 3:
+    if len(hand) < 3 or not may_hold_spread(hand):
         return found
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card]] = {}
@@ -72,8 +89,6 @@ def find_spreads(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
             by_suit[su].append(c)
         else:
             by_suit[su] = [c]
-    if len(by_rank) == len(hand) and len(by_suit) >= len(hand) - 1:
-        return found  # no rank three times, no suit three times
     for same in by_rank.values():
         if len(same) >= 3:
             same.sort(key=lambda c: c.suit)

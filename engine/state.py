@@ -8,10 +8,11 @@ importing ``Game`` — which keeps the package free of import circles. Only
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
-from engine.actions import Action, Spread, TonkOut, action_to_json
+from engine.actions import Action, Discard, Draw, Drop, Leave, Spread, TonkOut, action_to_json
 from engine.cards import CODES, DECK, SISTER_SUIT, Card, labels
 from engine.errors import IllegalAction
 from engine.events import EndReason, Pot
@@ -109,21 +110,32 @@ class Round:
         return [p for p in self.players if p not in self.dead]
 
 
-@dataclass(slots=True)
 class RoundRecord:
     """One round of the game log (``docs/TRANSCRIPT.md``), kept as objects until saved.
 
     ``saved`` holds actions already in JSON form (a round restored from a
-    snapshot); ``actions`` the ones applied since. ``start`` is where the round
-    began (seats with their stacks, pots), so it replays on its own.
+    snapshot); ``actions`` the ones applied since. ``start_stacks`` and
+    ``start_pots`` are where the round began, so that it replays on its own.
     """
 
-    dealer: str
-    deck: tuple[Card, ...]
-    start: dict[str, object]
-    left_before: list[str] = field(default_factory=list)
-    saved: list[list[object]] = field(default_factory=list)
-    actions: list[Action] = field(default_factory=list)
+    __slots__ = ("actions", "dealer", "deck", "left_before", "saved", "start_pots", "start_stacks")
+
+    def __init__(
+        self,
+        dealer: str,
+        deck: Sequence[Card],
+        start_stacks: dict[str, int],
+        start_pots: dict[Pot, int],
+        left_before: list[str] | None = None,
+        saved: list[list[object]] | None = None,
+    ) -> None:
+        self.dealer = dealer
+        self.deck = deck
+        self.start_stacks = start_stacks
+        self.start_pots = start_pots
+        self.left_before = left_before or []
+        self.saved = saved or []
+        self.actions: list[Action] = []
 
     def actions_json(self) -> list[list[object]]:
         """The round's actions in transcript form; a tonk out is written as its two spreads."""
@@ -136,17 +148,41 @@ class RoundRecord:
                 out.append(action_to_json(a))
         return out
 
+    def start_json(self) -> dict[str, object]:
+        """The seats (in seat order, with the stacks they began the round with) and the pots."""
+        return {
+            "seats": [{"id": p, "stack": s} for p, s in self.start_stacks.items()],
+            "pots": dict(self.start_pots),
+        }
+
     def to_json(self) -> dict[str, object]:
         """The transcript's round object, plus ``start`` and (if any) ``left_before``."""
         entry: dict[str, object] = {
             "dealer": self.dealer,
             "deck": list(map(CODES.__getitem__, self.deck)),
             "actions": self.actions_json(),
-            "start": self.start,
+            "start": self.start_json(),
         }
         if self.left_before:
             entry["left_before"] = list(self.left_before)
         return entry
+
+
+class PlayerMoves:
+    """One player's fixed actions, made once per game and listed again and again.
+
+    ``legal_actions`` hands out these shared objects instead of making new
+    ones at every step (actions are values: equal, hashable, never changed).
+    """
+
+    __slots__ = ("discards", "draw_discard", "draw_stock", "drop", "leave")
+
+    def __init__(self, player: str) -> None:
+        self.drop = Drop(player)
+        self.draw_stock = Draw(player, "stock")
+        self.draw_discard = Draw(player, "discard")
+        self.leave = Leave(player)
+        self.discards = {c: Discard(player, c) for c in DECK}
 
 
 class Table:
@@ -171,6 +207,15 @@ class Table:
     history: list[RoundRecord]
     """The rounds played since this object was made or restored (the last one is current)."""
     left_between_rounds: list[str]
+    moves: dict[str, PlayerMoves]
+    """Each player's prebuilt actions (``PlayerMoves``), made when first needed."""
+
+    def moves_of(self, player: str) -> PlayerMoves:
+        """``player``'s prebuilt actions."""
+        m = self.moves.get(player)
+        if m is None:
+            m = self.moves[player] = PlayerMoves(player)
+        return m
 
     def name(self, player: str) -> str:
         """The display name messages use for ``player``."""
