@@ -10,7 +10,7 @@ from engine.ending import close_short_stacks
 from engine.errors import IllegalAction, MalformedInput
 from engine.events import Event, RoundStarted
 from engine.pots import pay_stakes
-from engine.showing import candidates
+from engine.showing import candidates, leaders
 from engine.state import Round, RoundRecord, Table
 from engine.turns import begin_turn, end_round
 
@@ -82,7 +82,7 @@ def start_round(
             number=r.number,
             dealer=dealer,
             players=players,
-            paid=dict(r.paid),
+            paid=r.paid,  # made for this round and not changed after the deal
             upcard=r.upcard,
             flip_suit=r.flip_suit,
             flop_suit=r.flop_suit,
@@ -105,6 +105,7 @@ def deal(t: Table, r: Round, cards: list[Card]) -> None:
     r.upcard = cards[dealt - 1]
     r.stock = cards[dealt:][::-1]
     r.candidates = {p: candidates(r, p) for p in players}
+    r.leaders = leaders(r)
     r.best["flip"] = (r.upcard, r.dealer)  # R5.2: the upcard is the first flip card shown
     r.showings.append((r.dealer, "flip", r.upcard))
     r.turn = (d + 1) % n

@@ -65,12 +65,8 @@ def pay_flip_flop(t: Table, r: Round, events: list[Event]) -> None:
         for i in range(1, n + 1):
             show(r, players[(d + i) % n], events)
     r.flipflop_paid = True
-    for i, pot in enumerate(FLIP_FLOP):
-        best: tuple[Card, str] | None = None
-        for p in r.players:
-            c = r.candidates[p][i]
-            if c is not None and p not in r.dead and (best is None or c.rank < best[0].rank):
-                best = (c, p)
+    winners = r.leaders if r.leaders is not None and not r.dead else leaders(r)
+    for pot, best in zip(FLIP_FLOP, winners, strict=True):
         if best is None:
             if t.pots[pot]:
                 events.append(PotCarried(pot, t.pots[pot]))
@@ -80,3 +76,20 @@ def pay_flip_flop(t: Table, r: Round, events: list[Event]) -> None:
             r.showings.append((best[1], pot, best[0]))
             events.append(CardShown(best[1], pot, best[0]))
         pay(t, pot, [best[1]], events)
+
+
+def leaders(r: Round) -> list[tuple[Card, str] | None]:
+    """R5.4: for flip and flop, the lowest candidate card of a live player, and whose it is.
+
+    Fixed by the deal: ``deal`` keeps it in ``r.leaders``; it is found again
+    only when someone has left the round since (R8.4).
+    """
+    out: list[tuple[Card, str] | None] = []
+    for i in (0, 1):
+        best: tuple[Card, str] | None = None
+        for p in r.players:
+            c = r.candidates[p][i]
+            if c is not None and p not in r.dead and (best is None or c.rank < best[0].rank):
+                best = (c, p)
+        out.append(best)
+    return out

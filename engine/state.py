@@ -84,6 +84,8 @@ class Round:
         self.best: dict[Pot, tuple[Card, str] | None] = {"flip": None, "flop": None}
         self.candidates: dict[str, tuple[Card | None, Card | None]] = {}
         """R5.4: the flip and flop card each player would show, fixed by the deal."""
+        self.leaders: list[tuple[Card, str] | None] | None = None
+        """R5.4: who will win flip and flop (lowest candidate), found at the deal."""
         self.showings: list[tuple[str, Pot, Card]] = []
         """Every flip and flop card shown so far: (player, pot, card)."""
         self.flipflop_paid = False

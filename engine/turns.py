@@ -123,16 +123,16 @@ def lay_off(t: Table, r: Round, p: str, card: Card, target: int, events: list[Ev
 
 def drop(t: Table, r: Round, p: str, events: list[Event]) -> None:
     """R7.2: show the hand; lowest wins, otherwise the dropper is caught and pays a side stake."""
-    hands = r.hands
-    mine = hand_value(hands[p])
+    values = {q: hand_value(h) for q, h in r.hands.items()}
+    mine = values[p]
     events.append(Dropped(p, mine))
-    others = {q: hand_value(hands[q]) for q in r.players if q != p and q not in r.dead}
-    low = min(others.values())
+    dead = r.dead
+    low = min(v for q, v in values.items() if q != p and q not in dead)
     if mine < low:
-        end_round(t, r, events, "drop", p, [p])
+        end_round(t, r, events, "drop", p, [p], values=values)
     else:
-        winners = [q for q, v in others.items() if v == low]
-        end_round(t, r, events, "caught", p, winners, side_to_pot=[(p, "R7.2")])
+        winners = [q for q, v in values.items() if v == low and q != p and q not in dead]
+        end_round(t, r, events, "caught", p, winners, side_to_pot=[(p, "R7.2")], values=values)
 
 
 def stock_out(t: Table, r: Round, p: str, events: list[Event]) -> None:
@@ -163,11 +163,16 @@ def end_round(
     winners: Sequence[str],
     side_to_pot: Sequence[tuple[str, str]] = (),
     side_to_player: Sequence[tuple[str, str]] = (),
+    values: dict[str, int] | None = None,
 ) -> None:
-    """R7, R7.6: show hands, take side stakes, pay the pots, close seats, pass the deal."""
+    """R7, R7.6: show hands, take side stakes, pay the pots, close seats, pass the deal.
+
+    ``values`` may pass the hands' values when the caller has just counted them.
+    """
     r.end = reason
     hands = {p: tuple(h) for p, h in r.hands.items()}
-    values = {p: hand_value(h) for p, h in hands.items()}
+    if values is None:
+        values = {p: hand_value(h) for p, h in hands.items()}
     events.append(RoundEnded(reason, ender, hands, values, tuple(winners)))
     for payer, rule in side_to_pot:
         amount = side_stake(t, payer)
@@ -186,11 +191,12 @@ def end_round(
     if len(staying) < 2 and any(t.pots.values()):
         # R8.3: the game ends now; carried pots go to those still seated before seats close.
         pay_out_all(t, staying or r.live(), events)
-    for p in r.players:
-        if p in r.dead:
-            close_seat(t, p, "left", events)
-        elif stacks[p] < stake:
-            close_seat(t, p, "eliminated", events)  # R2.7
+    if len(staying) < len(r.players):
+        for p in r.players:
+            if p in r.dead:
+                close_seat(t, p, "left", events)
+            elif stacks[p] < stake:
+                close_seat(t, p, "eliminated", events)  # R2.7
     if len(t.seated) < 2:
         game_over(t, events)
     else:
