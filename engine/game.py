@@ -97,7 +97,6 @@ class Game(Table):
         self.over = over
         self.history = []
         self.left_between_rounds = list(left_between_rounds)
-        self.moves = {}
 
     # ------------------------------------------------------------------ queries
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.cards import Card, labels
 from engine.errors import IllegalAction
-from engine.spreads import find_spreads, fits, spread_kind, two_spread_splits
-from engine.state import Round, Table
+from engine.spreads import find_spreads, fits, spread_kind, takes, two_spread_splits
+from engine.state import Round, Table, moves_of
 
 
 def before_draw(r: Round) -> bool:
@@ -74,7 +74,7 @@ def legal_actions(t: Table, player: str | None = None) -> list[Action]:
     p = r.players[r.turn]
     if player is not None and player != p:
         return [Leave(player)] if player in r.players and player not in r.dead else []
-    moves = t.moves_of(p)
+    moves = moves_of(p)
     acts: list[Action]
     if before_draw(r):
         acts = [moves.drop, moves.draw_stock]
@@ -85,8 +85,8 @@ def legal_actions(t: Table, player: str | None = None) -> list[Action]:
         found = find_spreads(hand)
         acts = [Spread(p, s) for s in found]
         for i, sp in enumerate(r.spreads):
-            cards, kind = sp.cards, sp.kind
-            acts.extend(LayOff(p, c, i) for c in hand if fits(kind, cards, c))
+            wanted = takes(sp.kind, sp.cards)
+            acts.extend([LayOff(p, c, i) for c in hand if c in wanted])
         banned = forbidden_discard(r, hand)
         discards = moves.discards
         acts.extend([discards[c] for c in hand if c != banned])

@@ -41,35 +41,49 @@ def spread_kind(cards: Sequence[Card]) -> SpreadKind:
     return "run"
 
 
-def fits(kind: SpreadKind, spread: Sequence[Card], card: Card) -> bool:
-    """R6.5: say whether ``card`` may be laid off on this spread.
+def takes(kind: SpreadKind, spread: Sequence[Card]) -> tuple[Card, ...]:
+    """R6.5: the cards that may be laid off on this spread.
 
     A run takes the next card of its suit at either end (aces low, so nothing
     below an ace and nothing above a king); a set of three takes its fourth card.
     """
     first = spread[0]
     if kind == "set":
-        return len(spread) == 3 and card.rank == first.rank
-    if card.suit != first.suit:
-        return False
-    return card.rank == first.rank - 1 or card.rank == spread[-1].rank + 1
+        if len(spread) != 3:
+            return ()
+        have = {c.suit for c in spread}
+        return tuple(_CARD[first.rank, s] for s in SUITS if s not in have)
+    last = spread[-1]
+    below = (_CARD[first.rank - 1, first.suit],) if first.rank > 1 else ()
+    above = (_CARD[last.rank + 1, last.suit],) if last.rank < 13 else ()
+    return below + above
 
 
-_SUIT_COUNT = {c: 1 << (4 * SUITS.index(c.suit)) for c in DECK}
+def fits(kind: SpreadKind, spread: Sequence[Card], card: Card) -> bool:
+    """R6.5: say whether ``card`` may be laid off on this spread (``takes``)."""
+    return card in takes(kind, spread)
+
+
+_CARD = {(c.rank, c.suit): c for c in DECK}
+_BIT = {c: 1 << (13 * SUITS.index(c.suit) + c.rank - 1) for c in DECK}
+_RUN_STARTS = sum(0x7FF << (13 * i) for i in range(4))  # ranks A..J of each suit: a run of 3 fits above
 _RANK_COUNT = {c: 1 << (4 * (c.rank - 1)) for c in DECK}
 _PLUS5 = sum(5 << (4 * i) for i in range(13))
 _EIGHTS = sum(8 << (4 * i) for i in range(13))
 
 
 def may_hold_spread(hand: Sequence[Card]) -> bool:
-    """A quick necessary condition for R6.4: three cards of one suit, or three of one rank.
+    """Say quickly whether ``hand`` holds any spread (R6.4): three in a suit's row, or three of a rank.
 
-    Each card adds one to its suit's (and rank's) 4-bit counter; adding 5 to
-    every counter sets its high bit exactly where a count is 3 or more.
+    The hand as a 52-bit set (13 bits a suit) has a run where a bit and the
+    two above it are set; as 4-bit counters a rank (adding 5 sets the high
+    bit exactly where a count is 3 or more) has a set.
     """
-    suits = sum(map(_SUIT_COUNT.__getitem__, hand))
+    bits = sum(map(_BIT.__getitem__, hand))
+    if bits & (bits >> 1) & (bits >> 2) & _RUN_STARTS:
+        return True
     ranks = sum(map(_RANK_COUNT.__getitem__, hand))
-    return bool((suits + _PLUS5) & _EIGHTS or (ranks + _PLUS5) & _EIGHTS)
+    return bool((ranks + _PLUS5) & _EIGHTS)
 
 
 def find_spreads(hand: Sequence[Card]) -> list[tuple[Card, ...]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from engine.actions import Action, Discard, Draw, Drop, Leave, Spread, TonkOut, action_to_json
@@ -187,6 +188,12 @@ class PlayerMoves:
         self.discards = {c: Discard(player, c) for c in DECK}
 
 
+@lru_cache(maxsize=4096)
+def moves_of(player: str) -> PlayerMoves:
+    """``player``'s prebuilt actions, shared by every game they play (and every sampled world)."""
+    return PlayerMoves(player)
+
+
 class Table:
     """The game's records between and during rounds; ``Game`` adds the rules on top.
 
@@ -209,15 +216,6 @@ class Table:
     history: list[RoundRecord]
     """The rounds played since this object was made or restored (the last one is current)."""
     left_between_rounds: list[str]
-    moves: dict[str, PlayerMoves]
-    """Each player's prebuilt actions (``PlayerMoves``), made when first needed."""
-
-    def moves_of(self, player: str) -> PlayerMoves:
-        """``player``'s prebuilt actions."""
-        m = self.moves.get(player)
-        if m is None:
-            m = self.moves[player] = PlayerMoves(player)
-        return m
 
     def name(self, player: str) -> str:
         """The display name messages use for ``player``."""

@@ -46,16 +46,16 @@ class RandomStrategy:
         return acts[rng.randrange(len(acts))]
 
 
-def _near(card: Card, others: Sequence[Card]) -> bool:
-    """A card that could soon join a spread: a pair, or a suit neighbour within two ranks."""
-    for o in others:
-        if o is card:
-            continue
-        if o.rank == card.rank:
-            return True
-        if o.suit == card.suit and abs(o.rank - card.rank) <= 2:
-            return True
-    return False
+_BIT = {c: 1 << i for i, c in enumerate(DECK)}
+_NEAR = {
+    c: sum(
+        _BIT[o]
+        for o in DECK
+        if o != c and (o.rank == c.rank or (o.suit == c.suit and abs(o.rank - c.rank) <= 2))
+    )
+    for c in DECK
+}
+"""For each card, the cards that make it "near": a pair, or a suit neighbour within two ranks."""
 
 
 def drop_threshold(view: PlayerView) -> int:
@@ -99,17 +99,24 @@ def start_move(
 
 def drawn_move(player: str, hand: Sequence[Card], acts: Sequence[Action]) -> Action:
     """After the draw: tonk out, else spread, else lay off, else discard the highest far card."""
-    tonks = [a for a in acts if isinstance(a, TonkOut)]
-    if tonks:
-        return tonks[0]
-    spreads = [a for a in acts if isinstance(a, Spread)]
+    spreads: list[Spread] = []
+    layoffs: list[LayOff] = []
+    discards: list[Discard] = []
+    for a in acts:
+        if isinstance(a, Discard):
+            discards.append(a)
+        elif isinstance(a, TonkOut):
+            return a
+        elif isinstance(a, Spread):
+            spreads.append(a)
+        elif isinstance(a, LayOff):
+            layoffs.append(a)
     if spreads:
         return max(spreads, key=lambda a: (hand_value(a.cards), len(a.cards)))
-    layoffs = [a for a in acts if isinstance(a, LayOff)]
     if layoffs:
         return max(layoffs, key=lambda a: a.card.value)
-    discards = [a for a in acts if isinstance(a, Discard)]
-    far = [a for a in discards if not _near(a.card, hand)]
+    held = sum(map(_BIT.__getitem__, hand))
+    far = [a for a in discards if not _NEAR[a.card] & held]
     pool = far or discards
     return max(pool, key=lambda a: (a.card.value, a.card.rank, a.card.suit))
 
@@ -170,6 +177,15 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     Flip and flop are already settled by the deal (R5.4), so the sample marks
     them paid and only the game pot is played for.
     """
+    known, pool = hidden_cards(view)
+    return sample_world(view, known, pool, rng)
+
+
+def hidden_cards(view: PlayerView) -> tuple[dict[str, list[Card]], list[Card]]:
+    """What ``view`` says about the cards it can not see: each hand's known cards, and the rest.
+
+    The same for every world sampled from one view, so a search finds it once.
+    """
     unseen = _unseen(view)
     known: dict[str, list[Card]] = {p: [] for p in view.players}
     placed: set[Card] = set()
@@ -194,17 +210,27 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
         if p != view.player and len(known[p]) > view.card_counts[p]:
             pool.extend(known[p][view.card_counts[p] :])
             known[p] = known[p][: view.card_counts[p]]
-    rng.shuffle(pool)
+    return known, pool
+
+
+def sample_world(
+    view: PlayerView, known: dict[str, list[Card]], pool: Sequence[Card], rng: random.Random
+) -> Game:
+    """Deal ``pool`` at random to fill each hidden hand around its known cards; the rest is the stock."""
+    rand = rng.random
+    shuffled = sorted(pool, key=lambda _: rand())  # a uniform shuffle, cheaper than rng.shuffle
     hands: dict[str, list[Card]] = {}
     for p in view.players:
         if p == view.player:
             hands[p] = list(view.hand)
             continue
         mine = list(known[p])
-        while len(mine) < view.card_counts[p]:
-            mine.append(pool.pop())
+        need = view.card_counts[p] - len(mine)
+        if need > 0:
+            mine.extend(shuffled[-need:])
+            del shuffled[-need:]
         hands[p] = mine
-    return Game.sampled_world(view, hands, pool[: view.stock_size])
+    return Game.sampled_world(view, hands, shuffled[: view.stock_size])
 
 
 class StrongStrategy:
@@ -238,13 +264,15 @@ class StrongStrategy:
         if len(acts) == 1:
             return acts[0]
         start = self.clock()
+        known, pool = hidden_cards(view)
         totals = {i: 0.0 for i in range(len(acts))}
         counts = {i: 0 for i in range(len(acts))}
         samples = 0
         while samples < self.max_samples and (samples < len(acts) or self.clock() - start < self.budget):
             world_seed = rng.random()
             for i, action in enumerate(acts):
-                totals[i] += self._play_out(view, action, random.Random(world_seed))
+                world = sample_world(view, known, pool, random.Random(world_seed))
+                totals[i] += self._play_out(world, view.player, action)
                 counts[i] += 1
             samples += 1
             if self.clock() - start >= self.budget and samples >= 2:
@@ -252,9 +280,8 @@ class StrongStrategy:
         best = max(range(len(acts)), key=lambda i: (totals[i] / max(counts[i], 1), -i))
         return acts[best]
 
-    def _play_out(self, view: PlayerView, action: Action, rng: random.Random) -> float:
-        game = determinize(view, rng)
-        me = view.player
+    def _play_out(self, game: Game, me: str, action: Action) -> float:
+        """Apply ``action`` in a sampled world and let the basic strategy finish the round."""
         before = game.stacks[me]
         game.apply(action)
         steps = 0
