@@ -94,16 +94,21 @@ def start_round(
 
 
 def deal(t: Table, r: Round, cards: list[Card]) -> None:
-    """R3.2, R3.3: card i to seat (dealer + 1 + i) mod n; the dealer's last card is the upcard."""
+    """R3.2, R3.3: card i to seat (dealer + 1 + i) mod n; the dealer's last card is the upcard.
+
+    The flip and flop candidates (R5.4) and who leads each pot are found here,
+    once: the deal fixes them.
+    """
     players = r.players
     n = len(players)
     d = players.index(r.dealer)
-    dealt = t.rules.hand_size * n
+    size = t.rules.hand_size * n
+    hands = r.hands
     for k in range(n):
-        r.hands[players[(d + 1 + k) % n]] = cards[k:dealt:n]
-    r.dealt = {p: tuple(h) for p, h in r.hands.items()}
-    r.upcard = cards[dealt - 1]
-    r.stock = cards[dealt:][::-1]
+        hands[players[(d + 1 + k) % n]] = cards[k:size:n]
+    r.dealt = {p: tuple(h) for p, h in hands.items()}
+    r.upcard = cards[size - 1]
+    r.stock = cards[: size - 1 : -1]
     r.candidates = {p: candidates(r, p) for p in players}
     r.leaders = leaders(r)
     r.best["flip"] = (r.upcard, r.dealer)  # R5.2: the upcard is the first flip card shown

@@ -83,7 +83,7 @@ def legal_actions(t: Table, player: str | None = None) -> list[Action]:
     else:
         hand = r.hands[p]
         found = find_spreads(hand)
-        acts = [Spread(p, s) for s in found]
+        acts = [Spread(p, s) for s in found] if found else []
         for i, sp in enumerate(r.spreads):
             wanted = takes(sp.kind, sp.cards)
             acts.extend([LayOff(p, c, i) for c in hand if c in wanted])

@@ -43,14 +43,20 @@ def show(r: Round, p: str, events: list[Event]) -> None:
     r.shown.add(p)
     if p in r.dead:
         return
-    for pot, card in zip(FLIP_FLOP, r.candidates[p], strict=True):
-        if card is None:
-            continue
-        best = r.best[pot]
-        if best is None or card.rank < best[0].rank:
-            r.best[pot] = (card, p)
-            r.showings.append((p, pot, card))
-            events.append(CardShown(p, pot, card))
+    flip, flop = r.candidates[p]
+    best = r.best
+    if flip is not None:
+        b = best["flip"]
+        if b is None or flip.rank < b[0].rank:
+            best["flip"] = (flip, p)
+            r.showings.append((p, "flip", flip))
+            events.append(CardShown(p, "flip", flip))
+    if flop is not None:
+        b = best["flop"]
+        if b is None or flop.rank < b[0].rank:
+            best["flop"] = (flop, p)
+            r.showings.append((p, "flop", flop))
+            events.append(CardShown(p, "flop", flop))
 
 
 def pay_flip_flop(t: Table, r: Round, events: list[Event]) -> None:
@@ -59,11 +65,14 @@ def pay_flip_flop(t: Table, r: Round, events: list[Event]) -> None:
     A pot no one can win carries to the next round (R5.6).
     """
     players = r.players
-    if len(r.shown) < len(players):
+    shown = r.shown
+    if len(shown) < len(players):
         n = len(players)
         d = players.index(r.dealer)
         for i in range(1, n + 1):
-            show(r, players[(d + i) % n], events)
+            q = players[(d + i) % n]
+            if q not in shown:
+                show(r, q, events)
     r.flipflop_paid = True
     winners = r.leaders if r.leaders is not None and not r.dead else leaders(r)
     for pot, best in zip(FLIP_FLOP, winners, strict=True):
@@ -71,8 +80,8 @@ def pay_flip_flop(t: Table, r: Round, events: list[Event]) -> None:
             if t.pots[pot]:
                 events.append(PotCarried(pot, t.pots[pot]))
             continue
-        shown = r.best[pot]
-        if shown is None or shown[1] != best[1]:
+        on_show = r.best[pot]
+        if on_show is None or on_show[1] != best[1]:
             r.showings.append((best[1], pot, best[0]))
             events.append(CardShown(best[1], pot, best[0]))
         pay(t, pot, [best[1]], events)

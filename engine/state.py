@@ -129,15 +129,15 @@ class RoundRecord:
         deck: Sequence[Card],
         start_stacks: dict[str, int],
         start_pots: dict[Pot, int],
-        left_before: list[str] | None = None,
-        saved: list[list[object]] | None = None,
+        left_before: Sequence[str] = (),
+        saved: Sequence[list[object]] = (),
     ) -> None:
         self.dealer = dealer
         self.deck = deck
         self.start_stacks = start_stacks
         self.start_pots = start_pots
-        self.left_before = left_before or []
-        self.saved = saved or []
+        self.left_before = left_before
+        self.saved = saved
         self.actions: list[Action] = []
 
     def actions_json(self) -> list[list[object]]:
