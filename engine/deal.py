@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.cards import DECK, Card, hand_value, shuffled
+from engine.cards import DECK, SISTER_SUIT, Card, hand_value, shuffled
 from engine.ending import close_short_stacks
 from engine.errors import IllegalAction, MalformedInput
 from engine.events import Event, RoundStarted
@@ -54,7 +54,7 @@ def start_round(
     """Pay stakes, deal, turn the upcard, settle an opening 49/50 (R2.3, R3, R4)."""
     if t.over:
         raise IllegalAction("game_over")
-    if t.in_round:
+    if t.round is not None and t.round.end is None:
         raise IllegalAction("round_in_play")
     cards = the_deck(rng, deck)
     dealer = choose_dealer(t, rng, dealer)
@@ -77,17 +77,10 @@ def start_round(
     t.left_between_rounds = []
     pay_stakes(t, r)
     deal(t, r, cards)
+    up = r.upcard
+    # ``paid`` is made for this round and not changed after the deal.
     events.append(
-        RoundStarted(
-            number=r.number,
-            dealer=dealer,
-            players=players,
-            paid=r.paid,  # made for this round and not changed after the deal
-            upcard=r.upcard,
-            flip_suit=r.flip_suit,
-            flop_suit=r.flop_suit,
-            pots=dict(t.pots),
-        )
+        RoundStarted(r.number, dealer, players, r.paid, up, up.suit, SISTER_SUIT[up.suit], dict(t.pots))
     )
     opening(t, r, events)
     return events

@@ -129,9 +129,11 @@ def check(t: Table, action: Action) -> None:
     elif isinstance(action, Discard):
         _after_draw(r, "draw_before_discard")
         hand = r.hands[p]
-        _held(hand, (action.card,))
-        if action.card == forbidden_discard(r, hand):
-            raise IllegalAction("discard_taken", card=action.card.label)
+        card = action.card
+        if card not in hand:
+            raise IllegalAction("not_held", card=card.label)
+        if card == forbidden_discard(r, hand):
+            raise IllegalAction("discard_taken", card=card.label)
     elif isinstance(action, Spread):
         _after_draw(r, "draw_before_spread")
         _held(r.hands[p], action.cards)

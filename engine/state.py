@@ -58,6 +58,35 @@ class TableSpread:
 class Round:
     """Everything about the round being played. Built and changed only by ``Game``."""
 
+    __slots__ = (
+        "best",
+        "candidates",
+        "dead",
+        "dealer",
+        "dealt",
+        "discard",
+        "drawn_size",
+        "end",
+        "flipflop_paid",
+        "had_turn",
+        "hands",
+        "layoffs_this_turn",
+        "leaders",
+        "number",
+        "paid",
+        "phase",
+        "players",
+        "showings",
+        "shown",
+        "spreads",
+        "spreads_this_turn",
+        "stock",
+        "taken",
+        "turn",
+        "upcard",
+        "winners",
+    )
+
     def __init__(self, number: int, dealer: str, players: tuple[str, ...]) -> None:
         self.number = number
         self.dealer = dealer
