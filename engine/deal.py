@@ -101,7 +101,7 @@ def deal(t: Table, r: Round, cards: list[Card]) -> None:
         hands[players[(d + 1 + k) % n]] = cards[k:size:n]
     r.dealt = {p: tuple(h) for p, h in hands.items()}
     r.upcard = cards[size - 1]
-    r.stock = cards[: size - 1 : -1]
+    r.stock = cards[: size - 1 : -1]  # R3.4: the rest is the stock (top card last); no discard yet
     r.candidates = {p: candidates(r, p) for p in players}
     r.leaders = leaders(r)
     r.best["flip"] = (r.upcard, r.dealer)  # R5.2: the upcard is the first flip card shown
@@ -110,7 +110,11 @@ def deal(t: Table, r: Round, cards: list[Card]) -> None:
 
 
 def opening(t: Table, r: Round, events: list[Event]) -> None:
-    """R4: a dealt 50 wins at once with side stakes from all; else a dealt 49 wins the game pot."""
+    """R4: a dealt 50 wins at once with side stakes from all; else a dealt 49 wins the game pot.
+
+    R4.3, R7.5: the reveal is automatic and ends the round before any turn;
+    flip and flop are settled from the dealt hands (``end_round``).
+    """
     rules = t.rules
     dealt_values = list(map(hand_value, r.hands.values()))
     if rules.opening_win not in dealt_values and rules.opening_near_win not in dealt_values:

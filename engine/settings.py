@@ -20,12 +20,21 @@ class HouseRules:
     """R8.1: fewest players to start a game."""
     max_players: int = 5
     """R8.1: most players at a table."""
+    default_stake: int = 5
+    """R2.1: the stake S a table uses unless it sets its own."""
     default_buy_in_stakes: int = 40
-    """R2.1: a table's suggested buy-in, in stakes (the bot offers 40 x stake)."""
+    """R2.1: the buy-in B a table uses unless it sets its own, in stakes (B = 40 S = 200)."""
+    min_buy_in_stakes: int = 4
+    """R2.1: the buy-in is at least this many stakes (and a multiple of S)."""
     opening_win: int = 50
     """R4.1: a dealt hand worth exactly this wins at once (side stakes from all)."""
     opening_near_win: int = 49
     """R4.2: a dealt hand worth exactly this wins the game pot at once."""
+
+    @property
+    def default_buy_in(self) -> int:
+        """R2.1: the default buy-in in chips."""
+        return self.default_buy_in_stakes * self.default_stake
 
     @property
     def tonk_size(self) -> int:

@@ -75,7 +75,7 @@ def draw(t: Table, r: Round, p: str, source: str, events: list[Event]) -> None:
 
 
 def discard(t: Table, r: Round, p: str, card: Card, events: list[Event]) -> None:
-    """R6.6: end the turn with a card face up; discarding the last card goes out (R7.1)."""
+    """R6.6: end the turn with a card face up; discarding the last card goes out (R6.7, R7.1)."""
     hand = r.hands[p]
     hand.remove(card)
     r.discard.append(card)
@@ -87,7 +87,7 @@ def discard(t: Table, r: Round, p: str, card: Card, events: list[Event]) -> None
 
 
 def lay_down(t: Table, r: Round, p: str, groups: Sequence[tuple[Card, ...]], events: list[Event]) -> None:
-    """R6.4: new spreads from the hand; laying down the last card goes out (R7.1), a tonk out (R7.4)."""
+    """R6.4: new spreads from the hand; an empty hand goes out (R6.7, R7.1), or tonks out (R7.4)."""
     hand = r.hands[p]
     for group in groups:
         cards = normalise(group)
@@ -107,7 +107,7 @@ def lay_down(t: Table, r: Round, p: str, groups: Sequence[tuple[Card, ...]], eve
 
 
 def lay_off(t: Table, r: Round, p: str, card: Card, target: int, events: list[Event]) -> None:
-    """R6.5: one card onto a spread, at the end of a run it extends or as a set's fourth."""
+    """R6.5: one card onto a spread, at the end of a run it extends or as a set's fourth; R6.7 if emptied."""
     hand = r.hands[p]
     hand.remove(card)
     sp = r.spreads[target]

@@ -575,3 +575,25 @@ def test_R8_3_settlement_if_a_table_closes_mid_round() -> None:
     assert out == {"ann": 185 + 16, "ben": 185 + 15, "cat": 184 + 15}
     assert sum(out.values()) == game.total_chips()
     assert game.snapshot() == before
+
+
+def test_house_rules_are_one_object_the_game_reads() -> None:
+    """R2.1, R3.2, R8.1: the defaults are the rules as written; a game can be given others."""
+    from engine import HOUSE_RULES, HouseRules
+
+    assert (HOUSE_RULES.hand_size, HOUSE_RULES.min_players, HOUSE_RULES.max_players) == (5, 3, 5)
+    assert HOUSE_RULES.default_buy_in == 200 and HOUSE_RULES.tonk_size == 6
+    seats = [Seat(p, 100) for p in ("a", "b", "c", "d", "e", "f")]
+    with pytest.raises(IllegalAction) as refused:
+        Game(seats, 5)
+    assert refused.value.code == "player_count" and refused.value.params == {"low": 3, "high": 5}
+    six = Game(seats, 5, rules=HouseRules(max_players=6))
+    six.start_round(random.Random(1))
+    assert set(six.public_view().card_counts.values()) == {5} and six.public_view().stock_size == 52 - 30
+
+
+def test_public_view_names_the_round_winners_once_it_is_over() -> None:
+    game, _ = make_game(QUIET, dealer="cat")
+    assert game.public_view().winners == {}
+    game.apply(Drop("ann"))  # ann 28 is the lowest hand (R7.2)
+    assert game.public_view().winners["game"] == ("ann",)
