@@ -71,7 +71,7 @@ def start_round(
     t.dealer = dealer
     t.rounds_played += 1
     players = tuple(t.seated)
-    r = Round(t.rounds_played, dealer, players)
+    r = Round(t.rounds_played, dealer, players, dealt_hands(t, players, dealer, cards))
     t.round = r
     t.history.append(RoundRecord(dealer, cards, start_stacks, start_pots, t.left_between_rounds))
     t.left_between_rounds = []
@@ -86,8 +86,16 @@ def start_round(
     return events
 
 
+def dealt_hands(t: Table, players: Sequence[str], dealer: str, cards: list[Card]) -> dict[str, list[Card]]:
+    """R3.2: card i goes to seat (dealer + 1 + i) mod n, one at a time; hands in seat order."""
+    n = len(players)
+    d = players.index(dealer)
+    size = t.rules.hand_size * n
+    return {p: cards[(i - d - 1) % n : size : n] for i, p in enumerate(players)}
+
+
 def deal(t: Table, r: Round, cards: list[Card]) -> None:
-    """R3.2, R3.3: card i to seat (dealer + 1 + i) mod n; the dealer's last card is the upcard.
+    """R3.3: the dealer's last card is the upcard, and the first turn is the dealer's left.
 
     The flip and flop candidates (R5.4) and who leads each pot are found here,
     once: the deal fixes them.
@@ -96,10 +104,7 @@ def deal(t: Table, r: Round, cards: list[Card]) -> None:
     n = len(players)
     d = players.index(r.dealer)
     size = t.rules.hand_size * n
-    hands = r.hands
-    for k in range(n):
-        hands[players[(d + 1 + k) % n]] = cards[k:size:n]
-    r.dealt = {p: tuple(h) for p, h in hands.items()}
+    r.dealt = {p: tuple(h) for p, h in r.hands.items()}
     r.upcard = cards[size - 1]
     r.stock = cards[: size - 1 : -1]  # R3.4: the rest is the stock (top card last); no discard yet
     r.candidates = {p: candidates(r, p) for p in players}

@@ -87,11 +87,18 @@ class Round:
         "winners",
     )
 
-    def __init__(self, number: int, dealer: str, players: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        number: int,
+        dealer: str,
+        players: tuple[str, ...],
+        hands: dict[str, list[Card]] | None = None,
+    ) -> None:
         self.number = number
         self.dealer = dealer
         self.players = players
-        self.hands: dict[str, list[Card]] = {p: [] for p in players}
+        self.hands: dict[str, list[Card]] = hands if hands is not None else {p: [] for p in players}
+        """Each player's cards, in seat order."""
         self.dealt: dict[str, tuple[Card, ...]] = {}
         self.upcard: Card = DECK[0]
         self.stock: list[Card] = []
@@ -120,7 +127,7 @@ class Round:
         """Every flip and flop card shown so far: (player, pot, card)."""
         self.flipflop_paid = False
         self.end: EndReason | None = None
-        self.winners: dict[Pot, list[str]] = {"game": [], "flip": [], "flop": []}
+        self.winners: dict[Pot, Sequence[str]] = {"game": (), "flip": (), "flop": ()}
 
     @property
     def to_act(self) -> str:
