@@ -111,9 +111,11 @@ class Game(Table):
         """
         return [record.to_json() for record in self.history]
 
-    def legal_actions(self, player: str | None = None) -> list[Action]:
-        """Exactly what ``player`` (default: the player to act) may do now (``engine.legal``)."""
-        return legal_actions(self, player)
+    legal_actions = legal_actions
+    """Exactly what ``player`` (default: the player to act) may do now: ``engine.legal.legal_actions``.
+
+    The function itself, not a wrapper: it is called at every step of every search.
+    """
 
     def can_tonk_out(self) -> bool:
         """R7.4: the player to act can lay their whole hand down as two spreads of three now."""
