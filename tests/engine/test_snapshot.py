@@ -90,3 +90,24 @@ def test_views_and_cards_survive_pickle() -> None:
     game.start_round(random.Random(2))
     for view in (game.view(game.to_act or "ann"), game.public_view()):
         assert pickle.loads(pickle.dumps(view)) == view
+
+
+def test_a_restored_games_round_transcript_replays_to_its_stacks() -> None:
+    """What the crash test can check from a saved table: its last round replays to every stack."""
+    from engine.replay import replay
+
+    rng = random.Random(12)
+    for _ in range(20):
+        game = Game([Seat(p, 20) for p in ("ann", "ben", "cat", "dan")], 5)
+        while not game.over:
+            if rng.random() < 0.05 and len(game.seated) > 2:
+                game.apply(Leave(rng.choice(game.seated)))
+                continue
+            game.start_round(rng)
+            while game.in_round:
+                game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, Leave)]))
+            if game.rounds_played:
+                saved = Game.restore(json.loads(json.dumps(game.snapshot())))
+                result, status = replay(saved.round_transcript())
+                assert status == 0, result["error"]
+                assert result["stacks"] == game.stacks and result["pots"] == game.pots
