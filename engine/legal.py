@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.cards import Card, labels
 from engine.errors import IllegalAction
-from engine.spreads import find_spreads, fits, spread_kind, takes, two_spread_splits
+from engine.spreads import find_spreads, spread_kind, two_spread_splits
 from engine.state import Round, Table, moves_of
 
 
@@ -85,7 +85,7 @@ def legal_actions(t: Table, player: str | None = None) -> list[Action]:
         found = find_spreads(hand)
         acts = [Spread(p, s) for s in found] if found else []
         for i, sp in enumerate(r.spreads):
-            wanted = takes(sp.kind, sp.cards)
+            wanted = sp.takes()
             acts.extend([LayOff(p, c, i) for c in hand if c in wanted])
         banned = forbidden_discard(r, hand)
         discards = moves.discards
@@ -144,7 +144,7 @@ def check(t: Table, action: Action) -> None:
         if not valid_target(r, action.target):
             raise IllegalAction("no_such_spread", target=action.target)
         sp = r.spreads[action.target]
-        if not fits(sp.kind, sp.cards, action.card):
+        if action.card not in sp.takes():
             raise IllegalAction("does_not_fit", card=action.card.label, spread=labels(sp.cards))
     elif isinstance(action, TonkOut):
         _check_tonk_out(t, r, action)

@@ -18,7 +18,7 @@ from engine.cards import CODES, DECK, SISTER_SUIT, Card, labels
 from engine.errors import IllegalAction
 from engine.events import EndReason, Pot
 from engine.settings import HOUSE_RULES, HouseRules
-from engine.spreads import SpreadKind
+from engine.spreads import SpreadKind, takes
 
 Phase = Literal["start", "drawn"]
 """R6: ``start`` before the draw (drop or draw), ``drawn`` after it (spread, lay off, discard)."""
@@ -37,12 +37,27 @@ class Seat:
 class TableSpread:
     """A spread on the table (R6.4): who laid it, run or set, its cards in rank order."""
 
-    __slots__ = ("cards", "kind", "owner")
+    __slots__ = ("_takes", "cards", "kind", "owner")
 
     def __init__(self, owner: str, kind: SpreadKind, cards: list[Card]) -> None:
         self.owner = owner
         self.kind: SpreadKind = kind
         self.cards = cards
+        self._takes: tuple[Card, ...] | None = None
+
+    def takes(self) -> tuple[Card, ...]:
+        """R6.5: the cards that may be laid off on it now (``engine.spreads.takes``), kept until it grows."""
+        if self._takes is None:
+            self._takes = takes(self.kind, self.cards)
+        return self._takes
+
+    def add(self, card: Card) -> None:
+        """R6.5: a card laid off: below a run's first card, else at the end."""
+        if self.kind == "run" and card.rank < self.cards[0].rank:
+            self.cards.insert(0, card)
+        else:
+            self.cards.append(card)
+        self._takes = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TableSpread) and (self.owner, self.kind, self.cards) == (

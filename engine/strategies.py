@@ -17,7 +17,7 @@ from typing import Protocol
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.cards import DECK, Card, hand_value
 from engine.game import Game
-from engine.spreads import SpreadKind, find_spreads, fits
+from engine.spreads import find_spreads, takes
 from engine.view import PlayerView
 
 
@@ -70,13 +70,14 @@ def threshold_for(other_counts: Sequence[int]) -> int:
     return 11 - 2 * max(0, len(other_counts) - 2) - 2 * max(0, 5 - fewest)
 
 
-def wants_discard(
-    hand: Sequence[Card], top: Card, spreads: Iterable[tuple[SpreadKind, Sequence[Card]]]
-) -> bool:
-    """Take the discard only when it makes or extends a spread or clearly lowers the hand."""
+def wants_discard(hand: Sequence[Card], top: Card, targets: Iterable[tuple[Card, ...]]) -> bool:
+    """Take the discard only when it makes or extends a spread or clearly lowers the hand.
+
+    ``targets`` are, for each spread on the table, the cards it takes (R6.5).
+    """
     if any(top in s for s in find_spreads([*hand, top])):
         return True
-    if any(fits(kind, cards, top) for kind, cards in spreads):
+    if any(top in wanted for wanted in targets):
         return True
     highest = max(c.value for c in hand)
     return top.value <= 3 and highest - top.value >= 6
@@ -86,13 +87,13 @@ def start_move(
     player: str,
     hand: Sequence[Card],
     top: Card | None,
-    spreads: Iterable[tuple[SpreadKind, Sequence[Card]]],
+    targets: Iterable[tuple[Card, ...]],
     other_counts: Sequence[int],
 ) -> Action:
     """Before the draw: drop with a low enough hand, else take a useful discard, else draw from the stock."""
     if hand_value(hand) <= threshold_for(other_counts):
         return Drop(player)
-    if top is not None and wants_discard(hand, top, spreads):
+    if top is not None and wants_discard(hand, top, targets):
         return Draw(player, "discard")
     return Draw(player, "stock")
 
@@ -136,8 +137,8 @@ class BasicStrategy:
         """The heuristic choice for the player to act."""
         if view.phase == "start":
             others = [view.card_counts[p] for p in view.players if p != view.player and p not in view.dead]
-            spreads = [(s.kind, s.cards) for s in view.spreads]
-            return start_move(view.player, view.hand, view.top_discard, spreads, others)
+            targets = [takes(s.kind, s.cards) for s in view.spreads]
+            return start_move(view.player, view.hand, view.top_discard, targets, others)
         return drawn_move(view.player, view.hand, playable(view))
 
 
@@ -157,7 +158,7 @@ def rollout_move(game: Game) -> Action:
     if r.phase == "start":
         others = [len(r.hands[q]) for q in r.players if q != p and q not in r.dead]
         top = r.discard[-1] if r.discard else None
-        return start_move(p, hand, top, [(s.kind, s.cards) for s in r.spreads], others)
+        return start_move(p, hand, top, [s.takes() for s in r.spreads], others)
     return drawn_move(p, hand, game.legal_actions())
 
 

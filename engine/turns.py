@@ -110,11 +110,7 @@ def lay_off(t: Table, r: Round, p: str, card: Card, target: int, events: list[Ev
     """R6.5: one card onto a spread, at the end of a run it extends or as a set's fourth; R6.7 if emptied."""
     hand = r.hands[p]
     hand.remove(card)
-    sp = r.spreads[target]
-    if sp.kind == "run" and card.rank < sp.cards[0].rank:
-        sp.cards.insert(0, card)
-    else:
-        sp.cards.append(card)
+    r.spreads[target].add(card)
     r.layoffs_this_turn += 1
     events.append(LaidOff(p, card, target))
     if not hand:
