@@ -10,7 +10,7 @@ from engine.ending import close_short_stacks
 from engine.errors import IllegalAction, MalformedInput
 from engine.events import Event, RoundStarted
 from engine.pots import pay_stakes
-from engine.showing import candidates, leaders
+from engine.showing import find_candidates
 from engine.state import Round, RoundRecord, Table
 from engine.turns import begin_turn, end_round
 
@@ -107,8 +107,7 @@ def deal(t: Table, r: Round, cards: list[Card]) -> None:
     r.dealt = {p: tuple(h) for p, h in r.hands.items()}
     r.upcard = cards[size - 1]
     r.stock = cards[: size - 1 : -1]  # R3.4: the rest is the stock (top card last); no discard yet
-    r.candidates = {p: candidates(r, p) for p in players}
-    r.leaders = leaders(r)
+    find_candidates(r)
     r.best["flip"] = (r.upcard, r.dealer)  # R5.2: the upcard is the first flip card shown
     r.showings.append((r.dealer, "flip", r.upcard))
     r.turn = (d + 1) % n

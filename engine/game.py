@@ -22,7 +22,7 @@ from engine.events import POTS, Event, PlayerLeft, Pot
 from engine.legal import can_tonk_out, check, legal_actions
 from engine.pots import settlement_if_closed
 from engine.settings import HOUSE_RULES, HouseRules
-from engine.showing import candidates
+from engine.showing import find_candidates
 from engine.snapshot import read_record, read_snapshot, snapshot_table
 from engine.spreads import normalise
 from engine.state import Round, RoundRecord, Seat, Table, TableSpread
@@ -284,7 +284,7 @@ class Game(Table):
         r.layoffs_this_turn = d.layoffs_this_turn
         r.had_turn = set(d.had_turn)
         r.shown = set(d.shown)
-        r.candidates = {p: candidates(r, p) for p in r.players}
+        find_candidates(r)
         r.flipflop_paid = d.flipflop_paid
         r.end = d.end
         r.winners.update({pot: list(w) for pot, w in d.winners.items()})
@@ -329,7 +329,7 @@ class Game(Table):
         r.drawn_size = len(r.hands[view.to_act]) if view.phase == "drawn" and view.to_act else 0
         r.had_turn = set(view.players)
         r.shown = set(view.players)
-        r.candidates = {p: candidates(r, p) for p in view.players}
+        find_candidates(r)
         r.flipflop_paid = True
         game.round = r
         game.history = [RoundRecord(r.dealer, (), {}, {})]  # its actions are never saved

@@ -13,27 +13,41 @@ from engine.pots import pay
 from engine.state import FLIP_FLOP, Round, Table
 
 
-def candidates(r: Round, p: str) -> tuple[Card | None, Card | None]:
-    """R2.4, R5.2-R5.4: the flip and flop cards ``p`` would show, fixed by the deal.
+def find_candidates(r: Round) -> None:
+    """R2.4, R5.2-R5.4: each player's flip and flop card, fixed by the deal; who leads each pot.
 
-    The lowest dealt card of each suit, for a pot the player paid into; a flip
-    card must beat the upcard, which is shown first (only the dealer holds it).
+    A player's candidate is their lowest dealt card of the suit, for a pot they
+    paid into; a flip card must beat the upcard, which is shown first (only
+    the dealer holds it). The lowest candidate of a live player leads the pot
+    (``r.leaders``), found again at payment only if someone has left since.
     """
-    paid = r.paid[p]
-    flip_suit, flop_suit = r.upcard.suit, SISTER_SUIT[r.upcard.suit]
-    flip: Card | None = None
-    flop: Card | None = None
-    for c in r.dealt[p]:
-        if c.suit == flip_suit:
-            if flip is None or c.rank < flip.rank:
-                flip = c
-        elif c.suit == flop_suit and (flop is None or c.rank < flop.rank):
-            flop = c
-    if "flip" not in paid or (flip is not None and flip.rank > r.upcard.rank):
-        flip = None
-    if "flop" not in paid:
-        flop = None
-    return flip, flop
+    up = r.upcard
+    flip_suit, flop_suit, up_rank = up.suit, SISTER_SUIT[up.suit], up.rank
+    found: dict[str, tuple[Card | None, Card | None]] = {}
+    lead_flip: tuple[Card, str] | None = None
+    lead_flop: tuple[Card, str] | None = None
+    for p, dealt in r.dealt.items():
+        flip: Card | None = None
+        flop: Card | None = None
+        for c in dealt:
+            if c.suit == flip_suit:
+                if flip is None or c.rank < flip.rank:
+                    flip = c
+            elif c.suit == flop_suit and (flop is None or c.rank < flop.rank):
+                flop = c
+        paid = r.paid[p]
+        if "flip" not in paid or (flip is not None and flip.rank > up_rank):
+            flip = None
+        if "flop" not in paid:
+            flop = None
+        found[p] = (flip, flop)
+        if p not in r.dead:
+            if flip is not None and (lead_flip is None or flip.rank < lead_flip[0].rank):
+                lead_flip = (flip, p)
+            if flop is not None and (lead_flop is None or flop.rank < lead_flop[0].rank):
+                lead_flop = (flop, p)
+    r.candidates = found
+    r.leaders = [lead_flip, lead_flop]
 
 
 def show(r: Round, p: str, events: list[Event]) -> None:
@@ -74,7 +88,10 @@ def pay_flip_flop(t: Table, r: Round, events: list[Event]) -> None:
             if q not in shown:
                 show(r, q, events)
     r.flipflop_paid = True
-    winners = r.leaders if r.leaders is not None and not r.dead else leaders(r)
+    if r.leaders is None or r.dead:
+        find_candidates(r)  # R8.4: a player who left can not win
+    assert r.leaders is not None
+    winners = r.leaders
     for pot, best in zip(FLIP_FLOP, winners, strict=True):
         if best is None:
             if t.pots[pot]:
@@ -85,20 +102,3 @@ def pay_flip_flop(t: Table, r: Round, events: list[Event]) -> None:
             r.showings.append((best[1], pot, best[0]))
             events.append(CardShown(best[1], pot, best[0]))
         pay(t, pot, [best[1]], events)
-
-
-def leaders(r: Round) -> list[tuple[Card, str] | None]:
-    """R5.4: for flip and flop, the lowest candidate card of a live player, and whose it is.
-
-    Fixed by the deal: ``deal`` keeps it in ``r.leaders``; it is found again
-    only when someone has left the round since (R8.4).
-    """
-    out: list[tuple[Card, str] | None] = []
-    for i in (0, 1):
-        best: tuple[Card, str] | None = None
-        for p in r.players:
-            c = r.candidates[p][i]
-            if c is not None and p not in r.dead and (best is None or c.rank < best[0].rank):
-                best = (c, p)
-        out.append(best)
-    return out
