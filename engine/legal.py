@@ -89,7 +89,10 @@ def legal_actions(t: Table, player: str | None = None) -> list[Action]:
             acts.extend([LayOff(p, c, i) for c in hand if c in wanted])
         banned = forbidden_discard(r, hand)
         discards = moves.discards
-        acts.extend([discards[c] for c in hand if c != banned])
+        if banned is None:
+            acts.extend(map(discards.__getitem__, hand))
+        else:
+            acts.extend([discards[c] for c in hand if c != banned])
         if found and holds_tonk_hand(t, r, hand) and not played_this_turn(r):
             acts.extend(TonkOut(p, a, b) for a, b in two_spread_splits(hand, found))
     acts.append(moves.leave)

@@ -65,25 +65,26 @@ def fits(kind: SpreadKind, spread: Sequence[Card], card: Card) -> bool:
 
 
 _CARD = {(c.rank, c.suit): c for c in DECK}
-_BIT = {c: 1 << (13 * SUITS.index(c.suit) + c.rank - 1) for c in DECK}
 _RUN_STARTS = sum(0x7FF << (13 * i) for i in range(4))  # ranks A..J of each suit: a run of 3 fits above
-_RANK_COUNT = {c: 1 << (4 * (c.rank - 1)) for c in DECK}
 _PLUS5 = sum(5 << (4 * i) for i in range(13))
 _EIGHTS = sum(8 << (4 * i) for i in range(13))
+_SUIT_BITS = (1 << 52) - 1
+_COUNTS = {c: 1 << (13 * SUITS.index(c.suit) + c.rank - 1) | 1 << (64 + 4 * (c.rank - 1)) for c in DECK}
+"""Each card as one number: its bit in a 52-bit set, and a 1 in its rank's 4-bit counter above."""
 
 
 def may_hold_spread(hand: Sequence[Card]) -> bool:
     """Say quickly whether ``hand`` holds any spread (R6.4): three in a suit's row, or three of a rank.
 
-    The hand as a 52-bit set (13 bits a suit) has a run where a bit and the
-    two above it are set; as 4-bit counters a rank (adding 5 sets the high
-    bit exactly where a count is 3 or more) has a set.
+    The hand as a 52-bit set has a run where a bit and the two above it are
+    set; its rank counters (adding 5 sets a counter's high bit exactly where
+    it is 3 or more) show a set.
     """
-    bits = sum(map(_BIT.__getitem__, hand))
+    total = sum(map(_COUNTS.__getitem__, hand))
+    bits = total & _SUIT_BITS
     if bits & (bits >> 1) & (bits >> 2) & _RUN_STARTS:
         return True
-    ranks = sum(map(_RANK_COUNT.__getitem__, hand))
-    return bool((ranks + _PLUS5) & _EIGHTS)
+    return bool(((total >> 64) + _PLUS5) & _EIGHTS)
 
 
 def find_spreads(hand: Sequence[Card]) -> list[tuple[Card, ...]]:

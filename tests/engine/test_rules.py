@@ -597,3 +597,27 @@ def test_public_view_names_the_round_winners_once_it_is_over() -> None:
     assert game.public_view().winners == {}
     game.apply(Drop("ann"))  # ann 28 is the lowest hand (R7.2)
     assert game.public_view().winners["game"] == ("ann",)
+
+
+def test_R6_4_the_quick_spread_check_agrees_with_every_three_cards() -> None:
+    """``may_hold_spread`` (bit arithmetic) is exactly "some three cards form a run or set"."""
+    from itertools import combinations
+
+    from engine.cards import DECK
+    from engine.spreads import may_hold_spread
+
+    def brute(hand: list[Card]) -> bool:
+        for three in combinations(hand, 3):
+            try:
+                spread_kind(three)
+            except IllegalAction:
+                continue
+            return True
+        return False
+
+    rng = random.Random(6)
+    hands = [rng.sample(DECK, rng.randrange(3, 8)) for _ in range(3000)]
+    hands += [cards("QH KH AH 2C 3D"), cards("JS QS KS"), cards("AC 2C 3C"), cards("5D 5H 5S")]
+    assert sum(brute(h) for h in hands) > 100
+    for hand in hands:
+        assert may_hold_spread(hand) == brute(hand), hand
