@@ -3,6 +3,7 @@
     python bench/engine_bench.py [--seconds 10] [--players 4]
     python bench/engine_bench.py --vs-rlcard [--seconds 10] [--turns 6]
     python bench/engine_bench.py --profile [--seconds 5]
+    python bench/engine_bench.py --rollouts
 
 At every step the full list of legal actions is made (as a computer player
 would) and one is chosen at random; the figure counts applied actions. Whole
@@ -14,6 +15,9 @@ machine disturbs the figures less.
 '.[bench]'``) the same way — ``judge.get_legal_actions()`` then ``game.step``
 on a random one — alternating with ours in one process, and prints the ratio
 of actions per second.
+
+``--rollouts`` counts the play-outs the strong player completes in its default
+200 ms budget (of CPU time) on 30 fixed positions from basic-strategy games.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -81,6 +86,41 @@ def rlcard_loop(seconds: float, seed: int) -> tuple[int, int]:
     return steps, games
 
 
+def rollouts(positions: int = 30, seed: int = 3) -> list[int]:
+    """Play-outs per decision of the default strong player, on fixed positions (basic-only games)."""
+    from engine import Discard, Draw, Drop
+    from engine.strategies import BasicStrategy, StrongStrategy
+
+    class Counting(StrongStrategy):
+        done = 0
+
+        def _play_out(self, *args: Any, **kwargs: Any) -> float:
+            Counting.done += 1
+            return super()._play_out(*args, **kwargs)
+
+    rng = random.Random(seed)
+    basic = BasicStrategy()
+    views = []
+    game = Game([Seat(f"p{i}", 200) for i in range(4)], 5)
+    while len(views) < positions:
+        if game.over:
+            game = Game([Seat(f"p{i}", 200) for i in range(4)], 5)
+        game.start_round(rng)
+        while game.in_round:
+            view = game.view(game.to_act or "")
+            searched = [a for a in view.legal if isinstance(a, (Draw, Drop, Discard))]
+            if view.player == "p0" and len(searched) == len(view.legal) - 1 and len(searched) > 1:
+                views.append(view)
+            game.apply(basic.choose(view, rng))
+    strong = Counting(max_samples=10**9, clock=time.process_time)
+    counts = []
+    for i, view in enumerate(views[:positions]):
+        Counting.done = 0
+        strong.choose(view, random.Random(i))
+        counts.append(Counting.done)
+    return counts
+
+
 def side_by_side(seconds: float, turns: int, seed: int) -> float:
     """Alternate the two loops ``turns`` times each; print and return the ratio of actions/s."""
     totals: dict[str, list[float]] = {"flipflop": [0, 0.0], "rlcard": [0, 0.0]}
@@ -107,7 +147,16 @@ def main() -> None:
     parser.add_argument("--vs-rlcard", action="store_true", help="alternate with RLCard's gin rummy loop")
     parser.add_argument("--turns", type=int, default=6, help="alternations in --vs-rlcard")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top lines")
+    parser.add_argument("--rollouts", action="store_true", help="strong player's play-outs per decision")
     args = parser.parse_args()
+    if args.rollouts:
+        counts = rollouts()
+        mean = sum(counts) / len(counts)
+        print(
+            f"play-outs per decision (200 ms of CPU, {len(counts)} positions): mean {mean:.0f}, "
+            f"median {sorted(counts)[len(counts) // 2]}"
+        )
+        return
     if args.vs_rlcard:
         side_by_side(args.seconds, args.turns, args.seed)
         return
