@@ -3,8 +3,9 @@
 Shaped like python-chess's board and OpenSpiel's state: ``legal_actions()``,
 ``apply()``, ``view()``, and a JSON snapshot. The rules themselves live in
 their chapters (``deal``, ``pots``, ``showing``, ``turns``, ``ending``,
-``legal``); this module ties them together and is the only place a
-``Round`` is built. Rule ids refer to ``docs/RULES.md``.
+``legal``); this module ties them together. A ``Round`` is built only by
+the deal and here (a restored snapshot, a strong player's sampled world).
+Rule ids refer to ``docs/RULES.md``.
 """
 
 from __future__ import annotations
