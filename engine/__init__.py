@@ -1,25 +1,35 @@
 """Flip Flop, the game itself: pure Python, no Discord, no asyncio, no I/O.
 
-Rule ids (``R7.2``) refer to ``../shared/RULES.md``.
+Rule ids (``R7.2``) refer to ``docs/RULES.md``. Reading order, as the rules
+read: ``cards`` and ``spreads`` (R1, R6.4), ``state`` (the records),
+``settings`` (house rules), ``deal`` (R3, R4), ``pots`` (R2), ``showing``
+(R5), ``turns`` (R6, R7), ``ending`` (R8), ``legal`` (what may be done),
+``game`` (the object that ties them together), ``view``, ``snapshot``,
+``replay``, ``strategies``; words for players are in ``catalog``.
 """
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.cards import DECK, Card, hand_value
-from engine.errors import IllegalAction
-from engine.game import Game, Seat, TableSpread
+from engine.errors import IllegalAction, MalformedInput
+from engine.game import Game
+from engine.settings import HOUSE_RULES, HouseRules
+from engine.state import Seat, TableSpread
 from engine.view import PlayerView, PublicView, SpreadView
 
 __all__ = [
     "DECK",
+    "HOUSE_RULES",
     "Action",
     "Card",
     "Discard",
     "Draw",
     "Drop",
     "Game",
+    "HouseRules",
     "IllegalAction",
     "LayOff",
     "Leave",
+    "MalformedInput",
     "PlayerView",
     "PublicView",
     "Seat",

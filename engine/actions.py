@@ -76,7 +76,7 @@ Action = Drop | Draw | Spread | LayOff | Discard | TonkOut | Leave
 
 
 def action_to_json(action: Action) -> list[object]:
-    """The transcript form of an action (``../shared/TRANSCRIPT.md``); a tonk out is its two spreads' form."""
+    """The transcript form of an action (``docs/TRANSCRIPT.md``); a tonk out is its two spreads' form."""
     p = action.player
     if isinstance(action, Drop):
         return [p, "drop"]

@@ -6,10 +6,12 @@ so cards compare and hash quickly and ``Card.parse`` is a dictionary look-up.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
+from functools import partial
 from typing import NamedTuple
 
-from engine.errors import IllegalAction
+from engine.errors import MalformedInput
 
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"
@@ -52,10 +54,10 @@ class Card(NamedTuple):
 
     @staticmethod
     def parse(code: str) -> Card:
-        """Read R1.5 notation; raise ``IllegalAction`` for anything else."""
+        """Read R1.5 notation; raise ``MalformedInput`` for anything else."""
         card = _BY_CODE.get(code.upper() if isinstance(code, str) else "")
         if card is None:
-            raise IllegalAction(f"{code!r} is not a card (write it like TH or AS).")
+            raise MalformedInput("not_a_card", text=repr(code))
         return card
 
 
@@ -74,6 +76,16 @@ _VALUE_OF: dict[Card, int] = {c: VALUES[c.rank] for c in DECK}
 def hand_value(cards: Sequence[Card]) -> int:
     """R1.3: the sum of the cards' values."""
     return sum(map(_VALUE_OF.__getitem__, cards))
+
+
+def shuffled(rng: random.Random) -> list[Card]:
+    """The 52 cards in a uniformly random order (R3.2), top card first.
+
+    Sorting by random keys is a uniform shuffle, and measured cheaper than
+    ``rng.shuffle``: the keys come from ``rng.random`` through C-level calls
+    only (``next`` on a callable iterator), one per card, in deck order.
+    """
+    return sorted(DECK, key=partial(next, iter(rng.random, None)))
 
 
 def sort_key(card: Card) -> tuple[int, int]:

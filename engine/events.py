@@ -2,7 +2,9 @@
 
 Events carry ids (never display names) and everything a message needs. None
 of them reveals a card a player has not shown: a card drawn from the stock is
-not in ``Drew``.
+not in ``Drew``. Treat them as immutable: they are not frozen only because
+frozen dataclasses are about three times slower to make, and every round
+makes a dozen or more.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ POTS: tuple[Pot, ...] = ("game", "flip", "flop")
 EndReason = Literal["out", "tonk", "drop", "caught", "stock", "fifty", "forty_nine"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundStarted:
     """R2.3, R3.2, R3.3: stakes paid, cards dealt, the upcard turned."""
 
@@ -32,14 +34,14 @@ class RoundStarted:
     pots: dict[Pot, int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TurnStarted:
     """It is this player's turn (R6)."""
 
     player: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardShown:
     """R5.3: a player shows their lowest card of the flip or flop suit."""
 
@@ -48,7 +50,7 @@ class CardShown:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Drew:
     """R6.2. ``card`` is set only for the discard pile: a stock card stays hidden."""
 
@@ -58,7 +60,7 @@ class Drew:
     stock_left: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SpreadLaid:
     """R6.4: a new spread, numbered ``index``."""
 
@@ -68,7 +70,7 @@ class SpreadLaid:
     kind: Literal["run", "set"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LaidOff:
     """R6.5: a card added to spread ``index``."""
 
@@ -77,7 +79,7 @@ class LaidOff:
     index: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Discarded:
     """R6.6."""
 
@@ -85,7 +87,7 @@ class Discarded:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Dropped:
     """R7.2: the player dropped, claiming the lowest hand."""
 
@@ -93,7 +95,7 @@ class Dropped:
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerLeft:
     """R8.4: a player left; during a round their hand is dead for the rest of it."""
 
@@ -101,7 +103,7 @@ class PlayerLeft:
     during_round: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundEnded:
     """R7: how the round ended, with every hand shown and its value."""
 
@@ -113,7 +115,7 @@ class RoundEnded:
     game_winners: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SideStakePaid:
     """R2.5: a side stake, into a pot (``to_pot``) or to a player (``to_player``)."""
 
@@ -124,7 +126,7 @@ class SideStakePaid:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PotPaid:
     """R2.6: a pot paid out. ``shares`` maps each winner to their chips."""
 
@@ -133,7 +135,7 @@ class PotPaid:
     shares: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PotCarried:
     """R5.6: no one could win this pot; it carries into the next round."""
 
@@ -141,7 +143,7 @@ class PotCarried:
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeatClosed:
     """A player is out of the game and ``stack`` goes back to their balance (R2.7, R8.4)."""
 
@@ -150,14 +152,14 @@ class SeatClosed:
     reason: Literal["eliminated", "left"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NextDealer:
     """R3.1: who deals the next round."""
 
     player: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameOver:
     """R8.2, R8.3: the game has ended; ``stacks`` go back to their owners."""
 

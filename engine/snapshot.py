@@ -1,24 +1,30 @@
 """Save and restore a whole game, mid-round included, as JSON-ready data.
 
 The pydantic models are the boundary: whatever comes back from storage is
-checked before a ``Game`` is rebuilt from it. ``FORMAT_VERSION`` changes when
-the shape does; an unknown version is refused with ``IllegalAction``.
+checked before ``Game.restore`` rebuilds a game from it. ``FORMAT_VERSION``
+changes when the shape does; an unknown version is refused with
+``IllegalAction`` (``snapshot_version``).
+
+Version 2 keeps only what the current (or next) round needs: the log holds
+the current round's entry alone, so a snapshot's size does not grow with the
+rounds played. Finished rounds' transcripts are the runtime's to store
+(``Game.round_transcript``). A version-1 snapshot is converted on loading by
+keeping its last log entry.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.events import Pot
+from engine.state import RoundRecord, Table
 
-if TYPE_CHECKING:
-    from engine.game import Game
-
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 class _Model(BaseModel):
@@ -76,6 +82,7 @@ class GameData(_Model):
     rounds_played: int
     over: bool
     log: list[dict[str, Any]]
+    """The current round's log entry (at most one; version 1 held every round)."""
     left_between_rounds: list[str] = []
     round: RoundData | None
 
@@ -84,9 +91,9 @@ def _cards(cards: list[Card] | tuple[Card, ...]) -> list[str]:
     return [c.code for c in cards]
 
 
-def snapshot_game(game: Game) -> dict[str, Any]:
+def snapshot_table(t: Table) -> dict[str, Any]:
     """The game as plain JSON data (version ``FORMAT_VERSION``)."""
-    r = game.round
+    r = t.round
     rd: dict[str, Any] | None = None
     if r is not None:
         rd = {
@@ -117,75 +124,48 @@ def snapshot_game(game: Game) -> dict[str, Any]:
         }
     return {
         "version": FORMAT_VERSION,
-        "stake": game.stake,
-        "order": list(game.order),
-        "names": dict(game.names),
-        "stacks": dict(game.stacks),
-        "seated": list(game.seated),
-        "pots": dict(game.pots),
-        "dealer": game.dealer,
-        "rounds_played": game.rounds_played,
-        "over": game.over,
-        "log": [dict(entry) for entry in game.log],
-        "left_between_rounds": list(game._left_between_rounds),
+        "stake": t.stake,
+        "order": list(t.order),
+        "names": dict(t.names),
+        "stacks": dict(t.stacks),
+        "seated": list(t.seated),
+        "pots": dict(t.pots),
+        "dealer": t.dealer,
+        "rounds_played": t.rounds_played,
+        "over": t.over,
+        "log": [t.history[-1].to_json()] if t.history else [],
+        "left_between_rounds": list(t.left_between_rounds),
         "round": rd,
     }
 
 
-def restore_game(data: object) -> Game:
-    """Rebuild a ``Game`` from ``snapshot_game`` data."""
-    from engine.game import Game, Round, TableSpread, candidates
-
-    if isinstance(data, dict) and data.get("version") != FORMAT_VERSION:
-        raise IllegalAction(
-            f"This saved game has format version {data.get('version')!r}; "
-            f"this engine reads version {FORMAT_VERSION}."
-        )
+def read_snapshot(data: object) -> GameData:
+    """Check ``snapshot_table`` data (either readable version); raise ``IllegalAction`` if it is not one."""
+    if isinstance(data, dict):
+        version = data.get("version")
+        if version not in READABLE_VERSIONS:
+            raise IllegalAction("snapshot_version", found=repr(version), expected=FORMAT_VERSION)
+        if version == 1 and isinstance(data.get("log"), list):
+            data = {**data, "log": data["log"][-1:]}  # version 1 kept every round's entry
     try:
-        g = GameData.model_validate(data)
+        return GameData.model_validate(data)
     except ValidationError as e:
-        raise IllegalAction(f"This is not a saved game: {e.errors()[0]['msg']}.") from None
-    card = Card.parse
-    game = Game._assemble(
-        stake=g.stake,
-        order=g.order,
-        names={p: g.names.get(p) or p for p in g.order},
-        stacks=g.stacks,
-        seated=g.seated,
-        pots=g.pots,
-        dealer=g.dealer,
-        rounds_played=g.rounds_played,
-        over=g.over,
-        log=[dict(e) for e in g.log],
-        left_between_rounds=g.left_between_rounds,
-    )
-    if g.round is not None:
-        d = g.round
-        r = Round(d.number, d.dealer, tuple(d.players))
-        r.hands = {p: [card(c) for c in h] for p, h in d.hands.items()}
-        r.dealt = {p: tuple(card(c) for c in h) for p, h in d.dealt.items()}
-        r.upcard = card(d.upcard)
-        r.stock = [card(c) for c in d.stock]
-        r.discard = [card(c) for c in d.discard]
-        r.spreads = [TableSpread(s.owner, s.kind, [card(c) for c in s.cards]) for s in d.spreads]
-        r.paid = {p: tuple(v) for p, v in d.paid.items()}
-        r.dead = set(d.dead)
-        r.turn = d.turn
-        r.phase = d.phase
-        r.taken = card(d.taken) if d.taken else None
-        r.drawn_size = d.drawn_size
-        r.spreads_this_turn = d.spreads_this_turn
-        r.layoffs_this_turn = d.layoffs_this_turn
-        r.had_turn = set(d.had_turn)
-        r.shown = set(d.shown)
-        r.best = {"flip": None, "flop": None}
-        for pot, b in d.best.items():
-            r.best[pot] = (card(b[0]), b[1]) if b else None
-        r.candidates = {p: candidates(r, p) for p in r.players}
-        r.showings = [(p, pot, card(c)) for p, pot, c in d.showings]
-        r.flipflop_paid = d.flipflop_paid
-        r.end = d.end
-        r.winners = {"game": [], "flip": [], "flop": []}
-        r.winners.update({pot: list(w) for pot, w in d.winners.items()})
-        game.round = r
-    return game
+        raise IllegalAction("snapshot_unreadable", reason=e.errors()[0]["msg"]) from None
+
+
+def read_record(entry: dict[str, Any]) -> RoundRecord:
+    """A saved log entry back as a ``RoundRecord`` (its actions stay in their saved JSON form)."""
+    try:
+        deck = [Card.parse(c) for c in entry["deck"]]
+        start = entry.get("start") or {}
+        record = RoundRecord(
+            dealer=str(entry["dealer"]),
+            deck=deck,
+            start_stacks={str(s["id"]): int(s["stack"]) for s in start.get("seats", [])},
+            start_pots={pot: int(n) for pot, n in (start.get("pots") or {}).items()},
+            left_before=list(entry.get("left_before") or []),
+            saved=[list(a) for a in entry["actions"]],
+        )
+    except (KeyError, TypeError, ValueError) as e:
+        raise IllegalAction("snapshot_unreadable", reason=f"bad log entry ({e})") from None
+    return record

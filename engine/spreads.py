@@ -1,4 +1,4 @@
-"""Runs and sets: recognising spreads, finding them in a hand, laying off (R6.4, R6.5)."""
+"""Runs and sets: recognising spreads, finding them in a hand, laying off (R6.4, R6.5, R7.4)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Literal
 
-from engine.cards import SUITS, Card, labels
+from engine.cards import DECK, SUITS, Card, labels
 from engine.errors import IllegalAction
 
 SpreadKind = Literal["run", "set"]
@@ -23,43 +23,74 @@ def spread_kind(cards: Sequence[Card]) -> SpreadKind:
     A run is 3 or more cards of one suit in consecutive rank, aces low (R1.2);
     a set is 3 or 4 cards of one rank.
     """
-    text = labels(cards)
     if len(set(cards)) != len(cards):
-        raise IllegalAction(f"{text} uses a card twice.")
+        raise IllegalAction("card_twice", cards=labels(cards))
     if len(cards) < 3:
-        raise IllegalAction(f"{text} is not a spread: a spread needs at least 3 cards.")
+        raise IllegalAction("spread_too_short", cards=labels(cards))
     ranks = {c.rank for c in cards}
     if len(ranks) == 1:
         return "set"  # at most 4 distinct cards share a rank
     suits = {c.suit for c in cards}
     if len(suits) != 1:
-        raise IllegalAction(f"{text} is not a spread: a run is one suit, a set is one rank.")
+        raise IllegalAction("not_a_spread", cards=labels(cards))
     ordered = sorted(c.rank for c in cards)
     if ordered[-1] - ordered[0] != len(ordered) - 1:
         if 1 in ranks and 13 in ranks:
-            raise IllegalAction(f"{text} is not a run: aces are low.")
-        raise IllegalAction(f"{text} is not a run: the ranks are not consecutive.")
+            raise IllegalAction("aces_low", cards=labels(cards))
+        raise IllegalAction("not_consecutive", cards=labels(cards))
     return "run"
 
 
-def fits(kind: SpreadKind, spread: Sequence[Card], card: Card) -> bool:
-    """R6.5: say whether ``card`` may be laid off on this spread.
+def takes(kind: SpreadKind, spread: Sequence[Card]) -> tuple[Card, ...]:
+    """R6.5: the cards that may be laid off on this spread.
 
     A run takes the next card of its suit at either end (aces low, so nothing
     below an ace and nothing above a king); a set of three takes its fourth card.
     """
     first = spread[0]
     if kind == "set":
-        return len(spread) == 3 and card.rank == first.rank
-    if card.suit != first.suit:
-        return False
-    return card.rank == first.rank - 1 or card.rank == spread[-1].rank + 1
+        if len(spread) != 3:
+            return ()
+        have = {c.suit for c in spread}
+        return tuple(_CARD[first.rank, s] for s in SUITS if s not in have)
+    last = spread[-1]
+    below = (_CARD[first.rank - 1, first.suit],) if first.rank > 1 else ()
+    above = (_CARD[last.rank + 1, last.suit],) if last.rank < 13 else ()
+    return below + above
+
+
+def fits(kind: SpreadKind, spread: Sequence[Card], card: Card) -> bool:
+    """R6.5: say whether ``card`` may be laid off on this spread (``takes``)."""
+    return card in takes(kind, spread)
+
+
+_CARD = {(c.rank, c.suit): c for c in DECK}
+_RUN_STARTS = sum(0x7FF << (13 * i) for i in range(4))  # ranks A..J of each suit: a run of 3 fits above
+_PLUS5 = sum(5 << (4 * i) for i in range(13))
+_EIGHTS = sum(8 << (4 * i) for i in range(13))
+_SUIT_BITS = (1 << 52) - 1
+_COUNTS = {c: 1 << (13 * SUITS.index(c.suit) + c.rank - 1) | 1 << (64 + 4 * (c.rank - 1)) for c in DECK}
+"""Each card as one number: its bit in a 52-bit set, and a 1 in its rank's 4-bit counter above."""
+
+
+def may_hold_spread(hand: Sequence[Card]) -> bool:
+    """Say quickly whether ``hand`` holds any spread (R6.4): three in a suit's row, or three of a rank.
+
+    The hand as a 52-bit set has a run where a bit and the two above it are
+    set; its rank counters (adding 5 sets a counter's high bit exactly where
+    it is 3 or more) show a set.
+    """
+    total = sum(map(_COUNTS.__getitem__, hand))
+    bits = total & _SUIT_BITS
+    if bits & (bits >> 1) & (bits >> 2) & _RUN_STARTS:
+        return True
+    return bool(((total >> 64) + _PLUS5) & _EIGHTS)
 
 
 def find_spreads(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every new spread that can be laid down from ``hand``, each in canonical order."""
     found: list[tuple[Card, ...]] = []
-    if len(hand) < 3:
+    if len(hand) < 3 or not may_hold_spread(hand):
         return found
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card]] = {}
@@ -73,8 +104,6 @@ def find_spreads(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
             by_suit[su].append(c)
         else:
             by_suit[su] = [c]
-    if len(by_rank) == len(hand) and len(by_suit) >= len(hand) - 1:
-        return found  # no rank three times, no suit three times
     for same in by_rank.values():
         if len(same) >= 3:
             same.sort(key=lambda c: c.suit)
@@ -99,11 +128,18 @@ def find_spreads(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     return found
 
 
-def two_spread_splits(hand: Sequence[Card]) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
-    """R7.4: the ways to lay six cards down as exactly two spreads of three."""
+def two_spread_splits(
+    hand: Sequence[Card], found: Sequence[tuple[Card, ...]] | None = None
+) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+    """R7.4: the ways to lay six cards down as exactly two spreads of three.
+
+    ``found`` may pass ``find_spreads(hand)`` when the caller already has it.
+    """
     if len(hand) != 6:
         return []
-    threes = [s for s in find_spreads(hand) if len(s) == 3]
+    threes = [s for s in (find_spreads(hand) if found is None else found) if len(s) == 3]
+    if len(threes) < 2:
+        return []
     whole = set(hand)
     out: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
     for i, a in enumerate(threes):

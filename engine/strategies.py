@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.cards import DECK, Card, hand_value
-from engine.game import Game, Round, TableSpread, candidates
-from engine.spreads import find_spreads, fits
+from engine.game import Game
+from engine.spreads import find_spreads, takes
 from engine.view import PlayerView
 
 
@@ -46,24 +46,80 @@ class RandomStrategy:
         return acts[rng.randrange(len(acts))]
 
 
-def _near(card: Card, others: Sequence[Card]) -> bool:
-    """A card that could soon join a spread: a pair, or a suit neighbour within two ranks."""
-    for o in others:
-        if o is card:
-            continue
-        if o.rank == card.rank:
-            return True
-        if o.suit == card.suit and abs(o.rank - card.rank) <= 2:
-            return True
-    return False
+_BIT = {c: 1 << i for i, c in enumerate(DECK)}
+_NEAR = {
+    c: sum(
+        _BIT[o]
+        for o in DECK
+        if o != c and (o.rank == c.rank or (o.suit == c.suit and abs(o.rank - c.rank) <= 2))
+    )
+    for c in DECK
+}
+"""For each card, the cards that make it "near": a pair, or a suit neighbour within two ranks."""
 
 
 def drop_threshold(view: PlayerView) -> int:
-    """How low a hand must be to drop now: lower with more players and as others lay down cards."""
-    others = [p for p in view.players if p != view.player and p not in view.dead]
-    fewest = min((view.card_counts[p] for p in others), default=5)
-    base = 11 - 2 * max(0, len(others) - 2)
-    return base - 2 * max(0, 5 - fewest)
+    """How low a hand must be to drop now (see ``threshold_for``)."""
+    others = [view.card_counts[p] for p in view.players if p != view.player and p not in view.dead]
+    return threshold_for(others)
+
+
+def threshold_for(other_counts: Sequence[int]) -> int:
+    """Lower with more players, and lower as others lay down cards (their card counts)."""
+    fewest = min(other_counts, default=5)
+    return 11 - 2 * max(0, len(other_counts) - 2) - 2 * max(0, 5 - fewest)
+
+
+def wants_discard(hand: Sequence[Card], top: Card, targets: Iterable[tuple[Card, ...]]) -> bool:
+    """Take the discard only when it makes or extends a spread or clearly lowers the hand.
+
+    ``targets`` are, for each spread on the table, the cards it takes (R6.5).
+    """
+    if any(top in s for s in find_spreads([*hand, top])):
+        return True
+    if any(top in wanted for wanted in targets):
+        return True
+    highest = max(c.value for c in hand)
+    return top.value <= 3 and highest - top.value >= 6
+
+
+def start_move(
+    player: str,
+    hand: Sequence[Card],
+    top: Card | None,
+    targets: Iterable[tuple[Card, ...]],
+    other_counts: Sequence[int],
+) -> Action:
+    """Before the draw: drop with a low enough hand, else take a useful discard, else draw from the stock."""
+    if hand_value(hand) <= threshold_for(other_counts):
+        return Drop(player)
+    if top is not None and wants_discard(hand, top, targets):
+        return Draw(player, "discard")
+    return Draw(player, "stock")
+
+
+def drawn_move(player: str, hand: Sequence[Card], acts: Sequence[Action]) -> Action:
+    """After the draw: tonk out, else spread, else lay off, else discard the highest far card."""
+    spreads: list[Spread] = []
+    layoffs: list[LayOff] = []
+    discards: list[Discard] = []
+    for a in acts:
+        if isinstance(a, Discard):
+            discards.append(a)
+        elif isinstance(a, TonkOut):
+            return a
+        elif isinstance(a, Spread):
+            spreads.append(a)
+        elif isinstance(a, LayOff):
+            layoffs.append(a)
+    if spreads:
+        return max(spreads, key=lambda a: (hand_value(a.cards), len(a.cards)))
+    if layoffs:
+        return max(layoffs, key=lambda a: a.card.value)
+    held = sum(map(_BIT.__getitem__, hand))
+    far = [a for a in discards if not _NEAR[a.card] & held]
+    pool = far or discards
+    return max(pool, key=lambda a: (a.card.value, a.card.rank, a.card.suit))
 
 
 class BasicStrategy:
@@ -71,84 +127,39 @@ class BasicStrategy:
 
     Takes the discard only when it makes or extends a spread or clearly lowers the
     hand; discards the highest card that is not close to a spread; drops when the
-    hand is low enough for the number of players and what they have shown.
+    hand is low enough for the number of players and what they have shown. The
+    strong player's rollouts call the same ``start_move`` and ``drawn_move``.
     """
 
     name = "basic"
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The heuristic choice for the player to act."""
-        acts = playable(view)
-        hand = list(view.hand)
         if view.phase == "start":
-            drop = next((a for a in acts if isinstance(a, Drop)), None)
-            if drop is not None and view.hand_value <= drop_threshold(view):
-                return drop
-            top = view.top_discard
-            take = next((a for a in acts if isinstance(a, Draw) and a.source == "discard"), None)
-            if take is not None and top is not None and self._wants(view, hand, top):
-                return take
-            return next(a for a in acts if isinstance(a, Draw) and a.source == "stock")
-        return self.drawn_move(view.player, hand, acts)
-
-    @staticmethod
-    def drawn_move(player: str, hand: list[Card], acts: Sequence[Action]) -> Action:
-        """After the draw: tonk out, else spread, else lay off, else discard the highest far card."""
-        tonks = [a for a in acts if isinstance(a, TonkOut)]
-        if tonks:
-            return tonks[0]
-        spreads = [a for a in acts if isinstance(a, Spread)]
-        if spreads:
-            return max(spreads, key=lambda a: (hand_value(a.cards), len(a.cards)))
-        layoffs = [a for a in acts if isinstance(a, LayOff)]
-        if layoffs:
-            return max(layoffs, key=lambda a: a.card.value)
-        discards = [a for a in acts if isinstance(a, Discard)]
-        far = [a for a in discards if not _near(a.card, hand)]
-        pool = far or discards
-        return max(pool, key=lambda a: (a.card.value, a.card.rank, a.card.suit))
-
-    @staticmethod
-    def _wants(view: PlayerView, hand: list[Card], top: Card) -> bool:
-        with_top = [*hand, top]
-        if any(top in s for s in find_spreads(with_top)):
-            return True
-        if any(fits(s.kind, s.cards, top) for s in view.spreads):
-            return True
-        highest = max(c.value for c in hand)
-        return top.value <= 3 and highest - top.value >= 6  # clearly lowers the hand
+            others = [view.card_counts[p] for p in view.players if p != view.player and p not in view.dead]
+            targets = [takes(s.kind, s.cards) for s in view.spreads]
+            return start_move(view.player, view.hand, view.top_discard, targets, others)
+        return drawn_move(view.player, view.hand, playable(view))
 
 
 # ---------------------------------------------------------------------- strong
 
 
-def rollout_move(game: Game, rng: random.Random) -> Action:
-    """The basic strategy's move, read straight off a *sampled* game for speed.
+def rollout_move(game: Game) -> Action:
+    """The basic strategy's move in a *sampled* world, without building a view each step.
 
     Only used inside ``StrongStrategy``'s own determinized worlds, never on the
     real game: the real hidden cards are not in those worlds.
     """
     r = game.round
     assert r is not None
-    p = r.to_act
+    p = r.players[r.turn]
     hand = r.hands[p]
     if r.phase == "start":
-        others = [q for q in r.players if q != p and q not in r.dead]
-        fewest = min((len(r.hands[q]) for q in others), default=5)
-        threshold = 11 - 2 * max(0, len(others) - 2) - 2 * max(0, 5 - fewest)
-        if hand_value(hand) <= threshold:
-            return Drop(p)
-        if r.discard:
-            top = r.discard[-1]
-            with_top = [*hand, top]
-            if any(top in s for s in find_spreads(with_top)) or any(
-                fits(s.kind, s.cards, top) for s in r.spreads
-            ):
-                return Draw(p, "discard")
-            if top.value <= 3 and max(c.value for c in hand) - top.value >= 6:
-                return Draw(p, "discard")
-        return Draw(p, "stock")
-    return BasicStrategy.drawn_move(p, hand, game.legal_actions())
+        others = [len(r.hands[q]) for q in r.players if q != p and q not in r.dead]
+        top = r.discard[-1] if r.discard else None
+        return start_move(p, hand, top, [s.takes() for s in r.spreads], others)
+    return drawn_move(p, hand, game.legal_actions())
 
 
 def _unseen(view: PlayerView) -> list[Card]:
@@ -166,6 +177,15 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     it, flip and flop cards shown, and a card just taken from the discard pile.
     Flip and flop are already settled by the deal (R5.4), so the sample marks
     them paid and only the game pot is played for.
+    """
+    known, pool = hidden_cards(view)
+    return sample_world(view, known, pool, rng)
+
+
+def hidden_cards(view: PlayerView) -> tuple[dict[str, list[Card]], list[Card]]:
+    """What ``view`` says about the cards it can not see: each hand's known cards, and the rest.
+
+    The same for every world sampled from one view, so a search finds it once.
     """
     unseen = _unseen(view)
     known: dict[str, list[Card]] = {p: [] for p in view.players}
@@ -191,47 +211,27 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
         if p != view.player and len(known[p]) > view.card_counts[p]:
             pool.extend(known[p][view.card_counts[p] :])
             known[p] = known[p][: view.card_counts[p]]
-    rng.shuffle(pool)
+    return known, pool
+
+
+def sample_world(
+    view: PlayerView, known: dict[str, list[Card]], pool: Sequence[Card], rng: random.Random
+) -> Game:
+    """Deal ``pool`` at random to fill each hidden hand around its known cards; the rest is the stock."""
+    rand = rng.random
+    shuffled = sorted(pool, key=lambda _: rand())  # a uniform shuffle, cheaper than rng.shuffle
     hands: dict[str, list[Card]] = {}
     for p in view.players:
         if p == view.player:
             hands[p] = list(view.hand)
             continue
         mine = list(known[p])
-        while len(mine) < view.card_counts[p]:
-            mine.append(pool.pop())
+        need = view.card_counts[p] - len(mine)
+        if need > 0:
+            mine.extend(shuffled[-need:])
+            del shuffled[-need:]
         hands[p] = mine
-    stock = pool[: view.stock_size]
-    game = Game._assemble(
-        stake=view.stake,
-        order=view.players,
-        names=view.names,
-        stacks={p: view.stacks.get(p, 0) for p in view.players},
-        seated=view.players,
-        pots=view.pots,
-        dealer=view.dealer,
-        rounds_played=view.round_number,
-        log=[{"actions": []}],
-    )
-    r = Round(view.round_number, view.dealer or view.players[0], tuple(view.players))
-    r.hands = hands
-    r.dealt = {p: tuple(h) for p, h in hands.items()}
-    r.upcard = view.upcard if view.upcard is not None else DECK[0]
-    r.stock = stock
-    r.discard = list(view.discard_pile)
-    r.spreads = [TableSpread(s.owner, s.kind, list(s.cards)) for s in view.spreads]
-    r.paid = dict(view.paid)
-    r.dead = set(view.dead)
-    r.turn = view.players.index(view.to_act) if view.to_act in view.players else 0
-    r.phase = "drawn" if view.phase == "drawn" else "start"
-    r.taken = view.taken
-    r.drawn_size = len(hands[view.to_act]) if view.phase == "drawn" and view.to_act else 0
-    r.had_turn = set(view.players)
-    r.shown = set(view.players)
-    r.candidates = {p: candidates(r, p) for p in view.players}
-    r.flipflop_paid = True
-    game.round = r
-    return game
+    return Game.sampled_world(view, hands, shuffled[: view.stock_size])
 
 
 class StrongStrategy:
@@ -265,13 +265,15 @@ class StrongStrategy:
         if len(acts) == 1:
             return acts[0]
         start = self.clock()
+        known, pool = hidden_cards(view)
         totals = {i: 0.0 for i in range(len(acts))}
         counts = {i: 0 for i in range(len(acts))}
         samples = 0
         while samples < self.max_samples and (samples < len(acts) or self.clock() - start < self.budget):
             world_seed = rng.random()
             for i, action in enumerate(acts):
-                totals[i] += self._play_out(view, action, random.Random(world_seed))
+                world = sample_world(view, known, pool, random.Random(world_seed))
+                totals[i] += self._play_out(world, view.player, action)
                 counts[i] += 1
             samples += 1
             if self.clock() - start >= self.budget and samples >= 2:
@@ -279,14 +281,13 @@ class StrongStrategy:
         best = max(range(len(acts)), key=lambda i: (totals[i] / max(counts[i], 1), -i))
         return acts[best]
 
-    def _play_out(self, view: PlayerView, action: Action, rng: random.Random) -> float:
-        game = determinize(view, rng)
-        me = view.player
+    def _play_out(self, game: Game, me: str, action: Action) -> float:
+        """Apply ``action`` in a sampled world and let the basic strategy finish the round."""
         before = game.stacks[me]
         game.apply(action)
         steps = 0
         while game.in_round and steps < 300:
-            game.apply(rollout_move(game, rng))
+            game.apply(rollout_move(game))
             steps += 1
         return float(game.stacks[me] - before)
 
@@ -312,4 +313,7 @@ __all__ = [
     "StrongStrategy",
     "decide",
     "determinize",
+    "drawn_move",
+    "rollout_move",
+    "start_move",
 ]

@@ -10,15 +10,13 @@ card of anyone but the viewer (every hand is public once the round is over).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.cards import Card, hand_value
 from engine.events import Pot
+from engine.legal import can_tonk_out, legal_actions
 from engine.spreads import SpreadKind
-
-if TYPE_CHECKING:
-    from engine.game import Game
+from engine.state import Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +67,8 @@ class PublicView:
     """How the last round ended (``out``, ``tonk``, ``drop``, ``stock``, …), once it has."""
     revealed: dict[str, tuple[Card, ...]]
     """Every hand of the round once it is over (R7); empty while it is played."""
+    winners: dict[Pot, tuple[str, ...]]
+    """Who won each pot of the round once it is over (R2.6, R5.4, R7); empty while it is played."""
 
     @property
     def top_discard(self) -> Card | None:
@@ -88,7 +88,7 @@ class PlayerView(PublicView):
     can_tonk_out: bool
 
 
-def _public_fields(game: Game) -> dict[str, object]:
+def _public_fields(game: Table) -> dict[str, object]:
     r = game.round
     in_round = game.in_round
     return {
@@ -121,15 +121,18 @@ def _public_fields(game: Game) -> dict[str, object]:
         "taken": r.taken if in_round and r is not None else None,
         "end": r.end if r is not None and not in_round else None,
         "revealed": {p: tuple(h) for p, h in r.hands.items()} if r is not None and not in_round else {},
+        "winners": {pot: tuple(w) for pot, w in r.winners.items() if w}
+        if r is not None and not in_round
+        else {},
     }
 
 
-def make_public_view(game: Game) -> PublicView:
+def make_public_view(game: Table) -> PublicView:
     """Build the view every member of the channel may see."""
     return PublicView(**_public_fields(game))  # type: ignore[arg-type]
 
 
-def make_view(game: Game, player: str) -> PlayerView:
+def make_view(game: Table, player: str) -> PlayerView:
     """Build ``player``'s view of ``game``."""
     r = game.round
     hand: tuple[Card, ...] = ()
@@ -140,6 +143,6 @@ def make_view(game: Game, player: str) -> PlayerView:
         player=player,
         hand=hand,
         hand_value=hand_value(hand),
-        legal=tuple(game.legal_actions(player)),
-        can_tonk_out=game.to_act == player and game.can_tonk_out(),
+        legal=tuple(legal_actions(game, player)),
+        can_tonk_out=game.to_act == player and can_tonk_out(game),
     )

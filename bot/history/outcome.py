@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.history.members import HistoryError
+from engine.actions import Leave
 from engine.cards import Card
-from engine.events import POTS, Dropped, Event, PotPaid, RoundStarted, SeatClosed, TurnStarted
-from engine.game import MIN_PLAYERS, Game, Seat
+from engine.events import POTS, Dropped, Event, PotPaid, RoundStarted, TurnStarted
+from engine.game import Game, Seat
 from engine.replay import parse_action, parse_deck, replay
+from engine.settings import HOUSE_RULES
 
 SEAT_FIELDS = frozenset({"player", "dealer", "to_player"})
 """Event fields that name one seat."""
@@ -76,8 +78,9 @@ def replayable(transcript: Mapping[str, Any]) -> dict[str, Any]:
     """
     out = dict(transcript)
     seats = transcript.get("seats")
-    if isinstance(seats, list) and 0 < len(seats) < MIN_PLAYERS:
-        fill = [{"id": f"{EMPTY_SEAT}{i}", "stack": 0} for i in range(1, MIN_PLAYERS - len(seats) + 1)]
+    if isinstance(seats, list) and 0 < len(seats) < HOUSE_RULES.min_players:
+        missing = HOUSE_RULES.min_players - len(seats)
+        fill = [{"id": f"{EMPTY_SEAT}{i}", "stack": 0} for i in range(1, missing + 1)]
         out["seats"] = [*seats, *fill]
     return out
 
@@ -135,6 +138,9 @@ def _events(transcript: Mapping[str, Any]) -> list[Event]:
     game = Game(seats, transcript["stake"], {pot: pots.get(pot, 0) for pot in POTS})
     entry = transcript["rounds"][0]
     ids = [seat.id for seat in seats]
+    for leaver in entry.get("left_before") or []:  # players gone between rounds, as the replayer does
+        if leaver in game.seated:
+            game.apply(Leave(leaver))
     events = game.start_round(deck=parse_deck(entry["deck"], "deck"), dealer=entry["dealer"])
     for i, action in enumerate(entry["actions"]):
         events += game.apply(parse_action(action, ids, f"actions[{i}]"))
@@ -150,12 +156,11 @@ def story(events: tuple[Event, ...], members: Mapping[str, int]) -> list[tuple[s
     other line already names its player. A renderer words them.
     """
     lines = []
+    dealt = False
     for event in events:
-        if (
-            isinstance(event, TurnStarted)
-            or isinstance(event, SeatClosed)
-            and event.player.startswith(EMPTY_SEAT)
-        ):
+        # Seats closed before the deal belong to players no longer at the table: not this round's story.
+        dealt = dealt or isinstance(event, RoundStarted)
+        if not dealt or isinstance(event, TurnStarted):
             continue
         params = {name: _param(name, getattr(event, name), members) for name in event.__slots__}
         lines.append((_snake(type(event).__name__), params))

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import DECK, Card, Discard, Draw, Drop, Game, IllegalAction, LayOff, Leave, Seat, Spread
-from engine.actions import Action
+from engine.actions import Action, TonkOut
+from engine.catalog import MESSAGES
 from engine.spreads import normalise
 
 MAX_ROUND_ACTIONS = 600
@@ -68,7 +69,7 @@ def random_action(rng: random.Random, game: Game) -> Action:
     assert r is not None
     p = rng.choice(game.order)
     card = rng.choice(DECK)
-    kind = rng.randrange(6)
+    kind = rng.randrange(7)
     if kind == 0:
         return Drop(p)
     if kind == 1:
@@ -81,6 +82,11 @@ def random_action(rng: random.Random, game: Game) -> Action:
         pool = r.hands.get(p) or list(DECK)
         chosen = rng.sample(pool, min(len(pool), rng.randrange(1, 5)))
         return Spread(p, normalise(chosen))
+    if kind == 5:
+        pool = list(r.hands.get(p) or DECK)
+        rng.shuffle(pool)
+        pool += rng.sample(DECK, 6)
+        return TonkOut(p, normalise(pool[:3]), normalise(pool[3:6]))
     return Leave(p)
 
 
@@ -135,7 +141,7 @@ def test_random_play_keeps_every_invariant(
                 try:
                     game.apply(bad)
                 except IllegalAction as e:
-                    assert str(e)
+                    assert str(e) and e.code in MESSAGES
                 else:
                     raise AssertionError(f"{bad} was accepted but not listed")
                 assert game.snapshot() == before

@@ -14,7 +14,7 @@ import pytest
 from engine.replay import replay
 
 ROOT = Path(__file__).resolve().parents[2]
-CASE = json.loads((ROOT.parent / "shared/conformance/cases/go-out-by-spread.json").read_text())
+CASE = json.loads((ROOT / "tests/engine/cases/go-out-by-spread.json").read_text())
 GOOD: dict[str, Any] = CASE["transcript"]
 
 

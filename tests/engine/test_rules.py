@@ -1,4 +1,4 @@
-"""One or more tests for every rule id of ../shared/RULES.md (the id is in each test's name)."""
+"""One or more tests for every rule id of docs/RULES.md (the id is in each test's name)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,20 @@ import random
 
 import pytest
 
-from engine import Card, Discard, Draw, Drop, Game, IllegalAction, LayOff, Leave, Seat, Spread, TonkOut
+from engine import (
+    Card,
+    Discard,
+    Draw,
+    Drop,
+    Game,
+    IllegalAction,
+    LayOff,
+    Leave,
+    MalformedInput,
+    Seat,
+    Spread,
+    TonkOut,
+)
 from engine.cards import SISTER_SUIT, hand_value
 from engine.events import (
     CardShown,
@@ -19,6 +32,7 @@ from engine.events import (
     SeatClosed,
     SideStakePaid,
 )
+from engine.pots import pay
 from engine.spreads import find_spreads, spread_kind
 from tests.engine.helpers import cards, deck_for, make_game, of
 
@@ -32,8 +46,9 @@ def c(code: str) -> Card:
 
 def test_R1_1_deck_is_52_distinct_cards() -> None:
     game = Game([Seat("a", 100), Seat("b", 100), Seat("c", 100)], 5)
-    with pytest.raises(IllegalAction, match="52 cards"):
+    with pytest.raises(MalformedInput, match="52 cards") as refused:
         game.start_round(deck=[c("AS")] * 52, dealer="a")
+    assert refused.value.code == "bad_deck" and game.round is None
 
 
 def test_R1_2_aces_are_low() -> None:
@@ -57,8 +72,9 @@ def test_R1_5_notation() -> None:
     assert c("TH") == Card(10, "H")
     assert c("AS").label == "A♠"
     assert c("TH").label == "10♥"
-    with pytest.raises(IllegalAction):
+    with pytest.raises(MalformedInput) as refused:
         Card.parse("1H")
+    assert refused.value.code == "not_a_card" and not isinstance(refused.value, IllegalAction)
 
 
 def test_R2_1_stake_must_be_positive() -> None:
@@ -145,7 +161,7 @@ def test_R2_6_split_with_odd_chip_to_first_winner_left_of_dealer() -> None:
     game.dealer = "ann"
     game.round = None
     events: list = []
-    game._pay("game", ["cat", "ben"], events)
+    pay(game, "game", ["cat", "ben"], events)
     assert events[0].shares == {"ben": 1, "cat": 0}
 
 
@@ -559,3 +575,49 @@ def test_R8_3_settlement_if_a_table_closes_mid_round() -> None:
     assert out == {"ann": 185 + 16, "ben": 185 + 15, "cat": 184 + 15}
     assert sum(out.values()) == game.total_chips()
     assert game.snapshot() == before
+
+
+def test_house_rules_are_one_object_the_game_reads() -> None:
+    """R2.1, R3.2, R8.1: the defaults are the rules as written; a game can be given others."""
+    from engine import HOUSE_RULES, HouseRules
+
+    assert (HOUSE_RULES.hand_size, HOUSE_RULES.min_players, HOUSE_RULES.max_players) == (5, 3, 5)
+    assert HOUSE_RULES.default_buy_in == 200 and HOUSE_RULES.tonk_size == 6
+    seats = [Seat(p, 100) for p in ("a", "b", "c", "d", "e", "f")]
+    with pytest.raises(IllegalAction) as refused:
+        Game(seats, 5)
+    assert refused.value.code == "player_count" and refused.value.params == {"low": 3, "high": 5}
+    six = Game(seats, 5, rules=HouseRules(max_players=6))
+    six.start_round(random.Random(1))
+    assert set(six.public_view().card_counts.values()) == {5} and six.public_view().stock_size == 52 - 30
+
+
+def test_public_view_names_the_round_winners_once_it_is_over() -> None:
+    game, _ = make_game(QUIET, dealer="cat")
+    assert game.public_view().winners == {}
+    game.apply(Drop("ann"))  # ann 28 is the lowest hand (R7.2)
+    assert game.public_view().winners["game"] == ("ann",)
+
+
+def test_R6_4_the_quick_spread_check_agrees_with_every_three_cards() -> None:
+    """``may_hold_spread`` (bit arithmetic) is exactly "some three cards form a run or set"."""
+    from itertools import combinations
+
+    from engine.cards import DECK
+    from engine.spreads import may_hold_spread
+
+    def brute(hand: list[Card]) -> bool:
+        for three in combinations(hand, 3):
+            try:
+                spread_kind(three)
+            except IllegalAction:
+                continue
+            return True
+        return False
+
+    rng = random.Random(6)
+    hands = [rng.sample(DECK, rng.randrange(3, 8)) for _ in range(3000)]
+    hands += [cards("QH KH AH 2C 3D"), cards("JS QS KS"), cards("AC 2C 3C"), cards("5D 5H 5S")]
+    assert sum(brute(h) for h in hands) > 100
+    for hand in hands:
+        assert may_hold_spread(hand) == brute(hand), hand

@@ -150,3 +150,23 @@ def test_public_view_shows_no_hidden_card_until_the_round_ends() -> None:
     public = game.public_view()
     assert public.end is not None
     assert public.revealed and all(len(h) == public.card_counts[p] for p, h in public.revealed.items())
+
+
+def test_rollouts_play_the_basic_strategys_own_moves() -> None:
+    """The strong player's rollout move is the basic strategy's choice from the same position."""
+    from engine.strategies import rollout_move
+
+    rng = random.Random(4)
+    basic = BasicStrategy()
+    checked = 0
+    for _ in range(60):
+        game = Game([Seat(f"p{i}", 200) for i in range(4)], 5)
+        game.start_round(rng)
+        while game.in_round:
+            view = game.view(game.to_act)  # type: ignore[arg-type]
+            world = determinize(view, rng)
+            expected = basic.choose(view, rng)
+            assert rollout_move(world) == expected
+            checked += 1
+            game.apply(expected)
+    assert checked > 100
