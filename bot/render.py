@@ -9,6 +9,7 @@ emoji that vanish on the dark theme.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from engine.cards import RANKS, Card, sort_key
@@ -54,3 +55,11 @@ def plain_cards(cs: Iterable[Card]) -> str:
 def suit_name(suit: str) -> str:
     """``hearts ♥️``."""
     return f"{SUIT_WORD[suit]} {SUIT_MARK[suit]}"
+
+
+_RULE_ID = re.compile(r"\s*\((?:R\d+(?:\.\d+)*)(?:[,;]\s*R\d+(?:\.\d+)*)*\)")
+
+
+def for_players(text: str) -> str:
+    """A refusal as players read it: the rule ids it cites (for us) are left out."""
+    return _RULE_ID.sub("", text)

@@ -247,6 +247,16 @@ class TableRuntime:
             await self.store.set_flag(table, lambda t: t.leave_after_round.append(user_id))
             return await self._finish(Outcome(table, notices=(LeavingAfterRound(user_id),)), reply)
 
+    async def stay(self, table_id: str, user_id: int, reply: Reply | None = None) -> Outcome:
+        """Take back "leave after this round" (R8.4) while the round is still on."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            self._must_play(table, user_id, seated=True)
+            if user_id not in table.leave_after_round:
+                raise TableError("You weren't leaving; you stay at the table.")
+            await self.store.set_flag(table, lambda t: t.leave_after_round.remove(user_id))
+            return await self._finish(Outcome(table), reply)
+
     async def stop(
         self, table_id: str, user_id: int, may_manage: bool, reply: Reply | None = None
     ) -> Outcome:

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.client import send_ephemeral
 from bot.ledger import InsufficientChips, LedgerError
-from bot.render import chips
+from bot.render import chips, for_players
 from bot.runtime import Answered, Outcome, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import TableError, TableService
@@ -120,7 +120,7 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
             await send_ephemeral(interaction, not_enough(e.balance, buy_in))
             return
         except (LedgerError, TableError) as e:
-            await send_ephemeral(interaction, f"{e} Nothing was changed.")
+            await send_ephemeral(interaction, for_players(f"{e} Nothing was changed."))
             return
         await interaction.response.send_message(**self.notifier.screen(table).send())
         message = await interaction.original_response()
@@ -205,7 +205,7 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
             try:
                 s = await ledger.update_settings(interaction.guild.id, **changes)
             except LedgerError as e:
-                await send_ephemeral(interaction, f"{e} Nothing was changed.")
+                await send_ephemeral(interaction, for_players(f"{e} Nothing was changed."))
                 return
             head = "Settings saved. New tables use them; tables already open keep theirs."
         else:

@@ -9,15 +9,18 @@ need no channel permission, so a game goes on while the bot can not post.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.runtime import Delivery, Outcome, Resumed, Sent, Whereabouts
+from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, Whereabouts
 from bot.table_render import event_lines, last_move, notice_line, unreadable_line
 from bot.tables import Table, Unreadable
+from cogs.flipflop.pacing import EditPacer
 from cogs.flipflop.screens import Screen, current_screen, hand_screen
 from engine.events import RoundStarted
 
@@ -33,6 +36,32 @@ MISSING_ACCESS = 50001
 PERMISSION = {MISSING_ACCESS: "View Channel"}
 """The permission a 403 code means; any other 403 is Send Messages (or Embed Links for an edit)."""
 _RANK = {Delivery.OK: 0, Delivery.FAILED: 1, Delivery.FORBIDDEN: 2, Delivery.GONE: 3}
+STOPPED_UPDATING = (
+    "⏸️ This hand has stopped updating itself (Discord lets the bot change it for 15 minutes). "
+    "Click 🔄 **Refresh** or **My hand** on the table for a fresh one."
+)
+
+Moment = tuple[int, bool, bool]
+"""What an open hand must follow: (round number, the player's turn, the game still on)."""
+
+
+def moment(table: Table, user_id: int) -> Moment:
+    """The moments an open hand is brought up to date for: a new deal, the turn coming or going, the end."""
+    if table.game is None:
+        return (0, False, False)
+    v = table.game.public_view()
+    on = table.status == "playing" and not v.over
+    return (v.round_number, on and v.in_round and v.to_act == table.pid(user_id), on)
+
+
+@dataclass
+class OpenHand:
+    """A player's private hand message and the moment it shows."""
+
+    interaction: discord.Interaction
+    table: Table
+    shown: Moment
+    expiry: asyncio.TimerHandle | None = None
 
 
 def split_message(lines: Sequence[str]) -> list[str]:
@@ -59,14 +88,50 @@ class DiscordNotifier:
 
     def __init__(self, bot: FlipFlopBot) -> None:
         self.bot = bot
-        self.open_hands: dict[tuple[str, int], discord.Interaction] = {}
+        self.open_hands: dict[tuple[str, int], OpenHand] = {}
         """The latest interaction behind each player's private hand message (valid 15 minutes)."""
         self.last_lines: dict[str, str] = {}
         """Each table's "last move" line (what the table message says happened last)."""
+        self.pacer = EditPacer(clock=lambda: discord.utils.utcnow().timestamp())
+        """Table-message edits, at most 5 per 5 s per channel, made outside the table's lock."""
 
-    def remember_hand(self, table_id: str, user_id: int, interaction: discord.Interaction) -> None:
-        """``interaction``'s message is this player's hand now: keep it current."""
-        self.open_hands[(table_id, user_id)] = interaction
+    def remember_hand(self, table: Table, user_id: int, interaction: discord.Interaction) -> None:
+        """``interaction``'s message is this player's hand now, as it reads at this moment: keep it current.
+
+        Before its token runs out the message is told that it stopped updating.
+        """
+        key = (table.id, user_id)
+        self.forget_hand(*key)
+        hand = OpenHand(interaction, table, moment(table, user_id))
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is not None:
+            hand.expiry = loop.call_later(
+                max(0.0, HAND_TOKEN_SECONDS - age), lambda: loop.create_task(self.expire_hand(key, hand))
+            )
+        self.open_hands[key] = hand
+
+    def forget_hand(self, table_id: str, user_id: int) -> None:
+        """Stop following a player's hand message."""
+        hand = self.open_hands.pop((table_id, user_id), None)
+        if hand is not None and hand.expiry is not None:
+            hand.expiry.cancel()
+
+    async def expire_hand(self, key: tuple[str, int], hand: OpenHand) -> None:
+        """The hand's token is about to run out: say on it that it stopped updating."""
+        if self.open_hands.get(key) is not hand:
+            return
+        self.forget_hand(*key)
+        try:
+            screen = hand_screen(hand.table, key[1], STOPPED_UPDATING) if hand.table.game else None
+            await hand.interaction.edit_original_response(
+                **(screen.edit() if screen else {"content": STOPPED_UPDATING, "view": None})
+            )
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not mark a hand as stopped (%s %s)", key[0], e.status, e.code)
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         """The table's channel (no fetch needed to post)."""
@@ -94,16 +159,21 @@ class DiscordNotifier:
         """Post the notices and events, edit the table message, update the hand of the player to act."""
         table = outcome.table
         self._remember_moves(outcome)
-        lines = [line for n in outcome.notices if (line := notice_line(table, n)) is not None]
-        lines += event_lines(table, outcome.events)
+        ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
+        lines = [
+            line
+            for n in outcome.notices
+            if not isinstance(n, ComputersOnly) and (line := notice_line(table, n)) is not None
+        ]
+        lines += event_lines(table, outcome.events, notice_line(table, ending[0]) or "" if ending else "")
         results: list[Sent] = []
         for text in split_message(lines):
             results.append(await self.post(table, text))
             if results[-1].status is Delivery.GONE:
                 return results[-1]
         if table_message:
-            results.append(await self.refresh(table))
-        await self._update_hand_to_act(table)
+            self.refresh_soon(table)
+        await self._update_open_hands(table)
         if table.status == "closed":
             self.forget(table.id)
         sent = worst(results)
@@ -123,12 +193,20 @@ class DiscordNotifier:
         """A closed table: nothing of it to keep."""
         self.last_lines.pop(table_id, None)
         for key in [k for k in self.open_hands if k[0] == table_id]:
-            del self.open_hands[key]
+            self.forget_hand(*key)
 
     async def post(self, table: Table, text: str) -> Sent:
         """One message in the table's channel."""
         call = self.channel(table).send(text, allowed_mentions=discord.AllowedMentions.none())
         return await self._call(table.id, "post", call)
+
+    def refresh_soon(self, table: Table) -> None:
+        """Bring the table message up to date as soon as the channel's edit budget allows.
+
+        Rendered when the edit is made, so the latest state wins; never awaited
+        here, so no rate-limited call waits under the table's lock.
+        """
+        self.pacer.request(table.channel_id, lambda: self.refresh(table))
 
     async def refresh(self, table: Table) -> Sent:
         """Edit the table message to read as the table is now."""
@@ -147,24 +225,23 @@ class DiscordNotifier:
         """The table message as it should read now (for a reply that shows it)."""
         return current_screen(table, self.last_lines.get(table.id, ""))
 
-    async def _update_hand_to_act(self, table: Table) -> None:
-        if table.game is None or table.status != "playing":
-            return
-        to_act = table.game.public_view().to_act
-        if to_act is None:
-            return
-        key = (table.id, int(to_act))
-        interaction = self.open_hands.get(key)
-        if interaction is None:
-            return
-        if (discord.utils.utcnow() - interaction.created_at).total_seconds() > HAND_TOKEN_SECONDS:
-            del self.open_hands[key]
-            return
-        try:
-            await interaction.edit_original_response(**hand_screen(table, int(to_act)).edit())
-        except discord.HTTPException as e:
-            log.warning("Table %s: could not update a hand (%s %s)", table.id, e.status, e.code)
-            self.open_hands.pop(key, None)
+    async def _update_open_hands(self, table: Table) -> None:
+        """Edit each open hand whose moment changed: a new deal, the turn coming or going, the end.
+
+        A hand just answered by its own click already shows this moment, so
+        it is not edited twice; a finished game leaves every hand with no controls.
+        """
+        for key in [k for k in self.open_hands if k[0] == table.id]:
+            hand = self.open_hands[key]
+            now = moment(table, key[1])
+            if now == hand.shown or table.game is None:
+                continue
+            hand.shown = now
+            try:
+                await hand.interaction.edit_original_response(**hand_screen(table, key[1]).edit())
+            except discord.HTTPException as e:
+                log.warning("Table %s: could not update a hand (%s %s)", table.id, e.status, e.code)
+                self.forget_hand(*key)
 
     async def locate(self, table: Table) -> Whereabouts:
         """After a restart, whether the channel is there and the table message in it."""

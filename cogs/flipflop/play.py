@@ -12,14 +12,20 @@ import discord
 
 from bot.client import send_ephemeral
 from bot.ledger import InsufficientChips, LedgerError
-from bot.render import chips
+from bot.render import chips, for_players
 from bot.runtime import Answered, Outcome, Reply, StaleControl, TableClosed, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import Table, TableError
 from cogs.flipflop.controls import parse_action
 from cogs.flipflop.notifier import DiscordNotifier
-from cogs.flipflop.screens import closed_screen, hand_screen, lobby_screen
+from cogs.flipflop.screens import closed_screen, hand_screen, leave_confirm_screen, lobby_screen
 from engine import IllegalAction
+
+
+def now() -> float:
+    """Wall-clock seconds (virtual under simcord), the clock a confirmation's expiry uses."""
+    return discord.utils.utcnow().timestamp()
+
 
 STALE_NOTE = "⚠️ That control was from an earlier turn; nothing was done. Here is your hand now:"
 
@@ -53,7 +59,7 @@ class Controls:
             table = self.runtime.get(tid)
             await send_ephemeral(interaction, not_enough(e.balance, table.buy_in if table else 0))
         except (TableError, LedgerError, IllegalAction) as e:
-            await send_ephemeral(interaction, str(e))
+            await send_ephemeral(interaction, for_players(str(e)))
         await self.warn_if_muted(interaction, tid)
 
     async def warn_if_muted(self, interaction: discord.Interaction, tid: str) -> None:
@@ -121,12 +127,21 @@ class Controls:
         if op == "hand":
             await self.show_hand(interaction, table)
             return
+        if op == "stay":
+
+            async def stays(outcome: Outcome) -> Answered:
+                await send_ephemeral(interaction, "Got it: you stay at the table for the next round.")
+                return Answered()
+
+            await self.attempt(interaction, tid, self.runtime.stay(tid, interaction.user.id, stays))
+            return
 
         async def said(outcome: Outcome) -> Answered:
             text = (
                 "You left the table; your stack went back to your balance."
                 if outcome.events
-                else "Got it: you'll leave when this round ends, and your stack goes back to your balance."
+                else "Got it: you'll leave when this round ends, and your stack goes back to your balance. "
+                "Changed your mind? Click **Stay after all** on the table."
             )
             await send_ephemeral(interaction, text)
             return Answered()
@@ -148,6 +163,7 @@ class Controls:
             await send_ephemeral(interaction, "You're not playing at this table.")
             return
         await interaction.response.send_message(ephemeral=True, **hand_screen(table, user_id).send())
+        self.notifier.remember_hand(table, user_id, interaction)
 
     # ------------------------------------------------------------------ hands
 
@@ -158,9 +174,18 @@ class Controls:
         table = self.runtime.get(tid)
         assert table is not None  # the guard saw it open
         user_id = interaction.user.id
-        self.notifier.remember_hand(tid, user_id, interaction)
         if op == "refresh":
             await interaction.response.edit_message(**hand_screen(table, user_id).edit())
+            self.notifier.remember_hand(table, user_id, interaction)
+            return
+        if op == "leave":
+            screen = leave_confirm_screen(table, user_id, now())
+            await interaction.response.edit_message(**screen.edit())
+            return
+        if op == "leaveok" and (value is None or now() > int(value)):
+            note = "⌛ That question about leaving expired; nothing was done. Here is your hand now:"
+            await interaction.response.edit_message(**hand_screen(table, user_id, note).edit())
+            self.notifier.remember_hand(table, user_id, interaction)
             return
         action = parse_action(table.pid(user_id), op, value)
         if action is None:
@@ -172,16 +197,19 @@ class Controls:
             gone = t.status == "closed" or (op == "leave" and not t.is_seated(user_id))
             if gone:
                 await interaction.response.edit_message(content="You left the game.", view=None)
+                self.notifier.forget_hand(t.id, user_id)
             else:
                 await interaction.response.edit_message(**hand_screen(t, user_id).edit())
+                self.notifier.remember_hand(t, user_id, interaction)
             return Answered()
 
         try:
             await self.runtime.act(tid, user_id, seq, action, show)
         except StaleControl:
             await interaction.response.edit_message(**hand_screen(table, user_id, STALE_NOTE).edit())
+            self.notifier.remember_hand(table, user_id, interaction)
         except IllegalAction as e:
-            await send_ephemeral(interaction, f"{e} Nothing was done.")
+            await send_ephemeral(interaction, for_players(f"{e} Nothing was done."))
         except TableError as e:
-            await send_ephemeral(interaction, str(e))
+            await send_ephemeral(interaction, for_players(str(e)))
         await self.warn_if_muted(interaction, tid)

@@ -158,8 +158,8 @@ async def test_waiting_players_see_their_hand_but_no_moves(world: World) -> None
     table = await open_table(world, world.members[:3])
     waiting = next(m for m in world.members[:3] if str(m.id) != table.game.to_act)  # type: ignore[union-attr]
     hand = await my_hand(world, waiting)
-    assert "'s turn" in hand.content
-    assert set(buttons(hand)) == {"Refresh", "Leave game"}
+    assert "Not your turn yet" in hand.content
+    assert set(buttons(hand)) == {"Refresh", "Leave game…"}
     assert selects(hand) == {}
 
 
@@ -222,7 +222,11 @@ async def test_leaving_mid_round_forfeits_and_returns_the_stack_at_round_end(wor
     leaver = next(p for p in g.round.players if p != g.to_act)
     member = member_by_pid(world, leaver)
     hand = await my_hand(world, member)
-    result = await member.click(hand.message, custom_id=buttons(hand)["Leave game"])
+    asked = await member.click(hand.message, custom_id=buttons(hand)["Leave game…"])
+    assert "Leave the game?" in asked.response.content
+    assert leaver not in g.round.dead  # asking changes nothing
+    assert list(buttons(asked.response)) == ["Keep playing", "Yes, leave"]
+    result = await member.click(asked.response.message, custom_id=buttons(asked.response)["Yes, leave"])
     assert "You left this round" in result.response.content
     assert leaver in g.round.dead
     assert "forfeits this round" in world.channel.history()[-1].content
