@@ -92,7 +92,7 @@ class DiscordNotifier:
         """The latest interaction behind each player's private hand message (valid 15 minutes)."""
         self.last_lines: dict[str, str] = {}
         """Each table's "last move" line (what the table message says happened last)."""
-        self.pacer = EditPacer(clock=lambda: discord.utils.utcnow().timestamp())
+        self.pacer = EditPacer()
         """Table-message edits, at most 5 per 5 s per channel, made outside the table's lock."""
 
     def remember_hand(self, table: Table, user_id: int, interaction: discord.Interaction) -> None:

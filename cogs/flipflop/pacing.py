@@ -36,12 +36,21 @@ class EditPacer:
         window: float | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        self.limit = BUDGET[0] if limit is None else limit
-        self.window = BUDGET[1] if window is None else window
+        self._limit, self._window = limit, window
         self._clock = clock
         self._due: dict[int, Edit] = {}
         self._sent: dict[int, deque[float]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+
+    @property
+    def limit(self) -> int:
+        """Edits allowed per window (the module's ``BUDGET`` unless given)."""
+        return BUDGET[0] if self._limit is None else self._limit
+
+    @property
+    def window(self) -> float:
+        """The window's seconds (the module's ``BUDGET`` unless given)."""
+        return BUDGET[1] if self._window is None else self._window
 
     def _now(self) -> float:
         return self._clock() if self._clock is not None else asyncio.get_running_loop().time()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,9 +60,9 @@ class Traffic:
         return max((sum(1 for u in times if t <= u < t + window) for t in times), default=0)
 
 
-def watch(world: World) -> Traffic:
-    """Start counting REST calls (with their simulated time) and player actions."""
-    log = TimedLog(lambda: world.env.now().timestamp())
+def watch(world: World, real_time: bool = False) -> Traffic:
+    """Start counting REST calls (stamped with simulated, or real, time) and player actions."""
+    log = TimedLog(time.monotonic if real_time else lambda: world.env.now().timestamp())
     world.env.backend.http_requests = log
     traffic = Traffic(log)
     store: Any = world.bot.runtime.store if world.bot.runtime is not None else None
