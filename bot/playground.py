@@ -73,6 +73,10 @@ async def playground(
     if not 1 <= members <= len(NAMES):
         raise SystemExit(f"--members must be between 1 and {len(NAMES)}.")
     bot = build_bot(db_path)
+    from cogs.flipflop import pacing
+
+    # simcord's clock stands still between clicks: a paced edit would wait out real seconds.
+    pacing.BUDGET = (1_000_000, pacing.WINDOW_SECONDS)
     try:
         # The same world every run, so a saved table finds its channel and players again.
         async with simcord.run(bot, check_errors=False) as env:
