@@ -88,8 +88,31 @@ def _status(view: PublicView, pid: str) -> str:
     return "waiting"
 
 
-def table_embed(table: Table, last_line: str = "") -> discord.Embed:
-    """The one public table message, edited after every action; ``last_line`` tells the last moves."""
+LOG_CHARS = 3000
+"""Room for a round's log in the table message (an embed's description holds 4,096)."""
+
+
+def log_text(lines: Sequence[str], room: int = LOG_CHARS) -> str:
+    """A round's log, its oldest lines left out (with "…") when it outgrows ``room``."""
+    text = "\n".join(lines)
+    if len(text) <= room:
+        return text
+    return "…" + text[-(room - 1) :].split("\n", 1)[-1]
+
+
+def round_record_embed(title: str, lines: Sequence[str]) -> discord.Embed:
+    """A finished round as the channel keeps it: what happened, nothing to click."""
+    return discord.Embed(
+        title=title, description=log_text(lines, 4000) or "—", colour=discord.Colour.dark_grey()
+    )
+
+
+def table_embed(table: Table, last_line: str = "", log: Sequence[str] = ()) -> discord.Embed:
+    """The one public table message, edited as the game goes; ``last_line`` tells the last moves.
+
+    ``log`` is this round's story (the deal, shows for the flip and flop pots,
+    leavers, the result): the channel gets it here instead of a message per event.
+    """
     assert table.game is not None
     v = table.game.public_view()
     dealt = bool(v.players)
@@ -107,6 +130,8 @@ def table_embed(table: Table, last_line: str = "") -> discord.Embed:
         desc.append(f"▶️ **{table.name(v.to_act)}**'s turn{when}")
     elif table.next_round_at and not v.over and not table.stop_after_round and table.status == "playing":
         desc.append(f"⏸️ Next round <t:{int(table.next_round_at)}:R>")
+    if log:
+        desc.append("\n" + log_text(log))
     e.description = "\n".join(desc)
     rows = []
     for pid in [*v.players, *(p for p in v.seated if p not in v.players)]:

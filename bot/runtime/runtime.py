@@ -151,6 +151,20 @@ class TableRuntime:
             await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
             self._arm(table)
 
+    async def moved(self, table_id: str, message_id: int) -> None:
+        """The notifier posted the table again at the bottom of the channel: save where (no timer changes)."""
+        async with self.store.lock(table_id):
+            table = self.store.get(table_id)
+            if table is not None and table.status != "closed":
+                await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
+
+    async def report(self, table_id: str, sent: Sent) -> None:
+        """What a notifier call made outside the table's lock achieved (a gone channel closes the table)."""
+        async with self.store.lock(table_id):
+            table = self.store.get(table_id)
+            if table is not None:
+                await self._delivered(table, sent)
+
     async def join(self, table_id: str, user_id: int, name: str, reply: Reply | None = None) -> Outcome:
         """R2.2: take a seat in the lobby."""
         async with self.store.lock(table_id):

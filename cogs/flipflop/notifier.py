@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, Whereabouts
-from bot.table_render import event_lines, last_move, notice_line, unreadable_line
+from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, Whereabouts
+from bot.table_render import event_lines, last_move, notice_line, round_record_embed, unreadable_line
 from bot.tables import Table, Unreadable
 from cogs.flipflop.pacing import EditPacer
 from cogs.flipflop.screens import Screen, current_screen, hand_screen
@@ -94,6 +94,9 @@ class DiscordNotifier:
         """Each table's "last move" line (what the table message says happened last)."""
         self.pacer = EditPacer()
         """Table-message edits, at most 5 per 5 s per channel, made outside the table's lock."""
+        self.logs: dict[str, list[str]] = {}
+        """Each table's log of the round being played (shown in the table message)."""
+        self._tasks: set[asyncio.Future[None]] = set()
 
     def remember_hand(self, table: Table, user_id: int, interaction: discord.Interaction) -> None:
         """``interaction``'s message is this player's hand now, as it reads at this moment: keep it current.
@@ -156,28 +159,90 @@ class DiscordNotifier:
         return Sent(Delivery.FAILED)
 
     async def publish(self, outcome: Outcome, table_message: bool = True) -> Sent:
-        """Post the notices and events, edit the table message, update the hand of the player to act."""
+        """Tell the channel and the open hands what happened.
+
+        A lobby's news is posted. Once the game is on, the channel gets no
+        message per event: the round's story is a log inside the table
+        message (edited, paced per channel), and each new round moves the
+        table to the bottom of the channel, leaving the finished round behind
+        as a short record: about one new channel message per round.
+        """
         table = outcome.table
         self._remember_moves(outcome)
         ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
+        posted = [n for n in outcome.notices if isinstance(n, TableClosed)]
         lines = [
             line
             for n in outcome.notices
-            if not isinstance(n, ComputersOnly) and (line := notice_line(table, n)) is not None
+            if not isinstance(n, ComputersOnly | TableClosed) and (line := notice_line(table, n)) is not None
         ]
         lines += event_lines(table, outcome.events, notice_line(table, ending[0]) or "" if ending else "")
         results: list[Sent] = []
-        for text in split_message(lines):
-            results.append(await self.post(table, text))
-            if results[-1].status is Delivery.GONE:
-                return results[-1]
-        if table_message:
-            self.refresh_soon(table)
+        if table.game is None:  # a lobby: its news is posted
+            lines = [line for n in posted if (line := notice_line(table, n))] + lines
+            posted = []
+            for text in split_message(lines):
+                results.append(await self.post(table, text))
+                if results[-1].status is Delivery.GONE:
+                    return results[-1]
+            if table_message:
+                self.refresh_soon(table)
+        else:
+            self._log(table, outcome, lines)
+            if table_message or lines:
+                self.refresh_soon(table)
+            for text in split_message([line for n in posted if (line := notice_line(table, n))]):
+                results.append(await self.post(table, text))
         await self._update_open_hands(table)
         if table.status == "closed":
             self.forget(table.id)
         sent = worst(results)
-        return Sent(sent.status, sent.missing, posted=bool(lines) and sent.ok)
+        return Sent(sent.status, sent.missing, posted=bool(results) and sent.ok)
+
+    def _log(self, table: Table, outcome: Outcome, lines: list[str]) -> None:
+        """Add to this round's log; a new deal starts a new log and moves the table down."""
+        tid = table.id
+        if not any(isinstance(e, RoundStarted) for e in outcome.events):
+            self.logs.setdefault(tid, []).extend(lines)
+            return
+        finished = self.logs.get(tid, [])
+        self.logs[tid] = list(lines)
+        assert table.game is not None
+        number = table.game.public_view().round_number
+        if number > 1 and table.message_id is not None:
+            title = f"🃏 Flip Flop — round {number - 1}"
+            record = round_record_embed(title, finished)
+            self._spawn(self._move_down(table, table.message_id, record))
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _move_down(self, table: Table, old_id: int, record: discord.Embed) -> None:
+        """Post the table at the bottom of the channel; the old message keeps the finished round."""
+        try:
+            message = await self.channel(table).send(**self.screen(table).send())
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not move the table down (%s %s)", table.id, e.status, e.code)
+            await self._report(table, self._classify(e, "post"))
+            return
+        await self._report(table, Sent(Delivery.OK, posted=True))
+        runtime = self.bot.runtime
+        if runtime is not None:
+            await runtime.moved(table.id, message.id)
+        old = self.channel(table).get_partial_message(old_id)
+
+        async def freeze() -> None:
+            await self._call(table.id, "edit the old table message", old.edit(embed=record, view=None))
+
+        self.pacer.request(table.channel_id, freeze, key=f"record:{old_id}")
+
+    async def _report(self, table: Table, sent: Sent) -> None:
+        """Tell the runtime what a call made outside the table's lock achieved."""
+        runtime = self.bot.runtime
+        if runtime is not None and not (sent.ok and not sent.posted):
+            await runtime.report(table.id, sent)
 
     def _remember_moves(self, outcome: Outcome) -> None:
         tid = outcome.table.id
@@ -191,7 +256,6 @@ class DiscordNotifier:
 
     def forget(self, table_id: str) -> None:
         """A closed table: nothing of it to keep."""
-        self.last_lines.pop(table_id, None)
         for key in [k for k in self.open_hands if k[0] == table_id]:
             self.forget_hand(*key)
 
@@ -206,14 +270,22 @@ class DiscordNotifier:
         Rendered when the edit is made, so the latest state wins; never awaited
         here, so no rate-limited call waits under the table's lock.
         """
-        self.pacer.request(table.channel_id, lambda: self.refresh(table))
+        self.pacer.request(table.channel_id, lambda: self._refresh_and_report(table))
+
+    async def _refresh_and_report(self, table: Table) -> None:
+        sent = await self.refresh(table)
+        if table.status == "closed":  # its last edit is made: nothing of it to keep
+            self.last_lines.pop(table.id, None)
+            self.logs.pop(table.id, None)
+        if sent.status in (Delivery.GONE, Delivery.FORBIDDEN):
+            await self._report(table, sent)
 
     async def refresh(self, table: Table) -> Sent:
         """Edit the table message to read as the table is now."""
         if table.message_id is None:
             return Sent(Delivery.OK)
         message = self.channel(table).get_partial_message(table.message_id)
-        screen = current_screen(table, self.last_lines.get(table.id, ""))
+        screen = self.screen(table)
         sent = await self._call(table.id, "edit the table message", message.edit(**screen.edit()))
         if (
             sent.status is Delivery.FAILED
@@ -223,7 +295,7 @@ class DiscordNotifier:
 
     def screen(self, table: Table) -> Screen:
         """The table message as it should read now (for a reply that shows it)."""
-        return current_screen(table, self.last_lines.get(table.id, ""))
+        return current_screen(table, self.last_lines.get(table.id, ""), self.logs.get(table.id, ()))
 
     async def _update_open_hands(self, table: Table) -> None:
         """Edit each open hand whose moment changed: a new deal, the turn coming or going, the end.

@@ -38,7 +38,7 @@ class EditPacer:
     ) -> None:
         self._limit, self._window = limit, window
         self._clock = clock
-        self._due: dict[int, Edit] = {}
+        self._due: dict[int, dict[str, Edit]] = {}
         self._sent: dict[int, deque[float]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
 
@@ -55,9 +55,12 @@ class EditPacer:
     def _now(self) -> float:
         return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
 
-    def request(self, channel_id: int, edit: Edit) -> None:
-        """The channel's table message should be brought up to date (replaces any pending edit)."""
-        self._due[channel_id] = edit
+    def request(self, channel_id: int, edit: Edit, key: str = "table") -> None:
+        """A message in the channel should be brought up to date (replaces its pending edit).
+
+        Edits of one channel are made one at a time, in the order first asked.
+        """
+        self._due.setdefault(channel_id, {})[key] = edit
         if channel_id not in self._workers:
             self._workers[channel_id] = asyncio.create_task(self._work(channel_id))
 
@@ -78,7 +81,10 @@ class EditPacer:
                 if wait > 0:
                     await asyncio.sleep(wait)
                     continue
-                edit = self._due.pop(channel_id)
+                due = self._due[channel_id]
+                edit = due.pop(next(iter(due)))
+                if not due:
+                    del self._due[channel_id]
                 self._sent.setdefault(channel_id, deque()).append(self._now())
                 try:
                     await edit()

@@ -6,6 +6,7 @@ the words come from ``bot.table_render`` and the controls from ``controls``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +64,7 @@ def lobby_screen(table: Table) -> Screen:
     return Screen(embed=lobby_embed(table), view=view)
 
 
-def table_screen(table: Table, last_line: str = "") -> Screen:
+def table_screen(table: Table, last_line: str = "", log: Sequence[str] = ()) -> Screen:
     """The public table: the game as everyone sees it; My hand, Leave after this round (or stay)."""
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton(table.id, "hand", "My hand", discord.ButtonStyle.primary, "🂠"))
@@ -72,16 +73,16 @@ def table_screen(table: Table, last_line: str = "") -> Screen:
     )
     if table.leave_after_round:
         view.add_item(TableButton(table.id, "stay", "Stay after all", discord.ButtonStyle.secondary))
-    return Screen(embed=table_embed(table, last_line), view=view)
+    return Screen(embed=table_embed(table, last_line, log), view=view)
 
 
-def current_screen(table: Table, last_line: str = "") -> Screen:
+def current_screen(table: Table, last_line: str = "", log: Sequence[str] = ()) -> Screen:
     """The table message as it should read now, whatever the table's state."""
     if table.status == "lobby":
         return lobby_screen(table)
     if table.status == "playing":
-        return table_screen(table, last_line)
-    embed = table_embed(table, last_line) if table.game is not None else lobby_embed(table)
+        return table_screen(table, last_line, log)
+    embed = table_embed(table, last_line, log) if table.game is not None else lobby_embed(table)
     embed.title = "🃏 Flip Flop — table closed"
     embed.set_footer(text=f"Table {table.id} · this table is closed; open a new one with /flipflop start")
     return Screen(embed=embed)

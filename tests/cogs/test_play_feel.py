@@ -14,6 +14,7 @@ from engine.events import LaidOff
 from tests.cogs.helpers import (
     Hands,
     buttons,
+    channel_text,
     message,
     my_hand,
     open_table,
@@ -67,7 +68,7 @@ async def test_a_double_click_on_draw_never_leaves(world: World) -> None:
         if there["type"] == 2:
             await actor.click(drawn.response.message, custom_id=there["custom_id"])
     assert str(actor.id) in g.seated and str(actor.id) not in (g.round.dead if g.round else ())
-    assert "left the game" not in "\n".join(m.content for m in world.channel.history())
+    assert "left the game" not in channel_text(world)
 
 
 async def test_leaving_asks_first_and_keep_playing_takes_its_place(world: World) -> None:
@@ -135,7 +136,7 @@ async def test_open_hands_follow_a_new_deal_and_say_when_the_game_is_over(world:
         table_message(world) if table_in(world) else message(world, table.channel_id, table.message_id or 0)
     )
     assert not closed.components and "closed" in (closed.embeds[0].footer.text or "")
-    said = "\n".join(m.content for m in world.channel.history())
+    said = channel_text(world)
     assert "Next deal" not in said.split("stop the game")[-1]
 
 

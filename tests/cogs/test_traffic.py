@@ -17,7 +17,6 @@ from tests.cogs.helpers import Hands, open_table, play_simple_turn, play_step, s
 from tests.cogs.traffic import Traffic, watch
 from tests.conftest import World
 
-
 SCALE = 10
 """simcord's clock stands still while the bot works, and it waits out a short sleep in real
 time; so here the window is a tenth of Discord's (5 edits per 0.5 s of real time), the
