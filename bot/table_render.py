@@ -187,7 +187,11 @@ def event_lines(table: Table, events: Sequence[Event], ending: str = "") -> list
     standings); no "next deal" is announced when the game ends with it.
     """
     out: list[str] = []
-    game_ends = table.stop_after_round or any(isinstance(e, GameOver) for e in events)
+    game_ends = (
+        table.stop_after_round
+        or (table.game is not None and table.game.public_view().over)
+        or any(isinstance(e, GameOver) for e in events)
+    )
     stacks = table.game.public_view().stacks if table.game is not None else {}
     for e in events:
         if isinstance(e, RoundStarted):

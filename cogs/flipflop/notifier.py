@@ -22,7 +22,7 @@ from bot.table_render import event_lines, last_move, notice_line, round_record_e
 from bot.tables import Table, Unreadable
 from cogs.flipflop.pacing import EditPacer
 from cogs.flipflop.screens import Screen, current_screen, hand_screen
-from engine.events import Drew, RoundStarted
+from engine.events import Drew, GameOver, RoundStarted
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -184,16 +184,19 @@ class DiscordNotifier:
         table = outcome.table
         self._remember_moves(outcome)
         ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
-        posted = [n for n in outcome.notices if isinstance(n, TableClosed)]
+        posted = [n for n in outcome.notices if isinstance(n, TableClosed | Resumed)]
         lines = [
             line
             for n in outcome.notices
-            if not isinstance(n, ComputersOnly | TableClosed) and (line := notice_line(table, n)) is not None
+            if not isinstance(n, ComputersOnly | TableClosed | Resumed)
+            and (line := notice_line(table, n)) is not None
         ]
-        lines += event_lines(table, outcome.events, notice_line(table, ending[0]) or "" if ending else "")
+        lines += event_lines(table, [e for e in outcome.events if not isinstance(e, GameOver)])
+        why = notice_line(table, ending[0]) or "" if ending else ""
+        final = event_lines(table, [e for e in outcome.events if isinstance(e, GameOver)], why)
         results: list[Sent] = []
         if table.game is None:  # a lobby: its news is posted
-            lines = [line for n in posted if (line := notice_line(table, n))] + lines
+            lines = [line for n in posted if (line := notice_line(table, n))] + lines + final
             posted = []
             for text in split_message(lines):
                 results.append(await self.post(table, text))
@@ -205,7 +208,8 @@ class DiscordNotifier:
             self._log(table, outcome, lines)
             if (table_message and not only_a_draw(outcome)) or lines:
                 self.refresh_soon(table)
-            for text in split_message([line for n in posted if (line := notice_line(table, n))]):
+            news = [line for n in posted if (line := notice_line(table, n))] + final
+            for text in split_message(news):  # a restart, a closing and the final standings are news
                 results.append(await self.post(table, text))
         await self._update_open_hands(table)
         if table.status == "closed":
