@@ -288,15 +288,24 @@ def last_move(table: Table, events: Sequence[Event]) -> str:
     return "; ".join(parts)
 
 
-def hand_text(table: Table, view: PlayerView, note: str = "") -> str:
-    """A player's private hand: cards sorted, value, and what to do now."""
+def hand_text(table: Table, view: PlayerView, note: str = "", drawn: Card | None = None) -> str:
+    """A player's private hand: cards sorted, value, and what to do now.
+
+    The card just drawn is marked, and so is the dealer's upcard while the
+    dealer holds it (everyone saw it dealt face up, R3.2).
+    """
     lines = []
     if note:
         lines.append(note)
     if not view.players or view.player not in view.players:
         lines.append("You're not in this round.")
         return "\n".join(lines)
-    lines.append(f"**Your hand** (value **{view.hand_value}**): {cards(view.hand, sort=True)}")
+    marks: dict[Card, str] = {}
+    if view.player == view.dealer and view.upcard_held and view.upcard in view.hand:
+        marks[view.upcard] = "upcard, seen by all"
+    if drawn is not None and drawn in view.hand:
+        marks[drawn] = "just drawn"
+    lines.append(f"**Your hand** (value **{view.hand_value}**): {cards(view.hand, sort=True, marks=marks)}")
     if view.player in view.dead:
         lines.append("You left this round; your stack comes back when it ends.")
     elif view.over or table.status != "playing":

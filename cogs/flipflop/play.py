@@ -192,14 +192,19 @@ class Controls:
             await send_ephemeral(interaction, "That choice isn't something you can do; nothing was done.")
             return
 
+        draws = op in ("stock", "take") and table.game is not None
+        before = set(table.game.view(table.pid(user_id)).hand) if draws and table.game else set()
+
         async def show(outcome: Outcome) -> Answered:
             t = outcome.table
+            new = set(t.game.view(t.pid(user_id)).hand) - before if draws and t.game else set()
+            drawn = next(iter(new)) if len(new) == 1 else None
             gone = t.status == "closed" or (op == "leave" and not t.is_seated(user_id))
             if gone:
                 await interaction.response.edit_message(content="You left the game.", view=None)
                 self.notifier.forget_hand(t.id, user_id)
             else:
-                await interaction.response.edit_message(**hand_screen(t, user_id).edit())
+                await interaction.response.edit_message(**hand_screen(t, user_id, drawn=drawn).edit())
                 self.notifier.remember_hand(t, user_id, interaction)
             return Answered()
 

@@ -17,7 +17,7 @@ from bot.runtime import LEVEL_LABEL, LEVELS
 from bot.table_render import closed_embed, hand_text, lobby_embed, table_embed
 from bot.tables import Table
 from cogs.flipflop.controls import HandButton, HandSelect, LobbyButton, LobbySelect, TableButton, code
-from engine import Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine import Card, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.view import PlayerView
 
 
@@ -99,16 +99,17 @@ LEAVE_CONFIRM_SECONDS = 30
 HAND_ENDED = "🏁 This game is over; this hand is finished. The results are in the channel."
 
 
-def hand_screen(table: Table, user_id: int, note: str = "") -> Screen:
+def hand_screen(table: Table, user_id: int, note: str = "", drawn: Card | None = None) -> Screen:
     """A player's private hand with controls for exactly their legal actions now.
 
     A finished game (or closed table) offers nothing to click.
     """
     assert table.game is not None
     view = table.game.view(table.pid(user_id))
+    text = hand_text(table, view, note, drawn)
     if view.over or table.status != "playing":
-        return Screen(content=hand_text(table, view, note), view=None)
-    return Screen(content=hand_text(table, view, note), view=_hand_controls(table, view))
+        return Screen(content=text, view=None)
+    return Screen(content=text, view=_hand_controls(table, view))
 
 
 def leave_confirm_screen(table: Table, user_id: int, now: float) -> Screen:

@@ -197,3 +197,24 @@ async def test_spreads_are_numbered_from_one(world: World) -> None:
     line = last_move(table, [LaidOff(str(world.members[0].id), Card.parse("5H"), 0)])
     assert line.endswith("off on #1")
     assert runtime(world).get(table.id) is table
+
+
+async def test_the_card_just_drawn_is_marked_and_cards_look_alike(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    actor = member(world, g.to_act)
+    hand = await my_hand(world, actor)
+    drawn = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
+    assert drawn.response.content.count("*(just drawn)*") == 1
+    assert "\ufe0f" not in drawn.response.content.split("\n")[0]  # no emoji suits: one look for all four
+
+
+async def test_the_dealer_sees_the_upcard_marked_in_their_hand(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    view = g.public_view()
+    assert view.dealer is not None and view.upcard_held
+    hand = await my_hand(world, member(world, view.dealer))
+    assert "*(upcard, seen by all)*" in hand.content
