@@ -23,6 +23,7 @@ from bot.tables import TableError, TableService
 from cogs.flipflop import controls
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import Controls, may_manage, not_enough
+from cogs.flipflop.screens import rules_screen
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -136,6 +137,10 @@ class FlipFlop(commands.GroupCog, group_name="flipflop", group_description="Play
             await send_ephemeral(interaction, NO_TABLE)
             return
         await self.controls.show_hand(interaction, table)
+
+    @app_commands.command(name="rules", description="Learn the rules of Flip Flop, a page at a time.")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(ephemeral=True, **rules_screen(1).send())
 
     @app_commands.command(name="table", description="Show the table again at the bottom of the channel.")
     async def table(self, interaction: discord.Interaction) -> None:

@@ -51,6 +51,10 @@ class Handler(Protocol):
         """A control in a private hand (a move, refresh, leave)."""
         ...
 
+    async def on_rules(self, interaction: discord.Interaction, page: int) -> None:
+        """A page button on the rules (``page`` counts from 1)."""
+        ...
+
 
 _handlers: weakref.WeakValueDictionary[int, Handler] = weakref.WeakValueDictionary()
 """Each client's handler, held weakly (the cog owns it), so a finished bot can be collected."""
@@ -59,12 +63,12 @@ _handlers: weakref.WeakValueDictionary[int, Handler] = weakref.WeakValueDictiona
 def bind(client: discord.Client, handler: Handler) -> None:
     """Register the persistent controls on ``client`` and who answers them."""
     _handlers[id(client)] = handler
-    client.add_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect)
+    client.add_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton)
 
 
 def unbind(client: discord.Client) -> None:
     """Stop answering the controls (the cog is unloading)."""
-    client.remove_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect)
+    client.remove_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton)
     _handlers.pop(id(client), None)
 
 
@@ -285,6 +289,32 @@ class HandSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
         await handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
+
+
+class RulesButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ff:r:(?P<page>\d+):(?P<op>prev|next)"
+):
+    """Turns a page of ``/flipflop rules``: it names the page it leads to; no table involved."""
+
+    def __init__(self, page: int, op: str, label: str = "", disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ff:r:{page}:{op}",
+                disabled=disabled,
+            )
+        )
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> RulesButton:
+        return cls(int(match["page"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handler_of(interaction).on_rules(interaction, self.page)
 
 
 # ---------------------------------------------------------------------- select values

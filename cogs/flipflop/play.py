@@ -11,15 +11,28 @@ from collections.abc import Awaitable
 import discord
 
 from bot.client import send_ephemeral
+from bot.db import StoreError
+from bot.first_hands import FirstHands
+from bot.i18n import texts
 from bot.ledger import InsufficientChips, LedgerError
 from bot.render import chips, for_players
+from bot.rules_pages import FIRST_HAND_TIP
 from bot.runtime import Answered, Outcome, Reply, StaleControl, TableClosed, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import Table, TableError
 from cogs.flipflop.controls import parse_action
 from cogs.flipflop.notifier import DiscordNotifier
-from cogs.flipflop.screens import closed_screen, hand_screen, leave_confirm_screen, lobby_screen
+from cogs.flipflop.screens import (
+    closed_screen,
+    hand_screen,
+    leave_confirm_screen,
+    lobby_screen,
+    rules_screen,
+)
 from engine import IllegalAction
+
+TIP = texts("en").gettext(FIRST_HAND_TIP)
+"""The first-hand tip in English (the catalogs hold it in every language)."""
 
 
 def now() -> float:
@@ -50,6 +63,7 @@ class Controls:
     def __init__(self, runtime: TableRuntime, notifier: DiscordNotifier) -> None:
         self.runtime = runtime
         self.notifier = notifier
+        self.first_hands = FirstHands()
 
     async def attempt(self, interaction: discord.Interaction, tid: str, command: Awaitable[Outcome]) -> None:
         """Run a command; a refusal becomes a private message and changes nothing."""
@@ -162,8 +176,21 @@ class Controls:
         if table.game is None or table.pid(user_id) not in table.game.order:
             await send_ephemeral(interaction, "You're not playing at this table.")
             return
-        await interaction.response.send_message(ephemeral=True, **hand_screen(table, user_id).send())
+        tip = await self._tip(table, user_id)
+        await interaction.response.send_message(ephemeral=True, **hand_screen(table, user_id, tip).send())
         self.notifier.remember_hand(table, user_id, interaction)
+
+    async def _tip(self, table: Table, user_id: int) -> str:
+        """The one-line tip, on a member's first hand ever (remembered per member)."""
+        try:
+            first = await self.first_hands.first(self.runtime.store.db, table.guild_id, user_id)
+        except StoreError:
+            return ""
+        return "💡 " + TIP.format(rules="`/flipflop rules`") if first else ""
+
+    async def on_rules(self, interaction: discord.Interaction, page: int) -> None:
+        """Turn a page of the rules."""
+        await interaction.response.edit_message(**rules_screen(page).edit())
 
     # ------------------------------------------------------------------ hands
 

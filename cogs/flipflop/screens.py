@@ -12,11 +12,21 @@ from typing import Any
 
 import discord
 
+from bot.i18n import texts
 from bot.render import plain, plain_cards
+from bot.rules_pages import rules_pages
 from bot.runtime import LEVEL_LABEL, LEVELS
 from bot.table_render import closed_embed, hand_text, lobby_embed, table_embed
 from bot.tables import Table
-from cogs.flipflop.controls import HandButton, HandSelect, LobbyButton, LobbySelect, TableButton, code
+from cogs.flipflop.controls import (
+    HandButton,
+    HandSelect,
+    LobbyButton,
+    LobbySelect,
+    RulesButton,
+    TableButton,
+    code,
+)
 from engine import Card, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.view import PlayerView
 
@@ -209,3 +219,16 @@ def _menus(out: discord.ui.View, table: Table, v: PlayerView) -> None:
             for d in sorted(discards, key=lambda d: (-d.card.value, d.card.suit))[:25]
         ]
         out.add_item(HandSelect(tid, seq, "discard", "Discard a card (ends your turn)…", options))
+
+
+def rules_screen(page: int) -> Screen:
+    """Page ``page`` (from 1) of the rules, with buttons to the pages before and after."""
+    pages = rules_pages(texts("en"))
+    page = min(max(page, 1), len(pages))
+    shown = pages[page - 1]
+    embed = discord.Embed(title=f"📖 {shown.title}", description=shown.body, colour=discord.Colour.blurple())
+    embed.set_footer(text=shown.footer)
+    view = discord.ui.View(timeout=None)
+    view.add_item(RulesButton(page - 1, "prev", "◀ Back", disabled=page == 1))
+    view.add_item(RulesButton(page + 1, "next", "Next ▶", disabled=page == len(pages)))
+    return Screen(embed=embed, view=view)

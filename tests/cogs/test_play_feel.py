@@ -218,3 +218,25 @@ async def test_the_dealer_sees_the_upcard_marked_in_their_hand(world: World) -> 
     assert view.dealer is not None and view.upcard_held
     hand = await my_hand(world, member(world, view.dealer))
     assert "*(upcard, seen by all)*" in hand.content
+
+
+async def test_rules_are_short_private_pages_with_buttons(world: World) -> None:
+    ann = world.members[0]
+    shown = await ann.slash(world.channel, "flipflop rules")
+    assert shown.ephemeral
+    page = shown.response
+    assert page.embeds[0].footer.text == "Page 1 of 6"
+    assert "(R" not in (page.embeds[0].description or "")
+    turned = await ann.click(page.message, label="Next ▶")
+    assert turned.response.embeds[0].footer.text == "Page 2 of 6"
+    back = await ann.click(turned.response.message, label="◀ Back")
+    assert back.response.embeds[0].footer.text == "Page 1 of 6"
+
+
+async def test_a_first_hand_ever_carries_one_tip(world: World) -> None:
+    await open_table(world, world.members[:3])
+    ben = world.members[1]
+    first = await my_hand(world, ben)
+    assert first.content.startswith("💡 Tip:") and "/flipflop rules" in first.content
+    again = await my_hand(world, ben)
+    assert "Tip:" not in again.content
