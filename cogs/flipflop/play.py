@@ -7,6 +7,7 @@ this module only picks the screen that answers the member who clicked.
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from dataclasses import replace
 
 import discord
 
@@ -176,8 +177,11 @@ class Controls:
         if table.game is None or table.pid(user_id) not in table.game.order:
             await send_ephemeral(interaction, "You're not playing at this table.")
             return
+        screen = hand_screen(table, user_id)
         tip = await self._tip(table, user_id)
-        await interaction.response.send_message(ephemeral=True, **hand_screen(table, user_id, tip).send())
+        if tip:  # last, under the cards and what to do now
+            screen = replace(screen, content=f"{screen.content}\n{tip}")
+        await interaction.response.send_message(ephemeral=True, **screen.send())
         self.notifier.remember_hand(table, user_id, interaction)
 
     async def _tip(self, table: Table, user_id: int) -> str:

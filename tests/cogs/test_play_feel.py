@@ -237,6 +237,7 @@ async def test_a_first_hand_ever_carries_one_tip(world: World) -> None:
     await open_table(world, world.members[:3])
     ben = world.members[1]
     first = await my_hand(world, ben)
-    assert first.content.startswith("💡 Tip:") and "/flipflop rules" in first.content
+    assert first.content.startswith("**Your hand**")
+    assert first.content.splitlines()[-1].startswith("💡 Tip:") and "/flipflop rules" in first.content
     again = await my_hand(world, ben)
     assert "Tip:" not in again.content
