@@ -151,7 +151,7 @@ def table_embed(table: Table, last_line: str = "", log: Sequence[str] = ()) -> d
         top = card(v.top_discard) if v.top_discard is not None else "empty"
         e.add_field(name="Discard pile", value=top, inline=True)
         e.add_field(name="Stock", value=f"{v.stock_size} cards", inline=True)
-        if v.showings:
+        if v.showings and not log:  # the log says who showed what; not twice
             shown = ", ".join(f"{table.name(p)} {card(c)} ({pot})" for p, pot, c in v.showings)
             e.add_field(name="Shown for flip / flop", value=shown, inline=False)
     if last_line:
