@@ -131,7 +131,7 @@ def table_embed(table: Table, last_line: str = "", log: Sequence[str] = ()) -> d
     elif table.next_round_at and not v.over and not table.stop_after_round and table.status == "playing":
         desc.append(f"⏸️ Next round <t:{int(table.next_round_at)}:R>")
     if log:
-        desc.append("\n" + log_text(log))
+        desc.append("\n📜 **This round**\n" + log_text(log))
     e.description = "\n".join(desc)
     rows = []
     for pid in [*v.players, *(p for p in v.seated if p not in v.players)]:
