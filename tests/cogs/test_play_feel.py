@@ -8,6 +8,7 @@ import simcord
 
 from bot.render import for_players
 from bot.table_render import last_move
+from bot.tables import Table
 from cogs.flipflop.notifier import STOPPED_UPDATING
 from engine.cards import Card
 from engine.events import LaidOff
@@ -241,3 +242,12 @@ async def test_a_first_hand_ever_carries_one_tip(world: World) -> None:
     assert first.content.splitlines()[-1].startswith("💡 Tip:") and "/flipflop rules" in first.content
     again = await my_hand(world, ben)
     assert "Tip:" not in again.content
+
+
+async def test_the_countdown_comes_from_the_saved_deadline(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    assert table.turn_deadline is not None
+    saved = Table.from_json(table.to_json())
+    assert saved.turn_deadline == table.turn_deadline
+    shown = table_message(world).embeds[0].description or ""
+    assert f"<t:{int(table.turn_deadline)}:R>" in shown
