@@ -75,6 +75,10 @@ async def playground(
     if not 1 <= members <= len(NAMES):
         raise SystemExit(f"--members must be between 1 and {len(NAMES)}.")
     bot = build_bot(db_path)
+    from cogs.flipflop import pacing
+
+    # simcord's clock stands still between clicks: a paced edit would wait out real seconds.
+    pacing.BUDGET = (1_000_000, pacing.WINDOW_SECONDS)
     try:
         # The same world every run, so a saved table finds its channel and players again.
         async with simcord.run(bot, check_errors=False) as env:
@@ -126,12 +130,54 @@ async def seat_computers(world: Playground, count: int, level: str) -> None:
     await world.env.settle()
 
 
+def opening_line(world: Playground) -> str:
+    """What to do first: start a table, or (computers seated, or a table resumed) join and start it."""
+    runtime = world.bot.runtime
+    table = runtime.in_channel(world.channel.id) if runtime is not None else None
+    if table is None:
+        return (
+            "Type /flipflop start in the composer and press the Send arrow; "
+            "switch 'Viewing as' to play each seat."
+        )
+    host = table.name(table.host_id)
+    if table.status == "lobby":
+        return (
+            f"A table is open in #flipflop with {len(table.computers)} computer player(s) seated: "
+            f"click Join as the others, then Start as {host}. Switch 'Viewing as' to play each seat."
+        )
+    return (
+        "Your saved table carries on in #flipflop: click My hand to play; switch 'Viewing as' for each seat."
+    )
+
+
+class _QuietStart(logging.Filter):
+    """Start-up warnings that mean nothing here.
+
+    The simulator's own probe client has no guilds intent (the bot's has it),
+    and the playground has no voice.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        return "Guilds intent seems to be disabled" not in text and "voice will NOT be supported" not in text
+
+
+def quiet_start() -> None:
+    """Say nothing about the simulator's probe client or about voice."""
+    import discord
+
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+    for name in ("discord.state", "discord.client"):
+        logging.getLogger(name).addFilter(_QuietStart())
+
+
 async def serve(db_path: Path, members: int, port: int | None, computers: int, level: str) -> None:
     """Serve until Ctrl-C, then shut down cleanly."""
     async with playground(db_path, members, port, computers=computers, level=level) as world:
         print("\nFlip Flop playground is running (the real bot, in a simulated Discord).")
         print(f"Open this address in your browser:\n\n    {world.url}\n")
-        print("Type /flipflop start in the composer, switch 'Viewing as' to play each seat.")
+        print(opening_line(world))
         print(f"Chips and tables are kept in {db_path}. Press Ctrl-C to stop.\n", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -139,7 +185,12 @@ async def serve(db_path: Path, members: int, port: int | None, computers: int, l
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
         await stop.wait()
-    print("Playground stopped; your table is saved and resumes next time.")
+        open_table = world.bot.runtime is not None and world.bot.runtime.in_channel(world.channel.id)
+    print(
+        "Playground stopped; your table is saved and resumes next time."
+        if open_table
+        else "Playground stopped; your chips are saved."
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.computers <= 4:
         parser.error("--computers must be between 0 and 4")
     logging.basicConfig(level=logging.WARNING)
+    quiet_start()
     try:
         asyncio.run(serve(args.db, args.members, args.port, args.computers, args.level))
     except KeyboardInterrupt:

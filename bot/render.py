@@ -1,19 +1,20 @@
 """How cards, chips and tables read in Discord.
 
-Suits are told apart by shape and colour in both light and dark themes: a red
-card is its rank in a code box followed by a red suit emoji (``♥️`` ``♦️``); a
-black card keeps its suit inside the code box (``A♠``), where Discord draws it
-as text in the theme's own colour, so spades and clubs never turn into dark
-emoji that vanish on the dark theme.
+Every card has one look, whatever its suit: rank and suit together in a code
+box (``10♥︎``, ``A♠︎``). The suit is drawn as text (variation selector 15), so
+Discord paints it in the theme's own text colour: readable in dark and light
+themes alike, no dark emoji vanishing on the dark theme, and no card looking
+bigger than another. Suits are told apart by shape.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from engine.cards import RANKS, Card, sort_key
 
-SUIT_MARK = {"H": "♥️", "D": "♦️", "S": "♠\ufe0e", "C": "♣\ufe0e"}
+SUIT_MARK = {"H": "♥\ufe0e", "D": "♦\ufe0e", "S": "♠\ufe0e", "C": "♣\ufe0e"}
 SUIT_WORD = {"H": "hearts", "D": "diamonds", "S": "spades", "C": "clubs"}
 
 
@@ -29,16 +30,15 @@ def rank_text(card: Card) -> str:
 
 
 def card(c: Card) -> str:
-    """One card for a message: ```10`♥️`` for a red card, ```A♠` `` for a black one."""
-    if c.is_red:
-        return f"`{rank_text(c)}`{SUIT_MARK[c.suit]}"
+    """One card for a message: ```10♥︎` ``, ```A♠︎` ``: the same look for all four suits."""
     return f"`{rank_text(c)}{SUIT_MARK[c.suit]}`"
 
 
-def cards(cs: Iterable[Card], sort: bool = False) -> str:
-    """Several cards for a message."""
+def cards(cs: Iterable[Card], sort: bool = False, marks: dict[Card, str] | None = None) -> str:
+    """Several cards for a message; ``marks`` adds a word after some (``new``, ``upcard``)."""
     seq = sorted(cs, key=sort_key) if sort else list(cs)
-    return " ".join(card(c) for c in seq) if seq else "—"
+    marks = marks or {}
+    return " ".join(card(c) + (f" *({marks[c]})*" if c in marks else "") for c in seq) if seq else "—"
 
 
 def plain(c: Card) -> str:
@@ -54,3 +54,11 @@ def plain_cards(cs: Iterable[Card]) -> str:
 def suit_name(suit: str) -> str:
     """``hearts ♥️``."""
     return f"{SUIT_WORD[suit]} {SUIT_MARK[suit]}"
+
+
+_RULE_ID = re.compile(r"\s*\((?:R\d+(?:\.\d+)*)(?:[,;]\s*R\d+(?:\.\d+)*)*\)")
+
+
+def for_players(text: str) -> str:
+    """A refusal as players read it: the rule ids it cites (for us) are left out."""
+    return _RULE_ID.sub("", text)

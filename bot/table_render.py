@@ -135,8 +135,31 @@ def _status(view: PublicView, pid: str) -> str:
     return "waiting"
 
 
-def table_embed(table: Table, last_line: str = "") -> discord.Embed:
-    """The one public table message, edited after every action; ``last_line`` tells the last moves."""
+LOG_CHARS = 3000
+"""Room for a round's log in the table message (an embed's description holds 4,096)."""
+
+
+def log_text(lines: Sequence[str], room: int = LOG_CHARS) -> str:
+    """A round's log, its oldest lines left out (with "…") when it outgrows ``room``."""
+    text = "\n".join(lines)
+    if len(text) <= room:
+        return text
+    return "…" + text[-(room - 1) :].split("\n", 1)[-1]
+
+
+def round_record_embed(title: str, lines: Sequence[str]) -> discord.Embed:
+    """A finished round as the channel keeps it: what happened, nothing to click."""
+    return discord.Embed(
+        title=title, description=log_text(lines, 4000) or "—", colour=discord.Colour.dark_grey()
+    )
+
+
+def table_embed(table: Table, last_line: str = "", log: Sequence[str] = ()) -> discord.Embed:
+    """The one public table message, edited as the game goes; ``last_line`` tells the last moves.
+
+    ``log`` is this round's story (the deal, shows for the flip and flop pots,
+    leavers, the result): the channel gets it here instead of a message per event.
+    """
     assert table.game is not None
     v = table.game.public_view()
     dealt = bool(v.players)
@@ -152,13 +175,17 @@ def table_embed(table: Table, last_line: str = "") -> discord.Embed:
     if v.in_round and v.to_act is not None:
         when = f" — time runs out <t:{int(table.turn_deadline)}:R>" if table.turn_deadline else ""
         desc.append(f"▶️ **{table.name(v.to_act)}**'s turn{when}")
-    elif table.next_round_at and not v.over:
+    elif table.next_round_at and not v.over and not table.stop_after_round and table.status == "playing":
         desc.append(f"⏸️ Next round <t:{int(table.next_round_at)}:R>")
+    if log:
+        desc.append("\n📜 **This round**\n" + log_text(log))
     e.description = "\n".join(desc)
     rows = []
     for pid in [*v.players, *(p for p in v.seated if p not in v.players)]:
         count = v.card_counts.get(pid, 0)
         marks = " (dealer)" if dealt and pid == v.dealer else ""
+        if pid.isdigit() and int(pid) in table.leave_after_round:
+            marks += " · leaving after this round"
         pointer = "▶️ " if v.in_round and v.to_act == pid else ""
         rows.append(
             f"{pointer}**{table.name(pid)}**{marks} — {chips(v.stacks.get(pid, 0))} · {count} cards · "
@@ -166,19 +193,21 @@ def table_embed(table: Table, last_line: str = "") -> discord.Embed:
         )
     e.add_field(name="Players", value="\n".join(rows) or "—", inline=False)
     if dealt:
-        spreads = [f"`#{s.index}` {cards(s.cards)} ({table.name(s.owner)})" for s in v.spreads]
+        spreads = [f"`#{s.index + 1}` {cards(s.cards)} ({table.name(s.owner)})" for s in v.spreads]
         e.add_field(name="Spreads", value="\n".join(spreads) or "none yet", inline=False)
         top = card(v.top_discard) if v.top_discard is not None else "empty"
         e.add_field(name="Discard pile", value=top, inline=True)
         e.add_field(name="Stock", value=f"{v.stock_size} cards", inline=True)
-        if v.showings:
+        if v.showings and not log:  # the log says who showed what; not twice
             shown = ", ".join(f"{table.name(p)} {card(c)} ({pot})" for p, pot, c in v.showings)
             e.add_field(name="Shown for flip / flop", value=shown, inline=False)
     if fair := commitment_lines(table):
         e.add_field(name="🔒 Fair deal", value=fair, inline=False)
     if last_line:
         e.add_field(name="Last move", value=last_line, inline=False)
-    e.set_footer(text=f"Table {table.id} · click My hand to see your cards and play")
+    playing = table.status == "playing"
+    footer = "click My hand to see your cards and play" if playing else "this table is closed"
+    e.set_footer(text=f"Table {table.id} · {footer}")
     return e
 
 
@@ -200,9 +229,18 @@ END_TEXT = {
 }
 
 
-def event_lines(table: Table, events: Sequence[Event]) -> list[str]:
-    """The public messages for what everyone should see (ordinary draws and discards go in the table)."""
+def event_lines(table: Table, events: Sequence[Event], ending: str = "") -> list[str]:
+    """The public messages for what everyone should see (ordinary draws and discards go in the table).
+
+    ``ending`` is why the game ends (said after what caused it, before the
+    standings); no "next deal" is announced when the game ends with it.
+    """
     out: list[str] = []
+    game_ends = (
+        table.stop_after_round
+        or (table.game is not None and table.game.public_view().over)
+        or any(isinstance(e, GameOver) for e in events)
+    )
     stacks = table.game.public_view().stacks if table.game is not None else {}
     for e in events:
         if isinstance(e, RoundStarted):
@@ -230,6 +268,8 @@ def event_lines(table: Table, events: Sequence[Event]) -> list[str]:
         elif isinstance(e, RoundEnded):
             who = f"**{table.name(e.player)}**" if e.player else ""
             head = END_TEXT[e.reason].format(who=who)
+            if e.reason == "out" and e.player and e.hands.get(e.player):
+                head = f"{who} wins the round: everyone else has left it."
             hands = [
                 f"{table.name(p)}: {cards(h, sort=True) if h else 'no cards'} (**{e.values[p]}**)"
                 for p, h in e.hands.items()
@@ -265,8 +305,11 @@ def event_lines(table: Table, events: Sequence[Event]) -> list[str]:
                     f"👋 {table.name(e.player)}'s stack of {chips(e.stack)} goes back to their balance."
                 )
         elif isinstance(e, NextDealer):
-            out.append(f"Next deal: **{table.name(e.player)}**.")
+            if not game_ends:
+                out.append(f"Next deal: **{table.name(e.player)}**.")
         elif isinstance(e, GameOver):
+            if ending:
+                out.append(ending)
             standings = [
                 f"{i}. **{table.name(p)}** — {chips(e.stacks.get(p, stacks.get(p, 0)))}"
                 for i, p in enumerate(e.standings, start=1)
@@ -288,25 +331,40 @@ def last_move(table: Table, events: Sequence[Event]) -> str:
         elif isinstance(e, SpreadLaid):
             parts.append(f"{table.name(e.player)} laid down {cards(e.cards)}")
         elif isinstance(e, LaidOff):
-            parts.append(f"{table.name(e.player)} laid {card(e.card)} off on #{e.index}")
+            parts.append(f"{table.name(e.player)} laid {card(e.card)} off on #{e.index + 1}")
         elif isinstance(e, Discarded):
             parts.append(f"{table.name(e.player)} discarded {card(e.card)}")
     return "; ".join(parts)
 
 
-def hand_text(table: Table, view: PlayerView, note: str = "") -> str:
-    """A player's private hand: cards sorted, value, and what to do now."""
+def hand_text(table: Table, view: PlayerView, note: str = "", drawn: Card | None = None) -> str:
+    """A player's private hand: cards sorted, value, and what to do now.
+
+    The card just drawn is marked, and so is the dealer's upcard while the
+    dealer holds it (everyone saw it dealt face up, R3.2).
+    """
     lines = []
     if note:
         lines.append(note)
     if not view.players or view.player not in view.players:
         lines.append("You're not in this round.")
         return "\n".join(lines)
-    lines.append(f"**Your hand** (value **{view.hand_value}**): {cards(view.hand, sort=True)}")
+    marks: dict[Card, str] = {}
+    if view.player == view.dealer and view.upcard_held and view.upcard in view.hand:
+        marks[view.upcard] = "upcard, seen by all"
+    if drawn is not None and drawn in view.hand:
+        marks[drawn] = "just drawn"
+    lines.append(f"**Your hand** (value **{view.hand_value}**): {cards(view.hand, sort=True, marks=marks)}")
     if view.player in view.dead:
         lines.append("You left this round; your stack comes back when it ends.")
+    elif view.over or table.status != "playing":
+        lines.append("🏁 The game is over; this hand is finished.")
     elif not view.in_round:
-        lines.append("The round is over. The next deal starts by itself.")
+        lines.append(
+            "The round is over; the game ends now."
+            if table.stop_after_round
+            else "The round is over. The next deal starts by itself."
+        )
     elif view.to_act == view.player:
         top: Card | None = view.top_discard
         if view.phase == "start":
@@ -320,7 +378,7 @@ def hand_text(table: Table, view: PlayerView, note: str = "") -> str:
         if table.turn_deadline:
             lines.append(f"⏳ Time runs out <t:{int(table.turn_deadline)}:R>.")
     else:
-        lines.append(f"It's **{table.name(view.to_act or '')}**'s turn.")
+        lines.append("⏳ Not your turn yet: this hand updates itself when your turn comes.")
     return "\n".join(lines)
 
 

@@ -77,13 +77,19 @@ async def main(out_dir: Path) -> None:
             await ben.click(lobby, label="Join")
             await cat.click(lobby, label="Join")
             await ann.click(lobby, label="Start")
-            cog = world.bot.get_cog("FlipFlop")
-            table = cog.service.in_channel(world.channel.id)  # type: ignore[union-attr]
+            assert world.bot.runtime is not None
+            table = world.bot.runtime.in_channel(world.channel.id)
+            assert table is not None and table.game is not None
+
+            def table_message() -> object:
+                assert table is not None and table.message_id is not None
+                return next(m for m in world.channel.history() if m.id == table.message_id)
+
             by_id = {str(m.id): m for m in world.members}
             # two ordinary turns, then the next player opens their hand and draws
             for _ in range(2):
                 actor = by_id[table.game.to_act]
-                hand = (await actor.click(world.channel.history()[0], label="My hand")).response
+                hand = (await actor.click(table_message(), label="My hand")).response
                 drawn = (await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])).response
                 sel = [c for row in drawn.components for c in row["components"] if c["type"] == 3]
                 discard = next(s for s in sel if s["custom_id"].endswith(":discard"))
@@ -91,7 +97,7 @@ async def main(out_dir: Path) -> None:
                     drawn.message, [discard["options"][0]["value"]], custom_id=discard["custom_id"]
                 )
             actor = by_id[table.game.to_act]
-            hand = (await actor.click(world.channel.history()[0], label="My hand")).response
+            hand = (await actor.click(table_message(), label="My hand")).response
             await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
             others = [m for m in world.members if m is not actor]
             async with world.env.preview(

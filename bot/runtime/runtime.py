@@ -162,6 +162,20 @@ class TableRuntime:
             await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
             self._arm(table)
 
+    async def moved(self, table_id: str, message_id: int) -> None:
+        """The notifier posted the table again at the bottom of the channel: save where (no timer changes)."""
+        async with self.store.lock(table_id):
+            table = self.store.get(table_id)
+            if table is not None and table.status != "closed":
+                await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
+
+    async def report(self, table_id: str, sent: Sent) -> None:
+        """What a notifier call made outside the table's lock achieved (a gone channel closes the table)."""
+        async with self.store.lock(table_id):
+            table = self.store.get(table_id)
+            if table is not None:
+                await self._delivered(table, sent)
+
     async def join(
         self,
         table_id: str,
@@ -309,6 +323,19 @@ class TableRuntime:
                 return await self._finish(Outcome(table, tuple(events)), reply)
             await self.store.set_flag(table, lambda t: t.leave_after_round.append(user_id))
             return await self._finish(Outcome(table, notices=(LeavingAfterRound(user_id),)), reply)
+
+    async def stay(
+        self, table_id: str, user_id: int, reply: Reply | None = None, *, interaction_id: int | None = None
+    ) -> Outcome:
+        """Take back "leave after this round" (R8.4) while the round is still on."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            self._heard(table, interaction_id)
+            self._must_play(table, user_id, seated=True)
+            if user_id not in table.leave_after_round:
+                raise TableError("You weren't leaving; you stay at the table.")
+            await self.store.set_flag(table, lambda t: t.leave_after_round.remove(user_id))
+            return await self._finish(Outcome(table), reply)
 
     async def stop(
         self,

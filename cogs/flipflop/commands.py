@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.client import send_ephemeral
 from bot.ledger import InsufficientChips, LedgerError
-from bot.render import chips
+from bot.render import chips, for_players
 from bot.runtime import Answered, Outcome, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import TableError, TableService
@@ -24,6 +24,7 @@ from cogs.flipflop import controls
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import Controls, may_manage, not_enough
+from cogs.flipflop.screens import rules_screen
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -125,7 +126,7 @@ class FlipFlop(
             await send_ephemeral(interaction, not_enough(e.balance, buy_in))
             return
         except (LedgerError, TableError) as e:
-            await send_ephemeral(interaction, f"{e} Nothing was changed.")
+            await send_ephemeral(interaction, for_players(f"{e} Nothing was changed."))
             return
         await interaction.response.send_message(**self.notifier.screen(table).send())
         message = await interaction.original_response()
@@ -141,6 +142,10 @@ class FlipFlop(
             await send_ephemeral(interaction, NO_TABLE)
             return
         await self.controls.show_hand(interaction, table)
+
+    @app_commands.command(name="rules", description="Learn the rules of Flip Flop, a page at a time.")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(ephemeral=True, **rules_screen(1).send())
 
     @app_commands.command(name="table", description="Show the table again at the bottom of the channel.")
     async def table(self, interaction: discord.Interaction) -> None:
@@ -212,7 +217,7 @@ class FlipFlop(
             try:
                 s = await ledger.update_settings(interaction.guild.id, **changes)
             except LedgerError as e:
-                await send_ephemeral(interaction, f"{e} Nothing was changed.")
+                await send_ephemeral(interaction, for_players(f"{e} Nothing was changed."))
                 return
             head = "Settings saved. New tables use them; tables already open keep theirs."
         else:

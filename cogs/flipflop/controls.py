@@ -42,13 +42,17 @@ class Handler(Protocol):
         ...
 
     async def on_table(self, interaction: discord.Interaction, tid: str, op: str) -> None:
-        """A table-message control (my hand, leave after this round)."""
+        """A table-message control (my hand, leave after this round, stay after all)."""
         ...
 
     async def on_hand(
         self, interaction: discord.Interaction, tid: str, seq: int, op: str, value: str | None
     ) -> None:
         """A control in a private hand (a move, refresh, leave)."""
+        ...
+
+    async def on_rules(self, interaction: discord.Interaction, page: int) -> None:
+        """A page button on the rules (``page`` counts from 1)."""
         ...
 
 
@@ -59,12 +63,12 @@ _handlers: weakref.WeakValueDictionary[int, Handler] = weakref.WeakValueDictiona
 def bind(client: discord.Client, handler: Handler) -> None:
     """Register the persistent controls on ``client`` and who answers them."""
     _handlers[id(client)] = handler
-    client.add_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect)
+    client.add_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton)
 
 
 def unbind(client: discord.Client) -> None:
     """Stop answering the controls (the cog is unloading)."""
-    client.remove_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect)
+    client.remove_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton)
     _handlers.pop(id(client), None)
 
 
@@ -172,7 +176,7 @@ class LobbySelect(
 class TableButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next)",
+    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay)",
 ):
     """A button on the public table message."""
 
@@ -204,9 +208,17 @@ class TableButton(
 class HandButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave)",
+    template=(
+        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave|leaveok)"
+        r"(?::(?P<until>\d+))?"
+    ),
 ):
-    """A button in a private hand: draw, take the discard, drop, refresh, leave."""
+    """A button in a private hand: draw, take the discard, drop, refresh, leave (asks), leaveok (confirms).
+
+    ``leaveok`` carries ``until``, the second its confirmation expires: a
+    confirmation is only good for a moment, and only for the state it was
+    asked in (``seq``), so no stray click can cost a round.
+    """
 
     kind = Kind.HAND
 
@@ -218,20 +230,25 @@ class HandButton(
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         emoji: str | None = None,
+        until: int | None = None,
+        row: int | None = None,
     ) -> None:
+        custom_id = f"ff:a:{tid}:{seq}:{op}" + (f":{until}" if until is not None else "")
         super().__init__(
-            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"ff:a:{tid}:{seq}:{op}")
+            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=custom_id, row=row)
         )
-        self.tid, self.seq, self.op = tid, seq, op
+        self.tid, self.seq, self.op, self.until = tid, seq, op, until
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> HandButton:
-        return cls(match["tid"], int(match["seq"]), match["op"])
+        until = int(match["until"]) if match["until"] else None
+        return cls(match["tid"], int(match["seq"]), match["op"], until=until)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, None)
+        value = str(self.until) if self.until is not None else None
+        await handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
 
 
 class HandSelect(
@@ -274,6 +291,32 @@ class HandSelect(
         await handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
 
 
+class RulesButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ff:r:(?P<page>\d+):(?P<op>prev|next)"
+):
+    """Turns a page of ``/flipflop rules``: it names the page it leads to; no table involved."""
+
+    def __init__(self, page: int, op: str, label: str = "", disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ff:r:{page}:{op}",
+                disabled=disabled,
+            )
+        )
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> RulesButton:
+        return cls(int(match["page"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handler_of(interaction).on_rules(interaction, self.page)
+
+
 # ---------------------------------------------------------------------- select values
 
 
@@ -295,7 +338,7 @@ def parse_action(player: str, op: str, value: str | None) -> Action | None:
             return Draw(player, "discard")
         if op == "drop":
             return Drop(player)
-        if op == "leave":
+        if op == "leaveok":
             return Leave(player)
         if op == "discard" and value:
             return Discard(player, Card.parse(value))

@@ -9,17 +9,20 @@ need no channel permission, so a game goes on while the bot can not post.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.runtime import Delivery, Outcome, Resumed, Sent, Whereabouts
-from bot.table_render import event_lines, last_move, notice_line, unreadable_line
+from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, Whereabouts
+from bot.table_render import event_lines, last_move, notice_line, round_record_embed, unreadable_line
 from bot.tables import Table, Unreadable
+from cogs.flipflop.pacing import EditPacer
 from cogs.flipflop.screens import Screen, current_screen, hand_screen
-from engine.events import RoundStarted
+from engine.events import Drew, GameOver, RoundStarted
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -33,6 +36,32 @@ MISSING_ACCESS = 50001
 PERMISSION = {MISSING_ACCESS: "View Channel"}
 """The permission a 403 code means; any other 403 is Send Messages (or Embed Links for an edit)."""
 _RANK = {Delivery.OK: 0, Delivery.FAILED: 1, Delivery.FORBIDDEN: 2, Delivery.GONE: 3}
+STOPPED_UPDATING = (
+    "⏸️ This hand has stopped updating itself (Discord lets the bot change it for 15 minutes). "
+    "Click 🔄 **Refresh** or **My hand** on the table for a fresh one."
+)
+
+Moment = tuple[int, bool, bool]
+"""What an open hand must follow: (round number, the player's turn, the game still on)."""
+
+
+def moment(table: Table, user_id: int) -> Moment:
+    """The moments an open hand is brought up to date for: a new deal, the turn coming or going, the end."""
+    if table.game is None:
+        return (0, False, False)
+    v = table.game.public_view()
+    on = table.status == "playing" and not v.over
+    return (v.round_number, on and v.in_round and v.to_act == table.pid(user_id), on)
+
+
+@dataclass
+class OpenHand:
+    """A player's private hand message and the moment it shows."""
+
+    interaction: discord.Interaction
+    table: Table
+    shown: Moment
+    expiry: asyncio.TimerHandle | None = None
 
 
 def split_message(lines: Sequence[str]) -> list[str]:
@@ -49,6 +78,20 @@ def split_message(lines: Sequence[str]) -> list[str]:
     return out
 
 
+def only_a_draw(outcome: Outcome) -> bool:
+    """A draw from the stock and nothing else: the table need not change until the turn's discard.
+
+    The same player is still to act, and a blind draw shows nothing new; this
+    halves the table edits of a game (at most one channel call per action on average).
+    """
+    return (
+        bool(outcome.events)
+        and not outcome.notices
+        and all(isinstance(e, Drew) and e.source == "stock" for e in outcome.events)
+        and outcome.table.status == "playing"
+    )
+
+
 def worst(results: Sequence[Sent]) -> Sent:
     """The most serious of several results (gone, then forbidden, then failed)."""
     return max(results, key=lambda s: _RANK[s.status], default=Sent(Delivery.OK))
@@ -59,14 +102,53 @@ class DiscordNotifier:
 
     def __init__(self, bot: FlipFlopBot) -> None:
         self.bot = bot
-        self.open_hands: dict[tuple[str, int], discord.Interaction] = {}
+        self.open_hands: dict[tuple[str, int], OpenHand] = {}
         """The latest interaction behind each player's private hand message (valid 15 minutes)."""
         self.last_lines: dict[str, str] = {}
         """Each table's "last move" line (what the table message says happened last)."""
+        self.pacer = EditPacer()
+        """Table-message edits, at most 5 per 5 s per channel, made outside the table's lock."""
+        self.logs: dict[str, list[str]] = {}
+        """Each table's log of the round being played (shown in the table message)."""
+        self._tasks: set[asyncio.Future[None]] = set()
 
-    def remember_hand(self, table_id: str, user_id: int, interaction: discord.Interaction) -> None:
-        """``interaction``'s message is this player's hand now: keep it current."""
-        self.open_hands[(table_id, user_id)] = interaction
+    def remember_hand(self, table: Table, user_id: int, interaction: discord.Interaction) -> None:
+        """``interaction``'s message is this player's hand now, as it reads at this moment: keep it current.
+
+        Before its token runs out the message is told that it stopped updating.
+        """
+        key = (table.id, user_id)
+        self.forget_hand(*key)
+        hand = OpenHand(interaction, table, moment(table, user_id))
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is not None:
+            hand.expiry = loop.call_later(
+                max(0.0, HAND_TOKEN_SECONDS - age), lambda: loop.create_task(self.expire_hand(key, hand))
+            )
+        self.open_hands[key] = hand
+
+    def forget_hand(self, table_id: str, user_id: int) -> None:
+        """Stop following a player's hand message."""
+        hand = self.open_hands.pop((table_id, user_id), None)
+        if hand is not None and hand.expiry is not None:
+            hand.expiry.cancel()
+
+    async def expire_hand(self, key: tuple[str, int], hand: OpenHand) -> None:
+        """The hand's token is about to run out: say on it that it stopped updating."""
+        if self.open_hands.get(key) is not hand:
+            return
+        self.forget_hand(*key)
+        try:
+            screen = hand_screen(hand.table, key[1], STOPPED_UPDATING) if hand.table.game else None
+            await hand.interaction.edit_original_response(
+                **(screen.edit() if screen else {"content": STOPPED_UPDATING, "view": None})
+            )
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not mark a hand as stopped (%s %s)", key[0], e.status, e.code)
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         """The table's channel (no fetch needed to post)."""
@@ -91,23 +173,94 @@ class DiscordNotifier:
         return Sent(Delivery.FAILED)
 
     async def publish(self, outcome: Outcome, table_message: bool = True) -> Sent:
-        """Post the notices and events, edit the table message, update the hand of the player to act."""
+        """Tell the channel and the open hands what happened.
+
+        A lobby's news is posted. Once the game is on, the channel gets no
+        message per event: the round's story is a log inside the table
+        message (edited, paced per channel), and each new round moves the
+        table to the bottom of the channel, leaving the finished round behind
+        as a short record: about one new channel message per round.
+        """
         table = outcome.table
         self._remember_moves(outcome)
-        lines = [line for n in outcome.notices if (line := notice_line(table, n)) is not None]
-        lines += event_lines(table, outcome.events)
+        ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
+        posted = [n for n in outcome.notices if isinstance(n, TableClosed | Resumed)]
+        lines = [
+            line
+            for n in outcome.notices
+            if not isinstance(n, ComputersOnly | TableClosed | Resumed)
+            and (line := notice_line(table, n)) is not None
+        ]
+        lines += event_lines(table, [e for e in outcome.events if not isinstance(e, GameOver)])
+        why = notice_line(table, ending[0]) or "" if ending else ""
+        final = event_lines(table, [e for e in outcome.events if isinstance(e, GameOver)], why)
         results: list[Sent] = []
-        for text in split_message(lines):
-            results.append(await self.post(table, text))
-            if results[-1].status is Delivery.GONE:
-                return results[-1]
-        if table_message:
-            results.append(await self.refresh(table))
-        await self._update_hand_to_act(table)
+        if table.game is None:  # a lobby: its news is posted
+            lines = [line for n in posted if (line := notice_line(table, n))] + lines + final
+            posted = []
+            for text in split_message(lines):
+                results.append(await self.post(table, text))
+                if results[-1].status is Delivery.GONE:
+                    return results[-1]
+            if table_message:
+                self.refresh_soon(table)
+        else:
+            self._log(table, outcome, lines)
+            if (table_message and not only_a_draw(outcome)) or lines:
+                self.refresh_soon(table)
+            news = [line for n in posted if (line := notice_line(table, n))] + final
+            for text in split_message(news):  # a restart, a closing and the final standings are news
+                results.append(await self.post(table, text))
+        await self._update_open_hands(table)
         if table.status == "closed":
             self.forget(table.id)
         sent = worst(results)
-        return Sent(sent.status, sent.missing, posted=bool(lines) and sent.ok)
+        return Sent(sent.status, sent.missing, posted=bool(results) and sent.ok)
+
+    def _log(self, table: Table, outcome: Outcome, lines: list[str]) -> None:
+        """Add to this round's log; a new deal starts a new log and moves the table down."""
+        tid = table.id
+        if not any(isinstance(e, RoundStarted) for e in outcome.events):
+            self.logs.setdefault(tid, []).extend(lines)
+            return
+        finished = self.logs.get(tid, [])
+        self.logs[tid] = list(lines)
+        assert table.game is not None
+        number = table.game.public_view().round_number
+        if number > 1 and table.message_id is not None:
+            title = f"🃏 Flip Flop — round {number - 1}"
+            record = round_record_embed(title, finished)
+            self._spawn(self._move_down(table, table.message_id, record))
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _move_down(self, table: Table, old_id: int, record: discord.Embed) -> None:
+        """Post the table at the bottom of the channel; the old message keeps the finished round."""
+        try:
+            message = await self.channel(table).send(**self.screen(table).send())
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not move the table down (%s %s)", table.id, e.status, e.code)
+            await self._report(table, self._classify(e, "post"))
+            return
+        await self._report(table, Sent(Delivery.OK, posted=True))
+        runtime = self.bot.runtime
+        if runtime is not None:
+            await runtime.moved(table.id, message.id)
+        old = self.channel(table).get_partial_message(old_id)
+
+        async def freeze() -> None:
+            await self._call(table.id, "edit the old table message", old.edit(embed=record, view=None))
+
+        self.pacer.request(table.channel_id, freeze, key=f"record:{old_id}")
+
+    async def _report(self, table: Table, sent: Sent) -> None:
+        """Tell the runtime what a call made outside the table's lock achieved."""
+        runtime = self.bot.runtime
+        if runtime is not None and not (sent.ok and not sent.posted):
+            await runtime.report(table.id, sent)
 
     def _remember_moves(self, outcome: Outcome) -> None:
         tid = outcome.table.id
@@ -121,21 +274,36 @@ class DiscordNotifier:
 
     def forget(self, table_id: str) -> None:
         """A closed table: nothing of it to keep."""
-        self.last_lines.pop(table_id, None)
         for key in [k for k in self.open_hands if k[0] == table_id]:
-            del self.open_hands[key]
+            self.forget_hand(*key)
 
     async def post(self, table: Table, text: str) -> Sent:
         """One message in the table's channel."""
         call = self.channel(table).send(text, allowed_mentions=discord.AllowedMentions.none())
         return await self._call(table.id, "post", call)
 
+    def refresh_soon(self, table: Table) -> None:
+        """Bring the table message up to date as soon as the channel's edit budget allows.
+
+        Rendered when the edit is made, so the latest state wins; never awaited
+        here, so no rate-limited call waits under the table's lock.
+        """
+        self.pacer.request(table.channel_id, lambda: self._refresh_and_report(table))
+
+    async def _refresh_and_report(self, table: Table) -> None:
+        sent = await self.refresh(table)
+        if table.status == "closed":  # its last edit is made: nothing of it to keep
+            self.last_lines.pop(table.id, None)
+            self.logs.pop(table.id, None)
+        if sent.status in (Delivery.GONE, Delivery.FORBIDDEN):
+            await self._report(table, sent)
+
     async def refresh(self, table: Table) -> Sent:
         """Edit the table message to read as the table is now."""
         if table.message_id is None:
             return Sent(Delivery.OK)
         message = self.channel(table).get_partial_message(table.message_id)
-        screen = current_screen(table, self.last_lines.get(table.id, ""))
+        screen = self.screen(table)
         sent = await self._call(table.id, "edit the table message", message.edit(**screen.edit()))
         if (
             sent.status is Delivery.FAILED
@@ -145,26 +313,25 @@ class DiscordNotifier:
 
     def screen(self, table: Table) -> Screen:
         """The table message as it should read now (for a reply that shows it)."""
-        return current_screen(table, self.last_lines.get(table.id, ""))
+        return current_screen(table, self.last_lines.get(table.id, ""), self.logs.get(table.id, ()))
 
-    async def _update_hand_to_act(self, table: Table) -> None:
-        if table.game is None or table.status != "playing":
-            return
-        to_act = table.game.public_view().to_act
-        if to_act is None:
-            return
-        key = (table.id, int(to_act))
-        interaction = self.open_hands.get(key)
-        if interaction is None:
-            return
-        if (discord.utils.utcnow() - interaction.created_at).total_seconds() > HAND_TOKEN_SECONDS:
-            del self.open_hands[key]
-            return
-        try:
-            await interaction.edit_original_response(**hand_screen(table, int(to_act)).edit())
-        except discord.HTTPException as e:
-            log.warning("Table %s: could not update a hand (%s %s)", table.id, e.status, e.code)
-            self.open_hands.pop(key, None)
+    async def _update_open_hands(self, table: Table) -> None:
+        """Edit each open hand whose moment changed: a new deal, the turn coming or going, the end.
+
+        A hand just answered by its own click already shows this moment, so
+        it is not edited twice; a finished game leaves every hand with no controls.
+        """
+        for key in [k for k in self.open_hands if k[0] == table.id]:
+            hand = self.open_hands[key]
+            now = moment(table, key[1])
+            if now == hand.shown or table.game is None:
+                continue
+            hand.shown = now
+            try:
+                await hand.interaction.edit_original_response(**hand_screen(table, key[1]).edit())
+            except discord.HTTPException as e:
+                log.warning("Table %s: could not update a hand (%s %s)", table.id, e.status, e.code)
+                self.forget_hand(*key)
 
     async def locate(self, table: Table) -> Whereabouts:
         """After a restart, whether the channel is there and the table message in it."""

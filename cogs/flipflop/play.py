@@ -7,19 +7,39 @@ this module only picks the screen that answers the member who clicked.
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from dataclasses import replace
 
 import discord
 
 from bot.client import send_ephemeral
+from bot.db import StoreError
+from bot.first_hands import FirstHands
+from bot.i18n import texts
 from bot.ledger import InsufficientChips, LedgerError
-from bot.render import chips
+from bot.render import chips, for_players
+from bot.rules_pages import FIRST_HAND_TIP
 from bot.runtime import Answered, Outcome, Reply, StaleControl, TableClosed, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import Table, TableError
 from cogs.flipflop.controls import parse_action
 from cogs.flipflop.notifier import DiscordNotifier
-from cogs.flipflop.screens import closed_screen, hand_screen, lobby_screen
+from cogs.flipflop.screens import (
+    closed_screen,
+    hand_screen,
+    leave_confirm_screen,
+    lobby_screen,
+    rules_screen,
+)
 from engine import IllegalAction
+
+TIP = texts("en").gettext(FIRST_HAND_TIP)
+"""The first-hand tip in English (the catalogs hold it in every language)."""
+
+
+def now() -> float:
+    """Wall-clock seconds (virtual under simcord), the clock a confirmation's expiry uses."""
+    return discord.utils.utcnow().timestamp()
+
 
 STALE_NOTE = "⚠️ That control was from an earlier turn; nothing was done. Here is your hand now:"
 
@@ -44,6 +64,7 @@ class Controls:
     def __init__(self, runtime: TableRuntime, notifier: DiscordNotifier) -> None:
         self.runtime = runtime
         self.notifier = notifier
+        self.first_hands = FirstHands()
 
     async def attempt(self, interaction: discord.Interaction, tid: str, command: Awaitable[Outcome]) -> None:
         """Run a command; a refusal becomes a private message and changes nothing."""
@@ -53,7 +74,7 @@ class Controls:
             table = self.runtime.get(tid)
             await send_ephemeral(interaction, not_enough(e.balance, table.buy_in if table else 0))
         except (TableError, LedgerError, IllegalAction) as e:
-            await send_ephemeral(interaction, str(e))
+            await send_ephemeral(interaction, for_players(str(e)))
         await self.warn_if_muted(interaction, tid)
 
     async def warn_if_muted(self, interaction: discord.Interaction, tid: str) -> None:
@@ -122,12 +143,22 @@ class Controls:
         if op == "hand":
             await self.show_hand(interaction, table)
             return
+        if op == "stay":
+
+            async def stays(outcome: Outcome) -> Answered:
+                await send_ephemeral(interaction, "Got it: you stay at the table for the next round.")
+                return Answered()
+
+            stay = self.runtime.stay(tid, interaction.user.id, stays, interaction_id=interaction.id)
+            await self.attempt(interaction, tid, stay)
+            return
 
         async def said(outcome: Outcome) -> Answered:
             text = (
                 "You left the table; your stack went back to your balance."
                 if outcome.events
-                else "Got it: you'll leave when this round ends, and your stack goes back to your balance."
+                else "Got it: you'll leave when this round ends, and your stack goes back to your balance. "
+                "Changed your mind? Click **Stay after all** on the table."
             )
             await send_ephemeral(interaction, text)
             return Answered()
@@ -152,7 +183,24 @@ class Controls:
         if table.game is None or table.pid(user_id) not in table.game.order:
             await send_ephemeral(interaction, "You're not playing at this table.")
             return
-        await interaction.response.send_message(ephemeral=True, **hand_screen(table, user_id).send())
+        screen = hand_screen(table, user_id)
+        tip = await self._tip(table, user_id)
+        if tip:  # last, under the cards and what to do now
+            screen = replace(screen, content=f"{screen.content}\n{tip}")
+        await interaction.response.send_message(ephemeral=True, **screen.send())
+        self.notifier.remember_hand(table, user_id, interaction)
+
+    async def _tip(self, table: Table, user_id: int) -> str:
+        """The one-line tip, on a member's first hand ever (remembered per member)."""
+        try:
+            first = await self.first_hands.first(self.runtime.store.db, table.guild_id, user_id)
+        except StoreError:
+            return ""
+        return "💡 " + TIP.format(rules="`/flipflop rules`") if first else ""
+
+    async def on_rules(self, interaction: discord.Interaction, page: int) -> None:
+        """Turn a page of the rules."""
+        await interaction.response.edit_message(**rules_screen(page).edit())
 
     # ------------------------------------------------------------------ hands
 
@@ -163,30 +211,47 @@ class Controls:
         table = self.runtime.get(tid)
         assert table is not None  # the guard saw it open
         user_id = interaction.user.id
-        self.notifier.remember_hand(tid, user_id, interaction)
         if op == "refresh":
             await interaction.response.edit_message(**hand_screen(table, user_id).edit())
+            self.notifier.remember_hand(table, user_id, interaction)
+            return
+        if op == "leave":
+            screen = leave_confirm_screen(table, user_id, now())
+            await interaction.response.edit_message(**screen.edit())
+            return
+        if op == "leaveok" and (value is None or now() > int(value)):
+            note = "⌛ That question about leaving expired; nothing was done. Here is your hand now:"
+            await interaction.response.edit_message(**hand_screen(table, user_id, note).edit())
+            self.notifier.remember_hand(table, user_id, interaction)
             return
         action = parse_action(table.pid(user_id), op, value)
         if action is None:
             await send_ephemeral(interaction, "That choice isn't something you can do; nothing was done.")
             return
 
+        draws = op in ("stock", "take") and table.game is not None
+        before = set(table.game.view(table.pid(user_id)).hand) if draws and table.game else set()
+
         async def show(outcome: Outcome) -> Answered:
             t = outcome.table
+            new = set(t.game.view(t.pid(user_id)).hand) - before if draws and t.game else set()
+            drawn = next(iter(new)) if len(new) == 1 else None
             gone = t.status == "closed" or (op == "leave" and not t.is_seated(user_id))
             if gone:
                 await interaction.response.edit_message(content="You left the game.", view=None)
+                self.notifier.forget_hand(t.id, user_id)
             else:
-                await interaction.response.edit_message(**hand_screen(t, user_id).edit())
+                await interaction.response.edit_message(**hand_screen(t, user_id, drawn=drawn).edit())
+                self.notifier.remember_hand(t, user_id, interaction)
             return Answered()
 
         try:
             await self.runtime.act(tid, user_id, seq, action, show, interaction_id=interaction.id)
         except StaleControl:
             await interaction.response.edit_message(**hand_screen(table, user_id, STALE_NOTE).edit())
+            self.notifier.remember_hand(table, user_id, interaction)
         except IllegalAction as e:
-            await send_ephemeral(interaction, f"{e} Nothing was done.")
+            await send_ephemeral(interaction, for_players(f"{e} Nothing was done."))
         except TableError as e:
-            await send_ephemeral(interaction, str(e))
+            await send_ephemeral(interaction, for_players(str(e)))
         await self.warn_if_muted(interaction, tid)

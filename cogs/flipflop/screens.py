@@ -6,17 +6,28 @@ the words come from ``bot.table_render`` and the controls from ``controls``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.i18n import texts
 from bot.render import plain, plain_cards
+from bot.rules_pages import rules_pages
 from bot.runtime import LEVEL_LABEL, LEVELS
 from bot.table_render import closed_embed, hand_text, lobby_embed, table_embed
 from bot.tables import Table
-from cogs.flipflop.controls import HandButton, HandSelect, LobbyButton, LobbySelect, TableButton, code
-from engine import Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from cogs.flipflop.controls import (
+    HandButton,
+    HandSelect,
+    LobbyButton,
+    LobbySelect,
+    RulesButton,
+    TableButton,
+    code,
+)
+from engine import Card, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.view import PlayerView
 
 
@@ -63,24 +74,27 @@ def lobby_screen(table: Table) -> Screen:
     return Screen(embed=lobby_embed(table), view=view)
 
 
-def table_screen(table: Table, last_line: str = "") -> Screen:
-    """The public table: the game as everyone sees it; My hand, Leave after this round."""
+def table_screen(table: Table, last_line: str = "", log: Sequence[str] = ()) -> Screen:
+    """The public table: the game as everyone sees it; My hand, Leave after this round (or stay)."""
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton(table.id, "hand", "My hand", discord.ButtonStyle.primary, "🂠"))
     view.add_item(
         TableButton(table.id, "leave_next", "Leave after this round", discord.ButtonStyle.secondary)
     )
-    return Screen(embed=table_embed(table, last_line), view=view)
+    if table.leave_after_round:
+        view.add_item(TableButton(table.id, "stay", "Stay after all", discord.ButtonStyle.secondary))
+    return Screen(embed=table_embed(table, last_line, log), view=view)
 
 
-def current_screen(table: Table, last_line: str = "") -> Screen:
+def current_screen(table: Table, last_line: str = "", log: Sequence[str] = ()) -> Screen:
     """The table message as it should read now, whatever the table's state."""
     if table.status == "lobby":
         return lobby_screen(table)
     if table.status == "playing":
-        return table_screen(table, last_line)
-    embed = table_embed(table, last_line) if table.game is not None else lobby_embed(table)
+        return table_screen(table, last_line, log)
+    embed = table_embed(table, last_line, log) if table.game is not None else lobby_embed(table)
     embed.title = "🃏 Flip Flop — table closed"
+    embed.set_footer(text=f"Table {table.id} · this table is closed; open a new one with /flipflop start")
     return Screen(embed=embed)
 
 
@@ -89,11 +103,48 @@ def closed_screen(title: str, text: str) -> Screen:
     return Screen(embed=closed_embed(title, text))
 
 
-def hand_screen(table: Table, user_id: int, note: str = "") -> Screen:
-    """A player's private hand with controls for exactly their legal actions now."""
+LEAVE_CONFIRM_SECONDS = 30
+"""How long a "Yes, leave" button stays good: a confirmation is a decision of the moment."""
+
+HAND_ENDED = "🏁 This game is over; this hand is finished. The results are in the channel."
+
+
+def hand_screen(table: Table, user_id: int, note: str = "", drawn: Card | None = None) -> Screen:
+    """A player's private hand with controls for exactly their legal actions now.
+
+    A finished game (or closed table) offers nothing to click.
+    """
     assert table.game is not None
     view = table.game.view(table.pid(user_id))
-    return Screen(content=hand_text(table, view, note), view=_hand_controls(table, view))
+    text = hand_text(table, view, note, drawn)
+    if view.over or table.status != "playing":
+        return Screen(content=text, view=None)
+    return Screen(content=text, view=_hand_controls(table, view))
+
+
+def leave_confirm_screen(table: Table, user_id: int, now: float) -> Screen:
+    """Asks before leaving: "Keep playing" takes the place of the Leave button just clicked.
+
+    The confirming button comes second, expires after ``LEAVE_CONFIRM_SECONDS``
+    and only holds for the table's current state (``seq``), so a double
+    click, or a click much later, never leaves the game (R8.4: leaving mid-round
+    forfeits the round).
+    """
+    assert table.game is not None
+    v = table.game.view(table.pid(user_id))
+    cost = (
+        "Leaving now forfeits this round (your hand is dead); your stack goes back to your balance "
+        "when the round ends."
+        if v.in_round and v.player in v.players and v.player not in v.dead
+        else "Your stack goes back to your balance."
+    )
+    text = f"{hand_text(table, v)}\n\n🚪 **Leave the game?** {cost} This question expires in 30 seconds."
+    out = discord.ui.View(timeout=None)
+    tid, seq = table.id, table.seq
+    out.add_item(HandButton(tid, seq, "refresh", "Keep playing", discord.ButtonStyle.success))
+    until = int(now) + LEAVE_CONFIRM_SECONDS
+    out.add_item(HandButton(tid, seq, "leaveok", "Yes, leave", discord.ButtonStyle.danger, until=until))
+    return Screen(content=text, view=out)
 
 
 def _hand_controls(table: Table, v: PlayerView) -> discord.ui.View:
@@ -114,9 +165,11 @@ def _hand_controls(table: Table, v: PlayerView) -> discord.ui.View:
                     HandButton(tid, seq, "drop", f"Drop ({v.hand_value})", discord.ButtonStyle.danger, "✋")
                 )
         _menus(out, table, v)
-    out.add_item(HandButton(tid, seq, "refresh", "Refresh", discord.ButtonStyle.secondary, "🔄"))
+    # Refresh and Leave live on the last row, so they never move into the place
+    # of a move just clicked; Leave only asks (see ``leave_confirm_screen``).
+    out.add_item(HandButton(tid, seq, "refresh", "Refresh", discord.ButtonStyle.secondary, "🔄", row=4))
     if any(isinstance(a, Leave) for a in v.legal):
-        out.add_item(HandButton(tid, seq, "leave", "Leave game", discord.ButtonStyle.danger))
+        out.add_item(HandButton(tid, seq, "leave", "Leave game…", discord.ButtonStyle.secondary, row=4))
     return out
 
 
@@ -154,7 +207,7 @@ def _menus(out: discord.ui.View, table: Table, v: PlayerView) -> None:
         on = {s.index: s.cards for s in v.spreads}
         options = [
             discord.SelectOption(
-                label=f"{plain(lo.card)} → #{lo.target} " + plain_cards(on.get(lo.target, ())),
+                label=f"{plain(lo.card)} → #{lo.target + 1} " + plain_cards(on.get(lo.target, ())),
                 value=f"{lo.card.code}@{lo.target}",
             )
             for lo in layoffs[:25]
@@ -166,3 +219,16 @@ def _menus(out: discord.ui.View, table: Table, v: PlayerView) -> None:
             for d in sorted(discards, key=lambda d: (-d.card.value, d.card.suit))[:25]
         ]
         out.add_item(HandSelect(tid, seq, "discard", "Discard a card (ends your turn)…", options))
+
+
+def rules_screen(page: int) -> Screen:
+    """Page ``page`` (from 1) of the rules, with buttons to the pages before and after."""
+    pages = rules_pages(texts("en"))
+    page = min(max(page, 1), len(pages))
+    shown = pages[page - 1]
+    embed = discord.Embed(title=f"📖 {shown.title}", description=shown.body, colour=discord.Colour.blurple())
+    embed.set_footer(text=shown.footer)
+    view = discord.ui.View(timeout=None)
+    view.add_item(RulesButton(page - 1, "prev", "◀ Back", disabled=page == 1))
+    view.add_item(RulesButton(page + 1, "next", "Next ▶", disabled=page == len(pages)))
+    return Screen(embed=embed, view=view)

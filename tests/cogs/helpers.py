@@ -82,6 +82,18 @@ async def open_table(world: World, players: list[simcord.MemberActor], **options
     return table
 
 
+def channel_text(world: World, channel: simcord.ChannelHandle | None = None) -> str:
+    """Everything the channel reads: messages and their embeds (the table's round log included)."""
+    out: list[str] = []
+    for m in (channel or world.channel).history():
+        if m.flags.ephemeral:
+            continue
+        out.append(m.content or "")
+        for e in m.embeds:
+            out += [e.title or "", e.description or ""]
+    return "\n".join(out)
+
+
 async def my_hand(world: World, player: simcord.MemberActor) -> simcord.ResponseMessage:
     result = await player.click(table_message(world), label="My hand")
     assert result.ephemeral and result.response is not None

@@ -6,7 +6,16 @@ import simcord
 from simcord.builders import UserHandle
 
 from bot.ledger import HOUSE_ID
-from tests.cogs.helpers import Hands, buttons, conserved, message, play_simple_turn, select_id, table_in
+from tests.cogs.helpers import (
+    Hands,
+    buttons,
+    channel_text,
+    conserved,
+    message,
+    play_simple_turn,
+    select_id,
+    table_in,
+)
 from tests.conftest import World
 
 
@@ -79,7 +88,7 @@ async def test_one_human_and_two_computers_play_to_the_end(world: World) -> None
         await conserved(world)
     else:
         raise AssertionError("the game did not end")
-    public = "\n".join(m.content for m in world.channel.history())
+    public = channel_text(world)
     assert "🤖 Basic 1" in public and "Game over!" in public
     if str(ann.id) not in g.seated and len(g.seated) >= 2:
         assert "Only computer players are left" in public
@@ -99,7 +108,7 @@ async def test_timeout_plays_the_turn_with_the_basic_strategy(world: World) -> N
     absent = g.to_act
     await world.env.advance_time(61)
     assert g.to_act != absent or not g.in_round
-    assert "basic computer strategy" in "\n".join(m.content for m in world.channel.history())
+    assert "basic computer strategy" in channel_text(world)
     await conserved(world)
 
 

@@ -9,6 +9,7 @@ import simcord
 from tests.cogs.helpers import (
     Hands,
     buttons,
+    channel_text,
     conserved,
     message,
     my_hand,
@@ -56,8 +57,7 @@ async def test_a_whole_game_from_start_to_final_standings(world: World) -> None:
         raise AssertionError("the game did not end")
     assert table_in(world) is None
     assert len(rounds_seen) >= 2
-    texts = [m.content for m in world.channel.history() if m.content]
-    public = "\n".join(texts)
+    public = channel_text(world)
     assert "Round 1" in public and "deals. Upcard" in public
     assert "shows" in public  # flip and flop reveals (R5.3)
     assert "wins the **game pot**" in public or "split the **game pot**" in public
@@ -158,8 +158,8 @@ async def test_waiting_players_see_their_hand_but_no_moves(world: World) -> None
     table = await open_table(world, world.members[:3])
     waiting = next(m for m in world.members[:3] if str(m.id) != table.game.to_act)  # type: ignore[union-attr]
     hand = await my_hand(world, waiting)
-    assert "'s turn" in hand.content
-    assert set(buttons(hand)) == {"Refresh", "Leave game"}
+    assert "Not your turn yet" in hand.content
+    assert set(buttons(hand)) == {"Refresh", "Leave game…"}
     assert selects(hand) == {}
 
 
@@ -175,7 +175,7 @@ async def test_turn_timer_plays_for_the_absent_player(world: World) -> None:
     assert g.to_act != absent
     assert len(g.round.stock) == before - 1 and len(g.round.discard) == 1
     assert len(g.round.hands[absent]) == 5  # type: ignore[index]
-    assert "ran out of time" in "\n".join(m.content for m in world.channel.history())
+    assert "ran out of time" in channel_text(world)
     assert table.timeouts[int(absent)] == 1  # type: ignore[arg-type]
     await conserved(world)
 
@@ -195,7 +195,7 @@ async def test_three_timeouts_in_a_row_remove_the_player(world: World) -> None:
         else:
             await play_simple_turn(world, member_by_pid(world, g.to_act), hands=hands)  # type: ignore[arg-type]
     assert victim in g.round.dead
-    assert "is removed from the game" in "\n".join(m.content for m in world.channel.history())
+    assert "is removed from the game" in channel_text(world)
     await conserved(world)
 
 
@@ -222,10 +222,14 @@ async def test_leaving_mid_round_forfeits_and_returns_the_stack_at_round_end(wor
     leaver = next(p for p in g.round.players if p != g.to_act)
     member = member_by_pid(world, leaver)
     hand = await my_hand(world, member)
-    result = await member.click(hand.message, custom_id=buttons(hand)["Leave game"])
+    asked = await member.click(hand.message, custom_id=buttons(hand)["Leave game…"])
+    assert "Leave the game?" in asked.response.content
+    assert leaver not in g.round.dead  # asking changes nothing
+    assert list(buttons(asked.response)) == ["Keep playing", "Yes, leave"]
+    result = await member.click(asked.response.message, custom_id=buttons(asked.response)["Yes, leave"])
     assert "You left this round" in result.response.content
     assert leaver in g.round.dead
-    assert "forfeits this round" in world.channel.history()[-1].content
+    assert "forfeits this round" in channel_text(world)
     balance = await world.bot.ledger.balance(world.guild.id, member.id)
     assert balance == 800  # the stack comes back when the round ends
     hands = Hands(world)
@@ -279,7 +283,7 @@ async def test_host_stops_the_game_after_the_round_and_everyone_is_paid(world: W
         await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=60, hands=hands)  # type: ignore[arg-type]
     await world.env.advance_time(world.bot.pause_between_rounds + 1)
     assert table_in(world) is None and g.over
-    assert "Game over!" in "\n".join(m.content for m in world.channel.history())
+    assert "Game over!" in channel_text(world)
     total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
     assert total == 3000
     await conserved(world)

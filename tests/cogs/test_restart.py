@@ -8,6 +8,7 @@ from pathlib import Path
 from tests.cogs.helpers import (
     Hands,
     buttons,
+    channel_text,
     conserved,
     message,
     my_hand,
@@ -39,7 +40,7 @@ async def test_a_game_carries_on_after_a_restart_with_the_same_controls(world: W
     assert resumed is not None and resumed is not table
     assert resumed.game is not None and resumed.game == g
     assert resumed.seq == before["seq"]
-    assert "restarted; the game carries on" in world.channel.history()[-1].content
+    assert "restarted; the game carries on" in channel_text(world)
     # the hand message sent before the restart still works
     result = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
     assert "Discard a card" in str(result.response.components)
@@ -58,7 +59,7 @@ async def test_a_turn_that_ran_out_while_down_is_played_at_once(world: World, db
     resumed = table_in(world)
     assert resumed is not None and resumed.game is not None
     assert resumed.game.to_act != absent
-    assert "ran out of time" in "\n".join(m.content for m in world.channel.history())
+    assert "ran out of time" in channel_text(world)
     await conserved(world)
 
 
@@ -81,7 +82,7 @@ async def test_deleted_table_message_closes_and_refunds(world: World, db_path: P
     await world.admin.delete(message(world, world.channel.id, mid))
     await restart(world, db_path)
     assert table_in(world) is None
-    assert "table message was deleted" in world.channel.history()[-1].content
+    assert "table message was deleted" in channel_text(world)
     total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
     assert total == 3000
     await conserved(world)
@@ -95,7 +96,7 @@ async def test_unreadable_saved_table_is_closed_and_refunded(world: World, db_pa
         )
     await restart(world, db_path)
     assert table_in(world) is None
-    assert "could not carry on" in world.channel.history()[-1].content
+    assert "could not carry on" in channel_text(world)
     total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
     assert total == 3000
     await conserved(world)
