@@ -201,7 +201,7 @@ def table_embed(table: Table, last_line: str = "", log: Sequence[str] = ()) -> d
         if v.showings and not log:  # the log says who showed what; not twice
             shown = ", ".join(f"{table.name(p)} {card(c)} ({pot})" for p, pot, c in v.showings)
             e.add_field(name="Shown for flip / flop", value=shown, inline=False)
-    if fair := commitment_lines(table):
+    if (fair := commitment_lines(table)) and not log:  # the round's log carries it when there is one
         e.add_field(name="🔒 Fair deal", value=fair, inline=False)
     if last_line:
         e.add_field(name="Last move", value=last_line, inline=False)
