@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import send_ephemeral
-from bot.ledger import InsufficientChips, LedgerError
+from bot.ledger import InsufficientChips, LedgerError, setting_range
 from bot.render import chips, for_players
 from bot.runtime import Answered, Outcome, TableRuntime
 from bot.table_render import notice_line
@@ -25,6 +25,13 @@ from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import Controls, may_manage, not_enough
 from cogs.flipflop.screens import rules_screen
+
+# Slash-command ranges come from the guild settings model, the one source of their bounds.
+Stake = app_commands.Range[int, setting_range("default_stake")[0], setting_range("default_stake")[1]]
+BuyIn = app_commands.Range[int, setting_range("default_buy_in")[0], setting_range("default_buy_in")[1]]
+Balance = app_commands.Range[int, setting_range("starting_balance")[0], setting_range("starting_balance")[1]]
+Daily = app_commands.Range[int, setting_range("daily_amount")[0], setting_range("daily_amount")[1]]
+TurnSeconds = app_commands.Range[int, setting_range("turn_seconds")[0], setting_range("turn_seconds")[1]]
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -90,8 +97,8 @@ class FlipFlop(
     async def start(
         self,
         interaction: discord.Interaction,
-        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
-        buy_in: app_commands.Range[int, 4, 1_000_000_000] | None = None,
+        stake: Stake | None = None,
+        buy_in: BuyIn | None = None,
     ) -> None:
         assert interaction.guild is not None and interaction.channel is not None
         existing = self.runtime.in_channel(interaction.channel.id)
@@ -197,11 +204,11 @@ class FlipFlop(
     async def config(
         self,
         interaction: discord.Interaction,
-        starting_balance: app_commands.Range[int, 0, 1_000_000_000] | None = None,
-        daily_amount: app_commands.Range[int, 0, 1_000_000_000] | None = None,
-        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
-        buy_in: app_commands.Range[int, 4, 1_000_000_000] | None = None,
-        turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
+        starting_balance: Balance | None = None,
+        daily_amount: Daily | None = None,
+        stake: Stake | None = None,
+        buy_in: BuyIn | None = None,
+        turn_seconds: TurnSeconds | None = None,
     ) -> None:
         assert interaction.guild is not None
         given: dict[str, Any] = {
