@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from bot.db import Database, Tx
+from bot.refusals import Refusal
 
 HOUSE_ID = 0
 """The server's house account (computer players buy in from it)."""
@@ -26,8 +27,8 @@ MINTING_REASONS = ("starting", "daily", "grant", "take")
 """Reasons that bring chips into a server or take them out of it; every other reason moves chips."""
 
 
-class LedgerError(Exception):
-    """A chip operation that can not be done; the message is for the member."""
+class LedgerError(Refusal):
+    """A chip operation that can not be done: ``code`` + ``params``, words in ``bot.refusals``."""
 
 
 class BadAmount(LedgerError):
@@ -38,7 +39,7 @@ class InsufficientChips(LedgerError):
     """The balance does not cover a debit."""
 
     def __init__(self, balance: int, needed: int) -> None:
-        super().__init__(f"That needs {needed:,} chips, but the balance is {balance:,}.")
+        super().__init__("insufficient_chips", balance=balance, needed=needed)
         self.balance = balance
         self.needed = needed
 
@@ -47,7 +48,7 @@ class DailyNotReady(LedgerError):
     """The daily chips were claimed less than 24 hours ago."""
 
     def __init__(self, next_at: float) -> None:
-        super().__init__("The daily chips are not ready yet.")
+        super().__init__("daily_not_ready")
         self.next_at = next_at
 
 
@@ -72,7 +73,7 @@ class GuildSettings(BaseModel):
         try:
             check_stakes(self.default_stake, self.default_buy_in)
         except LedgerError as e:
-            raise ValueError(str(e)) from None
+            raise ValueError(str(e)) from e  # settings_error finds the refusal again
         return self
 
     def check(self) -> None:
@@ -85,7 +86,7 @@ class GuildSettings(BaseModel):
         try:
             return cls.model_validate(values)
         except ValidationError as e:
-            raise LedgerError(settings_error(e)) from None
+            raise settings_error(e) from None
 
 
 def setting_range(name: str) -> tuple[int, int]:
@@ -98,36 +99,38 @@ def setting_range(name: str) -> tuple[int, int]:
     return int(low), int(high)
 
 
-def settings_error(error: ValidationError) -> str:
-    """The first problem of a failed validation, in words a member reads."""
+def settings_error(error: ValidationError) -> LedgerError:
+    """The first problem of a failed validation, as a refusal a member can act on."""
     first = error.errors()[0]
     if first["type"] == "value_error":
-        return str(first["ctx"]["error"])
+        raised = first["ctx"]["error"]
+        if isinstance(raised.__cause__, LedgerError):  # from ``_playable``: R2.1
+            return raised.__cause__
     name = str(first["loc"][0]) if first["loc"] else ""
     field = GuildSettings.model_fields.get(name)
     if field is None:
-        return f"There is no setting called {name!r}."
+        return LedgerError("no_such_setting", name=name)
     low, high = setting_range(name)
     unit = f" {field.description}" if field.description else ""
-    return f"The {field.title} must be a whole number between {low:,} and {high:,}{unit}."
+    return LedgerError("setting_out_of_range", setting=field.title, low=low, high=high, unit=unit)
 
 
 def check_stakes(stake: int, buy_in: int) -> None:
     """R2.1: a stake of at least 1 and a buy-in that is a multiple of it, at least four stakes."""
     if stake < 1:
-        raise LedgerError("The stake must be at least 1 chip.")
+        raise LedgerError("stake_too_small")
     if buy_in < 4 * stake:
-        raise LedgerError(f"The buy-in must be at least four stakes ({4 * stake:,} chips) (R2.1).")
+        raise LedgerError("buy_in_too_small", minimum=4 * stake)
     if buy_in % stake:
-        raise LedgerError(f"The buy-in must be a multiple of the stake ({stake:,}) (R2.1).")
+        raise LedgerError("buy_in_not_multiple", stake=stake)
     if buy_in > MAX_AMOUNT:
-        raise LedgerError("That buy-in is too large.")
+        raise LedgerError("buy_in_too_large")
 
 
 def check_amount(amount: int) -> None:
     """Raise ``BadAmount`` unless ``amount`` is a whole number from 1 to ``MAX_AMOUNT``."""
     if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= MAX_AMOUNT:
-        raise BadAmount(f"The amount must be a whole number from 1 to {MAX_AMOUNT:,}.")
+        raise BadAmount("bad_amount", maximum=MAX_AMOUNT)
 
 
 class Ledger:
@@ -212,7 +215,7 @@ class Ledger:
     ) -> int:
         """Add chips (amount ≥ 0) and write the entry; return the new balance."""
         if amount < 0:
-            raise BadAmount("A credit can not be negative.")
+            raise BadAmount("negative_credit")
         add = "UPDATE accounts SET balance = balance + ? WHERE guild_id = ? AND user_id = ? RETURNING balance"
         row = await tx.fetchone(add, (amount, guild_id, user_id))
         if row is None:  # a new account: open it, then credit
@@ -237,7 +240,7 @@ class Ledger:
         (other tasks, other processes) can never spend the same chips twice.
         """
         if amount < 0:
-            raise BadAmount("A debit can not be negative.")
+            raise BadAmount("negative_debit")
         take = (
             "UPDATE accounts SET balance = balance - ? WHERE guild_id = ? AND user_id = ? AND balance >= ?"
             " RETURNING balance"

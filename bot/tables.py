@@ -22,6 +22,7 @@ from bot.fair_deal import FairDeal
 from bot.history import COMPUTER_MEMBERS, record_game, record_round
 from bot.ledger import HOUSE_ID, InsufficientChips, Ledger, LedgerError, check_stakes
 from bot.ratings import Finish
+from bot.refusals import Refusal
 from bot.storage import Row
 from engine import Card, Game, IllegalAction, Leave, Seat
 from engine.actions import Action
@@ -38,8 +39,11 @@ TIMEOUTS_BEFORE_REMOVAL = 3
 Status = Literal["lobby", "playing", "closed"]
 
 
-class TableError(Exception):
-    """Something a member tried that the table can not do; the message is for them."""
+class TableError(Refusal):
+    """Something a member tried that the table can not do; ``code`` + ``params``, words in ``bot.refusals``.
+
+    The runtime's ``StaleControl`` and the saved-table race's ``TableMoved`` are kinds of it.
+    """
 
 
 class TableMoved(TableError):
@@ -416,10 +420,7 @@ class TableService:
                     await ledger_ops(LockFirst(tx, table.id), table, result)
                 if not await self._save(tx, table):
                     moved.append(await self._saved(tx, table.id))
-                    raise TableMoved(
-                        "This table changed a moment ago (another move got there first); nothing was done."
-                        " Look at the table again."
-                    )
+                    raise TableMoved("table_moved")
         except BaseException:
             if moved:  # what is saved wins: this copy was behind
                 fresh = moved[0]
@@ -471,7 +472,7 @@ class TableService:
         """Open a lobby in a channel, seating the host (their buy-in moves to the table)."""
         check_stakes(stake, buy_in)
         if self.in_channel(channel_id) is not None:
-            raise TableError("There is already a table in this channel.")
+            raise TableError("table_exists")
         table = Table(
             id=secrets.token_hex(4),
             guild_id=guild_id,
@@ -494,11 +495,11 @@ class TableService:
     async def join(self, table: Table, user_id: int, name: str) -> None:
         """R2.2: take a seat; the buy-in moves from the balance to the table."""
         if table.status != "lobby":
-            raise TableError("This game has already started; wait for the next one.")
+            raise TableError("join_after_start")
         if user_id in table.seats:
-            raise TableError("You're already seated at this table.")
+            raise TableError("already_seated")
         if len(table.seats) >= MAX_SEATS:
-            raise TableError(f"The table is full ({MAX_SEATS} players).")
+            raise TableError("table_full", seats=MAX_SEATS)
 
         def change(t: Table) -> None:
             t.seats.append(user_id)
@@ -514,9 +515,9 @@ class TableService:
     async def add_computer(self, table: Table, level: str, label: str) -> int:
         """Seat a computer player; its buy-in comes from the server's house account."""
         if table.status != "lobby":
-            raise TableError("Computer players can only join before the game starts.")
+            raise TableError("computer_join_after_start")
         if len(table.seats) >= MAX_SEATS:
-            raise TableError(f"The table is full ({MAX_SEATS} players).")
+            raise TableError("table_full", seats=MAX_SEATS)
         seat = min([0, *table.seats]) - 1
         number = len(table.computers) + 1
 
@@ -532,10 +533,7 @@ class TableService:
             try:
                 await self.ledger.debit(tx, t.guild_id, HOUSE_ID, t.buy_in, "buy_in", reference=t.id)
             except InsufficientChips as e:
-                raise TableError(
-                    f"The house has only {e.balance:,} chips, not enough for a {t.buy_in:,}-chip buy-in. "
-                    "An admin can top it up with `/chips grant` to the bot."
-                ) from None
+                raise TableError("house_short", balance=e.balance, buy_in=t.buy_in) from None
 
         added: int = await self._commit(table, change, ledger_ops)
         return added
@@ -543,9 +541,9 @@ class TableService:
     async def remove_computer(self, table: Table) -> None:
         """Take the last computer player off the table; its buy-in goes back to the house."""
         if table.status != "lobby":
-            raise TableError("Computer players can only be removed before the game starts.")
+            raise TableError("computer_remove_after_start")
         if not table.computers:
-            raise TableError("There is no computer player to remove.")
+            raise TableError("no_computer")
         seat = min(table.computers)
 
         def change(t: Table) -> None:
@@ -562,9 +560,9 @@ class TableService:
     async def leave_lobby(self, table: Table, user_id: int) -> bool:
         """Leave a lobby; the buy-in comes back. Returns True if that closed the lobby."""
         if table.status != "lobby":
-            raise TableError("The game has started: use Leave in your hand instead.")
+            raise TableError("leave_lobby_after_start")
         if user_id not in table.seats:
-            raise TableError("You're not seated at this table.")
+            raise TableError("not_seated")
 
         def change(t: Table) -> bool:
             t.seats.remove(user_id)
@@ -630,14 +628,11 @@ class TableService:
     async def start(self, table: Table, user_id: int, may_manage: bool) -> list[Event]:
         """The host starts the game with 3 to 5 seated (R8.1): stakes are paid and the fair deck dealt."""
         if table.status != "lobby":
-            raise TableError("This game has already started.")
+            raise TableError("already_started")
         if user_id != table.host_id and not may_manage:
-            raise TableError("Only the host can start the game.")
+            raise TableError("host_starts")
         if len(table.seats) < MIN_SEATS:
-            raise TableError(
-                f"Flip Flop needs {MIN_SEATS} to {MAX_SEATS} players; "
-                f"{len(table.seats)} seated so far. Ask friends to click Join."
-            )
+            raise TableError("too_few_players", low=MIN_SEATS, high=MAX_SEATS, seated=len(table.seats))
 
         def change(t: Table) -> list[Event]:
             seats = [Seat(t.pid(u), t.lobby_stacks[u], t.names[u]) for u in t.seats]
@@ -654,7 +649,7 @@ class TableService:
     async def apply(self, table: Table, action: Action, by_timer: bool = False) -> list[Event]:
         """Apply one player's action; the engine's refusal comes back as ``IllegalAction``."""
         if table.game is None:
-            raise TableError("The game has not started yet.")
+            raise TableError("not_started")
 
         def change(t: Table) -> list[Event]:
             assert t.game is not None
@@ -670,7 +665,7 @@ class TableService:
     async def next_round(self, table: Table) -> list[Event]:
         """Between rounds: let go those who asked to leave, stop if asked, else deal (R7.6, R8.4)."""
         if table.game is None or table.game.in_round or table.game.over:
-            raise TableError("A round is already being played.")
+            raise TableError("round_in_play")
 
         def change(t: Table) -> list[Event]:
             assert t.game is not None
@@ -693,9 +688,9 @@ class TableService:
     async def stop(self, table: Table) -> list[Event]:
         """R8.2: end the game between rounds; stacks and carried pots go home."""
         if table.game is None:
-            raise TableError("The game has not started yet: use Cancel on the lobby.")
+            raise TableError("stop_in_lobby")
         if table.game.in_round:
-            raise TableError("A round is being played.")
+            raise TableError("round_being_played")
 
         def change(t: Table) -> list[Event]:
             assert t.game is not None

@@ -119,7 +119,7 @@ class TableRuntime:
     def _open(self, table_id: str) -> Table:
         table = self.store.get(table_id)
         if table is None:
-            raise TableError("This table has closed. Open a new one with `/flipflop start`.")
+            raise TableError("table_closed")
         return table
 
     @staticmethod
@@ -219,9 +219,9 @@ class TableRuntime:
             table = self._open(table_id)
             self._heard(table, interaction_id)
             if user_id != table.host_id and not may_manage:
-                raise TableError("Only the host can add computer players.")
+                raise TableError("host_adds_computers")
             if level not in LEVELS:
-                raise TableError("Pick one of the levels in the menu; nothing was done.")
+                raise TableError("pick_a_level")
             await self.store.add_computer(table, level, LEVEL_LABEL[level])
             return await self._finish(Outcome(table), reply)
 
@@ -239,7 +239,7 @@ class TableRuntime:
             table = self._open(table_id)
             self._heard(table, interaction_id)
             if user_id != table.host_id and not may_manage:
-                raise TableError("Only the host can remove computer players.")
+                raise TableError("host_removes_computers")
             await self.store.remove_computer(table)
             return await self._finish(Outcome(table), reply)
 
@@ -257,9 +257,9 @@ class TableRuntime:
             table = self._open(table_id)
             self._heard(table, interaction_id)
             if user_id != table.host_id and not may_manage:
-                raise TableError("Only the host or a member with Manage Server can cancel the table.")
+                raise TableError("cancel_not_allowed")
             if table.status != "lobby":
-                raise TableError("The game has started: the host can use `/flipflop stop` between rounds.")
+                raise TableError("cancel_after_start")
             refunds = await self.store.cancel(table)
             return await self._finish(
                 Outcome(table, notices=(TableClosed("cancelled", refunds, by=user_id),)), reply
@@ -304,7 +304,7 @@ class TableRuntime:
             self._heard(table, interaction_id)
             self._must_play(table, user_id)
             if seq != table.seq:
-                raise StaleControl("That control was from an earlier turn; nothing was done.")
+                raise StaleControl("stale_control")
             events = await self.store.apply(table, action)
             return await self._finish(Outcome(table, tuple(events)), reply)
 
@@ -317,7 +317,7 @@ class TableRuntime:
             self._heard(table, interaction_id)
             game = self._must_play(table, user_id, seated=True)
             if user_id in table.leave_after_round:
-                raise TableError("You'll leave when this round ends; your stack goes back to your balance.")
+                raise TableError("leaving_after_round")
             if not game.in_round:
                 events = await self.store.apply(table, Leave(table.pid(user_id)))
                 return await self._finish(Outcome(table, tuple(events)), reply)
@@ -333,7 +333,7 @@ class TableRuntime:
             self._heard(table, interaction_id)
             self._must_play(table, user_id, seated=True)
             if user_id not in table.leave_after_round:
-                raise TableError("You weren't leaving; you stay at the table.")
+                raise TableError("not_leaving")
             await self.store.set_flag(table, lambda t: t.leave_after_round.remove(user_id))
             return await self._finish(Outcome(table), reply)
 
@@ -351,9 +351,9 @@ class TableRuntime:
             table = self._open(table_id)
             self._heard(table, interaction_id)
             if user_id != table.host_id and not may_manage:
-                raise TableError("Only the host or a member with **Manage Server** can stop the game.")
+                raise TableError("stop_not_allowed")
             if table.status == "lobby" or table.game is None:
-                raise TableError("The game hasn't started: use **Cancel** on the lobby instead.")
+                raise TableError("stop_before_start")
             if table.game.in_round:
                 await self.store.set_flag(table, lambda t: setattr(t, "stop_after_round", True))
                 return await self._finish(Outcome(table, notices=(StopRequested(user_id),)), reply)
@@ -369,11 +369,11 @@ class TableRuntime:
         async with self.store.lock(table_id):
             table = self._open(table_id)
             if not table.is_seated(user_id):
-                raise TableError("Only players seated at this table can add a text to its next deal.")
+                raise TableError("seed_not_seated")
             try:
                 check_player_seed(text)
             except FairDealError as e:
-                raise TableError(f"{e} Nothing was changed.") from None
+                raise TableError("bad_seed", reason=str(e)) from None
             self._heard(table, interaction_id)
             number: int = await self.store.set_flag(
                 table, lambda t: t.fair.set_player_seed(t.pid(user_id), text)
@@ -385,7 +385,7 @@ class TableRuntime:
         """The table's game, if ``user_id`` plays in it (and, with ``seated``, still sits at it)."""
         game = table.game
         if game is None or table.pid(user_id) not in game.order or (seated and not table.is_seated(user_id)):
-            raise TableError("You're not playing at this table.")
+            raise TableError("not_playing")
         return game
 
     # ---------------------------------------------------------------- deadlines
