@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from bot.fair_deal import FairDealError, check_player_seed
@@ -122,6 +123,14 @@ class TableRuntime:
             raise TableError("table_closed")
         return table
 
+    @asynccontextmanager
+    async def _command(self, table_id: str, interaction_id: int | None) -> AsyncIterator[Table]:
+        """A member's command on an open table: under the table's lock, the interaction heard."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            self._heard(table, interaction_id)
+            yield table
+
     @staticmethod
     def _heard(table: Table, interaction_id: int | None) -> None:
         """A member's Discord interaction: its id goes into the next round's client seed (docs/FAIRNESS.md).
@@ -186,9 +195,7 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """R2.2: take a seat in the lobby."""
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
-            self._heard(table, interaction_id)
+        async with self._command(table_id, interaction_id) as table:
             await self.store.join(table, user_id, name)
             return await self._finish(Outcome(table), reply)
 
@@ -196,9 +203,7 @@ class TableRuntime:
         self, table_id: str, user_id: int, reply: Reply | None = None, *, interaction_id: int | None = None
     ) -> Outcome:
         """Leave a lobby; the last member out closes it and every buy-in goes back."""
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
-            self._heard(table, interaction_id)
+        async with self._command(table_id, interaction_id) as table:
             refunds = {u: table.buy_in for u in [user_id, *table.computers]}
             closed = await self.store.leave_lobby(table, user_id)
             notices: tuple[Notice, ...] = (TableClosed("empty", refunds, by=user_id),) if closed else ()
@@ -215,9 +220,7 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """The host seats a computer player of ``level``; the house pays its buy-in."""
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
-            self._heard(table, interaction_id)
+        async with self._command(table_id, interaction_id) as table:
             if user_id != table.host_id and not may_manage:
                 raise TableError("host_adds_computers")
             if level not in LEVELS:
@@ -235,9 +238,7 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """The host takes the last computer player off the table."""
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
-            self._heard(table, interaction_id)
+        async with self._command(table_id, interaction_id) as table:
             if user_id != table.host_id and not may_manage:
                 raise TableError("host_removes_computers")
             await self.store.remove_computer(table)
@@ -253,9 +254,7 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """The host (or a manager) closes a lobby; every buy-in goes back."""
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
-            self._heard(table, interaction_id)
+        async with self._command(table_id, interaction_id) as table:
             if user_id != table.host_id and not may_manage:
                 raise TableError("cancel_not_allowed")
             if table.status != "lobby":
@@ -277,9 +276,7 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """R8.1: the host starts the game; stakes are paid and the first round dealt."""
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
-            self._heard(table, interaction_id)
+        async with self._command(table_id, interaction_id) as table:
             events = await self.store.start(table, user_id, may_manage)
             outcome = Outcome(table, tuple(events), (GameStarted(len(table.seats)),))
             return await self._finish(outcome, reply)
@@ -299,9 +296,7 @@ class TableRuntime:
         Raises ``StaleControl`` for a control from an earlier state, and the
         engine's ``IllegalAction`` for a move the rules refuse (nothing changes).
         """
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
-            self._heard(table, interaction_id)
+        async with self._command(table_id, interaction_id) as table:
             self._must_play(table, user_id)
             if seq != table.seq:
                 raise StaleControl("stale_control")
@@ -312,9 +307,7 @@ class TableRuntime:
         self, table_id: str, user_id: int, reply: Reply | None = None, *, interaction_id: int | None = None
     ) -> Outcome:
         """R8.4: leave when this round ends (at once between rounds)."""
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
-            self._heard(table, interaction_id)
+        async with self._command(table_id, interaction_id) as table:
             game = self._must_play(table, user_id, seated=True)
             if user_id in table.leave_after_round:
                 raise TableError("leaving_after_round")
@@ -328,9 +321,7 @@ class TableRuntime:
         self, table_id: str, user_id: int, reply: Reply | None = None, *, interaction_id: int | None = None
     ) -> Outcome:
         """Take back "leave after this round" (R8.4) while the round is still on."""
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
-            self._heard(table, interaction_id)
+        async with self._command(table_id, interaction_id) as table:
             self._must_play(table, user_id, seated=True)
             if user_id not in table.leave_after_round:
                 raise TableError("not_leaving")
@@ -347,9 +338,7 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """R8.2: the host (or a manager) ends the game now between rounds, or when the round ends."""
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
-            self._heard(table, interaction_id)
+        async with self._command(table_id, interaction_id) as table:
             if user_id != table.host_id and not may_manage:
                 raise TableError("stop_not_allowed")
             if table.status == "lobby" or table.game is None:
