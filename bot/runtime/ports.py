@@ -28,6 +28,8 @@ class Delivery(enum.Enum):
     """The channel does not exist any more (404 Unknown Channel)."""
     FORBIDDEN = "forbidden"
     """The bot may not post or edit there (403)."""
+    MESSAGE_GONE = "message_gone"
+    """The table message was deleted (404 Unknown Message on its edit)."""
     FAILED = "failed"
     """Any other failure (a 5xx, a timeout); the next change tries again."""
 

@@ -499,6 +499,8 @@ class TableRuntime:
             self.lacking[table.id] = sent.missing or "Send Messages"
         elif sent.status is Delivery.GONE and self.store.get(table.id) is table:
             await self._close_lost(table, "channel_gone")
+        elif sent.status is Delivery.MESSAGE_GONE and self.store.get(table.id) is table:
+            await self._message_gone(table)
 
     async def _close_lost(self, table: Table, reason: str) -> dict[int, int]:
         refunds = await self.store.cancel(table)
@@ -553,15 +555,20 @@ class TableRuntime:
         if where == "channel_gone":
             await self._close_lost(table, "channel_gone")
             return
-        if where == "message_gone":
-            message_id = await self.notifier.post_table(table) if self.repost_missing_messages else None
-            if message_id is None:
-                refunds = await self._close_lost(table, "message_gone")
-                await self._tell(Outcome(table, notices=(TableClosed("message_gone", refunds),)))
-                return
-            await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
+        if where == "message_gone" and not await self._message_gone(table):
+            return
+        self._arm(table)  # playable at once; the table message is brought up to date by one paced edit
         await self._tell(Outcome(table, notices=(Resumed(),)))
-        self._arm(table)
+
+    async def _message_gone(self, table: Table) -> bool:
+        """The table message was deleted: post it again (the playground) or close and refund the table."""
+        message_id = await self.notifier.post_table(table) if self.repost_missing_messages else None
+        if message_id is None:
+            refunds = await self._close_lost(table, "message_gone")
+            await self._tell(Outcome(table, notices=(TableClosed("message_gone", refunds),)))
+            return False
+        await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
+        return True
 
     async def shutdown(self) -> None:
         """Stop the timers and wait for every action in flight (a graceful SIGTERM)."""

@@ -32,10 +32,17 @@ MAX_MESSAGE = 1900
 HAND_TOKEN_SECONDS = 14 * 60
 """An interaction can edit its message for 15 minutes; we stop a minute early."""
 UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
 MISSING_ACCESS = 50001
 PERMISSION = {MISSING_ACCESS: "View Channel"}
 """The permission a 403 code means; any other 403 is Send Messages (or Embed Links for an edit)."""
-_RANK = {Delivery.OK: 0, Delivery.FAILED: 1, Delivery.FORBIDDEN: 2, Delivery.GONE: 3}
+_RANK = {
+    Delivery.OK: 0,
+    Delivery.FAILED: 1,
+    Delivery.FORBIDDEN: 2,
+    Delivery.MESSAGE_GONE: 3,
+    Delivery.GONE: 4,
+}
 STOPPED_UPDATING = (
     "⏸️ This hand has stopped updating itself (Discord lets the bot change it for 15 minutes). "
     "Click 🔄 **Refresh** or **My hand** on the table for a fresh one."
@@ -167,6 +174,8 @@ class DiscordNotifier:
     def _classify(e: discord.HTTPException, what: str) -> Sent:
         if isinstance(e, discord.NotFound) and e.code == UNKNOWN_CHANNEL:
             return Sent(Delivery.GONE)
+        if isinstance(e, discord.NotFound) and e.code == UNKNOWN_MESSAGE and what == "edit the table message":
+            return Sent(Delivery.MESSAGE_GONE)
         if isinstance(e, discord.Forbidden):
             default = "Send Messages" if what == "post" else "Send Messages and Embed Links"
             return Sent(Delivery.FORBIDDEN, PERMISSION.get(e.code, default))
@@ -184,11 +193,16 @@ class DiscordNotifier:
         table = outcome.table
         self._remember_moves(outcome)
         ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
-        posted = [n for n in outcome.notices if isinstance(n, TableClosed | Resumed)]
+        # A restart is news in a lobby; in a game it is a line of the round's log, so resuming a
+        # table costs one call: the paced edit of its message (which also finds a deleted one).
+        as_news: type[TableClosed] | tuple[type[TableClosed], type[Resumed]] = (
+            TableClosed if table.game is not None else (TableClosed, Resumed)
+        )
+        posted = [n for n in outcome.notices if isinstance(n, as_news)]
         lines = [
             line
             for n in outcome.notices
-            if not isinstance(n, ComputersOnly | TableClosed | Resumed)
+            if not isinstance(n, ComputersOnly) and not isinstance(n, as_news)
             and (line := notice_line(table, n)) is not None
         ]
         lines += event_lines(table, [e for e in outcome.events if not isinstance(e, GameOver)])
@@ -295,7 +309,7 @@ class DiscordNotifier:
         if table.status == "closed":  # its last edit is made: nothing of it to keep
             self.last_lines.pop(table.id, None)
             self.logs.pop(table.id, None)
-        if sent.status in (Delivery.GONE, Delivery.FORBIDDEN):
+        if sent.status in (Delivery.GONE, Delivery.FORBIDDEN, Delivery.MESSAGE_GONE):
             await self._report(table, sent)
 
     async def refresh(self, table: Table) -> Sent:
@@ -305,9 +319,7 @@ class DiscordNotifier:
         message = self.channel(table).get_partial_message(table.message_id)
         screen = self.screen(table)
         sent = await self._call(table.id, "edit the table message", message.edit(**screen.edit()))
-        if (
-            sent.status is Delivery.FAILED
-        ):  # e.g. the message was deleted: nothing to do until /flipflop table
+        if sent.status is Delivery.FAILED:  # a passing failure: the next change edits again
             return Sent(Delivery.OK)
         return sent
 
@@ -334,20 +346,17 @@ class DiscordNotifier:
                 self.forget_hand(*key)
 
     async def locate(self, table: Table) -> Whereabouts:
-        """After a restart, whether the channel is there and the table message in it."""
-        channel: Any = self.bot.get_channel(table.channel_id)
-        if channel is None:
+        """After a restart, whether the channel is there (from the gateway's cache when it can).
+
+        The table message itself is not fetched: the one edit that brings it up
+        to date finds out (404 Unknown Message is reported as ``MESSAGE_GONE``).
+        """
+        if self.bot.get_channel(table.channel_id) is None:
             try:
-                channel = await self.bot.fetch_channel(table.channel_id)
+                await self.bot.fetch_channel(table.channel_id)
             except (discord.NotFound, discord.Forbidden):
                 return "channel_gone"
-        if table.message_id is None:
-            return "message_gone"
-        try:
-            await channel.fetch_message(table.message_id)
-        except (discord.NotFound, discord.Forbidden):
-            return "message_gone"
-        return "ok"
+        return "ok" if table.message_id is not None else "message_gone"
 
     async def post_table(self, table: Table) -> int | None:
         """Post the table message again at the bottom of the channel."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from tests.cogs.helpers import (
     Hands,
@@ -125,3 +126,20 @@ async def test_deleted_channel_closes_the_table_and_refunds(world: World, db_pat
     total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
     assert total == 3000
     await conserved(world)
+
+
+async def test_resuming_costs_one_call_per_table_and_plays_at_once(world: World, db_path: Path) -> None:
+    table = await open_table(world, world.members[:3])
+    mid = table.message_id
+    requests: list[Any] = []
+    world.env.backend.http_requests = requests
+    await restart(world, db_path)
+    channel_calls = [(r.method, r.path) for r in requests if r.path.startswith("/channels/")]
+    assert channel_calls == [("PATCH", f"/channels/{world.channel.id}/messages/{mid}")]  # the one edit
+    assert "restarted; the game carries on" in channel_text(world)
+    resumed = table_in(world)
+    assert resumed is not None and resumed.game is not None and resumed.turn_deadline is not None
+    g = resumed.game
+    actor = member_by_pid(world, g.to_act)  # type: ignore[arg-type]
+    hand = await my_hand(world, actor)
+    assert "Your turn" in (hand.content or "")
