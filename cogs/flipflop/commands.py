@@ -90,6 +90,15 @@ class FlipFlop(
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.runtime.channel_gone(payload.thread_id)
 
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """Members' chat pushes the table up: the notifier moves it down past a screenful."""
+        if message.guild is None or self.bot.user is None or message.author.id == self.bot.user.id:
+            return
+        table = self.runtime.store.in_channel(message.channel.id)
+        if table is not None and table.status == "playing":
+            self.notifier.pushed_up(table)
+
     # ------------------------------------------------------------------ commands
 
     @app_commands.command(name="start", description="Open a Flip Flop table in this channel.")

@@ -33,6 +33,8 @@ HAND_TOKEN_SECONDS = 14 * 60
 """An interaction can edit its message for 15 minutes; we stop a minute early."""
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
+PUSHED_UP_AFTER = 5
+"""Members' messages below the table message before it moves to the bottom (about a screenful)."""
 MISSING_ACCESS = 50001
 PERMISSION = {MISSING_ACCESS: "View Channel"}
 """The permission a 403 code means; any other 403 is Send Messages (or Embed Links for an edit)."""
@@ -117,6 +119,8 @@ class DiscordNotifier:
         """Table-message edits, at most 5 per 5 s per channel, made outside the table's lock."""
         self.logs: dict[str, list[str]] = {}
         """Each table's log of the round being played (shown in the table message)."""
+        self.below: dict[str, int] = {}
+        """How many members' messages were posted below each table message since it was posted."""
         self._tasks: set[asyncio.Future[None]] = set()
 
     def remember_hand(self, table: Table, user_id: int, interaction: discord.Interaction) -> None:
@@ -251,8 +255,24 @@ class DiscordNotifier:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _move_down(self, table: Table, old_id: int, record: discord.Embed) -> None:
-        """Post the table at the bottom of the channel; the old message keeps the finished round."""
+    def pushed_up(self, table: Table) -> None:
+        """Someone posted below the table message: past a screenful, move the table to the bottom.
+
+        The move is one post (the table anew) and one paced edit (the old
+        message says where the table went, with nothing left to click).
+        """
+        count = self.below.get(table.id, 0) + 1
+        self.below[table.id] = count
+        if count >= PUSHED_UP_AFTER and table.message_id is not None and table.game is not None:
+            self.below[table.id] = 0
+            self._spawn(self._move_down(table, table.message_id, None))
+
+    async def _move_down(self, table: Table, old_id: int, record: discord.Embed | None) -> None:
+        """Post the table at the bottom of the channel; the old message keeps the finished round.
+
+        With no ``record`` (moved mid-round) the old message says where the table went.
+        """
+        self.below[table.id] = 0
         try:
             message = await self.channel(table).send(**self.screen(table).send())
         except discord.HTTPException as e:
@@ -266,6 +286,9 @@ class DiscordNotifier:
         old = self.channel(table).get_partial_message(old_id)
 
         async def freeze() -> None:
+            if record is None:
+                await self.retire(table, old_id)
+                return
             await self._call(table.id, "edit the old table message", old.edit(embed=record, view=None))
 
         self.pacer.request(table.channel_id, freeze, key=f"record:{old_id}")
@@ -290,6 +313,7 @@ class DiscordNotifier:
         """A closed table: nothing of it to keep."""
         for key in [k for k in self.open_hands if k[0] == table_id]:
             self.forget_hand(*key)
+        self.below.pop(table_id, None)
 
     async def post(self, table: Table, text: str) -> Sent:
         """One message in the table's channel."""

@@ -9,7 +9,7 @@ import simcord
 from bot.render import for_players
 from bot.table_render import last_move
 from bot.tables import Table
-from cogs.flipflop.notifier import STOPPED_UPDATING
+from cogs.flipflop.notifier import PUSHED_UP_AFTER, STOPPED_UPDATING
 from engine.cards import Card
 from engine.events import LaidOff
 from tests.cogs.helpers import (
@@ -251,3 +251,21 @@ async def test_the_countdown_comes_from_the_saved_deadline(world: World) -> None
     assert saved.turn_deadline == table.turn_deadline
     shown = table_message(world).embeds[0].description or ""
     assert f"<t:{int(table.turn_deadline)}:R>" in shown
+
+
+async def test_chat_that_pushes_the_table_up_moves_it_to_the_bottom(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    old_id = table.message_id
+    chatter = world.members[0]
+    for i in range(PUSHED_UP_AFTER - 1):
+        await chatter.send(world.channel, f"nice hand {i}")
+    await world.env.settle()
+    assert table_in(world) is not None and table_in(world).message_id == old_id  # type: ignore[union-attr]
+    await chatter.send(world.channel, "one more")
+    await world.env.settle()
+    moved = table_in(world)
+    assert moved is not None and moved.message_id not in (None, old_id)
+    newest = world.channel.history()[-1]
+    assert newest.id == moved.message_id and "My hand" in buttons(newest)  # the live table, at the bottom
+    old = message(world, world.channel.id, old_id)  # type: ignore[arg-type]
+    assert "moved to the bottom" in old.content and not old.components  # nothing left to click there
