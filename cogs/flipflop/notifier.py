@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, Whereabouts
+from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
 from bot.table_render import event_lines, last_move, notice_line, round_record_embed, unreadable_line
 from bot.tables import Table, Unreadable
 from cogs.flipflop.pacing import EditPacer
 from cogs.flipflop.screens import Screen, current_screen, hand_screen
-from engine.events import Drew, GameOver, RoundStarted
+from engine.events import Drew, GameOver, PlayerLeft, RoundStarted
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -209,7 +209,16 @@ class DiscordNotifier:
             if not isinstance(n, ComputersOnly) and not isinstance(n, as_news)
             and (line := notice_line(table, n)) is not None
         ]
-        lines += event_lines(table, [e for e in outcome.events if not isinstance(e, GameOver)])
+        # A removal for timeouts already says the player is out: their leaving is not said twice.
+        removed = {str(n.player) for n in outcome.notices if isinstance(n, TimedOut) and n.removed}
+        lines += event_lines(
+            table,
+            [
+                e
+                for e in outcome.events
+                if not isinstance(e, GameOver) and not (isinstance(e, PlayerLeft) and e.player in removed)
+            ],
+        )
         why = notice_line(table, ending[0]) or "" if ending else ""
         final = event_lines(table, [e for e in outcome.events if isinstance(e, GameOver)], why)
         results: list[Sent] = []

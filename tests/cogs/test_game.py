@@ -196,6 +196,7 @@ async def test_three_timeouts_in_a_row_remove_the_player(world: World) -> None:
             await play_simple_turn(world, member_by_pid(world, g.to_act), hands=hands)  # type: ignore[arg-type]
     assert victim in g.round.dead
     assert "is removed from the game" in channel_text(world)
+    assert "left the game" not in channel_text(world)  # the removal says it once, not twice
     await conserved(world)
 
 
