@@ -33,6 +33,7 @@ import asyncpg  # noqa: E402
 
 from bot.history import COMPUTER_MEMBERS, history, leaderboard_by_rating, stats  # noqa: E402
 from bot.history.outcome import RoundOutcome, replayable, round_outcome  # noqa: E402
+from bot.history.record import INSERT_SEAT, seat_row  # noqa: E402
 from bot.ratings import DEFAULT_RATING  # noqa: E402
 from bot.storage import Store  # noqa: E402
 from engine import Game, Seat  # noqa: E402
@@ -101,23 +102,7 @@ async def fill(db: Store, rounds: int, rng: random.Random) -> None:
         for member in dict.fromkeys(who):
             rows_p.append((rid, guild, member))
         for member, s in zip(who, seats, strict=True):
-            rows_s.append(
-                (
-                    guild,
-                    member,
-                    rid,
-                    s.seat,
-                    int(number == 1),
-                    s.net,
-                    s.won["game"],
-                    s.won["flip"],
-                    s.won["flop"],
-                    s.best_pot,
-                    s.way,
-                    int(s.dropped),
-                    int(s.caught),
-                )
-            )
+            rows_s.append(seat_row(guild, member, rid, number, s))
         if len(rows_r) >= CHUNK or rid == rounds:
             async with db.transaction() as tx:
                 await tx.executemany(
@@ -128,12 +113,7 @@ async def fill(db: Store, rounds: int, rng: random.Random) -> None:
                 await tx.executemany(
                     "INSERT INTO round_players (round_id, guild_id, user_id) VALUES (?, ?, ?)", rows_p
                 )
-                await tx.executemany(
-                    "INSERT INTO round_seats (guild_id, user_id, round_id, seat, opening, net, won_game,"
-                    " won_flip, won_flop, best_pot, way, dropped, caught)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    rows_s,
-                )
+                await tx.executemany(INSERT_SEAT, rows_s)
             rows_r, rows_p, rows_s = [], [], []
     async with db.transaction() as tx:
         rating_rows = []

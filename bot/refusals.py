@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.catalog import fill
+
 MESSAGES: dict[str, str] = {
     # the lobby (bot/tables.py, bot/runtime/runtime.py)
     "table_exists": "There is already a table in this channel.",
@@ -77,10 +79,7 @@ MESSAGES: dict[str, str] = {
 
 def render(code: str, params: Mapping[str, object]) -> str:
     """The English sentence for ``code``; an unknown code shows itself rather than failing."""
-    template = MESSAGES.get(code)
-    if template is None:
-        return f"{code} {dict(params)!r}" if params else code
-    return template.format(**params)
+    return fill(MESSAGES, code, params)
 
 
 class Refusal(Exception):

@@ -103,9 +103,14 @@ MESSAGES: dict[str, str] = {
 """Code -> English template; ``{name}`` is filled from the parameters."""
 
 
-def render(code: str, params: Mapping[str, object]) -> str:
-    """The English sentence for ``code``; an unknown code shows itself rather than failing."""
-    template = MESSAGES.get(code)
+def fill(messages: Mapping[str, str], code: str, params: Mapping[str, object]) -> str:
+    """``code``'s template in ``messages`` filled from ``params``; an unknown code shows itself."""
+    template = messages.get(code)
     if template is None:
         return f"{code} {dict(params)!r}" if params else code
     return template.format(**params)
+
+
+def render(code: str, params: Mapping[str, object]) -> str:
+    """The English sentence for ``code``; an unknown code shows itself rather than failing."""
+    return fill(MESSAGES, code, params)

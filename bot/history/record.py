@@ -15,14 +15,34 @@ from typing import Any
 
 from bot.fair_deal import Reveal
 from bot.history.members import HistoryError, check_guild, check_member
-from bot.history.outcome import replayable, round_outcome
+from bot.history.outcome import SeatOutcome, replayable, round_outcome
 from bot.ratings import DEFAULT_RATING, Finish, RatingError, SkillRating, rate_game, standings
 from bot.storage import Tx
 
-_INSERT_SEAT = (
+INSERT_SEAT = (
     "INSERT INTO round_seats (guild_id, user_id, round_id, seat, opening, net, won_game, won_flip,"
     " won_flop, best_pot, way, dropped, caught) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+"""One ``round_seats`` row; its values come from ``seat_row``."""
+
+
+def seat_row(guild_id: int, member: int, round_id: int, number: int, s: SeatOutcome) -> tuple[object, ...]:
+    """The ``round_seats`` row of one dealt-in seat (``INSERT_SEAT``'s values, in order)."""
+    return (
+        guild_id,
+        member,
+        round_id,
+        s.seat,
+        int(number == 1),
+        s.net,
+        s.won["game"],
+        s.won["flip"],
+        s.won["flop"],
+        s.best_pot,
+        s.way,
+        int(s.dropped),
+        int(s.caught),
+    )
 
 
 async def record_round(
@@ -82,25 +102,7 @@ async def record_round(
         [(round_id, guild_id, member) for member in dict.fromkeys(who.values())],
     )
     await tx.executemany(
-        _INSERT_SEAT,
-        [
-            (
-                guild_id,
-                who[s.seat],
-                round_id,
-                s.seat,
-                int(number == 1),
-                s.net,
-                s.won["game"],
-                s.won["flip"],
-                s.won["flop"],
-                s.best_pot,
-                s.way,
-                int(s.dropped),
-                int(s.caught),
-            )
-            for s in outcome.seats
-        ],
+        INSERT_SEAT, [seat_row(guild_id, who[s.seat], round_id, number, s) for s in outcome.seats]
     )
     return round_id
 
