@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
@@ -234,6 +235,15 @@ def sample_world(
     return Game.sampled_world(view, hands, shuffled[: view.stock_size])
 
 
+@dataclass(frozen=True)
+class Scored:
+    """One candidate action and its average chip result over ``samples`` sampled worlds."""
+
+    action: Action
+    mean: float
+    samples: int
+
+
 class StrongStrategy:
     """Determinized Monte Carlo: sample the hidden cards, play each move out, keep the best.
 
@@ -255,31 +265,56 @@ class StrongStrategy:
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The candidate with the best average result over sampled worlds."""
-        acts = playable(view)
-        if view.phase == "drawn":
-            # Tonk outs, spreads and lay-offs only ever lower the hand: play them as basic
-            # does, and search where judgement matters, which card to discard.
-            if any(isinstance(a, (TonkOut, Spread, LayOff)) for a in acts):
-                return self.rollout.choose(view, rng)
-            acts = [a for a in acts if isinstance(a, Discard)]
+        acts = self.candidates(view)
         if len(acts) == 1:
             return acts[0]
+        if not acts:
+            return self.rollout.choose(view, rng)
+        return self.evaluate(view, rng, acts)[0].action
+
+    def candidates(self, view: PlayerView) -> list[Action]:
+        """The actions worth a search; empty when the basic move is played without one.
+
+        Tonk outs, spreads and lay-offs only ever lower the hand: they are played as
+        basic plays them, and the search goes where judgement matters (drop or draw,
+        and which card to discard).
+        """
+        acts = playable(view)
+        if view.phase == "drawn":
+            if any(isinstance(a, (TonkOut, Spread, LayOff)) for a in acts):
+                return []
+            acts = [a for a in acts if isinstance(a, Discard)]
+        return acts
+
+    def evaluate(
+        self,
+        view: PlayerView,
+        rng: random.Random,
+        actions: Sequence[Action] | None = None,
+        budget: float | None = None,
+    ) -> list[Scored]:
+        """Each action's average chip result over sampled worlds, best first.
+
+        ``actions`` defaults to every playable action; ``budget`` (seconds) to the
+        strategy's own. Used by ``choose`` and by the coach (hints, analysis).
+        """
+        acts = list(actions) if actions is not None else playable(view)
+        limit = self.budget if budget is None else budget
         start = self.clock()
         known, pool = hidden_cards(view)
-        totals = {i: 0.0 for i in range(len(acts))}
-        counts = {i: 0 for i in range(len(acts))}
+        totals = [0.0] * len(acts)
         samples = 0
-        while samples < self.max_samples and (samples < len(acts) or self.clock() - start < self.budget):
+        while samples < self.max_samples and (samples < len(acts) or self.clock() - start < limit):
             world_seed = rng.random()
             for i, action in enumerate(acts):
                 world = sample_world(view, known, pool, random.Random(world_seed))
                 totals[i] += self._play_out(world, view.player, action)
-                counts[i] += 1
             samples += 1
-            if self.clock() - start >= self.budget and samples >= 2:
+            if self.clock() - start >= limit and samples >= 2:
                 break
-        best = max(range(len(acts)), key=lambda i: (totals[i] / max(counts[i], 1), -i))
-        return acts[best]
+        scored = [Scored(a, totals[i] / max(samples, 1), samples) for i, a in enumerate(acts)]
+        order = sorted(range(len(acts)), key=lambda i: (-scored[i].mean, i))
+        return [scored[i] for i in order]
 
     def _play_out(self, game: Game, me: str, action: Action) -> float:
         """Apply ``action`` in a sampled world and let the basic strategy finish the round."""
@@ -309,6 +344,7 @@ __all__ = [
     "STRATEGIES",
     "BasicStrategy",
     "RandomStrategy",
+    "Scored",
     "Strategy",
     "StrongStrategy",
     "decide",
