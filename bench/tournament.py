@@ -9,7 +9,8 @@ played twice, the strategies swapping seats (as in duplicate bridge), so the
 luck of the cards cancels out of the paired difference.
 Prints, per strategy: game, flip and flop pots won, average chips won per
 round with a 95% confidence interval, and decision time (median, 99th
-percentile); then the paired difference per round with its 95% interval.
+percentile); then the paired difference per round with its 95% interval, in all
+and for 3, 4 and 5 seats apart.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def play_deals(job: tuple[list[str], float, int, int, int]) -> dict[str, object]
     players = {n: make(n, budget) for n in names}
     per_seat: dict[str, list[float]] = defaultdict(list)
     diffs: list[float] = []
+    seat_counts: list[int] = []
     pots: dict[str, dict[str, int]] = {n: defaultdict(int) for n in names}
     times: dict[str, list[float]] = defaultdict(list)
     for i in range(first, last):
@@ -84,9 +86,11 @@ def play_deals(job: tuple[list[str], float, int, int, int]) -> dict[str, object]
                 round_delta[seats[k]].append(delta)
             pair.append(statistics.fmean(round_delta[names[0]]) - statistics.fmean(round_delta[names[1]]))
         diffs.append(statistics.fmean(pair))
+        seat_counts.append(n)
     return {
         "per_seat": dict(per_seat),
         "diffs": diffs,
+        "seat_counts": seat_counts,
         "pots": {k: dict(v) for k, v in pots.items()},
         "times": dict(times),
     }
@@ -118,6 +122,7 @@ def main() -> None:
     times: dict[str, list[float]] = defaultdict(list)
     pots: dict[str, dict[str, int]] = {n: defaultdict(int) for n in names}
     diffs: list[float] = []
+    seat_counts: list[int] = []
     for part in parts:
         for k, v in part["per_seat"].items():  # type: ignore[attr-defined]
             per_seat[k] += v
@@ -127,6 +132,7 @@ def main() -> None:
             for pot, count in v.items():
                 pots[k][pot] += count
         diffs += part["diffs"]  # type: ignore[operator]
+        seat_counts += part["seat_counts"]  # type: ignore[operator]
     print(
         f"{2 * deals} rounds ({deals} deals, each played twice with the seats swapped; 3, 4 and 5 seats "
         f"in turn), seed {args.seed}, {elapsed:.0f} s on {args.jobs} core(s)"
@@ -150,6 +156,11 @@ def main() -> None:
         f"{names[0]} − {names[1]} per round, paired by deal: {m:+.2f} ± {h:.2f} chips (95% CI) → "
         f"difference {verdict}"
     )
+    for n in (3, 4, 5):
+        part = [d for d, k in zip(diffs, seat_counts, strict=True) if k == n]
+        if part:
+            m, h = ci95(part)
+            print(f"  {n} seats: {m:+.2f} ± {h:.2f} chips per round ({2 * len(part)} rounds)")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from typing import Protocol
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.cards import DECK, Card, hand_value
 from engine.game import Game
+from engine.inference import Tracker, sample_hidden
 from engine.spreads import find_spreads, takes
 from engine.view import PlayerView
 
@@ -262,15 +263,20 @@ class StrongStrategy:
         self.clock = clock
         self.max_samples = max_samples
         self.rollout = BasicStrategy()
+        self.tracker = Tracker()
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The candidate with the best average result over sampled worlds."""
         acts = self.candidates(view)
         if len(acts) == 1:
-            return acts[0]
-        if not acts:
-            return self.rollout.choose(view, rng)
-        return self.evaluate(view, rng, acts)[0].action
+            action = acts[0]
+        elif not acts:
+            action = self.rollout.choose(view, rng)
+        else:
+            action = self.evaluate(view, rng, acts)[0].action
+        if isinstance(action, Discard):
+            self.tracker.left(view, action.card)
+        return action
 
     def candidates(self, view: PlayerView) -> list[Action]:
         """The actions worth a search; empty when the basic move is played without one.
@@ -302,12 +308,13 @@ class StrongStrategy:
         limit = self.budget if budget is None else budget
         start = self.clock()
         known, pool = hidden_cards(view)
+        clues = self.tracker.clues(view)
         totals = [0.0] * len(acts)
         samples = 0
         while samples < self.max_samples and (samples < len(acts) or self.clock() - start < limit):
-            world_seed = rng.random()
-            for i, action in enumerate(acts):
-                world = sample_world(view, known, pool, random.Random(world_seed))
+            hands, stock = sample_hidden(view, known, pool, clues, rng)
+            for i, action in enumerate(acts):  # every action in the same world (common random numbers)
+                world = Game.sampled_world(view, hands, stock)
                 totals[i] += self._play_out(world, view.player, action)
             samples += 1
             if self.clock() - start >= limit and samples >= 2:

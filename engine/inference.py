@@ -1,0 +1,293 @@
+"""What a computer player may infer about hidden hands from what the others did (issue 16).
+
+The strong player remembers the discard pile, the stock size and its own hand
+as it left them after its discard. At its next turn the difference tells, for
+each opponent who played since, whether they took the discard (and which card)
+and what they discarded. Two things follow, used when sampling worlds:
+
+- a card an opponent took from the discard pile, and that has not been seen on
+  the table since, is still in their hand;
+- the hand an opponent discarded from is one from which the basic policy would
+  discard that very card: the highest card not near a spread (R6.6 and
+  ``engine.strategies.drawn_move``). Worlds whose hands would not have are
+  resampled a few times (rejection sampling), so hands are lower and closer to
+  spreads than a uniform deal, as they really are.
+
+Only public information and the player's own past views are used: the same
+view a person at the table sees, remembered.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.cards import DECK, Card
+from engine.view import PlayerView
+
+BIT = {c: 1 << i for i, c in enumerate(DECK)}
+NEAR = {
+    c: sum(
+        BIT[o]
+        for o in DECK
+        if o != c and (o.rank == c.rank or (o.suit == c.suit and abs(o.rank - c.rank) <= 2))
+    )
+    for c in DECK
+}
+"""For each card, the cards that make it "near": a pair, or a suit neighbour within two ranks."""
+UNSEEN = Card(0, "?")
+"""Stands for a card taken from the pile that the player never saw (or may not have been taken)."""
+KEY = {c: (c.value, c.rank, c.suit) for c in DECK}
+"""The basic policy's order for discarding: value, then rank, then suit."""
+
+
+def would_discard(hand: Sequence[Card], card: Card, banned: Card | None = None) -> bool:
+    """Whether the basic policy, holding ``hand`` and ``card``, discards ``card``.
+
+    ``banned`` is the card taken from the discard pile that turn (R6.6), which
+    could not be discarded. Spreads and lay-offs are not checked: a hand that
+    held one would have laid it down first, and the table has changed since.
+    """
+    held = BIT[card]
+    for c in hand:
+        held |= BIT[c]
+    top = KEY[card]
+    if not NEAR[card] & held:
+        return all(c == banned or NEAR[c] & held or KEY[c] <= top for c in hand)
+    return all(c == banned or (NEAR[c] & held and KEY[c] <= top) for c in hand)
+
+
+@dataclass
+class Clues:
+    """What the player has inferred about the others' hidden hands."""
+
+    known: dict[str, set[Card]] = field(default_factory=dict)
+    """Cards known to be in each opponent's hand (taken from the discard pile, not seen since)."""
+    discards: dict[str, tuple[Card, Card | None]] = field(default_factory=dict)
+    """Each opponent's last discard, and the card they took from the pile that turn (if any)."""
+
+
+@dataclass
+class _Left:
+    """The table as the player left it after their discard."""
+
+    pile: tuple[Card, ...]
+    stock: int
+    hand: tuple[Card, ...]
+    known: dict[str, set[Card]]
+
+
+def replay_turns(
+    pile0: Sequence[Card], stock0: int, actors: Sequence[str], pile: Sequence[Card], stock: int
+) -> dict[str, tuple[Card | None, Card | None]] | None:
+    """Who took what from the discard pile and discarded what, from one pile to a later one.
+
+    ``actors`` played one turn each, in order: draw (stock or discard), then
+    discard. Returns, for each, (card taken — ``UNSEEN`` when it was never seen
+    or is not certain — or None, card discarded or None when it was taken again
+    before we saw it), or None when no such sequence leads
+    from (``pile0``, ``stock0``) to (``pile``, ``stock``).
+    """
+    k = len(actors)
+    takes = k - (stock0 - stock)
+    if not 0 <= takes <= k or len(pile) != len(pile0) + k - takes:
+        return None
+    before = set(pile0)
+    found: list[dict[str, tuple[Card | None, Card | None]]] = []
+    for chosen in itertools.combinations(range(k), takes):
+        stack: list[Card | int] = list(pile0)
+        taken: list[Card | int | None] = []
+        ok = True
+        for j in range(k):
+            if j in chosen:
+                if not stack:
+                    ok = False
+                    break
+                taken.append(stack.pop())
+            else:
+                taken.append(None)
+            stack.append(j)
+        if not ok:
+            continue
+        discarded: dict[int, Card] = {}
+        for pos, item in enumerate(stack):
+            if isinstance(item, int):
+                if pile[pos] in before:  # a card taken from the pile is not discarded again (R6.6)
+                    ok = False
+                    break
+                discarded[item] = pile[pos]
+            elif item != pile[pos]:
+                ok = False
+                break
+        if not ok:
+            continue
+        out: dict[str, tuple[Card | None, Card | None]] = {}
+        for j, p in enumerate(actors):
+            t = taken[j]
+            took = discarded.get(t, UNSEEN) if isinstance(t, int) else t
+            out[p] = (took, discarded.get(j))
+        found.append(out)
+    if not found:
+        return None
+    # Several histories may lead to the same pile: keep only what they all agree on.
+    merged: dict[str, tuple[Card | None, Card | None]] = {}
+    for p in actors:
+        took, gave = found[0][p]
+        if any(f[p][0] != took for f in found):
+            took = UNSEEN
+        if any(f[p][1] != gave for f in found):
+            gave = None
+        merged[p] = (took, gave)
+    return merged
+
+
+def _actors(view: PlayerView, since_first: bool) -> list[str]:
+    """The live opponents who played since the player's last turn (or since the round began)."""
+    players = view.players
+    n = len(players)
+    me = players.index(view.player)
+    if since_first:
+        first = (players.index(view.dealer) + 1) % n if view.dealer in players else 0
+        seq = [players[(first + i) % n] for i in range((me - first) % n)]
+    else:
+        seq = [players[(me + i) % n] for i in range(1, n)]
+    return [p for p in seq if p not in view.dead]
+
+
+class Tracker:
+    """Remembers, per player and round, the table as the player left it; infers ``Clues``."""
+
+    def __init__(self) -> None:
+        self._left: dict[tuple[object, ...], _Left] = {}
+        self._clues: dict[tuple[object, ...], tuple[int, Clues]] = {}
+
+    @staticmethod
+    def _key(view: PlayerView) -> tuple[object, ...]:
+        return (view.player, view.players, view.dealer, view.upcard, view.round_number)
+
+    def clues(self, view: PlayerView) -> Clues:
+        """What may be inferred now; at the start of a turn it is worked out and kept for the turn."""
+        key = self._key(view)
+        if view.phase != "start":
+            kept = self._clues.get(key)
+            if kept is not None and view.stock_size in (kept[0], kept[0] - 1):
+                return kept[1]
+            return self._fallback(view)
+        pile = view.discard_pile
+        left = self._left.get(key)
+        steps = None
+        known: dict[str, set[Card]] = {}
+        if left is not None and left.hand == view.hand:
+            steps = replay_turns(left.pile, left.stock, _actors(view, False), pile, view.stock_size)
+            known = {p: set(cs) for p, cs in left.known.items()}
+        if steps is None:
+            known = {}
+            stock0 = 52 - 5 * len(view.players)
+            steps = replay_turns((), stock0, _actors(view, True), pile, view.stock_size)
+        if steps is None:
+            return self._fallback(view)
+        clues = Clues()
+        for p, (took, gave) in steps.items():
+            if gave is None:
+                known.pop(p, None)  # they discarded a card we never saw: maybe one we knew of
+            if took is UNSEEN:
+                continue  # the hand held a card we can not name, which it could not discard
+            if took is not None:
+                known.setdefault(p, set()).add(took)
+            if gave is not None:
+                clues.discards[p] = (gave, took)
+        visible = set(pile)
+        for s in view.spreads:
+            visible.update(s.cards)
+        clues.known = {p: {c for c in cs if c not in visible} for p, cs in known.items() if p not in view.dead}
+        if len(self._clues) > 4096:
+            self._clues.clear()
+        self._clues[key] = (view.stock_size, clues)
+        return clues
+
+    def left(self, view: PlayerView, card: Card) -> None:
+        """The player (``view`` in the drawn phase) discards ``card``: remember the table."""
+        key = self._key(view)
+        hand = list(view.hand)
+        hand.remove(card)
+        kept = self._clues.get(key)
+        known = {p: set(cs) for p, cs in kept[1].known.items()} if kept is not None else {}
+        if len(self._left) > 4096:
+            self._left.clear()
+        self._left[key] = _Left((*view.discard_pile, card), view.stock_size, tuple(hand), known)
+
+    @staticmethod
+    def _fallback(view: PlayerView) -> Clues:
+        """Without memory: the previous live player discarded the card on top (or the one just taken)."""
+        clues = Clues()
+        players = view.players
+        n = len(players)
+        me = players.index(view.player)
+        prev = next(
+            (players[(me - i) % n] for i in range(1, n) if players[(me - i) % n] not in view.dead), None
+        )
+        if prev is None:
+            return clues
+        card = view.taken if view.phase == "drawn" else view.top_discard
+        if card is not None and (view.phase == "start" or view.taken is not None):
+            clues.discards[prev] = (card, None)
+        return clues
+
+
+def sample_hidden(
+    view: PlayerView,
+    known: dict[str, list[Card]],
+    pool: Sequence[Card],
+    clues: Clues,
+    rng: random.Random,
+    tries: int = 24,
+) -> tuple[dict[str, list[Card]], list[Card]]:
+    """Each hidden hand and the stock (top card last), consistent with ``known`` and ``clues``.
+
+    Opponents with a known last discard get up to ``tries`` random hands from the
+    unseen cards, the first one the basic policy would have discarded from being
+    kept (else the last); the others are dealt at random, and the rest is the stock.
+    """
+    me = view.player
+    counts = view.card_counts
+    fixed: dict[str, list[Card]] = {p: list(cs) for p, cs in known.items()}
+    free = set(pool)
+    for p, cs in clues.known.items():
+        if p == me or p not in fixed:
+            continue
+        for c in cs:
+            if c in free and len(fixed[p]) < counts[p]:
+                fixed[p].append(c)
+                free.discard(c)
+    rest = [c for c in pool if c in free]
+    hands: dict[str, list[Card]] = {me: list(view.hand)}
+    sample = rng.sample
+    for p, (card, banned) in clues.discards.items():
+        if p == me or p not in fixed or p in hands:
+            continue
+        mine = fixed[p]
+        need = counts[p] - len(mine)
+        if need <= 0 or need > len(rest):
+            continue
+        pick = sample(rest, need)
+        for _ in range(tries - 1):
+            if would_discard([*mine, *pick], card, banned):
+                break
+            pick = sample(rest, need)
+        hands[p] = mine + pick
+        chosen = set(pick)
+        rest = [c for c in rest if c not in chosen]
+    rand = rng.random
+    shuffled = sorted(rest, key=lambda _: rand())
+    for p in view.players:
+        if p in hands:
+            continue
+        mine = list(fixed.get(p, ()))
+        need = counts[p] - len(mine)
+        if need > 0:
+            mine.extend(shuffled[-need:])
+            del shuffled[-need:]
+        hands[p] = mine
+    return hands, shuffled[: view.stock_size]
