@@ -9,7 +9,9 @@ in, so a tournament replays exactly under a seed.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -19,6 +21,7 @@ from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, T
 from engine.cards import DECK, Card, hand_value
 from engine.game import Game
 from engine.inference import Tracker, sample_hidden
+from engine.rollout import Table, play_out
 from engine.spreads import find_spreads, takes
 from engine.view import PlayerView
 
@@ -236,6 +239,10 @@ def sample_world(
     return Game.sampled_world(view, hands, shuffled[: view.stock_size])
 
 
+SHARED_TRACKER = Tracker()
+"""The memory strong players share in this process (``engine.inference.Tracker``)."""
+
+
 @dataclass(frozen=True)
 class Scored:
     """One candidate action and its average chip result over ``samples`` sampled worlds."""
@@ -257,13 +264,24 @@ class StrongStrategy:
     name = "strong"
 
     def __init__(
-        self, budget: float = 0.2, clock: Callable[[], float] = time.perf_counter, max_samples: int = 400
+        self,
+        budget: float = 0.2,
+        clock: Callable[[], float] = time.perf_counter,
+        max_samples: int = 2000,
+        first_cut: int = 32,
+        cut_z: float = 3.0,
+        tracker: Tracker | None = None,
     ) -> None:
         self.budget = budget
         self.clock = clock
         self.max_samples = max_samples
+        self.first_cut = first_cut
+        """Worlds sampled before the first cut of clearly worse actions (then at 2x, 4x, …)."""
+        self.cut_z = cut_z
         self.rollout = BasicStrategy()
-        self.tracker = Tracker()
+        self.tracker = SHARED_TRACKER if tracker is None else tracker
+        """What this player remembers between turns; by default one per process, shared, since
+        the bot makes a new strategy object for every move (keyed by player and round)."""
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The candidate with the best average result over sampled worlds."""
@@ -309,29 +327,49 @@ class StrongStrategy:
         start = self.clock()
         known, pool = hidden_cards(view)
         clues = self.tracker.clues(view)
-        totals = [0.0] * len(acts)
+        table = Table(view)
+        results: list[list[float]] = [[] for _ in acts]
+        active = list(range(len(acts)))
         samples = 0
+        check = self.first_cut
         while samples < self.max_samples and (samples < len(acts) or self.clock() - start < limit):
             hands, stock = sample_hidden(view, known, pool, clues, rng)
-            for i, action in enumerate(acts):  # every action in the same world (common random numbers)
-                world = Game.sampled_world(view, hands, stock)
-                totals[i] += self._play_out(world, view.player, action)
+            for i in active:  # every action in the same world (common random numbers)
+                results[i].append(self._play_out(table, hands, stock, acts[i]))
             samples += 1
+            if samples == check and len(active) > 1:
+                active = self._cut(results, active)
+                check *= 2
             if self.clock() - start >= limit and samples >= 2:
                 break
-        scored = [Scored(a, totals[i] / max(samples, 1), samples) for i, a in enumerate(acts)]
-        order = sorted(range(len(acts)), key=lambda i: (-scored[i].mean, i))
+        scored = [Scored(a, statistics.fmean(results[i]) if results[i] else 0.0, len(results[i])) for i, a in enumerate(acts)]
+        kept = set(active)
+        order = sorted(range(len(acts)), key=lambda i: (i not in kept, -scored[i].mean, i))
         return [scored[i] for i in order]
 
-    def _play_out(self, game: Game, me: str, action: Action) -> float:
-        """Apply ``action`` in a sampled world and let the basic strategy finish the round."""
-        before = game.stacks[me]
-        game.apply(action)
-        steps = 0
-        while game.in_round and steps < 300:
-            game.apply(rollout_move(game))
-            steps += 1
-        return float(game.stacks[me] - before)
+    def _cut(self, results: list[list[float]], active: list[int]) -> list[int]:
+        """Successive halving: stop sampling actions clearly worse than the best so far.
+
+        An action stays while its paired difference with the best action (same
+        worlds) is within ``cut_z`` standard errors of zero or above it.
+        """
+        best = max(active, key=lambda i: statistics.fmean(results[i]))
+        top = results[best]
+        keep = []
+        for i in active:
+            if i != best:
+                diffs = [a - b for a, b in zip(results[i], top, strict=True)]
+                spread = statistics.pstdev(diffs) / math.sqrt(len(diffs))
+                if statistics.fmean(diffs) + self.cut_z * spread < 0:
+                    continue
+            keep.append(i)
+        return keep
+
+    def _play_out(
+        self, table: Table, hands: dict[str, list[Card]], stock: list[Card], action: Action
+    ) -> float:
+        """Apply ``action`` in a sampled world and let the basic strategy finish the round (``play_out``)."""
+        return play_out(table, hands, stock, action)
 
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
