@@ -271,6 +271,7 @@ class StrongStrategy:
         first_cut: int = 32,
         cut_z: float = 3.0,
         tracker: Tracker | None = None,
+        search_spreads: bool = True,
     ) -> None:
         self.budget = budget
         self.clock = clock
@@ -278,6 +279,7 @@ class StrongStrategy:
         self.first_cut = first_cut
         """Worlds sampled before the first cut of clearly worse actions (then at 2x, 4x, …)."""
         self.cut_z = cut_z
+        self.search_spreads = search_spreads
         self.rollout = BasicStrategy()
         self.tracker = SHARED_TRACKER if tracker is None else tracker
         """What this player remembers between turns; by default one per process, shared, since
@@ -299,15 +301,21 @@ class StrongStrategy:
     def candidates(self, view: PlayerView) -> list[Action]:
         """The actions worth a search; empty when the basic move is played without one.
 
-        Tonk outs, spreads and lay-offs only ever lower the hand: they are played as
-        basic plays them, and the search goes where judgement matters (drop or draw,
-        and which card to discard).
+        A tonk out wins the most a round can pay (R7.4) and is played at once. Otherwise
+        every drop and draw, spread, lay-off and discard is searched: holding a spread
+        back keeps a tonk out possible and shows nothing, laying down gives others
+        lay-off targets.
         """
         acts = playable(view)
         if view.phase == "drawn":
-            if any(isinstance(a, (TonkOut, Spread, LayOff)) for a in acts):
+            if self.search_spreads:
+                tonks = [a for a in acts if isinstance(a, TonkOut)]
+                if tonks:
+                    return tonks[:1]
+            elif any(isinstance(a, (TonkOut, Spread, LayOff)) for a in acts):
                 return []
-            acts = [a for a in acts if isinstance(a, Discard)]
+            else:
+                acts = [a for a in acts if isinstance(a, Discard)]
         return acts
 
     def evaluate(
