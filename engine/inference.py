@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import DECK, Card
+from engine.spreads import find_spreads, may_hold_spread
 from engine.view import PlayerView
 
 BIT = {c: 1 << i for i, c in enumerate(DECK)}
@@ -47,16 +48,32 @@ def would_discard(hand: Sequence[Card], card: Card, banned: Card | None = None) 
     """Whether the basic policy, holding ``hand`` and ``card``, discards ``card``.
 
     ``banned`` is the card taken from the discard pile that turn (R6.6), which
-    could not be discarded. Spreads and lay-offs are not checked: a hand that
-    held one would have laid it down first, and the table has changed since.
+    could not be discarded. A hand holding a spread would have laid it down
+    first; lay-offs are not checked (the table has changed since).
+    """
+    return not misfits(hand, card, banned)
+
+
+def misfits(hand: Sequence[Card], card: Card, banned: Card | None = None) -> list[Card]:
+    """Cards of ``hand`` that make it one the basic policy would not have discarded ``card`` from.
+
+    Empty exactly when it would have. Otherwise: the cards it would have discarded
+    instead, the cards of a spread it would have laid down, and, when ``card`` was
+    near another card (so every card had to be lower), the cards it was near.
     """
     held = BIT[card]
     for c in hand:
         held |= BIT[c]
     top = KEY[card]
-    if not NEAR[card] & held:
-        return all(c == banned or NEAR[c] & held or KEY[c] <= top for c in hand)
-    return all(c == banned or (NEAR[c] & held and KEY[c] <= top) for c in hand)
+    if not NEAR[card] & held:  # ``card`` was far: no far card above it
+        wrong = [c for c in hand if c != banned and not NEAR[c] & held and KEY[c] > top]
+    else:  # no far card at all, and none above it
+        wrong = [c for c in hand if c != banned and (not NEAR[c] & held or KEY[c] > top)]
+        if wrong:
+            wrong += [c for c in hand if NEAR[card] & BIT[c] and c not in wrong]
+    if not wrong and may_hold_spread([*hand, card]):
+        wrong = [c for s in find_spreads([*hand, card]) for c in s if c != card]
+    return wrong
 
 
 @dataclass
@@ -201,7 +218,9 @@ class Tracker:
         visible = set(pile)
         for s in view.spreads:
             visible.update(s.cards)
-        clues.known = {p: {c for c in cs if c not in visible} for p, cs in known.items() if p not in view.dead}
+        clues.known = {
+            p: {c for c in cs if c not in visible} for p, cs in known.items() if p not in view.dead
+        }
         if len(self._clues) > 4096:
             self._clues.clear()
         self._clues[key] = (view.stock_size, clues)
@@ -242,13 +261,14 @@ def sample_hidden(
     pool: Sequence[Card],
     clues: Clues,
     rng: random.Random,
-    tries: int = 24,
+    tries: int = 48,
 ) -> tuple[dict[str, list[Card]], list[Card]]:
     """Each hidden hand and the stock (top card last), consistent with ``known`` and ``clues``.
 
-    Opponents with a known last discard get up to ``tries`` random hands from the
-    unseen cards, the first one the basic policy would have discarded from being
-    kept (else the last); the others are dealt at random, and the rest is the stock.
+    An opponent with a known last discard gets a random hand from the unseen cards
+    in which, up to ``tries`` times, a card the basic policy would have discarded
+    instead is swapped for another unseen card; the others are dealt at random, and
+    the rest is the stock.
     """
     me = view.player
     counts = view.card_counts
@@ -272,10 +292,16 @@ def sample_hidden(
         if need <= 0 or need > len(rest):
             continue
         pick = sample(rest, need)
-        for _ in range(tries - 1):
-            if would_discard([*mine, *pick], card, banned):
+        for _ in range(tries):  # replace a card that would have been discarded instead, until none is
+            wrong = misfits([*mine, *pick], card, banned)
+            wrong = [c for c in wrong if c not in mine]
+            if not wrong:
                 break
-            pick = sample(rest, need)
+            out = wrong[int(rng.random() * len(wrong))]
+            spare = [c for c in rest if c not in pick]
+            if not spare:
+                break
+            pick[pick.index(out)] = spare[int(rng.random() * len(spare))]
         hands[p] = mine + pick
         chosen = set(pick)
         rest = [c for c in rest if c not in chosen]

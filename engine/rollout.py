@@ -92,7 +92,6 @@ def play_out(
     side_in = 0  # a caught dropper's side stake (R7.2)
     tonk = False
     value = VALUE
-    near, bit, key = NEAR, BIT, KEY
     op, arg, arg2 = _op(action)
     for _ in range(MAX_STEPS):
         hand = hs[turn]
@@ -111,11 +110,11 @@ def play_out(
                     top = pile[-1]
                     if any(top in w for w in wanted):
                         op = _TAKE
-                    elif top.value <= 3 and max(value[c] for c in hand) - value[top] >= 6:
-                        op = _TAKE
                     else:
                         both = [*hand, top]
                         if may_hold_spread(both) and any(top in f for f in find_spreads(both)):
+                            op = _TAKE
+                        elif value[top] <= 3 and value[_throw(both, top)] - value[top] >= 6:
                             op = _TAKE
             else:
                 found = find_spreads(hand) if len(hand) >= 3 else ()
@@ -138,21 +137,7 @@ def play_out(
                     if best is not None:
                         op, arg = _LAYOFF, best
                     else:
-                        banned = taken if len(hand) > 1 else None
-                        held = 0
-                        for c in hand:
-                            held |= bit[c]
-                        pick: Card | None = None
-                        far = False
-                        for c in hand:
-                            if c == banned:
-                                continue
-                            is_far = not near[c] & held
-                            if is_far and not far:
-                                pick, far = c, True
-                            elif is_far == far and (pick is None or key[c] > key[pick]):
-                                pick = c
-                        op, arg = _DISCARD, pick
+                        op, arg = _DISCARD, _throw(hand, taken if len(hand) > 1 else None)
         if op == _STOCK:
             hand.append(stk.pop())
             if not stk:  # R6.3, R7.3
@@ -241,6 +226,25 @@ def play_out(
             share, odd = divmod(total, len(ordered))
             delta += share + (1 if ordered.index(me) < odd else 0)
     return delta
+
+
+def _throw(hand: Sequence[Card], banned: Card | None) -> Card:
+    """``engine.strategies.throw``: the highest card not near a spread, else the highest (not ``banned``)."""
+    held = 0
+    for c in hand:
+        held |= BIT[c]
+    pick: Card | None = None
+    far = False
+    for c in hand:
+        if c == banned:
+            continue
+        is_far = not NEAR[c] & held
+        if is_far and not far:
+            pick, far = c, True
+        elif is_far == far and (pick is None or KEY[c] > KEY[pick]):
+            pick = c
+    assert pick is not None
+    return pick
 
 
 def _spread_key(s: tuple[Card, ...]) -> tuple[int, int]:

@@ -79,13 +79,28 @@ def wants_discard(hand: Sequence[Card], top: Card, targets: Iterable[tuple[Card,
     """Take the discard only when it makes or extends a spread or clearly lowers the hand.
 
     ``targets`` are, for each spread on the table, the cards it takes (R6.5).
+    "Clearly lowers" means a low card (3 or less) taken for a card worth at least
+    6 more, the one ``throw`` would then discard. (Comparing with the hand's highest
+    card instead let two players trade low cards back and forth forever when their
+    high cards were paired: each take must now lower the hand, so the round ends.)
     """
     if any(top in s for s in find_spreads([*hand, top])):
         return True
     if any(top in wanted for wanted in targets):
         return True
-    highest = max(c.value for c in hand)
-    return top.value <= 3 and highest - top.value >= 6
+    return top.value <= 3 and throw([*hand, top], top).value - top.value >= 6
+
+
+def throw(hand: Sequence[Card], banned: Card | None = None) -> Card:
+    """The card the basic policy discards from ``hand``: the highest not near a spread, else the highest.
+
+    ``banned`` is the card taken from the discard pile this turn (R6.6); it stays
+    unless it is the only card.
+    """
+    held = sum(map(_BIT.__getitem__, hand))
+    allowed = [c for c in hand if c != banned] or list(hand)
+    far = [c for c in allowed if not _NEAR[c] & held]
+    return max(far or allowed, key=lambda c: (c.value, c.rank, c.suit))
 
 
 def start_move(
@@ -309,9 +324,9 @@ class StrongStrategy:
         acts = playable(view)
         if view.phase == "drawn":
             if self.search_spreads:
-                tonks = [a for a in acts if isinstance(a, TonkOut)]
-                if tonks:
-                    return tonks[:1]
+                tonk = next((a for a in acts if isinstance(a, TonkOut)), None)
+                if tonk is not None:
+                    return [tonk]
             elif any(isinstance(a, (TonkOut, Spread, LayOff)) for a in acts):
                 return []
             else:
@@ -350,7 +365,10 @@ class StrongStrategy:
                 check *= 2
             if self.clock() - start >= limit and samples >= 2:
                 break
-        scored = [Scored(a, statistics.fmean(results[i]) if results[i] else 0.0, len(results[i])) for i, a in enumerate(acts)]
+        scored = [
+            Scored(a, statistics.fmean(results[i]) if results[i] else 0.0, len(results[i]))
+            for i, a in enumerate(acts)
+        ]
         kept = set(active)
         order = sorted(range(len(acts)), key=lambda i: (i not in kept, -scored[i].mean, i))
         return [scored[i] for i in order]
