@@ -20,7 +20,6 @@ view a person at the table sees, remembered.
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -253,67 +252,3 @@ class Tracker:
         if card is not None and (view.phase == "start" or view.taken is not None):
             clues.discards[prev] = (card, None)
         return clues
-
-
-def sample_hidden(
-    view: PlayerView,
-    known: dict[str, list[Card]],
-    pool: Sequence[Card],
-    clues: Clues,
-    rng: random.Random,
-    tries: int = 48,
-) -> tuple[dict[str, list[Card]], list[Card]]:
-    """Each hidden hand and the stock (top card last), consistent with ``known`` and ``clues``.
-
-    An opponent with a known last discard gets a random hand from the unseen cards
-    in which, up to ``tries`` times, a card the basic policy would have discarded
-    instead is swapped for another unseen card; the others are dealt at random, and
-    the rest is the stock.
-    """
-    me = view.player
-    counts = view.card_counts
-    fixed: dict[str, list[Card]] = {p: list(cs) for p, cs in known.items()}
-    free = set(pool)
-    for p, cs in clues.known.items():
-        if p == me or p not in fixed:
-            continue
-        for c in cs:
-            if c in free and len(fixed[p]) < counts[p]:
-                fixed[p].append(c)
-                free.discard(c)
-    rest = [c for c in pool if c in free]
-    hands: dict[str, list[Card]] = {me: list(view.hand)}
-    sample = rng.sample
-    for p, (card, banned) in clues.discards.items():
-        if p == me or p not in fixed or p in hands:
-            continue
-        mine = fixed[p]
-        need = counts[p] - len(mine)
-        if need <= 0 or need > len(rest):
-            continue
-        pick = sample(rest, need)
-        for _ in range(tries):  # replace a card that would have been discarded instead, until none is
-            wrong = misfits([*mine, *pick], card, banned)
-            wrong = [c for c in wrong if c not in mine]
-            if not wrong:
-                break
-            out = wrong[int(rng.random() * len(wrong))]
-            spare = [c for c in rest if c not in pick]
-            if not spare:
-                break
-            pick[pick.index(out)] = spare[int(rng.random() * len(spare))]
-        hands[p] = mine + pick
-        chosen = set(pick)
-        rest = [c for c in rest if c not in chosen]
-    rand = rng.random
-    shuffled = sorted(rest, key=lambda _: rand())
-    for p in view.players:
-        if p in hands:
-            continue
-        mine = list(fixed.get(p, ()))
-        need = counts[p] - len(mine)
-        if need > 0:
-            mine.extend(shuffled[-need:])
-            del shuffled[-need:]
-        hands[p] = mine
-    return hands, shuffled[: view.stock_size]

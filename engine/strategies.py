@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
-from engine.cards import DECK, Card, hand_value
+from engine.cards import Card, hand_value
 from engine.game import Game
-from engine.inference import Tracker, sample_hidden
+from engine.inference import BIT, NEAR, Tracker
 from engine.rollout import Table, play_out
 from engine.spreads import find_spreads, takes
 from engine.view import PlayerView
+from engine.worlds import determinize, hidden_cards, sample_hidden
 
 
 class Strategy(Protocol):
@@ -49,18 +50,6 @@ class RandomStrategy:
         """Any legal action, each as likely."""
         acts = playable(view)
         return acts[rng.randrange(len(acts))]
-
-
-_BIT = {c: 1 << i for i, c in enumerate(DECK)}
-_NEAR = {
-    c: sum(
-        _BIT[o]
-        for o in DECK
-        if o != c and (o.rank == c.rank or (o.suit == c.suit and abs(o.rank - c.rank) <= 2))
-    )
-    for c in DECK
-}
-"""For each card, the cards that make it "near": a pair, or a suit neighbour within two ranks."""
 
 
 def drop_threshold(view: PlayerView) -> int:
@@ -97,9 +86,9 @@ def throw(hand: Sequence[Card], banned: Card | None = None) -> Card:
     ``banned`` is the card taken from the discard pile this turn (R6.6); it stays
     unless it is the only card.
     """
-    held = sum(map(_BIT.__getitem__, hand))
+    held = sum(map(BIT.__getitem__, hand))
     allowed = [c for c in hand if c != banned] or list(hand)
-    far = [c for c in allowed if not _NEAR[c] & held]
+    far = [c for c in allowed if not NEAR[c] & held]
     return max(far or allowed, key=lambda c: (c.value, c.rank, c.suit))
 
 
@@ -136,8 +125,8 @@ def drawn_move(player: str, hand: Sequence[Card], acts: Sequence[Action]) -> Act
         return max(spreads, key=lambda a: (hand_value(a.cards), len(a.cards)))
     if layoffs:
         return max(layoffs, key=lambda a: a.card.value)
-    held = sum(map(_BIT.__getitem__, hand))
-    far = [a for a in discards if not _NEAR[a.card] & held]
+    held = sum(map(BIT.__getitem__, hand))
+    far = [a for a in discards if not NEAR[a.card] & held]
     pool = far or discards
     return max(pool, key=lambda a: (a.card.value, a.card.rank, a.card.suit))
 
@@ -180,78 +169,6 @@ def rollout_move(game: Game) -> Action:
         top = r.discard[-1] if r.discard else None
         return start_move(p, hand, top, [s.takes() for s in r.spreads], others)
     return drawn_move(p, hand, game.legal_actions())
-
-
-def _unseen(view: PlayerView) -> list[Card]:
-    """Cards this player has not seen placed: in other hands or the stock."""
-    seen: set[Card] = set(view.hand) | set(view.discard_pile)
-    for s in view.spreads:
-        seen.update(s.cards)
-    return [c for c in DECK if c not in seen]
-
-
-def determinize(view: PlayerView, rng: random.Random) -> Game:
-    """A full game consistent with everything ``view`` shows: unseen cards dealt at random.
-
-    Cards known to be in a hand stay there: the upcard while the dealer holds
-    it, flip and flop cards shown, and a card just taken from the discard pile.
-    Flip and flop are already settled by the deal (R5.4), so the sample marks
-    them paid and only the game pot is played for.
-    """
-    known, pool = hidden_cards(view)
-    return sample_world(view, known, pool, rng)
-
-
-def hidden_cards(view: PlayerView) -> tuple[dict[str, list[Card]], list[Card]]:
-    """What ``view`` says about the cards it can not see: each hand's known cards, and the rest.
-
-    The same for every world sampled from one view, so a search finds it once.
-    """
-    unseen = _unseen(view)
-    known: dict[str, list[Card]] = {p: [] for p in view.players}
-    placed: set[Card] = set()
-    if view.upcard is not None and view.upcard_held and view.dealer in known and view.dealer != view.player:
-        known[view.dealer].append(view.upcard)
-        placed.add(view.upcard)
-    for p, _pot, c in view.showings:
-        if p != view.player and c in unseen and c not in placed and p in known:
-            known[p].append(c)
-            placed.add(c)
-    if (
-        view.taken is not None
-        and view.to_act != view.player
-        and view.to_act in known
-        and view.taken in unseen
-    ):
-        if view.taken not in placed:
-            known[view.to_act].append(view.taken)
-            placed.add(view.taken)
-    pool = [c for c in unseen if c not in placed]
-    for p in view.players:  # more known cards than the hand holds: the rest go back to the pool
-        if p != view.player and len(known[p]) > view.card_counts[p]:
-            pool.extend(known[p][view.card_counts[p] :])
-            known[p] = known[p][: view.card_counts[p]]
-    return known, pool
-
-
-def sample_world(
-    view: PlayerView, known: dict[str, list[Card]], pool: Sequence[Card], rng: random.Random
-) -> Game:
-    """Deal ``pool`` at random to fill each hidden hand around its known cards; the rest is the stock."""
-    rand = rng.random
-    shuffled = sorted(pool, key=lambda _: rand())  # a uniform shuffle, cheaper than rng.shuffle
-    hands: dict[str, list[Card]] = {}
-    for p in view.players:
-        if p == view.player:
-            hands[p] = list(view.hand)
-            continue
-        mine = list(known[p])
-        need = view.card_counts[p] - len(mine)
-        if need > 0:
-            mine.extend(shuffled[-need:])
-            del shuffled[-need:]
-        hands[p] = mine
-    return Game.sampled_world(view, hands, shuffled[: view.stock_size])
 
 
 SHARED_TRACKER = Tracker()

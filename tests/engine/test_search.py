@@ -8,16 +8,16 @@ import random
 from engine import Game, Leave, Seat
 from engine.actions import Action, Discard, Draw, Drop
 from engine.cards import Card
-from engine.inference import UNSEEN, Clues, Tracker, replay_turns, sample_hidden, would_discard
+from engine.inference import UNSEEN, Clues, Tracker, replay_turns, would_discard
 from engine.rollout import Table, play_out
 from engine.strategies import (
     BasicStrategy,
     RandomStrategy,
     StrongStrategy,
-    hidden_cards,
     playable,
     rollout_move,
 )
+from engine.worlds import hidden_cards, sample_hidden
 from tests.engine.helpers import cards, make_game
 
 

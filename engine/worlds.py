@@ -1,0 +1,153 @@
+"""Sampled worlds: the hidden cards dealt in a way consistent with one player's view.
+
+A computer player's search (determinized Monte Carlo) plays many such worlds
+out. ``hidden_cards`` reads what the view says about the cards it can not see;
+``sample_world`` deals the rest uniformly; ``sample_hidden`` also follows what
+the player inferred from the others' play (``engine.inference.Clues``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.cards import DECK, Card
+from engine.game import Game
+from engine.inference import Clues, misfits
+from engine.view import PlayerView
+
+
+def _unseen(view: PlayerView) -> list[Card]:
+    """Cards this player has not seen placed: in other hands or the stock."""
+    seen: set[Card] = set(view.hand) | set(view.discard_pile)
+    for s in view.spreads:
+        seen.update(s.cards)
+    return [c for c in DECK if c not in seen]
+
+
+def determinize(view: PlayerView, rng: random.Random) -> Game:
+    """A full game consistent with everything ``view`` shows: unseen cards dealt at random.
+
+    Cards known to be in a hand stay there: the upcard while the dealer holds
+    it, flip and flop cards shown, and a card just taken from the discard pile.
+    Flip and flop are already settled by the deal (R5.4), so the sample marks
+    them paid and only the game pot is played for.
+    """
+    known, pool = hidden_cards(view)
+    return sample_world(view, known, pool, rng)
+
+
+def hidden_cards(view: PlayerView) -> tuple[dict[str, list[Card]], list[Card]]:
+    """What ``view`` says about the cards it can not see: each hand's known cards, and the rest.
+
+    The same for every world sampled from one view, so a search finds it once.
+    """
+    unseen = _unseen(view)
+    known: dict[str, list[Card]] = {p: [] for p in view.players}
+    placed: set[Card] = set()
+    if view.upcard is not None and view.upcard_held and view.dealer in known and view.dealer != view.player:
+        known[view.dealer].append(view.upcard)
+        placed.add(view.upcard)
+    for p, _pot, c in view.showings:
+        if p != view.player and c in unseen and c not in placed and p in known:
+            known[p].append(c)
+            placed.add(c)
+    if (
+        view.taken is not None
+        and view.to_act != view.player
+        and view.to_act in known
+        and view.taken in unseen
+    ):
+        if view.taken not in placed:
+            known[view.to_act].append(view.taken)
+            placed.add(view.taken)
+    pool = [c for c in unseen if c not in placed]
+    for p in view.players:  # more known cards than the hand holds: the rest go back to the pool
+        if p != view.player and len(known[p]) > view.card_counts[p]:
+            pool.extend(known[p][view.card_counts[p] :])
+            known[p] = known[p][: view.card_counts[p]]
+    return known, pool
+
+
+def sample_world(
+    view: PlayerView, known: dict[str, list[Card]], pool: Sequence[Card], rng: random.Random
+) -> Game:
+    """Deal ``pool`` at random to fill each hidden hand around its known cards; the rest is the stock."""
+    rand = rng.random
+    shuffled = sorted(pool, key=lambda _: rand())  # a uniform shuffle, cheaper than rng.shuffle
+    hands: dict[str, list[Card]] = {}
+    for p in view.players:
+        if p == view.player:
+            hands[p] = list(view.hand)
+            continue
+        mine = list(known[p])
+        need = view.card_counts[p] - len(mine)
+        if need > 0:
+            mine.extend(shuffled[-need:])
+            del shuffled[-need:]
+        hands[p] = mine
+    return Game.sampled_world(view, hands, shuffled[: view.stock_size])
+
+
+def sample_hidden(
+    view: PlayerView,
+    known: dict[str, list[Card]],
+    pool: Sequence[Card],
+    clues: Clues,
+    rng: random.Random,
+    tries: int = 48,
+) -> tuple[dict[str, list[Card]], list[Card]]:
+    """Each hidden hand and the stock (top card last), consistent with ``known`` and ``clues``.
+
+    An opponent with a known last discard gets a random hand from the unseen cards
+    in which, up to ``tries`` times, a card the basic policy would have discarded
+    instead is swapped for another unseen card; the others are dealt at random, and
+    the rest is the stock.
+    """
+    me = view.player
+    counts = view.card_counts
+    fixed: dict[str, list[Card]] = {p: list(cs) for p, cs in known.items()}
+    free = set(pool)
+    for p, cs in clues.known.items():
+        if p == me or p not in fixed:
+            continue
+        for c in cs:
+            if c in free and len(fixed[p]) < counts[p]:
+                fixed[p].append(c)
+                free.discard(c)
+    rest = [c for c in pool if c in free]
+    hands: dict[str, list[Card]] = {me: list(view.hand)}
+    sample = rng.sample
+    for p, (card, banned) in clues.discards.items():
+        if p == me or p not in fixed or p in hands:
+            continue
+        mine = fixed[p]
+        need = counts[p] - len(mine)
+        if need <= 0 or need > len(rest):
+            continue
+        pick = sample(rest, need)
+        for _ in range(tries):  # replace a card that would have been discarded instead, until none is
+            wrong = misfits([*mine, *pick], card, banned)
+            wrong = [c for c in wrong if c not in mine]
+            if not wrong:
+                break
+            out = wrong[int(rng.random() * len(wrong))]
+            spare = [c for c in rest if c not in pick]
+            if not spare:
+                break
+            pick[pick.index(out)] = spare[int(rng.random() * len(spare))]
+        hands[p] = mine + pick
+        chosen = set(pick)
+        rest = [c for c in rest if c not in chosen]
+    rand = rng.random
+    shuffled = sorted(rest, key=lambda _: rand())
+    for p in view.players:
+        if p in hands:
+            continue
+        mine = list(fixed.get(p, ()))
+        need = counts[p] - len(mine)
+        if need > 0:
+            mine.extend(shuffled[-need:])
+            del shuffled[-need:]
+        hands[p] = mine
+    return hands, shuffled[: view.stock_size]
