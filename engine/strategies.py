@@ -177,7 +177,7 @@ SHARED_TRACKER = Tracker()
 
 @dataclass(frozen=True)
 class Scored:
-    """One candidate action and its average chip result over ``samples`` sampled worlds."""
+    """One candidate action and its average chip result over the ``samples`` worlds it was played in."""
 
     action: Action
     mean: float
@@ -187,10 +187,14 @@ class Scored:
 class StrongStrategy:
     """Determinized Monte Carlo: sample the hidden cards, play each move out, keep the best.
 
-    For each candidate action, many worlds consistent with the view are sampled;
-    the action is applied and the round is played to its end by the basic
-    strategy for everyone. The action with the best average chip result wins.
-    Stops sampling when ``budget`` seconds are used (default 0.2).
+    Many worlds consistent with the view are sampled: the hidden hands follow
+    what the others were seen to take and discard (``engine.inference``). In each
+    world every candidate action (drop or draw; then spread, lay off or which
+    card to discard) is applied and the round is played to its end by the basic
+    strategy for everyone (``engine.rollout.play_out``); the action with the best
+    average chip result wins. Actions clearly worse than the best stop being
+    sampled early (successive halving), so the rest get more worlds. Stops when
+    ``budget`` seconds are used (default 0.2).
     """
 
     name = "strong"
@@ -261,6 +265,8 @@ class StrongStrategy:
 
         ``actions`` defaults to every playable action; ``budget`` (seconds) to the
         strategy's own. Used by ``choose`` and by the coach (hints, analysis).
+        Actions cut early (``_cut``) have fewer ``samples`` and come after those
+        sampled to the end, each group by its mean.
         """
         acts = list(actions) if actions is not None else playable(view)
         limit = self.budget if budget is None else budget
