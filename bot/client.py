@@ -12,6 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.db import Database
+from bot.i18n import CommandTranslator
+from bot.languages import LanguageBook
 from bot.ledger import Ledger, LedgerError
 from bot.settings import Settings
 from bot.storage import store_target
@@ -69,12 +71,15 @@ class FlipFlopBot(commands.AutoShardedBot):
         self.db = Database(store_target(settings.database_url, settings.database_path))
         self._db_open = False
         self.ledger = Ledger(self.db)
+        self.languages = LanguageBook(self.db)
+        """Which language each server and member reads (issue 14)."""
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._closing: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open resources and load cogs before connecting (discord.py's examples)."""
         await self.open_database()
+        await self.tree.set_translator(CommandTranslator())
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)

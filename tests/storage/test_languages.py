@@ -1,0 +1,49 @@
+"""Saved language choices (issue 14) on SQLite and PostgreSQL: servers, members, and the order."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.languages import SERVER, LanguageBook
+from bot.storage import IntegrityError, Store
+
+GUILD, OTHER_GUILD, MEMBER = 2**62 + 7, 11, 2**61 + 3
+
+
+async def test_nothing_saved_means_english_or_the_client_locale(store: Store) -> None:
+    book = LanguageBook(store)
+    assert await book.server(GUILD) == "en"
+    assert await book.member(GUILD, MEMBER, None) == "en"
+    assert await book.member(GUILD, MEMBER, "ko") == "ko"  # Discord reports ko
+    assert await book.member(GUILD, MEMBER, "pt-BR") == "en"  # not one of ours: the server's
+
+
+async def test_the_member_choice_comes_first_then_the_client_then_the_server(store: Store) -> None:
+    book = LanguageBook(store)
+    await book.choose(GUILD, SERVER, "gu")
+    assert await book.server(GUILD) == "gu"
+    assert await book.member(GUILD, MEMBER, "de") == "gu"
+    assert await book.member(GUILD, MEMBER, "ko") == "ko"
+    await book.choose(GUILD, MEMBER, "be")
+    assert await book.member(GUILD, MEMBER, "ko") == "be"
+    assert (await book.member_texts(GUILD, MEMBER, None)).language == "be"
+    assert (await book.server_texts(GUILD)).language == "gu"
+    assert await book.server(OTHER_GUILD) == "en"  # each server has its own
+    fresh = LanguageBook(store)  # saved, not only remembered
+    assert await fresh.member(GUILD, MEMBER, None) == "be"
+    await fresh.choose(GUILD, MEMBER, None)  # forgetting the choice goes back down the order
+    assert await fresh.member(GUILD, MEMBER, None) == "gu"
+    assert await LanguageBook(store).saved(GUILD, MEMBER) is None
+
+
+async def test_an_unknown_language_is_refused_and_nothing_is_saved(store: Store) -> None:
+    book = LanguageBook(store)
+    with pytest.raises(ValueError):
+        await book.choose(GUILD, MEMBER, "xx")
+    assert await book.saved(GUILD, MEMBER) is None
+    with pytest.raises(IntegrityError):  # the database refuses it too
+        async with store.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO language_choices (guild_id, user_id, language) VALUES (?, ?, ?)",
+                (GUILD, MEMBER, "xx"),
+            )
