@@ -6,14 +6,18 @@ carries a stable ``code`` and its ``params`` (``TableError("table_full",
 seats=5)``), and this catalog turns them into the sentence a member reads. It
 is a plain lookup — ``MESSAGES[code].format(**params)`` — so a translation
 can replace it code by code. Unlike the engine's, the parameters here are
-mostly raw numbers; the templates format them (``{needed:,}`` → ``1,000``).
+mostly raw numbers; the templates format them (``{needed}`` → ``1,000``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.i18n import SOURCE_LANGUAGE, Texts, texts
+from bot.render import for_players
+from engine.catalog import MESSAGES as ENGINE_MESSAGES
 from engine.catalog import fill
+from engine.errors import IllegalAction, MalformedInput
 
 MESSAGES: dict[str, str] = {
     # the lobby (bot/tables.py, bot/runtime/runtime.py)
@@ -33,7 +37,7 @@ MESSAGES: dict[str, str] = {
     "pick_a_level": "Pick one of the levels in the menu; nothing was done.",
     "computer_join_after_start": "Computer players can only join before the game starts.",
     "house_short": (
-        "The house has only {balance:,} chips, not enough for a {buy_in:,}-chip buy-in. "
+        "The house has only {balance} chips, not enough for a {buy_in}-chip buy-in. "
         "An admin can top it up with `/chips grant` to the bot."
     ),
     "host_removes_computers": "Only the host can remove computer players.",
@@ -62,24 +66,54 @@ MESSAGES: dict[str, str] = {
     "seed_not_seated": "Only players seated at this table can add a text to its next deal.",
     "bad_seed": "{reason} Nothing was changed.",
     # chips (bot/ledger.py)
-    "bad_amount": "The amount must be a whole number from 1 to {maximum:,}.",
+    "bad_amount": "The amount must be a whole number from 1 to {maximum}.",
     "negative_credit": "A credit can not be negative.",
     "negative_debit": "A debit can not be negative.",
-    "insufficient_chips": "That needs {needed:,} chips, but the balance is {balance:,}.",
+    "insufficient_chips": "That needs {needed} chips, but the balance is {balance}.",
     "daily_not_ready": "The daily chips are not ready yet.",
     # a server's settings (R2.1)
     "stake_too_small": "The stake must be at least 1 chip.",
-    "buy_in_too_small": "The buy-in must be at least four stakes ({minimum:,} chips) (R2.1).",
-    "buy_in_not_multiple": "The buy-in must be a multiple of the stake ({stake:,}) (R2.1).",
+    "buy_in_too_small": "The buy-in must be at least four stakes ({minimum} chips) (R2.1).",
+    "buy_in_not_multiple": "The buy-in must be a multiple of the stake ({stake}) (R2.1).",
     "buy_in_too_large": "That buy-in is too large.",
     "no_such_setting": "There is no setting called {name!r}.",
-    "setting_out_of_range": "The {setting} must be a whole number between {low:,} and {high:,}{unit}.",
+    "setting_out_of_range": "The {setting} must be a whole number between {low} and {high}{unit}.",
 }
 
 
 def render(code: str, params: Mapping[str, object]) -> str:
     """The English sentence for ``code``; an unknown code shows itself rather than failing."""
-    return fill(MESSAGES, code, params)
+    return _say(MESSAGES, code, params, texts(SOURCE_LANGUAGE))
+
+
+def explain(error: BaseException, t: Texts) -> str:
+    """A refusal as a member reads it, in ``t``'s language: the bot's or the engine's, by code.
+
+    Whole-number parameters are written as the language writes numbers (``1,000``,
+    ``1 000``); rule ids (``(R2.1)``) are for us and left out. An error without a code
+    (a bug, not a refusal) keeps its own text.
+    """
+    code, params = getattr(error, "code", None), getattr(error, "params", None)
+    if not isinstance(code, str) or not isinstance(params, dict):
+        return for_players(str(error))
+    if isinstance(error, Refusal):
+        messages: Mapping[str, str] = MESSAGES
+    elif isinstance(error, (IllegalAction, MalformedInput)):
+        messages = ENGINE_MESSAGES
+    else:
+        return for_players(str(error))
+    return for_players(_say(messages, code, params, t))
+
+
+def _say(messages: Mapping[str, str], code: str, params: Mapping[str, object], t: Texts) -> str:
+    """``code``'s template translated by ``t`` and filled, numbers in ``t``'s way."""
+    template = messages.get(code)
+    if template is None:
+        return fill(messages, code, params)
+    shown = {
+        k: t.number(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in params.items()
+    }
+    return t.gettext(template).format(**shown)
 
 
 class Refusal(Exception):
