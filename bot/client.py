@@ -12,9 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.db import Database
-from bot.i18n import CommandTranslator
+from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.languages import LanguageBook
 from bot.ledger import Ledger, LedgerError
+from bot.refusals import explain
 from bot.settings import Settings
 from bot.storage import store_target
 
@@ -135,19 +136,26 @@ class FlipFlopBot(commands.AutoShardedBot):
     ) -> None:
         """Turn a refused or failed command into a friendly ephemeral message."""
         original = getattr(error, "original", error)
+        try:
+            t = await self.languages.reader(interaction)
+        except Exception:  # the store itself failing must not hide the answer: English then
+            log.exception("Could not read a member's language")
+            t = texts(SOURCE_LANGUAGE)
         if isinstance(error, app_commands.NoPrivateMessage):
-            text = "Flip Flop commands work in a server channel, not in direct messages."
+            text = t.gettext("Flip Flop commands work in a server channel, not in direct messages.")
         elif isinstance(error, app_commands.TransformerError):
-            text = "One of the values you gave is out of range for that option; nothing was changed."
+            text = t.gettext(
+                "One of the values you gave is out of range for that option; nothing was changed."
+            )
         elif isinstance(error, app_commands.MissingPermissions):
-            text = "Only members with the **Manage Server** permission can do that."
+            text = t.gettext("Only members with the **Manage Server** permission can do that.")
         elif isinstance(original, LedgerError):
-            text = str(original)
+            text = explain(original, t)
         elif isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that command here."
+            text = t.gettext("You can't use that command here.")
         else:
             log.error("Command failed", exc_info=original)
-            text = "Something went wrong on our side; nothing was changed. Please try again."
+            text = t.gettext("Something went wrong on our side; nothing was changed. Please try again.")
         await send_ephemeral(interaction, text)
 
 

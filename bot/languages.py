@@ -9,11 +9,19 @@ Choices are read once and kept in memory; a change through this book updates the
 
 from __future__ import annotations
 
+from typing import Literal
+
+import discord
+
 from bot.db import Database
 from bot.i18n import LANGUAGES, Texts, resolve_language, server_language, texts
+from bot.i18n.languages import normalize
 
 SERVER = 0
 """The ``user_id`` of a server's own row: no Discord id is 0."""
+
+Source = Literal["choice", "client", "server"]
+"""Where a member's language comes from, in the order of ``resolve_language``."""
 
 
 class LanguageBook:
@@ -68,3 +76,18 @@ class LanguageBook:
     async def member_texts(self, guild_id: int | None, user_id: int, client_locale: str | None) -> Texts:
         """``Texts`` for a member's private messages."""
         return texts(await self.member(guild_id, user_id, client_locale))
+
+    async def member_source(self, guild_id: int | None, user_id: int, client_locale: str | None) -> Source:
+        """Why a member reads the language ``member`` gives: their choice, their client, or the server."""
+        saved = None if guild_id is None else await self.saved(guild_id, user_id)
+        if normalize(saved) is not None:
+            return "choice"
+        return "client" if normalize(client_locale) is not None else "server"
+
+    async def reader(self, interaction: discord.Interaction) -> Texts:
+        """``Texts`` for a private answer to an interaction (the member's language)."""
+        return await self.member_texts(interaction.guild_id, interaction.user.id, str(interaction.locale))
+
+    async def public(self, interaction: discord.Interaction) -> Texts:
+        """``Texts`` for a public message in an interaction's server (the server's language)."""
+        return await self.server_texts(interaction.guild_id)

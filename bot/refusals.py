@@ -84,7 +84,9 @@ MESSAGES: dict[str, str] = {
     "buy_in_not_multiple": N_("The buy-in must be a multiple of the stake ({stake}) (R2.1)."),
     "buy_in_too_large": N_("That buy-in is too large."),
     "no_such_setting": N_("There is no setting called {name!r}."),
-    "starting_balance_out_of_range": N_("The starting balance must be a whole number between {low} and {high}."),
+    "starting_balance_out_of_range": N_(
+        "The starting balance must be a whole number between {low} and {high}."
+    ),
     "daily_amount_out_of_range": N_("The daily amount must be a whole number between {low} and {high}."),
     "stake_out_of_range": N_("The stake must be a whole number between {low} and {high}."),
     "buy_in_out_of_range": N_("The buy-in must be a whole number between {low} and {high}."),

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
-    """Mark a message for the catalogs (``bot.i18n`` translates it where it is shown); the engine never imports ``bot``."""
+    """Mark a message for the catalogs; ``bot.i18n`` translates it where it is shown."""
     return message
 
 
@@ -67,7 +67,9 @@ MESSAGES: dict[str, str] = {
     "tonk_two_threes": N_("A tonk out is exactly two spreads of three cards (R7.4)."),
     "tonk_shared_card": N_("The two spreads of a tonk out can not share a card."),
     # saved games
-    "snapshot_version": N_("This saved game has format version {found}; this engine reads version {expected}."),
+    "snapshot_version": N_(
+        "This saved game has format version {found}; this engine reads version {expected}."
+    ),
     "snapshot_unreadable": N_("This is not a saved game: {reason}."),
     # malformed input: cards and decks (R1)
     "not_a_card": N_("{text} is not a card (write it like TH or AS)."),

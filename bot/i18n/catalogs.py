@@ -97,6 +97,11 @@ class Texts:
         """A whole number as this language writes it (``1 200`` in be, ``12,34,567`` in gu)."""
         return format_decimal(n, locale=self._number_locale)
 
+    def decimal(self, x: float, places: int = 1) -> str:
+        """A number with ``places`` decimals as this language writes it (a rating: ``12.3``, ``12,3``)."""
+        pattern = "#,##0." + "0" * places if places > 0 else "#,##0"
+        return format_decimal(x, format=pattern, locale=self._number_locale)
+
     def chips(self, n: int) -> str:
         """A chip amount with its noun in the right plural form: "1 chip", "5 фішак"."""
         return self.ngettext("{count} chip", "{count} chips", n).format(count=self.number(n))
