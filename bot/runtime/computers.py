@@ -12,6 +12,7 @@ import multiprocessing
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 
+from bot.i18n import N_
 from engine.actions import Action
 from engine.strategies import STRATEGIES, BasicStrategy, StrongStrategy
 from engine.view import PlayerView
@@ -22,7 +23,7 @@ LEVELS = {
     "random": "Plays any legal move (for fun)",
 }
 """The levels a host may seat, with what each does."""
-LEVEL_LABEL = {"basic": "Basic", "strong": "Strong", "random": "Random"}
+LEVEL_LABEL = {"basic": N_("Basic"), "strong": N_("Strong"), "random": N_("Random")}
 """The name a computer player of each level gets at the table (``🤖 Strong 1``)."""
 SEARCHING = {name for name, cls in STRATEGIES.items() if cls is StrongStrategy}
 """Levels whose moves take long enough to need a worker process."""
