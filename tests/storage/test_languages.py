@@ -47,3 +47,13 @@ async def test_an_unknown_language_is_refused_and_nothing_is_saved(store: Store)
                 "INSERT INTO language_choices (guild_id, user_id, language) VALUES (?, ?, ?)",
                 (GUILD, MEMBER, "xx"),
             )
+
+
+async def test_member_source_says_where_the_language_comes_from(store: Store) -> None:
+    book = LanguageBook(store)
+    assert await book.member_source(GUILD, MEMBER, "de") == "server"  # not ours: the server's
+    assert await book.member_source(GUILD, MEMBER, "ko") == "client"
+    assert await book.member_source(GUILD, MEMBER, "en-US") == "client"  # Discord's English is ours
+    await book.choose(GUILD, MEMBER, "sw")
+    assert await book.member_source(GUILD, MEMBER, "ko") == "choice"
+    assert await book.member_source(None, MEMBER, "ko") == "client"  # no server: no saved choice
