@@ -16,7 +16,7 @@ import simcord
 import simcord.interactions
 from discord import app_commands
 
-from bot.i18n import PSEUDO_LANGUAGE, Texts, language_name, texts
+from bot.i18n import PSEUDO_LANGUAGE, Texts, texts
 from bot.i18n import picker as picker_words
 from bot.languages import SERVER
 from bot.refusals import explain
