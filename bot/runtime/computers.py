@@ -18,11 +18,11 @@ from engine.strategies import STRATEGIES, BasicStrategy, StrongStrategy
 from engine.view import PlayerView
 
 LEVELS = {
-    "basic": "Sound play: spreads, lays off, drops when low",
-    "strong": "Thinks ahead by playing out possible hands",
-    "random": "Plays any legal move (for fun)",
+    "basic": N_("Sound play: spreads, lays off, drops when low"),
+    "strong": N_("Thinks ahead by playing out possible hands"),
+    "random": N_("Plays any legal move (for fun)"),
 }
-"""The levels a host may seat, with what each does."""
+"""The levels a host may seat, with what each does (marked for the catalogs; translate where shown)."""
 LEVEL_LABEL = {"basic": N_("Basic"), "strong": N_("Strong"), "random": N_("Random")}
 """The name a computer player of each level gets at the table (``🤖 Strong 1``)."""
 SEARCHING = {name for name, cls in STRATEGIES.items() if cls is StrongStrategy}

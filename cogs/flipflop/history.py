@@ -218,7 +218,7 @@ class HistoryCommands(commands.Cog):
         attachment = discord.File(
             io.BytesIO(json.dumps(found.transcript, indent=1).encode()),
             filename=f"round-{found.round_id}.json",
-            description="Replay: python -m engine.replay round.json",
+            description=t.gettext("Replay: {command}").format(command="python -m engine.replay round.json"),
         )
         await interaction.response.send_message(
             head + body, file=attachment, ephemeral=True, allowed_mentions=NONE
