@@ -216,7 +216,6 @@ class Economy(commands.Cog):
             who = account_of(member, self.bot.user)
             balance = await self.ledger.take(interaction.guild.id, who, amount, interaction.user.id)
         except InsufficientChips as e:
-            t = await self.bot.languages.reader(interaction)
             await interaction.response.send_message(
                 t.gettext("{name} has only {balance}; you can't take {chips}. Nothing was changed.").format(
                     name=member.display_name, balance=t.chips(e.balance), chips=t.chips(amount)
