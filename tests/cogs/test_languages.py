@@ -232,3 +232,16 @@ def test_unmarked_finds_words_outside_the_brackets() -> None:
     assert unmarked("⟦Hi {x}⟧ <@12> `/flipflop start` 10♥ 🥇 #3") == []
     assert unmarked("⟦⟦The table is full.⟧ Nothing was changed.⟧") == []
     assert unmarked("🏁 went out — <@1>") == ["went", "out"]
+
+
+def test_language_options_fit_discord_in_every_language() -> None:
+    """Choice names are at most 100 characters; each language is offered once, by its own name."""
+    from bot.i18n import LANGUAGES, picker_label
+    from cogs.flipflop.commands import LANGUAGE_CHOICES
+
+    assert [c.value for c in LANGUAGE_CHOICES] == list(LANGUAGES)
+    for choice in LANGUAGE_CHOICES:
+        assert 1 <= len(choice.name) <= 100
+    for reader in [*LANGUAGES, PSEUDO_LANGUAGE]:
+        for code in LANGUAGES:
+            assert 1 <= len(picker_label(code, reader)) <= 100
