@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -110,12 +110,18 @@ class Economy(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="The ten richest members of this server.")
     @app_commands.describe(by="chips (default) or rating: the skill rating from finished games")
+    @app_commands.choices(
+        by=[
+            app_commands.Choice(name="chips", value="chips"),
+            app_commands.Choice(name="rating", value="rating"),
+        ]
+    )
     @app_commands.guild_only()
     async def leaderboard(
-        self, interaction: discord.Interaction, by: Literal["chips", "rating"] = "chips"
+        self, interaction: discord.Interaction, by: app_commands.Choice[str] | None = None
     ) -> None:
         assert interaction.guild is not None
-        if by == "rating":
+        if by is not None and by.value == "rating":
             await self._by_rating(interaction, interaction.guild)
             return
         guild = interaction.guild.id
