@@ -395,9 +395,14 @@ class DiscordNotifier:
     def screen(self, table: Table, t: Texts | None = None) -> Screen:
         """The table message as it should read now (for a reply that shows it), in the server's language.
 
-        Without ``t``, the server's language as last read (``server_texts``) is used.
+        Without ``t``, the server's language as last read (``server_texts``) is used; if it was
+        never read here, English now and the server's language by one paced edit right after.
         """
-        t = t or self.public.get(table.guild_id) or texts(SOURCE_LANGUAGE)
+        if t is None:
+            t = self.public.get(table.guild_id)
+            if t is None:
+                t = texts(SOURCE_LANGUAGE)
+                self.refresh_soon(table)
         return current_screen(table, t, self.last_lines.get(table.id, ""), self.logs.get(table.id, ()))
 
     async def _update_open_hands(self, table: Table) -> None:

@@ -10,7 +10,7 @@ Discord's length limits. Games are played by custom id, never by label (labels a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -115,7 +115,11 @@ def option_values(msg: Any, op: str) -> list[str]:
 
 
 async def play_game(
-    world: World, players: list[simcord.MemberActor], sent: Sent, drop_below: int = 20
+    world: World,
+    players: list[simcord.MemberActor],
+    sent: Sent,
+    drop_below: int = 20,
+    on_start: Callable[[], Awaitable[None]] | None = None,
 ) -> dict[int, list[str]]:
     """Open a table and play it to the end by custom ids; each player's private texts are returned.
 
@@ -127,6 +131,8 @@ async def play_game(
     for p in players[1:]:
         assert (await p.click(lobby, custom_id=ops(lobby)["join"])).acknowledged
     assert (await host.click(lobby, custom_id=ops(lobby)["start"])).acknowledged
+    if on_start is not None:
+        await on_start()
     private: dict[int, list[str]] = {p.id: [] for p in players}
     for _ in range(3000):
         table = table_in(world)
@@ -147,6 +153,10 @@ async def play_game(
         controls = ops(hand)
         if "drop" in controls and game.view(game.to_act).hand_value < drop_below:  # type: ignore[arg-type]
             await actor.click(hand, custom_id=controls["drop"])
+        elif "stock" not in controls:  # drawn already: discard
+            await actor.select(
+                hand.message, [option_values(hand, "discard")[0]], custom_id=controls["discard"]
+            )
         else:
             drawn = (await actor.click(hand, custom_id=controls["stock"])).response
             assert drawn is not None
@@ -158,6 +168,17 @@ async def play_game(
     else:
         raise AssertionError("the game did not end")
     return private
+
+
+async def read_server_language(world: World) -> None:
+    """The notifier reads the server's language, as any earlier public message of the server would.
+
+    ``/flipflop start`` (commands.py) renders its lobby reply with ``notifier.screen(table)``;
+    until it passes the server's ``Texts`` itself, the notifier renders in the language it
+    last read for the server (English if none, corrected by one paced edit).
+    """
+    cog: Any = next(c for c in world.bot.cogs.values() if hasattr(c, "notifier"))
+    await cog.notifier.server_texts(world.guild.id)
 
 
 def within_limits(sent: Sent) -> None:
@@ -195,10 +216,30 @@ async def test_pseudo_locale_game_leaves_no_text_outside_the_catalogs(
 
     monkeypatch.setattr(LanguageBook, "server", pseudo)
     monkeypatch.setattr(LanguageBook, "member", pseudo)
-    cog = world.bot.get_cog("FlipFlop") or next(iter(world.bot.cogs.values()))
-    await cog.notifier.server_texts(world.guild.id)  # type: ignore[attr-defined]
-    await play_game(world, world.members[:3], sent, drop_below=30)
+    await read_server_language(world)
+    ann, ben, cat, dan = world.members
+
+    async def refusals() -> None:
+        """A stranger asks for a hand; a player clicks a button from an earlier turn."""
+        table = table_message(world)
+        assert (await dan.click(table, custom_id=ops(table)["hand"])).ephemeral
+        game = table_in(world).game  # type: ignore[union-attr]
+        actor = next(m for m in (ann, ben, cat) if str(m.id) == game.to_act)  # type: ignore[union-attr]
+        first = (await actor.click(table, custom_id=ops(table)["hand"])).response
+        second = (await actor.click(table, custom_id=ops(table)["hand"])).response
+        assert first is not None and second is not None
+        sent._edits_ephemeral = True  # the clicks below edit private hands
+        await actor.click(second, custom_id=ops(second)["stock"])
+        stale = await actor.click(first, custom_id=ops(first)["stock"])  # from before the draw
+        assert stale.response is not None
+        sent._edits_ephemeral = False
+
+    await play_game(world, [ann, ben, cat], sent, drop_below=30, on_start=refusals)
     assert {aud for aud, _, _ in sent.texts} == {"private", "public"}
+    private = " ".join(text for aud, _kind, text in sent.texts if aud == "private")
+    assert (
+        "⟦You're not playing at this table.⟧" in private and "⟦⚠️ That control was from an earlier" in private
+    )
     leaks = {(kind, text) for _aud, kind, text in sent.texts if unmarked(text)}
     assert not leaks, sorted(leaks)[:20]
     within_limits(sent)
@@ -231,6 +272,7 @@ async def test_a_whole_game_in_each_language(world: World, sent: Sent, language:
     await book.choose(world.guild.id, SERVER, language)
     await book.choose(world.guild.id, ann.id, OTHER[language])
     await book.choose(world.guild.id, ben.id, language)
+    await read_server_language(world)
     private = await play_game(world, [ann, ben, cat], sent, drop_below=100)
     await conserved(world)
     reads = {ann.id: texts(OTHER[language]), ben.id: texts(language), cat.id: texts("en")}
