@@ -243,11 +243,12 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
     rows = []
     for pid in [*v.players, *(p for p in v.seated if p not in v.players)]:
         count = v.card_counts.get(pid, 0)
-        marks = ""
+        notes = []
         if dealt and pid == v.dealer:
-            marks += t.gettext(" (dealer)")
+            notes.append(t.gettext("(dealer)"))
         if pid.isdigit() and int(pid) in table.leave_after_round:
-            marks += t.gettext(" · leaving after this round")
+            notes.append(t.gettext("· leaving after this round"))
+        marks = "".join(" " + note for note in notes)
         pointer = "▶️ " if v.in_round and v.to_act == pid else ""
         rows.append(
             t.ngettext(

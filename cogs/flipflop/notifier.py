@@ -46,8 +46,13 @@ UNKNOWN_MESSAGE = 10008
 PUSHED_UP_AFTER = 5
 """Members' messages below the table message before it moves to the bottom (about a screenful)."""
 MISSING_ACCESS = 50001
-PERMISSION = {MISSING_ACCESS: "View Channel"}
-"""The permission a 403 code means; any other 403 is Send Messages (or Embed Links for an edit)."""
+PERMISSION = {MISSING_ACCESS: N_("View Channel")}
+"""The permission a 403 code means; any other 403 is Send Messages (or Embed Links for an edit).
+
+Discord's own names of the permissions, as catalog messages: the warning a member reads
+(``Controls.warn_if_muted``) names it in their language, as their Discord client does."""
+SEND_MESSAGES = N_("Send Messages")
+SEND_AND_EMBED = N_("Send Messages and Embed Links")
 _RANK = {
     Delivery.OK: 0,
     Delivery.FAILED: 1,
@@ -210,7 +215,7 @@ class DiscordNotifier:
         if isinstance(e, discord.NotFound) and e.code == UNKNOWN_MESSAGE and what == "edit the table message":
             return Sent(Delivery.MESSAGE_GONE)
         if isinstance(e, discord.Forbidden):
-            default = "Send Messages" if what == "post" else "Send Messages and Embed Links"
+            default = SEND_MESSAGES if what == "post" else SEND_AND_EMBED
             return Sent(Delivery.FORBIDDEN, PERMISSION.get(e.code, default))
         return Sent(Delivery.FAILED)
 

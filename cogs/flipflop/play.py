@@ -101,7 +101,7 @@ class Controls:
                 t.gettext(
                     "⚠️ I can't post in this channel: I need the **{permission}** permission here. The game "
                     "goes on through your private hands; ask a server admin to give the permission back."
-                ).format(permission=missing),
+                ).format(permission=t.gettext(missing)),
             )
 
     # ------------------------------------------------------------------ lobby

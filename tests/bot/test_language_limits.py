@@ -45,3 +45,26 @@ def test_fit_cuts_safely() -> None:
     cut = screens.fit("x" * 200, 80)
     assert len(cut) == 80 and cut.endswith("…")
     assert len(screens.label("ꯁ" * 300)) == screens.LABEL_CHARS
+
+
+TABLE_PLURALS = [
+    ("{count} card", "{count} cards"),
+    (
+        "{pointer}**{name}**{marks} — {stack} · {count} card · {status}",
+        "{pointer}**{name}**{marks} — {stack} · {count} cards · {status}",
+    ),
+    ("🎲 The game begins with {count} player!", "🎲 The game begins with {count} players!"),
+]
+"""Plural messages of the table and the hands (the chips' own are tested in test_i18n)."""
+
+
+@pytest.mark.parametrize(("singular", "plural"), TABLE_PLURALS)
+def test_belarusian_table_words_take_three_plural_forms(singular: str, plural: str) -> None:
+    """1 and 21 (one), 2 and 22 (few), 5 and 25 (many): CLDR's Belarusian forms, from the catalog."""
+    t = texts("be")
+
+    def form(n: int) -> str:
+        return t.ngettext(singular, plural, n).replace(str(n), "#")
+
+    assert form(1) == form(21) and form(2) == form(22) and form(5) == form(25)
+    assert len({form(1), form(2), form(5)}) == 3, "be needs its one/few/many forms translated"
