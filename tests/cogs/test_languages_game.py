@@ -33,21 +33,21 @@ class Sent:
         self.texts: list[tuple[str, str, str]] = []
         """(audience, kind, text)"""
 
+    edits_private = False
+    """Set by the player while clicking on a private hand: an edit of the clicked message is private."""
+
     def record(self, method: str, path: str, json: Any) -> None:
         if not isinstance(json, dict) or method not in ("POST", "PATCH"):
             return
-        data = json.get("data", json) if "/callback" in path else json
+        callback = "/callback" in path
+        data = json.get("data", json) if callback else json
         if not isinstance(data, dict):
             return
-        private = bool(data.get("flags", 0) & 64) or "/webhooks/" in path
-        if "/callback" in path and json.get("type") == 7:  # an edit of the message clicked
-            private = None  # decided below from the message's own flags when known
-        audience = "private" if private else "public"
-        if private is None:
-            audience = "private" if self._edits_ephemeral else "public"
-        self._walk(audience, data)
-
-    _edits_ephemeral = False
+        if callback and json.get("type") == 7:  # UPDATE_MESSAGE: the clicked message is edited
+            private = self.edits_private
+        else:  # a new message (ephemeral flag) or an edit through the interaction's webhook (a hand)
+            private = bool(data.get("flags", 0) & 64) or "/webhooks/" in path
+        self._walk("private" if private else "public", data)
 
     def _walk(self, audience: str, data: dict[str, Any]) -> None:
         add = self.texts.append
@@ -144,12 +144,12 @@ async def play_game(
             await world.env.advance_time(world.bot.pause_between_rounds + 1)
             continue
         actor = next(m for m in players if str(m.id) == game.to_act)
-        sent._edits_ephemeral = False
+        sent.edits_private = False
         shown = await actor.click(table_message(world), custom_id=ops(table_message(world))["hand"])
         assert shown.ephemeral and shown.response is not None
         hand = shown.response
         private[actor.id].append(hand.content)
-        sent._edits_ephemeral = True  # clicks below are on the private hand
+        sent.edits_private = True  # clicks below are on the private hand
         controls = ops(hand)
         if "drop" in controls and game.view(game.to_act).hand_value < drop_below:  # type: ignore[arg-type]
             await actor.click(hand, custom_id=controls["drop"])
@@ -164,7 +164,7 @@ async def play_game(
             values = option_values(drawn, "discard")
             if values:
                 await actor.select(drawn.message, [values[0]], custom_id=ops(drawn)["discard"])
-        sent._edits_ephemeral = False
+        sent.edits_private = False
     else:
         raise AssertionError("the game did not end")
     return private
@@ -228,11 +228,11 @@ async def test_pseudo_locale_game_leaves_no_text_outside_the_catalogs(
         first = (await actor.click(table, custom_id=ops(table)["hand"])).response
         second = (await actor.click(table, custom_id=ops(table)["hand"])).response
         assert first is not None and second is not None
-        sent._edits_ephemeral = True  # the clicks below edit private hands
+        sent.edits_private = True  # the clicks below edit private hands
         await actor.click(second, custom_id=ops(second)["stock"])
         stale = await actor.click(first, custom_id=ops(first)["stock"])  # from before the draw
         assert stale.response is not None
-        sent._edits_ephemeral = False
+        sent.edits_private = False
 
     await play_game(world, [ann, ben, cat], sent, drop_below=30, on_start=refusals)
     assert {aud for aud, _, _ in sent.texts} == {"private", "public"}
