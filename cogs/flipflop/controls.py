@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol
 import discord
 
 from bot.client import send_ephemeral
+from bot.i18n import Texts
 from bot.runtime import TableRuntime
 from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut
 from engine.actions import Action
@@ -36,6 +37,10 @@ class Handler(Protocol):
     """What the controls call: the cog's translation of a click into a runtime command."""
 
     runtime: TableRuntime
+
+    async def member_texts(self, interaction: discord.Interaction) -> Texts:
+        """The clicking member's language, for a private answer."""
+        ...
 
     async def on_lobby(self, interaction: discord.Interaction, tid: str, op: str, value: str) -> None:
         """A lobby control (join, leave, start, cancel, computers)."""
@@ -86,24 +91,33 @@ class _Guarded:
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         message = interaction.message
         on_hand = message is not None and message.flags.ephemeral
+        handler = handler_of(interaction)
         if on_hand != (self.kind is Kind.HAND):
+            t = await handler.member_texts(interaction)
             await send_ephemeral(
-                interaction, "That control doesn't belong on this message; nothing was done."
+                interaction, t.gettext("That control doesn't belong on this message; nothing was done.")
             )
             return False
-        table = handler_of(interaction).runtime.get(self.tid)
+        table = handler.runtime.get(self.tid)
         if table is None:
+            t = await handler.member_texts(interaction)
             if self.kind is Kind.HAND:
-                await interaction.response.edit_message(content="This table has closed.", view=None)
+                await interaction.response.edit_message(
+                    content=t.gettext("This table has closed."), view=None
+                )
             else:
                 await send_ephemeral(
-                    interaction, "This table has closed. Open a new one with `/flipflop start`."
+                    interaction,
+                    t.gettext("This table has closed. Open a new one with {command}.").format(
+                        command="`/flipflop start`"
+                    ),
                 )
             return False
         if self.kind is Kind.HAND and (
             table.game is None or table.pid(interaction.user.id) not in table.game.order
         ):
-            await send_ephemeral(interaction, "You're not playing at this table.")
+            t = await handler.member_texts(interaction)
+            await send_ephemeral(interaction, t.gettext("You're not playing at this table."))
             return False
         return True
 
