@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
+from bot.i18n import N_, Texts
 from bot.render import card, cards, suit_name
+from bot.runtime.computers import LEVEL_LABEL
 from bot.runtime.outcomes import (
     ComputersOnly,
     GameStarted,
@@ -52,6 +53,19 @@ POT_NAME = {"game": N_("game pot"), "flip": N_("flip pot"), "flop": N_("flop pot
 """A pot's name where it stands alone (a field, a list); sentences name their pot whole."""
 
 
+def seat_name(table: Table, t: Texts, user_id: int | str) -> str:
+    """A seat's name as the channel reads it: a member's display name, or the computer's level and number.
+
+    A computer's saved name is English ("🤖 Basic 1"); it is said in ``t``'s language here.
+    """
+    if not table.is_computer(user_id):
+        return table.name(user_id)
+    number = table.name(user_id).rsplit(" ", 1)[-1]
+    level = table.computers[int(user_id)]
+    label = t.gettext(LEVEL_LABEL[level]) if level in LEVEL_LABEL else level
+    return f"🤖 {label} {number}"
+
+
 def lobby_embed(table: Table, t: Texts) -> discord.Embed:
     """The lobby: who is seated, the stake and the buy-in."""
     lines = [
@@ -59,7 +73,7 @@ def lobby_embed(table: Table, t: Texts) -> discord.Embed:
             t.gettext("{number}. **{name}** (host)")
             if u == table.host_id
             else t.gettext("{number}. **{name}**")
-        ).format(number=t.number(i), name=table.name(u))
+        ).format(number=t.number(i), name=seat_name(table, t, u))
         for i, u in enumerate(table.seats, start=1)
     ]
     e = discord.Embed(
@@ -214,7 +228,7 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
     if dealt and v.upcard is not None and v.flip_suit is not None and v.flop_suit is not None:
         desc.append(
             t.gettext("Dealer **{dealer}** · upcard {upcard} · flip suit {flip} · flop suit {flop}").format(
-                dealer=table.name(v.dealer or ""),
+                dealer=seat_name(table, t, v.dealer or ""),
                 upcard=card(v.upcard),
                 flip=suit_name(v.flip_suit, t),
                 flop=suit_name(v.flop_suit, t),
@@ -226,7 +240,7 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
         )
     )
     if v.in_round and v.to_act is not None:
-        name = table.name(v.to_act)
+        name = seat_name(table, t, v.to_act)
         if table.turn_deadline:
             desc.append(
                 t.gettext("▶️ **{name}**'s turn — time runs out {when}").format(
@@ -257,7 +271,7 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
                 count,
             ).format(
                 pointer=pointer,
-                name=table.name(pid),
+                name=seat_name(table, t, pid),
                 marks=marks,
                 stack=t.chips(v.stacks.get(pid, 0)),
                 count=t.number(count),
@@ -266,7 +280,7 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
         )
     e.add_field(name=t.gettext("Players"), value="\n".join(rows) or "—", inline=False)
     if dealt:
-        spreads = [f"`#{s.index + 1}` {cards(s.cards)} ({table.name(s.owner)})" for s in v.spreads]
+        spreads = [f"`#{s.index + 1}` {cards(s.cards)} ({seat_name(table, t, s.owner)})" for s in v.spreads]
         e.add_field(
             name=t.gettext("Spreads"), value="\n".join(spreads) or t.gettext("none yet"), inline=False
         )
@@ -276,7 +290,7 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
         e.add_field(name=t.gettext("Stock"), value=stock, inline=True)
         if v.showings and not log:  # the log says who showed what; not twice
             shown = ", ".join(
-                f"{table.name(p)} {card(c)} ({t.gettext(POT_NAME[pot])})" for p, pot, c in v.showings
+                f"{seat_name(table, t, p)} {card(c)} ({t.gettext(POT_NAME[pot])})" for p, pot, c in v.showings
             )
             e.add_field(name=t.gettext("Shown for flip / flop"), value=shown, inline=False)
     if (fair := commitment_lines(table, t)) and not log:  # the round's log carries it when there is one
@@ -292,7 +306,7 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
 
 
 def _names(table: Table, ids: Sequence[str], t: Texts) -> str:
-    names = [f"**{table.name(p)}**" for p in ids]
+    names = [f"**{seat_name(table, t, p)}**" for p in ids]
     if len(names) <= 1:
         return "".join(names)
     return t.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
@@ -365,7 +379,7 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
                 "flip suit {flip}, flop suit {flop}. Pots: game {game}, flip {flip_pot}, flop {flop_pot}."
             ).format(
                 number=t.number(e.number),
-                dealer=table.name(e.dealer),
+                dealer=seat_name(table, t, e.dealer),
                 upcard=card(e.upcard),
                 flip=suit_name(e.flip_suit, t),
                 flop=suit_name(e.flop_suit, t),
@@ -375,14 +389,14 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
             )
             for p in short:
                 all_in = e.paid[p] == ("game",) and stacks.get(p) == 0
-                line += "\n" + _plays_for(table.name(p), tuple(e.paid[p]), all_in, t)
+                line += "\n" + _plays_for(seat_name(table, t, p), tuple(e.paid[p]), all_in, t)
             out.append(line + dealt_line(table, e.number, t))
         elif isinstance(e, CardShown):
-            out.append(t.gettext(SHOWS[e.pot]).format(name=table.name(e.player), card=card(e.card)))
+            out.append(t.gettext(SHOWS[e.pot]).format(name=seat_name(table, t, e.player), card=card(e.card)))
         elif isinstance(e, Dropped):
             out.append(
                 t.gettext("✋ {name} drops with **{value}**.").format(
-                    name=table.name(e.player), value=t.number(e.value)
+                    name=seat_name(table, t, e.player), value=t.number(e.value)
                 )
             )
         elif isinstance(e, PlayerLeft):
@@ -390,14 +404,14 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
                 left = t.gettext("🚪 {name} left the game and forfeits this round.")
             else:
                 left = t.gettext("🚪 {name} left the game.")
-            out.append(left.format(name=table.name(e.player)))
+            out.append(left.format(name=seat_name(table, t, e.player)))
         elif isinstance(e, RoundEnded):
-            who = f"**{table.name(e.player)}**" if e.player else ""
+            who = f"**{seat_name(table, t, e.player)}**" if e.player else ""
             head = t.gettext(END_TEXT[e.reason]).format(who=who)
             if e.reason == "out" and e.player and e.hands.get(e.player):
                 head = t.gettext("{who} wins the round: everyone else has left it.").format(who=who)
             hands = [
-                f"{table.name(p)}: {cards(h, sort=True) if h else t.gettext('no cards')} "
+                f"{seat_name(table, t, p)}: {cards(h, sort=True) if h else t.gettext('no cards')} "
                 f"(**{t.number(e.values[p])}**)"
                 for p, h in e.hands.items()
             ]
@@ -406,13 +420,15 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
             if e.to_player is not None:
                 out.append(
                     t.gettext("↳ {name} pays {other} a side stake of {amount}.").format(
-                        name=table.name(e.player), other=table.name(e.to_player), amount=t.number(e.amount)
+                        name=seat_name(table, t, e.player),
+                        other=seat_name(table, t, e.to_player),
+                        amount=t.number(e.amount),
                     )
                 )
             else:
                 out.append(
                     t.gettext("↳ {name} pays a side stake of {amount} into the game pot.").format(
-                        name=table.name(e.player), amount=t.number(e.amount)
+                        name=seat_name(table, t, e.player), amount=t.number(e.amount)
                     )
                 )
         elif isinstance(e, PotPaid):
@@ -422,7 +438,7 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
                     t.gettext(WINS[e.pot]).format(names=_names(table, winners, t), amount=t.chips(e.total))
                 )
             else:
-                each = ", ".join(f"{table.name(p)} {t.number(n)}" for p, n in e.shares.items())
+                each = ", ".join(f"{seat_name(table, t, p)} {t.number(n)}" for p, n in e.shares.items())
                 out.append(
                     t.gettext(SPLIT[e.pot]).format(
                         names=_names(table, winners, t), amount=t.chips(e.total), shares=each
@@ -435,16 +451,18 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
                 closed = t.gettext("💀 {name} is out of chips and leaves the game ({amount} back).")
             else:
                 closed = t.gettext("👋 {name}'s stack of {amount} goes back to their balance.")
-            out.append(closed.format(name=table.name(e.player), amount=t.chips(e.stack)))
+            out.append(closed.format(name=seat_name(table, t, e.player), amount=t.chips(e.stack)))
         elif isinstance(e, NextDealer):
             if not game_ends:
-                out.append(t.gettext("Next deal: **{name}**.").format(name=table.name(e.player)))
+                out.append(t.gettext("Next deal: **{name}**.").format(name=seat_name(table, t, e.player)))
         elif isinstance(e, GameOver):
             if ending:
                 out.append(ending)
             standings = [
                 t.gettext("{number}. **{name}** — {amount}").format(
-                    number=t.number(i), name=table.name(p), amount=t.chips(e.stacks.get(p, stacks.get(p, 0)))
+                    number=t.number(i),
+                    name=seat_name(table, t, p),
+                    amount=t.chips(e.stacks.get(p, stacks.get(p, 0))),
                 )
                 for i, p in enumerate(e.standings, start=1)
             ]
@@ -458,26 +476,32 @@ def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:
     for e in events:
         if isinstance(e, Drew):
             if e.source == "stock" or e.card is None:
-                parts.append(t.gettext("{name} drew from the stock").format(name=table.name(e.player)))
+                parts.append(
+                    t.gettext("{name} drew from the stock").format(name=seat_name(table, t, e.player))
+                )
             else:
                 parts.append(
                     t.gettext("{name} took {card} from the discard pile").format(
-                        name=table.name(e.player), card=card(e.card)
+                        name=seat_name(table, t, e.player), card=card(e.card)
                     )
                 )
         elif isinstance(e, SpreadLaid):
             parts.append(
-                t.gettext("{name} laid down {cards}").format(name=table.name(e.player), cards=cards(e.cards))
+                t.gettext("{name} laid down {cards}").format(
+                    name=seat_name(table, t, e.player), cards=cards(e.cards)
+                )
             )
         elif isinstance(e, LaidOff):
             parts.append(
                 t.gettext("{name} laid {card} off on #{spread}").format(
-                    name=table.name(e.player), card=card(e.card), spread=e.index + 1
+                    name=seat_name(table, t, e.player), card=card(e.card), spread=e.index + 1
                 )
             )
         elif isinstance(e, Discarded):
             parts.append(
-                t.gettext("{name} discarded {card}").format(name=table.name(e.player), card=card(e.card))
+                t.gettext("{name} discarded {card}").format(
+                    name=seat_name(table, t, e.player), card=card(e.card)
+                )
             )
     return "; ".join(parts)
 
@@ -551,18 +575,14 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
 
 def _refund_list(table: Table, refunds: dict[int, int], t: Texts) -> str:
     return ", ".join(
-        t.gettext("{name} got {amount} back").format(name=table.name(u), amount=t.chips(a))
+        t.gettext("{name} got {amount} back").format(name=seat_name(table, t, u), amount=t.chips(a))
         for u, a in refunds.items()
         if a
     )
 
 
-def notice_line(table: Table, notice: Notice, t: Texts | None = None) -> str | None:
-    """What the channel reads about a table-life notice (None: nothing to say in the channel).
-
-    ``t`` is the server's language; English only for a caller that does not pass it yet.
-    """
-    t = t or texts(SOURCE_LANGUAGE)
+def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
+    """What the channel reads about a table-life notice in the server's language (None: nothing to say)."""
     if isinstance(notice, GameStarted):
         return t.ngettext(
             "🎲 The game begins with {count} player!",
@@ -570,7 +590,7 @@ def notice_line(table: Table, notice: Notice, t: Texts | None = None) -> str | N
             notice.players,
         ).format(count=t.number(notice.players))
     if isinstance(notice, TimedOut):
-        who = table.name(notice.player)
+        who = seat_name(table, t, notice.player)
         if notice.removed:
             return t.gettext(
                 "⏰ {name} ran out of time {count} turns in a row and is removed from the game "
@@ -581,7 +601,9 @@ def notice_line(table: Table, notice: Notice, t: Texts | None = None) -> str | N
             "(timeout {count} of {allowed} allowed in a row)."
         ).format(name=who, count=t.number(notice.count), allowed=t.number(notice.allowed))
     if isinstance(notice, LeavingAfterRound):
-        return t.gettext("👋 {name} will leave after this round.").format(name=table.name(notice.player))
+        return t.gettext("👋 {name} will leave after this round.").format(
+            name=seat_name(table, t, notice.player)
+        )
     if isinstance(notice, StopRequested):
         return t.gettext("⏹️ {member} will stop the game when this round ends.").format(
             member=f"<@{notice.by}>"
@@ -596,7 +618,7 @@ def notice_line(table: Table, notice: Notice, t: Texts | None = None) -> str | N
         to_act = table.game.public_view().to_act if table.game is not None else None
         if to_act is not None:
             return t.gettext("♻️ The bot restarted; the game carries on. It's **{name}**'s turn.").format(
-                name=table.name(to_act)
+                name=seat_name(table, t, to_act)
             )
         return t.gettext(RESTARTED)
     return _closed_line(table, notice, t)
@@ -616,7 +638,7 @@ def _closed_line(table: Table, notice: TableClosed, t: Texts) -> str | None:
         if notice.by is None:
             return t.gettext("The host cancelled the table. {refunds}.").format(refunds=refunds)
         return t.gettext("{name} cancelled the table. {refunds}.").format(
-            name=table.name(notice.by), refunds=refunds
+            name=seat_name(table, t, notice.by), refunds=refunds
         )
     if notice.reason == "empty":
         return t.gettext("Everyone left, so the table closed.")

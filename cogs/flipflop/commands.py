@@ -167,12 +167,13 @@ class FlipFlop(
                 settings.turn_seconds,
             )
         except InsufficientChips as e:
-            await send_ephemeral(interaction, not_enough(e.balance, buy_in))
+            await send_ephemeral(interaction, not_enough(e.balance, buy_in, t))
             return
         except (LedgerError, TableError) as e:
             await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
             return
-        await interaction.response.send_message(**self.notifier.screen(table).send())
+        public = await self.bot.languages.public(interaction)
+        await interaction.response.send_message(**self.notifier.screen(table, public).send())
         message = await interaction.original_response()
         await self.runtime.placed(table.id, message.id)
 
@@ -190,7 +191,8 @@ class FlipFlop(
 
     @app_commands.command(name="rules", description="Learn the rules of Flip Flop, a page at a time.")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(ephemeral=True, **rules_screen(1).send())
+        t = await self.bot.languages.reader(interaction)
+        await interaction.response.send_message(ephemeral=True, **rules_screen(1, t).send())
 
     @app_commands.command(name="table", description="Show the table again at the bottom of the channel.")
     async def table(self, interaction: discord.Interaction) -> None:
@@ -201,7 +203,8 @@ class FlipFlop(
             await send_ephemeral(interaction, t.gettext(NO_TABLE))
             return
         old = table.message_id
-        await interaction.response.send_message(**self.notifier.screen(table).send())
+        public = await self.bot.languages.public(interaction)
+        await interaction.response.send_message(**self.notifier.screen(table, public).send())
         message = await interaction.original_response()
         await self.runtime.placed(table.id, message.id)
         if old is not None:
@@ -218,8 +221,10 @@ class FlipFlop(
             await send_ephemeral(interaction, t.gettext("There's no table in this channel."))
             return
 
+        public = await self.bot.languages.public(interaction)
+
         async def said(outcome: Outcome) -> Answered:
-            text = "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n)))
+            text = "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n, public)))
             await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
             return Answered(notices=True)
 

@@ -47,9 +47,8 @@ def may_manage(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_guild)
 
 
-def not_enough(balance: int, buy_in: int, t: Texts | None = None) -> str:
-    """A member who can not afford the buy-in (R2.2), in their language (English if not given)."""
-    t = t or texts(SOURCE_LANGUAGE)
+def not_enough(balance: int, buy_in: int, t: Texts) -> str:
+    """A member who can not afford the buy-in (R2.2), in their language."""
     return t.gettext(
         "You have {balance}, but the buy-in is {buy_in}. Claim your free chips with {daily}, or ask an admin."
     ).format(balance=t.chips(balance), buy_in=t.chips(buy_in), daily="`/daily`")

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import N_, Texts, texts
+from bot.i18n import N_, Texts
 from bot.render import plain, plain_cards
 from bot.rules_pages import rules_pages
 from bot.runtime import LEVELS
@@ -307,12 +307,8 @@ def _menus(out: discord.ui.View, table: Table, v: PlayerView, t: Texts) -> None:
         )
 
 
-def rules_screen(page: int, t: Texts | None = None) -> Screen:
-    """Page ``page`` (from 1) of the rules in the member's language, with buttons to the pages around it.
-
-    ``t`` defaults to English only for callers not yet passing the member's ``Texts``.
-    """
-    t = t or texts("en")
+def rules_screen(page: int, t: Texts) -> Screen:
+    """Page ``page`` (from 1) of the rules in the member's language, with buttons to the pages around it."""
     pages = rules_pages(t)
     page = min(max(page, 1), len(pages))
     shown = pages[page - 1]

@@ -170,17 +170,6 @@ async def play_game(
     return private
 
 
-async def read_server_language(world: World) -> None:
-    """The notifier reads the server's language, as any earlier public message of the server would.
-
-    ``/flipflop start`` (commands.py) renders its lobby reply with ``notifier.screen(table)``;
-    until it passes the server's ``Texts`` itself, the notifier renders in the language it
-    last read for the server (English if none, corrected by one paced edit).
-    """
-    cog: Any = next(c for c in world.bot.cogs.values() if hasattr(c, "notifier"))
-    await cog.notifier.server_texts(world.guild.id)
-
-
 def within_limits(sent: Sent) -> None:
     for _audience, kind, text in sent.texts:
         assert len(text) <= LIMITS[kind], (kind, len(text), text[:120])
@@ -216,7 +205,6 @@ async def test_pseudo_locale_game_leaves_no_text_outside_the_catalogs(
 
     monkeypatch.setattr(LanguageBook, "server", pseudo)
     monkeypatch.setattr(LanguageBook, "member", pseudo)
-    await read_server_language(world)
     ann, ben, cat, dan = world.members
 
     async def refusals() -> None:
@@ -272,7 +260,6 @@ async def test_a_whole_game_in_each_language(world: World, sent: Sent, language:
     await book.choose(world.guild.id, SERVER, language)
     await book.choose(world.guild.id, ann.id, OTHER[language])
     await book.choose(world.guild.id, ben.id, language)
-    await read_server_language(world)
     private = await play_game(world, [ann, ben, cat], sent, drop_below=100)
     await conserved(world)
     reads = {ann.id: texts(OTHER[language]), ben.id: texts(language), cat.id: texts("en")}
