@@ -21,6 +21,7 @@ from bot.runtime import Answered, Outcome, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import TableError, TableService
 from cogs.flipflop import controls
+from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import Controls, may_manage, not_enough
@@ -46,7 +47,11 @@ def now() -> float:
 
 @app_commands.guild_only()
 class FlipFlop(
-    HistoryCommands, commands.GroupCog, group_name="flipflop", group_description="Play Flip Flop."
+    CoachCommands,
+    HistoryCommands,
+    commands.GroupCog,
+    group_name="flipflop",
+    group_description="Play Flip Flop.",
 ):
     """Tables of Flip Flop in this server's channels."""
 
@@ -65,16 +70,19 @@ class FlipFlop(
             repost_missing_messages=bot.repost_missing_messages,
         )
         self.controls = Controls(self.runtime, self.notifier)
+        self.coach = Coach(bot, self.runtime)
         super().__init__()
 
     async def cog_load(self) -> None:
         """Bind the persistent controls; read saved tables (they resume once connected)."""
         controls.bind(self.bot, self.controls)
+        self.coach.bind()
         self.bot.runtime = self.runtime
         await self.runtime.load()
 
     async def cog_unload(self) -> None:
         controls.unbind(self.bot)
+        self.coach.unbind()
         await self.runtime.scheduler.close()
 
     @commands.Cog.listener()

@@ -209,7 +209,7 @@ class HandButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave|leaveok)"
+        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave|leaveok|hint)"
         r"(?::(?P<until>\d+))?"
     ),
 ):

@@ -21,6 +21,7 @@ from bot.client import send_ephemeral
 from bot.fair_deal import Reveal
 from bot.history import RoundStory, history, round_story, stats
 from bot.tables import TableError
+from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.story import history_line, stats_text, story_lines, who
 
 if TYPE_CHECKING:
@@ -158,8 +159,13 @@ class HistoryCommands(commands.Cog):
             filename=f"round-{found.round_id}.json",
             description="Replay: python -m engine.replay round.json",
         )
+        played = interaction.user.id in found.members.values()  # issue 16: only one's own play
         await interaction.response.send_message(
-            head + body, file=attachment, ephemeral=True, allowed_mentions=NONE
+            head + body,
+            file=attachment,
+            ephemeral=True,
+            allowed_mentions=NONE,
+            view=analyse_view(found.round_id) if played else discord.utils.MISSING,
         )
 
     @app_commands.command(name="stats", description="A member's Flip Flop record and skill rating here.")

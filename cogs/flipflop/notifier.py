@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.coach_render import practice_text
+from bot.i18n import texts
 from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
 from bot.table_render import event_lines, last_move, notice_line, round_record_embed, unreadable_line
 from bot.tables import Table, Unreadable
 from cogs.flipflop.pacing import EditPacer
-from cogs.flipflop.screens import Screen, current_screen, hand_screen
+from cogs.flipflop.screens import Screen, current_screen, hand_screen, practice_embed
 from engine.events import Drew, GameOver, PlayerLeft, RoundStarted
 
 if TYPE_CHECKING:
@@ -256,7 +258,7 @@ class DiscordNotifier:
         number = table.game.public_view().round_number
         if number > 1 and table.message_id is not None:
             title = f"🃏 Flip Flop — round {number - 1}"
-            record = round_record_embed(title, finished)
+            record = practice_embed(table, round_record_embed(title, finished))
             self._spawn(self._move_down(table, table.message_id, record))
 
     def _spawn(self, work: Awaitable[None]) -> None:
@@ -326,6 +328,8 @@ class DiscordNotifier:
 
     async def post(self, table: Table, text: str) -> Sent:
         """One message in the table's channel."""
+        if table.practice:  # its chip amounts are practice chips (issue 16)
+            text = practice_text(texts("en"), text)
         call = self.channel(table).send(text, allowed_mentions=discord.AllowedMentions.none())
         return await self._call(table.id, "post", call)
 

@@ -21,6 +21,7 @@ from bot.rules_pages import FIRST_HAND_TIP
 from bot.runtime import Answered, Outcome, Reply, StaleControl, TableClosed, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import Table, TableError
+from cogs.flipflop.coach import coach_of
 from cogs.flipflop.controls import parse_action
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.screens import (
@@ -218,6 +219,9 @@ class Controls:
         if op == "leave":
             screen = leave_confirm_screen(table, user_id, now())
             await interaction.response.edit_message(**screen.edit())
+            return
+        if op == "hint":  # practice tables only (issue 16): answered privately, changes nothing
+            await coach_of(interaction).hint(interaction, table)
             return
         if op == "leaveok" and (value is None or now() > int(value)):
             note = "⌛ That question about leaving expired; nothing was done. Here is your hand now:"

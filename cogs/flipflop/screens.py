@@ -12,12 +12,14 @@ from typing import Any
 
 import discord
 
-from bot.i18n import texts
+from bot.coach_render import PRACTICE_BANNER, practice_dress, practice_text
+from bot.i18n import N_, texts
 from bot.render import plain, plain_cards
 from bot.rules_pages import rules_pages
 from bot.runtime import LEVEL_LABEL, LEVELS
 from bot.table_render import closed_embed, hand_text, lobby_embed, table_embed
 from bot.tables import Table
+from cogs.flipflop.coach import practice_review_button
 from cogs.flipflop.controls import (
     HandButton,
     HandSelect,
@@ -71,7 +73,7 @@ def lobby_screen(table: Table) -> Screen:
         view.add_item(
             LobbyButton(table.id, "removecpu", "Remove computer", discord.ButtonStyle.secondary, "🤖")
         )
-    return Screen(embed=lobby_embed(table), view=view)
+    return Screen(embed=practice_embed(table, lobby_embed(table)), view=view)
 
 
 def table_screen(table: Table, last_line: str = "", log: Sequence[str] = ()) -> Screen:
@@ -83,7 +85,27 @@ def table_screen(table: Table, last_line: str = "", log: Sequence[str] = ()) -> 
     )
     if table.leave_after_round:
         view.add_item(TableButton(table.id, "stay", "Stay after all", discord.ButtonStyle.secondary))
-    return Screen(embed=table_embed(table, last_line, log), view=view)
+    return Screen(embed=practice_embed(table, table_embed(table, last_line, log)), view=view)
+
+
+def practice_embed(table: Table, embed: discord.Embed) -> discord.Embed:
+    """A practice table's embed says so everywhere: title, banner, footer and every chip amount (issue 16)."""
+    if not table.practice:
+        return embed
+    t = texts("en")
+    if embed.description and t.gettext(PRACTICE_BANNER) in embed.description:
+        return embed
+    title, description, footer = practice_dress(t, embed.title or "", embed.description, embed.footer.text)
+    if table.status == "lobby":
+        description = description.replace(
+            "Your buy-in moves from your balance to the table and comes back when you leave.",
+            t.gettext("Your buy-in is practice chips; your balance is never touched."),
+        )
+    embed.title, embed.description = title, description
+    embed.set_footer(text=footer)
+    for i, f in enumerate(embed.fields):
+        embed.set_field_at(i, name=f.name or "", value=practice_text(t, f.value or ""), inline=bool(f.inline))
+    return embed
 
 
 def current_screen(table: Table, last_line: str = "", log: Sequence[str] = ()) -> Screen:
@@ -95,7 +117,7 @@ def current_screen(table: Table, last_line: str = "", log: Sequence[str] = ()) -
     embed = table_embed(table, last_line, log) if table.game is not None else lobby_embed(table)
     embed.title = "🃏 Flip Flop — table closed"
     embed.set_footer(text=f"Table {table.id} · this table is closed; open a new one with /flipflop start")
-    return Screen(embed=embed)
+    return Screen(embed=practice_embed(table, embed))
 
 
 def closed_screen(title: str, text: str) -> Screen:
@@ -106,6 +128,9 @@ def closed_screen(title: str, text: str) -> Screen:
 LEAVE_CONFIRM_SECONDS = 30
 """How long a "Yes, leave" button stays good: a confirmation is a decision of the moment."""
 
+PRACTICE_HAND = N_(
+    "-# 🎓 Practice table: practice chips only. **Hint** shows what the strong player would do."
+)
 HAND_ENDED = "🏁 This game is over; this hand is finished. The results are in the channel."
 
 
@@ -117,6 +142,8 @@ def hand_screen(table: Table, user_id: int, note: str = "", drawn: Card | None =
     assert table.game is not None
     view = table.game.view(table.pid(user_id))
     text = hand_text(table, view, note, drawn)
+    if table.practice:
+        text = practice_text(texts("en"), text) + "\n" + texts("en").gettext(PRACTICE_HAND)
     if view.over or table.status != "playing":
         return Screen(content=text, view=None)
     return Screen(content=text, view=_hand_controls(table, view))
@@ -168,6 +195,11 @@ def _hand_controls(table: Table, v: PlayerView) -> discord.ui.View:
     # Refresh and Leave live on the last row, so they never move into the place
     # of a move just clicked; Leave only asks (see ``leave_confirm_screen``).
     out.add_item(HandButton(tid, seq, "refresh", "Refresh", discord.ButtonStyle.secondary, "🔄", row=4))
+    if table.practice and v.in_round and v.player in v.players and v.player not in v.dead:
+        label = texts("en").gettext("Hint")
+        out.add_item(HandButton(tid, seq, "hint", label, discord.ButtonStyle.success, "💡", row=4))
+    if (review := practice_review_button(table, int(v.player))) is not None:
+        out.add_item(review)
     if any(isinstance(a, Leave) for a in v.legal):
         out.add_item(HandButton(tid, seq, "leave", "Leave game…", discord.ButtonStyle.secondary, row=4))
     return out

@@ -1,0 +1,159 @@
+"""Practice tables, hints and "Analyse my play" through simcord (issue 16)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.ledger import HOUSE_ID
+from cogs.flipflop import coach
+from tests.cogs.helpers import (
+    Hands,
+    buttons,
+    channel_text,
+    conserved,
+    my_hand,
+    open_table,
+    play_simple_turn,
+    table_in,
+    table_message,
+)
+from tests.conftest import World
+
+
+@pytest.fixture(autouse=True)
+def quick_coach() -> Iterator[None]:
+    """Searches of a few milliseconds: the tests check what is said, not how well it plays."""
+    saved = coach.BUDGETS
+    coach.BUDGETS = coach.Budgets(hint=0.02, review=0.01, review_total=2.0)
+    yield
+    coach.BUDGETS = saved
+
+
+async def ledger_state(world: World) -> tuple[list[Any], int, int]:
+    """Every ledger row, every account balance, and the rounds recorded in history."""
+    db = world.bot.db
+    rows = await db.fetchall("SELECT * FROM ledger ORDER BY 1")
+    balances = await db.fetchall("SELECT * FROM accounts ORDER BY 1, 2")
+    rounds = await db.fetchone("SELECT COUNT(*) FROM rounds")
+    ratings = await db.fetchone("SELECT COUNT(*) FROM ratings")
+    assert rounds is not None and ratings is not None
+    return [*rows, *balances], int(rounds[0]), int(ratings[0])
+
+
+async def open_practice(world: World, **options: Any) -> Any:
+    ann = world.members[0]
+    result = await ann.slash(world.channel, "flipflop practice", **options)
+    assert not result.ephemeral, result.response.content if result.response else result
+    return result.response.message
+
+
+async def test_practice_chips_never_reach_the_ledger_history_or_ratings(world: World) -> None:
+    ann = world.members[0]
+    await world.admin.slash(world.channel, "flipflop config", stake=5, buy_in=20)  # a short game
+    await ann.slash(world.channel, "balance")  # ann's account opens (a ledger row) before we look
+    before = await ledger_state(world)
+    lobby = await open_practice(world)
+    embed = lobby.embeds[0]
+    assert "PRACTICE" in embed.title and "practice chip" in embed.description
+    assert "🤖 Basic 1" in embed.fields[0].value and "🤖 Basic 2" in embed.fields[0].value
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.practice and table.status == "playing"
+    shown = table_message(world).embeds[0]
+    assert shown.title.startswith("🎓 PRACTICE") and "practice chips" in shown.fields[0].value
+    hands = Hands(world)
+    rounds_seen = 0
+    for _ in range(3000):
+        t = table_in(world)
+        if t is None:
+            break
+        g = t.game
+        assert g is not None
+        if g.rounds_played != rounds_seen:  # after each round: not one ledger row, balance, round or rating
+            rounds_seen = g.rounds_played
+            await conserved(world)
+            assert await ledger_state(world) == before
+        if g.in_round and g.to_act == str(ann.id):
+            await play_simple_turn(world, ann, drop_below=12, hands=hands)
+        else:
+            await world.env.advance_time(10)
+    else:
+        raise AssertionError("the practice game did not end")
+    assert rounds_seen >= 1
+    await conserved(world)
+    assert await ledger_state(world) == before
+    assert "Game over!" in channel_text(world)
+    assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1000
+    assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 0
+    stats = await ann.slash(world.channel, "flipflop stats")
+    assert "hasn't finished a round" in stats.response.content
+    history = await ann.slash(world.channel, "flipflop history")
+    assert "No finished rounds" in history.response.content
+
+
+async def test_practice_bad_inputs_are_refused_privately(world: World) -> None:
+    ann, ben = world.members[:2]
+    refused = await ann.slash(world.channel, "flipflop practice", level="grandmaster")
+    assert refused.ephemeral and "no computer level" in refused.response.content
+    assert "`strong`" in refused.response.content and table_in(world) is None
+    await open_practice(world)
+    again = await ben.slash(world.channel, "flipflop practice")
+    assert again.ephemeral and "already a table in this channel" in again.response.content
+    real = await ben.slash(world.channel, "flipflop start")
+    assert real.ephemeral and "already a table" in real.response.content
+    early = await ann.slash(world.channel, "flipflop hint")
+    assert early.ephemeral and "hasn't started" in early.response.content
+
+
+async def test_friends_join_a_practice_table_free_of_charge(world: World) -> None:
+    ann, ben = world.members[:2]
+    await ben.slash(world.channel, "balance")
+    lobby = await open_practice(world, computers=1, level="random")
+    joined = await ben.click(lobby, label="Join")
+    assert joined.acknowledged
+    assert await world.bot.ledger.balance(world.guild.id, ben.id) == 1000
+    await ann.click(world.channel.history()[-1], label="Start")
+    table = table_in(world)
+    assert table is not None and table.status == "playing" and list(table.computers.values()) == ["random"]
+    await conserved(world)
+
+
+async def test_a_hint_names_the_move_and_a_reason_only_to_the_player_to_act(world: World) -> None:
+    ann = world.members[0]
+    lobby = await open_practice(world, computers=2, level="basic")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    for _ in range(20):
+        if table.game.to_act == str(ann.id):
+            break
+        hand = await my_hand(world, ann)
+        assert "Hint" in buttons(hand)
+        waiting = await ann.click(hand.message, label="Hint")
+        assert waiting.ephemeral and "Not your turn" in waiting.response.content
+        await world.env.advance_time(5)
+    assert table.game.to_act == str(ann.id)
+    seq = table.seq
+    hand = await my_hand(world, ann)
+    result = await ann.click(hand.message, label="Hint")
+    assert result.ephemeral
+    text = (result.followups[-1] if result.followups else result.response).content
+    assert text.startswith("💡 **Hint:**") and " — " in text
+    assert table.seq == seq  # a hint changes nothing
+    by_command = await ann.slash(world.channel, "flipflop hint")
+    assert by_command.ephemeral
+
+
+async def test_hints_are_refused_at_a_real_chip_table(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    assert table.game is not None
+    player = next(m for m in world.members if str(m.id) == table.game.to_act)
+    hand = await my_hand(world, player)
+    assert "Hint" not in buttons(hand)
+    seq = table.seq
+    refused = await player.slash(world.channel, "flipflop hint")
+    assert refused.ephemeral and "practice tables only" in refused.response.content
+    assert table.seq == seq
