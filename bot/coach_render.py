@@ -13,6 +13,7 @@ from typing import Any
 from bot.i18n import N_, Texts
 from bot.render import card, cards
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Spread, TonkOut
+from engine.cards import Card
 from engine.coach import Analysis, Hint, Reason, Review
 
 PRACTICE_BANNER = N_(
@@ -46,10 +47,10 @@ REASON_TEXT: dict[str, str] = {
 
 
 def _param(value: Any) -> str:
+    if isinstance(value, Card):  # a card is a tuple too: it comes first
+        return card(value)
     if isinstance(value, tuple):
         return cards(value)
-    if hasattr(value, "rank") and hasattr(value, "suit"):
-        return card(value)
     return str(value)
 
 

@@ -210,7 +210,8 @@ def _discard_reason(view: PlayerView, card: Card) -> Reason:
         return Reason("discard_far", {"card": card})
     if not far and card.value == max(c.value for c in choices):
         return Reason("discard_high", {"card": card})
-    kept = [c for c in choices if c != card and c.value >= card.value and c not in far]
+    rest = [c for c in hand if c != card]
+    kept = [c for c in rest if c in choices and c.value >= card.value and c not in far_cards(rest)]
     if kept:
         return Reason("discard_keep", {"card": card, "near": tuple(sorted(kept, key=lambda c: -c.value)[:3])})
     return Reason("discard_searched", {"card": card})

@@ -122,6 +122,13 @@ def analyse_view(round_id: int) -> discord.ui.View:
     return view
 
 
+def practice_view(table_id: str, number: int) -> discord.ui.View:
+    """**Analyse my last round** for practice round ``number`` of a table, on its own."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(AnalyseButton("p", table_id, number, en().gettext("Analyse my last round")))
+    return view
+
+
 def practice_review_button(table: Table, user_id: int) -> AnalyseButton | None:
     """In a practice hand: **Analyse my last round**, once a round the player played in has finished."""
     if not table.practice or not table.practice_rounds:

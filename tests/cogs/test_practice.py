@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import discord
 import pytest
 
 from bot.ledger import HOUSE_ID
+from bot.runtime import ComputerPlayers
 from cogs.flipflop import coach
 from tests.cogs.helpers import (
     Hands,
@@ -17,6 +20,7 @@ from tests.cogs.helpers import (
     my_hand,
     open_table,
     play_simple_turn,
+    runtime,
     table_in,
     table_message,
 )
@@ -30,6 +34,16 @@ def quick_coach() -> Iterator[None]:
     coach.BUDGETS = coach.Budgets(hint=0.02, review=0.01, review_total=2.0)
     yield
     coach.BUDGETS = saved
+
+
+@pytest.fixture(autouse=True)
+def searches_in_a_thread(world: World) -> Iterator[None]:
+    """The coach's searches in one thread here: under simcord's stopped clock, polling a worker
+    process (as a process pool does when it starts another) would wait forever."""
+    pool = ThreadPoolExecutor(1)
+    runtime(world).computers = ComputerPlayers(pool=pool)
+    yield
+    pool.shutdown(wait=True)
 
 
 async def ledger_state(world: World) -> tuple[list[Any], int, int]:
@@ -157,3 +171,80 @@ async def test_hints_are_refused_at_a_real_chip_table(world: World) -> None:
     refused = await player.slash(world.channel, "flipflop hint")
     assert refused.ephemeral and "practice tables only" in refused.response.content
     assert table.seq == seq
+
+
+async def finish_a_round(world: World, players: list[Any]) -> int:
+    """Play a real table's first round to its end; its stored round id."""
+    table = await open_table(world, players)
+    assert table.game is not None
+    hands = Hands(world)
+    while table.game.rounds_played == 1 and table.game.in_round:
+        actor = next(m for m in world.members if str(m.id) == table.game.to_act)
+        await play_simple_turn(world, actor, drop_below=10, hands=hands)
+    row = await world.bot.db.fetchone("SELECT MAX(id) FROM rounds")
+    assert row is not None and row[0] is not None
+    return int(row[0])
+
+
+async def post(world: World, view: Any) -> Any:
+    """A control posted where anyone may click it (as a forged or passed-on control would be)."""
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("control", view=view)
+    return next(m for m in world.channel.history() if m.id == sent.id)
+
+
+async def test_analyse_my_play_reviews_only_my_own_finished_round(world: World) -> None:
+    ann, ben, cat, dan = world.members[:4]
+    round_id = await finish_a_round(world, [ann, ben, cat])
+    before = await ledger_state(world)
+    shown = await ann.slash(world.channel, "flipflop round", id=round_id)
+    assert shown.ephemeral and "Analyse my play" in buttons(shown.response)
+    result = await ann.click(shown.response.message, label="Analyse my play")
+    assert result.ephemeral
+    text = result.followups[-1].content if result.followups else result.response.content
+    assert text.startswith(f"🔍 **Your play in round #{round_id}**")
+    assert "only what you could see then was used" in text
+    assert await ledger_state(world) == before  # a look back changes nothing
+    outsider = await dan.slash(world.channel, "flipflop round", id=round_id)
+    assert "Analyse my play" not in buttons(outsider.response)  # not a player: nothing to analyse
+    forged = await post(world, coach.analyse_view(round_id))
+    refused = await dan.click(forged, label="Analyse my play")
+    assert refused.ephemeral and "You didn't play in this round" in refused.response.content
+
+
+async def test_a_round_still_in_play_is_never_analysed(world: World) -> None:
+    ann, ben, cat = world.members[:3]
+    round_id = await finish_a_round(world, [ann, ben, cat])
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    await world.env.advance_time(world.bot.pause_between_rounds + 1)  # round 2 is dealt and in play
+    assert table.game.in_round and table.game.rounds_played == 2
+    forged = await post(world, coach.analyse_view(round_id + 1))  # the id round 2 would get
+    refused = await ann.click(forged, label="Analyse my play")
+    assert refused.ephemeral and "no finished round" in refused.response.content
+    assert "still in play can't be looked back at" in refused.response.content
+
+
+async def test_a_practice_round_is_analysed_from_the_hand(world: World) -> None:
+    ann = world.members[0]
+    lobby = await open_practice(world, computers=2, level="random")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    in_play = await post(world, coach.practice_view(table.id, 1))
+    refused = await ann.click(in_play, label="Analyse my last round")  # round 1 is in play
+    assert refused.ephemeral and "hasn't finished yet" in refused.response.content
+    hands = Hands(world)
+    while table.game.rounds_played == 1 and table.game.in_round:
+        if table.game.to_act == str(ann.id):
+            await play_simple_turn(world, ann, drop_below=10, hands=hands)
+        else:
+            await world.env.advance_time(3)
+    assert table.practice_rounds and table.practice_rounds[-1]["number"] == 1
+    if table.status != "playing":
+        return  # the game ended with its first round: no hand left to click in
+    hand = await my_hand(world, ann)
+    result = await ann.click(hand.message, label="Analyse my last round")
+    text = result.followups[-1].content if result.followups else result.response.content
+    assert text.startswith("🔍 **Your play in practice round 1**"), text
