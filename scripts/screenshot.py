@@ -135,7 +135,8 @@ async def hint_shot(out_dir: Path, tries: int = 12) -> None:
                 discard = next((s for s in sel if s["custom_id"].endswith(":discard")), None)
                 if discard is None:
                     break
-                await ann.select(drawn.message, [discard["options"][0]["value"]], custom_id=discard["custom_id"])
+                first = [discard["options"][0]["value"]]
+                await ann.select(drawn.message, first, custom_id=discard["custom_id"])
             print(shown)
             async with world.env.preview(
                 world.channel, viewers=[ann], layout="channel", width=1100, height=900
