@@ -10,7 +10,7 @@ is warmed up first). It prints p50/p99 of that wall time.
 
 Part 2 plays ``--rounds`` more rounds, stores each as the bot does
 (``Game.round_transcript``) and looks back at ``p0``'s decisions with the bot's
-budgets (``REVIEW_BUDGET`` a decision, ``REVIEW_TOTAL`` in all): p50/p99 per
+budgets (``engine.review.REVIEW_BUDGET`` a decision, ``REVIEW_TOTAL`` in all): p50/p99 per
 decision, and per whole look back (with how many stopped early).
 """
 
@@ -28,14 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.runtime.computers import ComputerPlayers  # noqa: E402
 from engine import Game, Seat  # noqa: E402
-from engine.coach import (  # noqa: E402
-    HINT_BUDGET,
-    REVIEW_BUDGET,
-    REVIEW_TOTAL,
-    Analysis,
-    analyse_worker,
-    hint_worker,
-)
+from engine.coach import HINT_BUDGET, hint_worker  # noqa: E402
+from engine.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, analyse_worker  # noqa: E402
 from engine.strategies import BasicStrategy, playable  # noqa: E402
 from engine.view import PlayerView  # noqa: E402
 

@@ -14,7 +14,8 @@ from bot.i18n import N_, Texts
 from bot.render import card, cards
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Spread, TonkOut
 from engine.cards import Card
-from engine.coach import Analysis, Hint, Reason, Review
+from engine.coach import Hint, Reason
+from engine.review import Analysis, Review
 
 PRACTICE_BANNER = N_(
     "🎓 **Practice table** — every chip here is a *practice chip*: none comes from or goes to "

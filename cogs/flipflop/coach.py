@@ -29,17 +29,8 @@ from bot.ledger import LedgerError
 from bot.render import for_players
 from bot.runtime import LEVELS, TableRuntime
 from bot.tables import Table, TableError
-from engine.coach import (
-    HINT_BUDGET,
-    REVIEW_BUDGET,
-    REVIEW_TOTAL,
-    Analysis,
-    NotAPlayer,
-    analyse_worker,
-    hint_worker,
-    seats_of,
-    watch,
-)
+from engine.coach import HINT_BUDGET, hint_worker, watch
+from engine.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, NotAPlayer, analyse_worker, seats_of
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from engine import DECK, Card, Discard, Draw, Drop, Game, Seat, TonkOut, coach
-from engine.coach import NotAPlayer, analyse, drop_chance, explain, hint, watch
+from engine import DECK, Card, Discard, Draw, Drop, Game, Seat, TonkOut
+from engine.coach import drop_chance, explain, hint, watch
+from engine.review import MIN_DIFFERENCE, NotAPlayer, analyse
 from engine.strategies import RandomStrategy, Scored, StrongStrategy
 from engine.view import PlayerView
 
@@ -115,7 +116,7 @@ def test_a_random_players_look_back_finds_costly_decisions() -> None:
     found = [analyse(played_round(seed, RandomStrategy()), "1", budget=0.01, total=5.0) for seed in range(4)]
     assert sum(a.decisions for a in found) > 0
     reviews = [r for a in found for r in a.reviews]
-    assert reviews and all(r.difference >= coach.MIN_DIFFERENCE for r in reviews)
+    assert reviews and all(r.difference >= MIN_DIFFERENCE for r in reviews)
     assert all(r.chosen != r.better for r in reviews)
     assert not any(a.stopped_early for a in found)
 
