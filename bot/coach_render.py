@@ -26,7 +26,7 @@ PRACTICE_FOOTER = N_("{footer} · practice chips only")
 
 REASON_TEXT: dict[str, str] = {
     "only": N_("it's the only move the rules allow now"),
-    "tonk": N_("tonk out: {first} + {second}"),
+    "tonk": N_("your whole hand as two spreads at once: {first} + {second}"),
     "spread": N_("lays down {cards} and takes {value} off your hand"),
     "layoff": N_("lays {card} off on spread #{target} and takes {value} off your hand"),
     "discard_far": N_("the highest card that fits no spread"),
