@@ -29,6 +29,7 @@ from cogs.flipflop.screens import (
     hand_screen,
     leave_confirm_screen,
     lobby_screen,
+    practice_embed,
     rules_screen,
 )
 from engine import IllegalAction
@@ -120,6 +121,8 @@ class Controls:
                     else "🃏 Flip Flop — table closed"
                 )
                 screen = closed_screen(title, notice_line(table, closed) or "The table closed.")
+                if table.practice and screen.embed is not None:  # its refunds are practice chips
+                    screen = replace(screen, embed=practice_embed(table, screen.embed))
             else:
                 screen = lobby_screen(table)
             await interaction.response.edit_message(**screen.edit())

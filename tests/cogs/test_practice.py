@@ -206,6 +206,10 @@ async def test_analyse_my_play_reviews_only_my_own_finished_round(world: World) 
     assert text.startswith(f"🔍 **Your play in round #{round_id}**")
     assert "only what you could see then was used" in text
     assert await ledger_state(world) == before  # a look back changes nothing
+    coach.BUDGETS = coach.Budgets(hint=0.02, review=0.01, review_total=0.0)
+    again = await ann.click(shown.response.message, label="Analyse my play")
+    text = again.followups[-1].content if again.followups else again.response.content
+    assert "stopped early to keep it quick: 0 of your" in text
     outsider = await dan.slash(world.channel, "flipflop round", id=round_id)
     assert "Analyse my play" not in buttons(outsider.response)  # not a player: nothing to analyse
     forged = await post(world, coach.analyse_view(round_id))
@@ -248,3 +252,14 @@ async def test_a_practice_round_is_analysed_from_the_hand(world: World) -> None:
     result = await ann.click(hand.message, label="Analyse my last round")
     text = result.followups[-1].content if result.followups else result.response.content
     assert text.startswith("🔍 **Your play in practice round 1**"), text
+
+
+async def test_a_cancelled_practice_lobby_gives_back_practice_chips_only(world: World) -> None:
+    ann = world.members[0]
+    await ann.slash(world.channel, "balance")
+    before = await ledger_state(world)
+    lobby = await open_practice(world)
+    cancelled = await ann.click(lobby, label="Cancel")
+    embed = cancelled.response.embeds[0] if cancelled.response else lobby.embeds[0]
+    assert "PRACTICE" in embed.title and "200 practice chips back" in embed.description
+    assert table_in(world) is None and await ledger_state(world) == before
