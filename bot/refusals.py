@@ -96,6 +96,10 @@ MESSAGES: dict[str, str] = {
 }
 
 
+NOTHING_CHANGED = N_("{refusal} Nothing was changed.")
+"""A command's refusal as a member reads it: the reason, then that nothing changed."""
+
+
 def render(code: str, params: Mapping[str, object]) -> str:
     """The English sentence for ``code``; an unknown code shows itself rather than failing."""
     return _say(MESSAGES, code, params, texts(SOURCE_LANGUAGE))

@@ -122,9 +122,51 @@ async def main(out_dir: Path, language: str | None = None) -> None:
                 await capture(pv.url, out_dir / shot_name("game", language), 1100, 1000)
 
 
+async def hint_shot(out_dir: Path, tries: int = 12) -> None:
+    """A practice table: ann draws on her turn and clicks **Hint** (issue 16)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with playground(Path(tmp) / "hint.sqlite3", members=1, preview=False) as world:
+            ann = world.members[0]
+            lobby = (await ann.slash(world.channel, "flipflop practice", computers=2)).response.message
+            await ann.click(lobby, label="Start")
+            assert world.bot.runtime is not None
+            table = world.bot.runtime.in_channel(world.channel.id)
+            assert table is not None and table.game is not None
+            shown = ""
+            for _ in range(tries):
+                while table.game.in_round and table.game.to_act != str(ann.id):
+                    await world.env.advance_time(3)
+                if not table.game.in_round:
+                    await world.env.advance_time(world.bot.pause_between_rounds + 1)
+                    continue
+                message = next(m for m in world.channel.history() if m.id == table.message_id)
+                hand = (await ann.click(message, label="My hand")).response
+                drawn = (await ann.click(hand.message, custom_id=buttons(hand)["Draw from stock"])).response
+                hint = await ann.click(drawn.message, label="Hint")
+                shown = (hint.followups[-1] if hint.followups else hint.response).content
+                if any(words in shown for words in ("fits no spread", "Lay down", "Tonk out", "Lay `")):
+                    break
+                sel = [c for row in drawn.components for c in row["components"] if c["type"] == 3]
+                discard = next((s for s in sel if s["custom_id"].endswith(":discard")), None)
+                if discard is None:
+                    break
+                first = [discard["options"][0]["value"]]
+                await ann.select(drawn.message, first, custom_id=discard["custom_id"])
+            print(shown)
+            async with world.env.preview(
+                world.channel, viewers=[ann], layout="channel", width=1100, height=900
+            ) as pv:
+                await capture(pv.url, out_dir / "hint.png", 1100, 900)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--language", choices=list(LANGUAGES), default=None, help="e.g. ko or gu")
+    parser.add_argument("--only-hint", action="store_true", help="only docs/screenshots/hint.png")
     args = parser.parse_args()
-    asyncio.run(main(args.out, args.language))
+    if not args.only_hint:
+        asyncio.run(main(args.out, args.language))
+    if args.language is None:
+        asyncio.run(hint_shot(args.out))

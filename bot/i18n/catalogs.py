@@ -106,6 +106,21 @@ class Texts:
         """A chip amount with its noun in the right plural form: "1 chip", "5 фішак"."""
         return self.ngettext("{count} chip", "{count} chips", n).format(count=self.number(n))
 
+    def at(self, practice: bool) -> Texts:
+        """These texts for a table: at a practice table every chip amount says "practice chips"."""
+        if practice:
+            return PracticeTexts(self.language, self._translations)
+        return self if type(self) is Texts else Texts(self.language, self._translations)
+
+
+class PracticeTexts(Texts):
+    """A practice table's words (issue 16): its chips are play money, and every amount says so."""
+
+    def chips(self, n: int) -> str:
+        """"15 practice chips": never mistaken for the server's chips."""
+        words = self.ngettext("{count} practice chip", "{count} practice chips", n)
+        return words.format(count=self.number(n))
+
 
 @cache
 def texts(language: str, locales_dir: Path = LOCALES_DIR) -> Texts:

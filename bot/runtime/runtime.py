@@ -164,6 +164,34 @@ class TableRuntime:
         """Open a lobby seating the host; the caller posts it and then calls ``placed``."""
         return await self.store.create(guild_id, channel_id, host_id, host_name, stake, buy_in, turn_seconds)
 
+    async def open_practice(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        stake: int,
+        buy_in: int,
+        turn_seconds: int,
+        computers: int,
+        level: str,
+    ) -> Table:
+        """Open a practice lobby (issue 16): the host and ``computers`` computer players of ``level``.
+
+        Practice chips never touch the ledger (``TableService``); friends may join
+        before the host starts. A level that does not exist is refused before
+        anything is opened.
+        """
+        if level not in LEVELS:
+            raise TableError("pick_a_level")
+        table = await self.store.create(
+            guild_id, channel_id, host_id, host_name, stake, buy_in, turn_seconds, practice=True
+        )
+        async with self.store.lock(table.id):
+            for _ in range(computers):
+                await self.store.add_computer(table, level, LEVEL_LABEL[level])
+        return table
+
     async def placed(self, table_id: str, message_id: int) -> None:
         """The table's message is now ``message_id`` (a new lobby, or the table shown again)."""
         async with self.store.lock(table_id):

@@ -19,11 +19,12 @@ from bot.i18n import LANGUAGES, N_, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.languages import SERVER
 from bot.ledger import InsufficientChips, LedgerError, setting_range
-from bot.refusals import explain
+from bot.refusals import NOTHING_CHANGED, explain
 from bot.runtime import Answered, Outcome, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import TableError, TableService
 from cogs.flipflop import controls
+from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import Controls, may_manage, not_enough
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from bot.client import FlipFlopBot
 
 NO_TABLE = N_("There's no table in this channel. Open one with `/flipflop start`.")
-NOTHING_CHANGED = N_("{refusal} Nothing was changed.")
 AUTOMATIC = "auto"
 """``/flipflop language language:Automatic``: forget the member's choice."""
 LANGUAGE_CHOICES = [app_commands.Choice(name=picker_label(code, "en"), value=code) for code in LANGUAGES]
@@ -70,7 +70,11 @@ def now() -> float:
 
 @app_commands.guild_only()
 class FlipFlop(
-    HistoryCommands, commands.GroupCog, group_name="flipflop", group_description="Play Flip Flop."
+    CoachCommands,
+    HistoryCommands,
+    commands.GroupCog,
+    group_name="flipflop",
+    group_description="Play Flip Flop.",
 ):
     """Tables of Flip Flop in this server's channels."""
 
@@ -89,16 +93,19 @@ class FlipFlop(
             repost_missing_messages=bot.repost_missing_messages,
         )
         self.controls = Controls(self.runtime, self.notifier)
+        self.coach = Coach(bot, self.runtime)
         super().__init__()
 
     async def cog_load(self) -> None:
         """Bind the persistent controls; read saved tables (they resume once connected)."""
         controls.bind(self.bot, self.controls)
+        self.coach.bind()
         self.bot.runtime = self.runtime
         await self.runtime.load()
 
     async def cog_unload(self) -> None:
         controls.unbind(self.bot)
+        self.coach.unbind()
         await self.runtime.scheduler.close()
 
     @commands.Cog.listener()

@@ -24,6 +24,21 @@ from bot.runtime import TableRuntime
 from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut
 from engine.actions import Action
 
+LABEL_CHARS = 80
+"""Discord's limit for a button's label and a select's placeholder (150, but we keep to 80)."""
+OPTION_CHARS = 100
+"""Discord's limit for a select option's label and description."""
+
+
+def fit(text: str, room: int) -> str:
+    """``text`` cut to ``room`` characters with "…" when a translation runs longer (never an error)."""
+    return text if len(text) <= room else text[: room - 1].rstrip() + "…"
+
+
+def label(text: str) -> str:
+    """A control's label (already in the reader's language) within Discord's 80 characters."""
+    return fit(text, LABEL_CHARS)
+
 
 class Kind(enum.Enum):
     """The message a control belongs on."""
@@ -223,7 +238,7 @@ class HandButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave|leaveok)"
+        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave|leaveok|hint)"
         r"(?::(?P<until>\d+))?"
     ),
 ):

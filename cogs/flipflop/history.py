@@ -23,6 +23,7 @@ from bot.history import RoundStory, history, round_story, stats
 from bot.i18n import N_, Texts
 from bot.refusals import explain
 from bot.tables import TableError
+from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.story import history_line, stats_text, story_lines, who
 from engine.fairness import Verification
 
@@ -220,8 +221,13 @@ class HistoryCommands(commands.Cog):
             filename=f"round-{found.round_id}.json",
             description=t.gettext("Replay: {command}").format(command="python -m engine.replay round.json"),
         )
+        played = interaction.user.id in found.members.values()  # issue 16: only one's own play
         await interaction.response.send_message(
-            head + body, file=attachment, ephemeral=True, allowed_mentions=NONE
+            head + body,
+            file=attachment,
+            ephemeral=True,
+            allowed_mentions=NONE,
+            view=analyse_view(found.round_id, t) if played else discord.utils.MISSING,
         )
 
     @app_commands.command(name="stats", description="A member's Flip Flop record and skill rating here.")

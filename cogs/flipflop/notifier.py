@@ -31,7 +31,7 @@ from bot.table_render import (
 )
 from bot.tables import Table, Unreadable
 from cogs.flipflop.pacing import EditPacer
-from cogs.flipflop.screens import Screen, current_screen, hand_screen
+from cogs.flipflop.screens import Screen, current_screen, hand_screen, practice_embed
 from engine.events import Drew, GameOver, PlayerLeft, RoundStarted
 
 if TYPE_CHECKING:
@@ -229,7 +229,7 @@ class DiscordNotifier:
         as a short record: about one new channel message per round.
         """
         table = outcome.table
-        t = await self.server_texts(table.guild_id)
+        t = (await self.server_texts(table.guild_id)).at(table.practice)
         self._remember_moves(outcome, t)
         ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
         # A restart is news in a lobby; in a game it is a line of the round's log, so resuming a
@@ -296,7 +296,7 @@ class DiscordNotifier:
         assert table.game is not None
         number = table.game.public_view().round_number
         if number > 1 and table.message_id is not None:
-            record = round_record_embed(round_title(number - 1, t), finished)
+            record = practice_embed(table, round_record_embed(round_title(number - 1, t), finished), t)
             self._spawn(self._move_down(table, table.message_id, record))
 
     def _spawn(self, work: Awaitable[None]) -> None:
@@ -323,7 +323,7 @@ class DiscordNotifier:
         """
         self.below[table.id] = 0
         try:
-            t = await self.server_texts(table.guild_id)
+            t = (await self.server_texts(table.guild_id)).at(table.practice)
             message = await self.channel(table).send(**self.screen(table, t).send())
         except discord.HTTPException as e:
             log.warning("Table %s: could not move the table down (%s %s)", table.id, e.status, e.code)
@@ -444,7 +444,7 @@ class DiscordNotifier:
     async def post_table(self, table: Table) -> int | None:
         """Post the table message again at the bottom of the channel."""
         try:
-            t = await self.server_texts(table.guild_id)
+            t = (await self.server_texts(table.guild_id)).at(table.practice)
             sent = await self.channel(table).send(**self.screen(table, t).send())
         except discord.HTTPException as e:
             log.warning("Table %s: could not post the table message (%s %s)", table.id, e.status, e.code)
@@ -461,6 +461,6 @@ class DiscordNotifier:
     async def retire(self, table: Table, message_id: int) -> Sent:
         """The table moved to a new message: say so on the old one."""
         old = self.channel(table).get_partial_message(message_id)
-        t = await self.server_texts(table.guild_id)
+        t = (await self.server_texts(table.guild_id)).at(table.practice)
         call = old.edit(content=t.gettext(MOVED), embed=None, view=None)
         return await self._call(table.id, "edit the old table message", call)

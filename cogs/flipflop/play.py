@@ -21,6 +21,7 @@ from bot.rules_pages import FIRST_HAND_TIP
 from bot.runtime import Answered, Outcome, Reply, StaleControl, TableClosed, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import Table, TableError
+from cogs.flipflop.coach import coach_of
 from cogs.flipflop.controls import parse_action
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.screens import (
@@ -28,6 +29,7 @@ from cogs.flipflop.screens import (
     hand_screen,
     leave_confirm_screen,
     lobby_screen,
+    practice_embed,
     rules_screen,
 )
 from engine import IllegalAction
@@ -136,7 +138,11 @@ class Controls:
                     if closed.reason == "cancelled"
                     else t.gettext("🃏 Flip Flop — table closed")
                 )
-                screen = closed_screen(title, notice_line(table, closed, t) or t.gettext("The table closed."))
+                screen = closed_screen(
+                    title, notice_line(table, closed, t.at(table.practice)) or t.gettext("The table closed.")
+                )
+                if table.practice and screen.embed is not None:  # its refunds are practice chips
+                    screen = replace(screen, embed=practice_embed(table, screen.embed, t))
             else:
                 screen = lobby_screen(table, t)
             await interaction.response.edit_message(**screen.edit())
@@ -244,6 +250,9 @@ class Controls:
         if op == "leave":
             screen = leave_confirm_screen(table, user_id, now(), t)
             await interaction.response.edit_message(**screen.edit())
+            return
+        if op == "hint":  # practice tables only (issue 16): answered privately, changes nothing
+            await coach_of(interaction).hint(interaction, table)
             return
         if op == "leaveok" and (value is None or now() > int(value)):
             note = t.gettext(

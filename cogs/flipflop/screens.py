@@ -12,13 +12,16 @@ from typing import Any
 
 import discord
 
+from bot.coach_render import PRACTICE_BANNER, practice_dress
 from bot.i18n import N_, Texts
 from bot.render import plain, plain_cards
 from bot.rules_pages import rules_pages
 from bot.runtime import LEVELS
 from bot.table_render import closed_embed, hand_text, lobby_embed, table_embed
 from bot.tables import Table
+from cogs.flipflop.coach import practice_review_button
 from cogs.flipflop.controls import (
+    OPTION_CHARS,
     HandButton,
     HandSelect,
     LobbyButton,
@@ -26,6 +29,8 @@ from cogs.flipflop.controls import (
     RulesButton,
     TableButton,
     code,
+    fit,
+    label,
 )
 from engine import Card, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.view import PlayerView
@@ -53,22 +58,6 @@ class Screen:
     def edit(self) -> dict[str, Any]:
         """Keyword arguments for ``edit``/``edit_message`` (clearing what the screen lacks)."""
         return {"embed": self.embed, "content": self.content, "view": self.view}
-
-
-LABEL_CHARS = 80
-"""Discord's limit for a button's label and a select's placeholder (150, but we keep to 80)."""
-OPTION_CHARS = 100
-"""Discord's limit for a select option's label and description."""
-
-
-def fit(text: str, room: int) -> str:
-    """``text`` cut to ``room`` characters with "…" when a translation runs longer (never an error)."""
-    return text if len(text) <= room else text[: room - 1].rstrip() + "…"
-
-
-def label(text: str) -> str:
-    """A control's label (already in the reader's language) within Discord's 80 characters."""
-    return fit(text, LABEL_CHARS)
 
 
 COMPUTER_LEVEL = {
@@ -105,7 +94,7 @@ def lobby_screen(table: Table, t: Texts) -> Screen:
                 "🤖",
             )
         )
-    return Screen(embed=lobby_embed(table, t), view=view)
+    return Screen(embed=practice_embed(table, lobby_embed(table, t.at(table.practice)), t), view=view)
 
 
 def table_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> Screen:
@@ -123,7 +112,29 @@ def table_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str]
         view.add_item(
             TableButton(table.id, "stay", label(t.gettext("Stay after all")), discord.ButtonStyle.secondary)
         )
-    return Screen(embed=table_embed(table, t, last_line, log), view=view)
+    return Screen(
+        embed=practice_embed(table, table_embed(table, t.at(table.practice), last_line, log), t), view=view
+    )
+
+
+def practice_embed(table: Table, embed: discord.Embed, t: Texts) -> discord.Embed:
+    """A practice table's embed says so: title, banner and footer (issue 16).
+
+    Its chip amounts already say "practice chips": it was rendered with ``t.at(True)``.
+    """
+    if not table.practice:
+        return embed
+    if embed.description and t.gettext(PRACTICE_BANNER) in embed.description:
+        return embed
+    title, description, footer = practice_dress(t, embed.title or "", embed.description, embed.footer.text)
+    if table.status == "lobby":
+        description = description.replace(
+            t.gettext("Your buy-in moves from your balance to the table and comes back when you leave."),
+            t.gettext("Your buy-in is practice chips; your balance is never touched."),
+        )
+    embed.title, embed.description = title, description
+    embed.set_footer(text=footer)
+    return embed
 
 
 def current_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> Screen:
@@ -132,14 +143,15 @@ def current_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[st
         return lobby_screen(table, t)
     if table.status == "playing":
         return table_screen(table, t, last_line, log)
-    embed = table_embed(table, t, last_line, log) if table.game is not None else lobby_embed(table, t)
+    shown = t.at(table.practice)
+    embed = table_embed(table, shown, last_line, log) if table.game is not None else lobby_embed(table, shown)
     embed.title = t.gettext("🃏 Flip Flop — table closed")
     embed.set_footer(
         text=t.gettext("Table {table} · this table is closed; open a new one with {command}").format(
             table=table.id, command="/flipflop start"
         )
     )
-    return Screen(embed=embed)
+    return Screen(embed=practice_embed(table, embed, t))
 
 
 def closed_screen(title: str, text: str) -> Screen:
@@ -150,6 +162,9 @@ def closed_screen(title: str, text: str) -> Screen:
 LEAVE_CONFIRM_SECONDS = 30
 """How long a "Yes, leave" button stays good: a confirmation is a decision of the moment."""
 
+PRACTICE_HAND = N_(
+    "-# 🎓 Practice table: practice chips only. **Hint** shows what the strong player would do."
+)
 HAND_ENDED = N_("🏁 This game is over; this hand is finished. The results are in the channel.")
 
 
@@ -160,7 +175,9 @@ def hand_screen(table: Table, user_id: int, t: Texts, note: str = "", drawn: Car
     """
     assert table.game is not None
     view = table.game.view(table.pid(user_id))
-    text = hand_text(table, view, t, note, drawn)
+    text = hand_text(table, view, t.at(table.practice), note, drawn)
+    if table.practice:
+        text += "\n" + t.gettext(PRACTICE_HAND)
     if view.over or table.status != "playing":
         return Screen(content=text, view=None)
     return Screen(content=text, view=_hand_controls(table, view, t))
@@ -237,6 +254,12 @@ def _hand_controls(table: Table, v: PlayerView, t: Texts) -> discord.ui.View:
             tid, seq, "refresh", label(t.gettext("Refresh")), discord.ButtonStyle.secondary, "🔄", row=4
         )
     )
+    if table.practice and v.in_round and v.player in v.players and v.player not in v.dead:
+        out.add_item(
+            HandButton(tid, seq, "hint", label(t.gettext("Hint")), discord.ButtonStyle.success, "💡", row=4)
+        )
+    if (review := practice_review_button(table, int(v.player), t)) is not None:
+        out.add_item(review)
     if any(isinstance(a, Leave) for a in v.legal):
         out.add_item(
             HandButton(
