@@ -10,84 +10,19 @@ Discord's length limits. Games are played by custom id, never by label (labels a
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 import simcord
-from simcord.http import router
 
 from bot.i18n import PSEUDO_LANGUAGE, Texts, texts
 from bot.languages import SERVER, LanguageBook
-from tests.cogs.helpers import conserved, table_in, table_message
+from tests.cogs.helpers import Sent, conserved, table_in, table_message
 from tests.conftest import World
 
 LIMITS = {"label": 80, "placeholder": 150, "option": 100, "title": 256, "field_name": 256}
 LIMITS |= {"field_value": 1024, "description": 4096, "footer": 2048, "content": 2000}
-
-
-class Sent:
-    """Every text the bot sent, tagged with where it goes (``public`` or ``private``) and its kind."""
-
-    def __init__(self) -> None:
-        self.texts: list[tuple[str, str, str]] = []
-        """(audience, kind, text)"""
-
-    edits_private = False
-    """Set by the player while clicking on a private hand: an edit of the clicked message is private."""
-
-    def record(self, method: str, path: str, json: Any) -> None:
-        if not isinstance(json, dict) or method not in ("POST", "PATCH"):
-            return
-        callback = "/callback" in path
-        data = json.get("data", json) if callback else json
-        if not isinstance(data, dict):
-            return
-        if callback and json.get("type") == 7:  # UPDATE_MESSAGE: the clicked message is edited
-            private = self.edits_private
-        else:  # a new message (ephemeral flag) or an edit through the interaction's webhook (a hand)
-            private = bool(data.get("flags", 0) & 64) or "/webhooks/" in path
-        self._walk("private" if private else "public", data)
-
-    def _walk(self, audience: str, data: dict[str, Any]) -> None:
-        add = self.texts.append
-        if data.get("content"):
-            add((audience, "content", data["content"]))
-        for e in data.get("embeds") or []:
-            for key in ("title", "description"):
-                if e.get(key):
-                    add((audience, key, e[key]))
-            if (e.get("footer") or {}).get("text"):
-                add((audience, "footer", e["footer"]["text"]))
-            if (e.get("author") or {}).get("name"):
-                add((audience, "title", e["author"]["name"]))
-            for f in e.get("fields") or []:
-                add((audience, "field_name", f["name"]))
-                add((audience, "field_value", f["value"]))
-        for row in data.get("components") or []:
-            for c in row.get("components", []):
-                if c.get("label"):
-                    add((audience, "label", c["label"]))
-                if c.get("placeholder"):
-                    add((audience, "placeholder", c["placeholder"]))
-                for o in c.get("options") or []:
-                    add((audience, "option", o["label"]))
-                    if o.get("description"):
-                        add((audience, "option", o["description"]))
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> Iterator[Sent]:
-    """Record every payload simcord's router receives from the bot."""
-    seen = Sent()
-    original = router.dispatch
-
-    def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
-        seen.record(method, path, kwargs.get("json"))
-        return original(backend, method, path, **kwargs)
-
-    monkeypatch.setattr(router, "dispatch", dispatch)
-    yield seen
 
 
 def ops(msg: Any) -> dict[str, str]:

@@ -9,12 +9,14 @@ from typing import Any
 import discord
 import pytest
 
-from bot.i18n import texts
+from bot.i18n import PSEUDO_LANGUAGE, texts
+from bot.languages import LanguageBook
 from bot.ledger import HOUSE_ID
 from bot.runtime import ComputerPlayers
 from cogs.flipflop import coach
 from tests.cogs.helpers import (
     Hands,
+    Sent,
     buttons,
     channel_text,
     conserved,
@@ -25,6 +27,7 @@ from tests.cogs.helpers import (
     table_in,
     table_message,
 )
+from tests.cogs.test_languages_game import ops, option_values, unmarked, within_limits
 from tests.conftest import World
 
 
@@ -264,3 +267,60 @@ async def test_a_cancelled_practice_lobby_gives_back_practice_chips_only(world: 
     embed = cancelled.response.embeds[0] if cancelled.response else lobby.embeds[0]
     assert "PRACTICE" in embed.title and "200 practice chips back" in embed.description
     assert table_in(world) is None and await ledger_state(world) == before
+
+
+async def test_practice_hints_and_look_back_come_from_the_catalogs(
+    world: World, sent: Sent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the pseudo-locale every word of a practice table, a hint and a look back is marked (issue 14)."""
+
+    async def pseudo(self: LanguageBook, *args: Any) -> str:
+        return PSEUDO_LANGUAGE
+
+    monkeypatch.setattr(LanguageBook, "server", pseudo)
+    monkeypatch.setattr(LanguageBook, "member", pseudo)
+    ann = world.members[0]
+    lobby = await open_practice(world, computers=2, level="basic")
+    assert (await ann.click(lobby, custom_id=ops(lobby)["start"])).acknowledged
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    hinted = looked_back = 0
+    for _ in range(400):
+        if table.status != "playing" or (hinted >= 2 and looked_back):
+            break
+        if not table.game.in_round:
+            await world.env.advance_time(world.bot.pause_between_rounds + 1)
+            continue
+        if table.game.to_act != str(ann.id):
+            await world.env.advance_time(3)
+            continue
+        sent.edits_private = False
+        shown = await ann.click(table_message(world), custom_id=ops(table_message(world))["hand"])
+        hand = shown.response
+        assert hand is not None
+        sent.edits_private = True
+        controls = ops(hand)
+        analyse = [
+            c["custom_id"]
+            for row in hand.components
+            for c in row["components"]
+            if c.get("custom_id", "").startswith("ff:y:p:")
+        ]
+        if analyse and not looked_back:
+            await ann.click(hand, custom_id=analyse[0])
+            looked_back += 1
+        await ann.click(hand, custom_id=controls["hint"])
+        hinted += 1
+        drawn = (await ann.click(hand, custom_id=controls["stock"])).response
+        assert drawn is not None
+        await ann.click(drawn, custom_id=ops(drawn)["hint"])
+        values = option_values(drawn, "discard")
+        if values:
+            await ann.select(drawn.message, [values[0]], custom_id=ops(drawn)["discard"])
+        sent.edits_private = False
+    assert hinted >= 2 and looked_back, (hinted, looked_back)
+    private = " ".join(text for aud, _kind, text in sent.texts if aud == "private")
+    assert "⟦💡 **Hint:**" in private
+    leaks = {(kind, text) for _aud, kind, text in sent.texts if unmarked(text)}
+    assert not leaks, sorted(leaks)[:20]
+    within_limits(sent)
