@@ -32,9 +32,9 @@ REASON_TEXT: dict[str, str] = {
     "discard_high": N_("the highest card; every card you hold is close to a spread"),
     "discard_keep": N_("keeps {near}, close to spreads, for later"),
     "discard_searched": N_("in play-outs of the hidden cards it did best"),
-    "drop": N_("nobody is likely to beat {value} (a drop wins in about {chance}% of the deals it tried)"),
+    "drop": N_("nobody is likely to beat {value} (a drop wins in about {chance} of the deals it tried)"),
     "no_drop": N_(
-        "a drop with {value} is likely caught (it wins in only about {chance}% of the deals it tried)"
+        "a drop with {value} is likely caught (it wins in only about {chance} of the deals it tried)"
     ),
     "take_spread": N_("{card} makes a spread with {with_cards}"),
     "take_layoff": N_("{card} lays off on spread #{target}"),
@@ -59,7 +59,10 @@ def reason_text(t: Texts, reason: Reason) -> str:
     template = REASON_TEXT.get(reason.code)
     if template is None:
         return ""
-    return t.gettext(template).format(**{k: _param(v) for k, v in reason.params.items()})
+    params = {k: _param(v) for k, v in reason.params.items()}
+    if isinstance(reason.params.get("chance"), int):
+        params["chance"] = t.percent(int(reason.params["chance"]))  # "80%", "80 %": the language's way
+    return t.gettext(template).format(**params)
 
 
 def action_text(t: Texts, action: Action) -> str:

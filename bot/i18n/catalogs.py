@@ -17,7 +17,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 from bot.i18n.languages import LANGUAGES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE
 
@@ -101,6 +101,10 @@ class Texts:
         """A number with ``places`` decimals as this language writes it (a rating: ``12.3``, ``12,3``)."""
         pattern = "#,##0." + "0" * places if places > 0 else "#,##0"
         return format_decimal(x, format=pattern, locale=self._number_locale)
+
+    def percent(self, n: int) -> str:
+        """A whole percentage as this language writes it: "80%", "80 %" in Belarusian."""
+        return format_percent(n / 100, locale=self._number_locale)
 
     def chips(self, n: int) -> str:
         """A chip amount with its noun in the right plural form: "1 chip", "5 фішак"."""

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import LANGUAGES, PSEUDO_LANGUAGE, texts
-from cogs.flipflop import screens
+from cogs.flipflop import coach, controls, screens
 
-SOURCE = Path(screens.__file__).read_text(encoding="utf-8")
+SOURCE = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (screens, coach))
 LABELS = re.findall(r'label\(t\.gettext\(\s*"((?:[^"\\]|\\.)*)"', SOURCE)
 OPTIONS = [m for pair in screens.COMPUTER_LEVEL.values() for m in pair] + re.findall(
     r'gettext\("((?:Run|Set) · [^"]*|value \{value\})"\)', SOURCE
@@ -26,6 +26,7 @@ LONGEST = {"card": "10♥", "value": "50"}
 
 def test_the_screens_labels_are_found() -> None:
     assert "My hand" in LABELS and "Draw from stock" in LABELS and "Take {card}" in LABELS
+    assert "Hint" in LABELS and "Analyse my play" in LABELS
     assert "Run · lowers your hand by {value}" in OPTIONS and "value {value}" in OPTIONS
 
 
@@ -34,17 +35,17 @@ def test_labels_and_options_fit_in_every_language(language: str) -> None:
     t = texts(language)
     for msgid in LABELS:
         shown = t.gettext(msgid).format(**LONGEST)
-        assert len(shown) <= screens.LABEL_CHARS, (language, msgid, shown)
+        assert len(shown) <= controls.LABEL_CHARS, (language, msgid, shown)
     for msgid in OPTIONS:
         shown = t.gettext(msgid).format(**LONGEST)
-        assert len(shown) <= screens.OPTION_CHARS, (language, msgid, shown)
+        assert len(shown) <= controls.OPTION_CHARS, (language, msgid, shown)
 
 
 def test_fit_cuts_safely() -> None:
-    assert screens.fit("short", 80) == "short"
-    cut = screens.fit("x" * 200, 80)
+    assert controls.fit("short", 80) == "short"
+    cut = controls.fit("x" * 200, 80)
     assert len(cut) == 80 and cut.endswith("…")
-    assert len(screens.label("ꯁ" * 300)) == screens.LABEL_CHARS
+    assert len(controls.label("ꯁ" * 300)) == controls.LABEL_CHARS
 
 
 TABLE_PLURALS = [
