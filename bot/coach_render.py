@@ -46,11 +46,13 @@ REASON_TEXT: dict[str, str] = {
 """Each ``engine.coach`` reason code, worded for players."""
 
 
-def _param(value: Any) -> str:
+def _param(value: Any, t: Texts) -> str:
     if isinstance(value, Card):  # a card is a tuple too: it comes first
         return card(value)
     if isinstance(value, tuple):
         return cards(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return t.number(value)
     return str(value)
 
 
@@ -59,7 +61,7 @@ def reason_text(t: Texts, reason: Reason) -> str:
     template = REASON_TEXT.get(reason.code)
     if template is None:
         return ""
-    params = {k: _param(v) for k, v in reason.params.items()}
+    params = {k: _param(v, t) for k, v in reason.params.items()}
     if isinstance(reason.params.get("chance"), int):
         params["chance"] = t.percent(int(reason.params["chance"]))  # "80%", "80 %": the language's way
     return t.gettext(template).format(**params)
@@ -111,7 +113,7 @@ def watch_text(t: Texts, reason: Reason, to_act: str) -> str:
     lines.append(
         t.gettext(
             "Your hand is worth {value}; the lower it is, the better a drop looks on your turn."
-        ).format(value=reason.params.get("value", 0))
+        ).format(value=t.number(int(reason.params.get("value", 0))))
     )
     return "\n".join(lines)
 
@@ -123,13 +125,13 @@ def review_line(t: Texts, review: Review) -> str:
         "• Turn {turn}, holding {hand}: you chose to {chosen}; the strong player would {better} — {why}. "
         "Estimated **{difference} chips** better (over {samples} play-outs)."
     ).format(
-        turn=review.turn,
+        turn=t.number(review.turn),
         hand=cards(review.hand, sort=True),
         chosen=action_text(t, review.chosen),
         better=better,
         why=reason_text(t, review.reason),
-        difference=f"{review.difference:+.1f}",
-        samples=review.samples,
+        difference=("+" if review.difference >= 0 else "") + t.decimal(review.difference),
+        samples=t.number(review.samples),
     )
 
 
@@ -143,7 +145,7 @@ def analysis_text(t: Texts, analysis: Analysis, title: str, limit: int = 1900) -
                 "✅ The strong player agrees with all {count} of your decisions checked "
                 "(or thinks the differences are tiny).",
                 analysis.checked,
-            ).format(count=analysis.checked)
+            ).format(count=t.number(analysis.checked))
         )
     else:
         lost = sum(r.difference for r in analysis.reviews)
@@ -154,7 +156,7 @@ def analysis_text(t: Texts, analysis: Analysis, title: str, limit: int = 1900) -
                 "{count} decisions of yours where the strong player would have chosen differently "
                 "(estimated {lost} chips in all):",
                 len(analysis.reviews),
-            ).format(count=len(analysis.reviews), lost=f"{lost:.1f}")
+            ).format(count=t.number(len(analysis.reviews)), lost=t.decimal(lost))
         )
         for review in analysis.reviews:
             line = review_line(t, review)
@@ -167,7 +169,7 @@ def analysis_text(t: Texts, analysis: Analysis, title: str, limit: int = 1900) -
             t.gettext(
                 "⏱️ The look back stopped early to keep it quick: "
                 "{checked} of your {decisions} decisions checked."
-            ).format(checked=analysis.checked, decisions=analysis.decisions)
+            ).format(checked=t.number(analysis.checked), decisions=t.number(analysis.decisions))
         )
     lines.append(
         t.gettext(

@@ -38,7 +38,8 @@ class LanguageBook:
             row = await self.db.fetchone(
                 "SELECT language FROM language_choices WHERE guild_id = ? AND user_id = ?", key
             )
-            self._saved[key] = str(row[0]) if row else None
+            # A choice saved while this read was in flight is newer than the read: keep it.
+            return self._saved.setdefault(key, str(row[0]) if row else None)
         return self._saved[key]
 
     async def choose(self, guild_id: int, user_id: int, language: str | None) -> None:

@@ -20,11 +20,6 @@ SUIT_WORD = {"H": N_("hearts"), "D": N_("diamonds"), "S": N_("spades"), "C": N_(
 """Each suit's name (a catalog message: translated where shown)."""
 
 
-def chips(n: int) -> str:
-    """``1,234 chips`` in English (a player's message uses ``Texts.chips`` instead)."""
-    return f"{n:,} chip" + ("" if n == 1 else "s")
-
-
 def rank_text(card: Card) -> str:
     """The rank as printed on a card: ``A``, ``10``, ``K``."""
     r = RANKS[card.rank - 1]

@@ -449,6 +449,8 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
         elif isinstance(e, SeatClosed):
             if e.reason == "eliminated":
                 closed = t.gettext("💀 {name} is out of chips and leaves the game ({amount} back).")
+            elif table.practice:  # practice chips never reach a balance
+                closed = t.gettext("👋 {name} leaves the practice table with {amount}.")
             else:
                 closed = t.gettext("👋 {name}'s stack of {amount} goes back to their balance.")
             out.append(closed.format(name=seat_name(table, t, e.player), amount=t.chips(e.stack)))

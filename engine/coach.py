@@ -44,26 +44,28 @@ class Reason:
     params: Mapping[str, Any] = field(default_factory=dict)
 
 
-REASONS = {
-    "only": "the only move the rules allow now",
-    "tonk": "two spreads of three at once: {first} + {second}",
-    "spread": "lays down {cards} and takes {value} off the hand",
-    "layoff": "lays {card} off on spread {target} and takes {value} off the hand",
-    "discard_far": "the highest card that fits no spread",
-    "discard_high": "the highest card; every card is close to a spread",
-    "discard_keep": "keeps {near}, close to spreads (play-outs favour it)",
-    "discard_searched": "play-outs favour discarding {card}",
-    "drop": "nobody is likely to beat {value} (wins about {chance}% of sampled deals)",
-    "no_drop": "a drop with {value} is likely caught (wins only about {chance}% of sampled deals)",
-    "take_spread": "{card} makes a spread with {with_cards}",
-    "take_layoff": "{card} lays off on spread {target}",
-    "take_low": "{card} is low ({value}) and lowers the hand",
-    "take_searched": "play-outs favour {card} over an unknown card",
-    "stock": "{card} on the discard pile helps no spread",
-    "stock_searched": "play-outs favour an unknown card",
-    "watch": "waiting for a turn",
-}
-"""Each reason code in English, for tests and logs; the bot words them through its catalogs."""
+REASONS = frozenset(
+    {
+        "only",
+        "tonk",
+        "spread",
+        "layoff",
+        "discard_far",
+        "discard_high",
+        "discard_keep",
+        "discard_searched",
+        "drop",
+        "no_drop",
+        "take_spread",
+        "take_layoff",
+        "take_low",
+        "take_searched",
+        "stock",
+        "stock_searched",
+        "watch",
+    }
+)
+"""Every reason code a hint or a look back gives; the bot words each through its catalogs."""
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,13 @@ from discord.ext import commands
 from bot.client import send_ephemeral
 from bot.coach_render import analysis_text, hint_text, watch_text
 from bot.history import round_story
-from bot.i18n import Texts
+from bot.i18n import N_, Texts
 from bot.ledger import LedgerError
 from bot.refusals import NOTHING_CHANGED, explain
 from bot.runtime import LEVELS, TableRuntime
+from bot.table_render import seat_name
 from bot.tables import Table, TableError
-from cogs.flipflop.controls import label
+from cogs.flipflop.controls import OPTION_CHARS, fit, label
 from engine.coach import HINT_BUDGET, hint_worker, watch
 from engine.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, NotAPlayer, analyse_worker, seats_of
 
@@ -55,6 +56,10 @@ class Budgets:
 
 BUDGETS = Budgets()
 """The coach's budgets (tests make them small)."""
+
+COACH_SLOTS = 1
+"""Coach searches running at once: the worker pool's other worker stays free for computer players."""
+ONE_AT_A_TIME = N_("The coach is still working on your last question; wait for its answer, then ask again.")
 
 _coaches: weakref.WeakValueDictionary[int, Coach] = weakref.WeakValueDictionary()
 
@@ -132,6 +137,41 @@ class Coach:
     def __init__(self, bot: FlipFlopBot, runtime: TableRuntime) -> None:
         self.bot = bot
         self.runtime = runtime
+        self._asking: set[int] = set()
+        """Members with a search running: one each, so no one can queue up the workers."""
+        self._slots = asyncio.Semaphore(COACH_SLOTS)
+
+    async def _search(
+        self, interaction: discord.Interaction, t: Texts, failed: str, wait: float, fn: Any, *args: Any
+    ) -> Any:
+        """Run one search off the event loop for the member who asked, within ``wait`` seconds.
+
+        One search per member at a time and ``COACH_SLOTS`` in all, so hints and look backs
+        never hold up computer players' moves for long. Returns the result, or None after
+        telling the member privately why there is none (nothing changed). ``NotAPlayer``
+        is left to the caller.
+        """
+        user = interaction.user.id
+        if user in self._asking:
+            await send_ephemeral(interaction, t.gettext(ONE_AT_A_TIME))
+            return None
+        self._asking.add(user)
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+            async def run() -> Any:
+                async with self._slots:
+                    return await self.runtime.computers.run(fn, *args)
+
+            return await asyncio.wait_for(run(), wait)
+        except NotAPlayer:
+            raise
+        except Exception as e:  # noqa: BLE001 - a timeout, a lost worker, a stored round it can't read
+            log.warning("Coach search %s failed: %r", getattr(fn, "__name__", fn), e)
+            await interaction.followup.send(failed, ephemeral=True)
+            return None
+        finally:
+            self._asking.discard(user)
 
     def bind(self) -> None:
         """Answer the **Analyse my play** controls of this bot."""
@@ -173,22 +213,17 @@ class Coach:
             await send_ephemeral(interaction, t.gettext("There's no round in play for you right now."))
             return
         if view.to_act != pid:
-            await send_ephemeral(interaction, watch_text(t, watch(view), table.name(view.to_act or "")))
+            await send_ephemeral(
+                interaction, watch_text(t, watch(view), seat_name(table, t, view.to_act or ""))
+            )
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         seed = self.runtime.rng.random()
-        try:
-            found = await asyncio.wait_for(
-                self.runtime.computers.run(hint_worker, view, seed, BUDGETS.hint),
-                BUDGETS.hint + BUDGETS.grace,
-            )
-        except (TimeoutError, OSError, RuntimeError) as e:
-            log.warning("Hint at table %s failed: %r", table.id, e)
-            await interaction.followup.send(
-                t.gettext("The coach is busy right now; try **Hint** again in a moment."), ephemeral=True
-            )
-            return
-        await interaction.followup.send(hint_text(t, found), ephemeral=True)
+        busy = t.gettext("The coach is busy right now; try **Hint** again in a moment.")
+        found = await self._search(
+            interaction, t, busy, BUDGETS.hint + BUDGETS.grace, hint_worker, view, seed, BUDGETS.hint
+        )
+        if found is not None:
+            await interaction.followup.send(hint_text(t, found), ephemeral=True)
 
     # ------------------------------------------------------------------ look backs
 
@@ -253,21 +288,17 @@ class Coach:
         if seat is None:
             await send_ephemeral(interaction, not_yours)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        work = self.runtime.computers.run(
-            analyse_worker, transcript, seat, seed, BUDGETS.review, BUDGETS.review_total
-        )
+        failed = t.gettext("The look back couldn't finish in time; nothing was changed. Try again later.")
+        wait = BUDGETS.review_total + BUDGETS.grace
+        args = (transcript, seat, seed, BUDGETS.review, BUDGETS.review_total)
         try:
-            analysis: Analysis = await asyncio.wait_for(work, BUDGETS.review_total + BUDGETS.grace)
+            analysis: Analysis | None = await self._search(
+                interaction, t, failed, wait, analyse_worker, *args
+            )
         except NotAPlayer:
             await interaction.followup.send(not_yours, ephemeral=True)
             return
-        except (TimeoutError, OSError, RuntimeError) as e:
-            log.warning("Look back failed: %r", e)
-            await interaction.followup.send(
-                t.gettext("The look back couldn't finish in time; nothing was changed. Try again later."),
-                ephemeral=True,
-            )
+        if analysis is None:
             return
         await interaction.followup.send(
             analysis_text(t, analysis, title), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
@@ -338,8 +369,9 @@ class CoachCommands(commands.Cog):
 
     @practice.autocomplete("level")
     async def _levels(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        t = await self.bot.languages.reader(interaction)
         return [
-            app_commands.Choice(name=f"{name} — {about}"[:100], value=name)
+            app_commands.Choice(name=fit(f"{name} — {t.gettext(about)}", OPTION_CHARS), value=name)
             for name, about in LEVELS.items()
             if current.lower() in name
         ]

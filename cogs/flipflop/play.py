@@ -181,14 +181,24 @@ class Controls:
             return
 
         async def said(outcome: Outcome) -> Answered:
-            text = (
-                t.gettext("You left the table; your stack went back to your balance.")
-                if outcome.events
-                else t.gettext(
-                    "Got it: you'll leave when this round ends, and your stack goes back to your balance. "
-                    "Changed your mind? Click **Stay after all** on the table."
+            if table.practice:  # practice chips never reach a balance
+                text = (
+                    t.gettext("You left the practice table.")
+                    if outcome.events
+                    else t.gettext(
+                        "Got it: you'll leave the practice table when this round ends. "
+                        "Changed your mind? Click **Stay after all** on the table."
+                    )
                 )
-            )
+            else:
+                text = (
+                    t.gettext("You left the table; your stack went back to your balance.")
+                    if outcome.events
+                    else t.gettext(
+                        "Got it: you'll leave when this round ends, and your stack goes back to your "
+                        "balance. Changed your mind? Click **Stay after all** on the table."
+                    )
+                )
             await send_ephemeral(interaction, text)
             return Answered()
 

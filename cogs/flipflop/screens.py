@@ -193,7 +193,16 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
     """
     assert table.game is not None
     v = table.game.view(table.pid(user_id))
-    if v.in_round and v.player in v.players and v.player not in v.dead:
+    if table.practice:  # practice chips never reach a balance
+        ask = (
+            t.gettext(
+                "🚪 **Leave the practice table?** Leaving now forfeits this round (your hand is dead). "
+                "This question expires in {seconds} seconds."
+            )
+            if v.in_round and v.player in v.players and v.player not in v.dead
+            else t.gettext("🚪 **Leave the practice table?** This question expires in {seconds} seconds.")
+        )
+    elif v.in_round and v.player in v.players and v.player not in v.dead:
         ask = t.gettext(
             "🚪 **Leave the game?** Leaving now forfeits this round (your hand is dead); your stack goes "
             "back to your balance when the round ends. This question expires in {seconds} seconds."

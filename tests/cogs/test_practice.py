@@ -324,3 +324,53 @@ async def test_practice_hints_and_look_back_come_from_the_catalogs(
     leaks = {(kind, text) for _aud, kind, text in sent.texts if unmarked(text)}
     assert not leaks, sorted(leaks)[:20]
     within_limits(sent)
+
+
+async def test_the_coach_answers_outsiders_busy_members_and_failed_searches_privately(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, ben = world.members[:2]
+    lobby = await open_practice(world, computers=2, level="basic")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    seq = table.seq
+    outsider = await ben.slash(world.channel, "flipflop hint")  # not seated, mid-round
+    assert outsider.ephemeral and "not playing at this table" in outsider.response.content
+    while table.game.to_act != str(ann.id):
+        waiting = await ann.slash(world.channel, "flipflop hint")  # names the computer in ann's words
+        assert waiting.ephemeral and "Not your turn" in waiting.response.content
+        assert "🤖" in waiting.response.content
+        await world.env.advance_time(3)
+    seq = table.seq
+    cog: Any = next(c for c in world.bot.cogs.values() if hasattr(c, "coach"))
+    cog.coach._asking.add(ann.id)  # a search of hers is still running
+    busy = await ann.slash(world.channel, "flipflop hint")
+    assert busy.ephemeral and "still working on your last question" in busy.response.content
+    cog.coach._asking.discard(ann.id)
+
+    async def broken(*args: Any) -> Any:
+        raise KeyError("a stored round it can't read")
+
+    monkeypatch.setattr(runtime(world).computers, "run", broken)
+    failed = await ann.slash(world.channel, "flipflop hint")
+    text = (failed.followups[-1] if failed.followups else failed.response).content
+    assert failed.ephemeral and "coach is busy" in text
+    assert ann.id not in cog.coach._asking and table.seq == seq  # nothing changed, nothing stuck
+
+
+async def test_a_member_who_did_not_play_a_practice_round_is_told_so(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await open_practice(world, computers=2, level="random")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    hands = Hands(world)
+    while table.game.rounds_played == 1 and table.game.in_round:
+        if table.game.to_act == str(ann.id):
+            await play_simple_turn(world, ann, drop_below=10, hands=hands)
+        else:
+            await world.env.advance_time(3)
+    finished = await post(world, coach.practice_view(table.id, 1, texts("en")))
+    refused = await ben.click(finished, label="Analyse my last round")
+    assert refused.ephemeral and "didn't play in this round" in refused.response.content

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 
 from bot.languages import SERVER, LanguageBook
@@ -57,3 +60,26 @@ async def test_member_source_says_where_the_language_comes_from(store: Store) ->
     await book.choose(GUILD, MEMBER, "sw")
     assert await book.member_source(GUILD, MEMBER, "ko") == "choice"
     assert await book.member_source(None, MEMBER, "ko") == "client"  # no server: no saved choice
+
+
+async def test_a_choice_saved_during_a_read_is_not_overwritten_by_that_read(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    book = LanguageBook(store)
+    reading, chosen = asyncio.Event(), asyncio.Event()
+    fetchone = store.fetchone
+
+    async def slow_read(*args: Any) -> Any:
+        row = await fetchone(*args)  # the old value (nothing saved yet)
+        reading.set()
+        await chosen.wait()  # the admin's choice lands while this read is in flight
+        return row
+
+    monkeypatch.setattr(store, "fetchone", slow_read)
+    read = asyncio.create_task(book.server(GUILD))
+    await reading.wait()
+    monkeypatch.setattr(store, "fetchone", fetchone)
+    await book.choose(GUILD, SERVER, "ko")
+    chosen.set()
+    await read
+    assert await book.server(GUILD) == "ko"
