@@ -362,6 +362,10 @@ class CoachCommands(commands.Cog):
         except (LedgerError, TableError) as e:
             await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
             return
+        await self.post_table(interaction, table)
+
+    async def post_table(self, interaction: discord.Interaction, table: Table) -> None:
+        """A new table's message, in the server's language, as the answer to the command that opened it."""
         public = await self.bot.languages.public(interaction)
         await interaction.response.send_message(**self.notifier.screen(table, public).send())
         message = await interaction.original_response()

@@ -179,10 +179,7 @@ class FlipFlop(
         except (LedgerError, TableError) as e:
             await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
             return
-        public = await self.bot.languages.public(interaction)
-        await interaction.response.send_message(**self.notifier.screen(table, public).send())
-        message = await interaction.original_response()
-        await self.runtime.placed(table.id, message.id)
+        await self.post_table(interaction, table)
 
     @app_commands.command(
         name="hand", description="See your cards at this channel's table (only you see them)."
