@@ -160,6 +160,11 @@ def reveal_line(table: Table, t: Texts) -> str:
     reveal = table.last_reveal
     if reveal is None:
         return ""
+    if table.practice:  # practice rounds are not stored, so /flipflop verify can not find them
+        return "\n" + t.gettext(
+            "🔓 Round {round} server seed: `{server_seed}` (practice rounds are not kept for "
+            "`/flipflop verify`)."
+        ).format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"])
     check = f"`/flipflop verify round:{table.last_round_id}`" if table.last_round_id else "`/flipflop verify`"
     return "\n" + t.gettext(
         "🔓 Round {round} server seed: `{server_seed}` — check the deal with {check}."

@@ -65,6 +65,23 @@ def _checks(result: Verification, t: Texts) -> list[str]:
     return out
 
 
+def fit_lines(lines: list[str], room: int, cut: str, keep_first: int = 2) -> str:
+    """``lines`` joined within ``room`` characters: whole lines from the middle give way to ``cut``.
+
+    The first lines (the deal) and the last (how the round ended, the hands) stay; a line is
+    never cut in half, so no mention or card is left broken.
+    """
+    text = "\n".join(lines)
+    if len(text) <= room:
+        return text
+    head, tail = lines[:keep_first], lines[keep_first:]
+    while tail and len("\n".join([*head, cut, *tail])) > room:
+        tail = tail[1:]
+    if len("\n".join([*head, cut, *tail])) > room:  # even the deal is too long: the end first
+        head, tail = [], lines[-1:] if len(lines[-1]) + len(cut) < room else []
+    return "\n".join([*head, cut, *tail])
+
+
 class HistoryCommands(commands.Cog):
     """The fair-deal and history commands of ``/flipflop`` (mixed into the group cog)."""
 
@@ -212,14 +229,12 @@ class HistoryCommands(commands.Cog):
             players=players,
         )
         head = f"{title}\n{seed}\n"
-        body = "\n".join(lines)
-        if len(head) + len(body) > 1990:
-            cut = "\n" + t.gettext("… (the whole round is in the file)")
-            body = body[: 1990 - len(head) - len(cut)] + cut
+        body = fit_lines(lines, 1990 - len(head), t.gettext("… (the whole round is in the file)"))
+        filename = f"round-{found.round_id}.json"
         attachment = discord.File(
             io.BytesIO(json.dumps(found.transcript, indent=1).encode()),
-            filename=f"round-{found.round_id}.json",
-            description=t.gettext("Replay: {command}").format(command="python -m engine.replay round.json"),
+            filename=filename,
+            description=t.gettext("Replay: {command}").format(command=f"python -m engine.replay {filename}"),
         )
         played = interaction.user.id in found.members.values()  # issue 16: only one's own play
         await interaction.response.send_message(
