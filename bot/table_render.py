@@ -104,6 +104,22 @@ def lobby_embed(table: Table, t: Texts) -> discord.Embed:
     return e
 
 
+SEED_SHOWN = 60
+"""Characters of a client seed the table's status shows; the round log publishes it whole."""
+
+
+def short_seed(seed: str, room: int = SEED_SHOWN) -> str:
+    """A client seed for the table's status: whole when short, else its two ends around "…".
+
+    A busy round's seed holds an interaction id per click; the deal's line in the round log
+    (and ``/flipflop verify``) carry it in full, so the status stays a few lines long.
+    """
+    if len(seed) <= room:
+        return seed
+    half = (room - 1) // 2
+    return f"{seed[:half]}…{seed[-half:]}"
+
+
 def commitment_lines(table: Table, t: Texts) -> str:
     """The fair deal's public state for the table message (issue 13): commitments and client seed, no seed.
 
@@ -118,7 +134,9 @@ def commitment_lines(table: Table, t: Texts) -> str:
         now = public["in_play"]
         lines.append(
             t.gettext("Round {round}: commitment `{commitment}` · client seed `{client_seed}`").format(
-                round=t.number(now["round"]), commitment=now["commitment"], client_seed=now["client_seed"]
+                round=t.number(now["round"]),
+                commitment=now["commitment"],
+                client_seed=short_seed(now["client_seed"]),
             )
         )
     if public["pending"] is not None:
