@@ -48,7 +48,8 @@ COMPUTERS ?= 0
 MEMBERS ?= 3
 LEVEL ?= basic
 play: $(STAMP_PLAY)
-	$(BIN)/python -m bot.playground --members $(MEMBERS) --computers $(COMPUTERS) --level $(LEVEL)
+	$(BIN)/python -m bot.playground --members $(MEMBERS) --computers $(COMPUTERS) --level $(LEVEL) \
+		$(if $(LANGUAGE),--language $(LANGUAGE))
 
 bench: $(STAMP_TEST)
 	$(BIN)/python bench/engine_bench.py

@@ -12,7 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.db import Database
+from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
+from bot.languages import LanguageBook
 from bot.ledger import Ledger, LedgerError
+from bot.refusals import explain
 from bot.settings import Settings
 from bot.storage import store_target
 
@@ -69,12 +72,15 @@ class FlipFlopBot(commands.AutoShardedBot):
         self.db = Database(store_target(settings.database_url, settings.database_path))
         self._db_open = False
         self.ledger = Ledger(self.db)
+        self.languages = LanguageBook(self.db)
+        """Which language each server and member reads (issue 14)."""
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._closing: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open resources and load cogs before connecting (discord.py's examples)."""
         await self.open_database()
+        await self.tree.set_translator(CommandTranslator())
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)
@@ -130,19 +136,26 @@ class FlipFlopBot(commands.AutoShardedBot):
     ) -> None:
         """Turn a refused or failed command into a friendly ephemeral message."""
         original = getattr(error, "original", error)
+        try:
+            t = await self.languages.reader(interaction)
+        except Exception:  # the store itself failing must not hide the answer: English then
+            log.exception("Could not read a member's language")
+            t = texts(SOURCE_LANGUAGE)
         if isinstance(error, app_commands.NoPrivateMessage):
-            text = "Flip Flop commands work in a server channel, not in direct messages."
+            text = t.gettext("Flip Flop commands work in a server channel, not in direct messages.")
         elif isinstance(error, app_commands.TransformerError):
-            text = "One of the values you gave is out of range for that option; nothing was changed."
+            text = t.gettext(
+                "One of the values you gave is out of range for that option; nothing was changed."
+            )
         elif isinstance(error, app_commands.MissingPermissions):
-            text = "Only members with the **Manage Server** permission can do that."
+            text = t.gettext("Only members with the **Manage Server** permission can do that.")
         elif isinstance(original, LedgerError):
-            text = str(original)
+            text = explain(original, t)
         elif isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that command here."
+            text = t.gettext("You can't use that command here.")
         else:
             log.error("Command failed", exc_info=original)
-            text = "Something went wrong on our side; nothing was changed. Please try again."
+            text = t.gettext("Something went wrong on our side; nothing was changed. Please try again.")
         await send_ephemeral(interaction, text)
 
 

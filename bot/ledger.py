@@ -111,8 +111,16 @@ def settings_error(error: ValidationError) -> LedgerError:
     if field is None:
         return LedgerError("no_such_setting", name=name)
     low, high = setting_range(name)
-    unit = f" {field.description}" if field.description else ""
-    return LedgerError("setting_out_of_range", setting=field.title, low=low, high=high, unit=unit)
+    # One whole sentence per setting (a translation can not be built from a title and a unit).
+    if name == "starting_balance":
+        return LedgerError("starting_balance_out_of_range", low=low, high=high)
+    if name == "daily_amount":
+        return LedgerError("daily_amount_out_of_range", low=low, high=high)
+    if name == "default_stake":
+        return LedgerError("stake_out_of_range", low=low, high=high)
+    if name == "default_buy_in":
+        return LedgerError("buy_in_out_of_range", low=low, high=high)
+    return LedgerError("turn_seconds_out_of_range", low=low, high=high)
 
 
 def check_stakes(stake: int, buy_in: int) -> None:

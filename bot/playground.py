@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.client import FlipFlopBot, create_bot
+from bot.i18n import LANGUAGES
 from bot.settings import Settings
 
 DEFAULT_DB = Path("data/playground.sqlite3")
@@ -60,11 +61,15 @@ async def playground(
     preview: bool = True,
     computers: int = 0,
     level: str = "basic",
+    language: str | None = None,
 ) -> AsyncIterator[Playground]:
     """Start the bot in a simulated server; with ``preview``, serve the page too.
 
     With ``computers``, the first member opens a table with that many computer
     players of ``level`` seated (the house gets the chips for their buy-ins).
+    With ``language``, the server and every member read that language (saved as
+    ``/flipflop config language:`` and ``/flipflop language`` would save it; the
+    simulated clients say ``en-US``, so members need the choice to read it too).
     """
     try:
         import simcord
@@ -94,6 +99,8 @@ async def playground(
                 await bot.runtime.resume()
             await env.settle()
             world = Playground(env, bot, channel, people, admin)
+            if language is not None:
+                await choose_language(world, language)
             if computers:
                 await seat_computers(world, computers, level)
             if preview:
@@ -106,6 +113,15 @@ async def playground(
                 yield world
     finally:
         await bot.db.close()
+
+
+async def choose_language(world: Playground, language: str) -> None:
+    """The server's language and each member's own choice, as the commands would save them."""
+    from bot.languages import SERVER
+
+    guild_id = world.channel.guild.id
+    for who in (SERVER, world.admin.id, *(m.id for m in world.members)):
+        await world.bot.languages.choose(guild_id, who, language)
 
 
 async def seat_computers(world: Playground, count: int, level: str) -> None:
@@ -172,9 +188,13 @@ def quiet_start() -> None:
         logging.getLogger(name).addFilter(_QuietStart())
 
 
-async def serve(db_path: Path, members: int, port: int | None, computers: int, level: str) -> None:
+async def serve(
+    db_path: Path, members: int, port: int | None, computers: int, level: str, language: str | None = None
+) -> None:
     """Serve until Ctrl-C, then shut down cleanly."""
-    async with playground(db_path, members, port, computers=computers, level=level) as world:
+    async with playground(
+        db_path, members, port, computers=computers, level=level, language=language
+    ) as world:
         print("\nFlip Flop playground is running (the real bot, in a simulated Discord).")
         print(f"Open this address in your browser:\n\n    {world.url}\n")
         print(opening_line(world))
@@ -206,13 +226,19 @@ def main(argv: list[str] | None = None) -> int:
         default="basic",
         help="the computer players' level (default basic)",
     )
+    parser.add_argument(
+        "--language",
+        choices=list(LANGUAGES),
+        default=None,
+        help="the server's and members' language (default: as saved, else English)",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.computers <= 4:
         parser.error("--computers must be between 0 and 4")
     logging.basicConfig(level=logging.WARNING)
     quiet_start()
     try:
-        asyncio.run(serve(args.db, args.members, args.port, args.computers, args.level))
+        asyncio.run(serve(args.db, args.members, args.port, args.computers, args.level, args.language))
     except KeyboardInterrupt:
         pass
     return 0

@@ -12,15 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from bot.i18n import N_, Texts
 from engine.cards import RANKS, Card, sort_key
 
 SUIT_MARK = {"H": "♥\ufe0e", "D": "♦\ufe0e", "S": "♠\ufe0e", "C": "♣\ufe0e"}
-SUIT_WORD = {"H": "hearts", "D": "diamonds", "S": "spades", "C": "clubs"}
-
-
-def chips(n: int) -> str:
-    """``1,234 chips``."""
-    return f"{n:,} chip" + ("" if n == 1 else "s")
+SUIT_WORD = {"H": N_("hearts"), "D": N_("diamonds"), "S": N_("spades"), "C": N_("clubs")}
+"""Each suit's name (a catalog message: translated where shown)."""
 
 
 def rank_text(card: Card) -> str:
@@ -51,9 +48,9 @@ def plain_cards(cs: Iterable[Card]) -> str:
     return " ".join(c.label for c in cs)
 
 
-def suit_name(suit: str) -> str:
-    """``hearts ♥️``."""
-    return f"{SUIT_WORD[suit]} {SUIT_MARK[suit]}"
+def suit_name(suit: str, t: Texts) -> str:
+    """``hearts ♥︎`` in ``t``'s language."""
+    return f"{t.gettext(SUIT_WORD[suit])} {SUIT_MARK[suit]}"
 
 
 _RULE_ID = re.compile(r"\s*\((?:R\d+(?:\.\d+)*)(?:[,;]\s*R\d+(?:\.\d+)*)*\)")

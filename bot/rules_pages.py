@@ -102,6 +102,18 @@ FIRST_HAND_TIP = N_(
 )
 """Shown once, on a player's first hand ever (issue 12)."""
 
+IN_SHORT = N_(
+    "Flip Flop is a rummy card game for 3 to 5 players, played for chips, with three pots: "
+    "game, flip and flop. Each player gets 5 cards; the dealer's last card, the upcard, is dealt "
+    "face up. The flip pot goes to the lowest card shown of the upcard's suit, the flop pot to the "
+    "lowest card of the other suit of the same colour. On your turn: drop (claim the lowest hand), "
+    "or draw, lay down runs and sets, lay off, and discard. Go out, tonk out (two spreads of three "
+    "in one turn), win a drop, or hold the lowest hand when the stock runs out to take the game pot."
+)
+"""The README's short "How to play" (``python -m bot.rules_pages --readme``)."""
+WHOLE_RULES = N_("All the rules: {link}")
+"""The line under the short text that links to the language's full pages."""
+
 
 @dataclass(frozen=True)
 class ShownPage:
@@ -147,5 +159,33 @@ def how_to_play() -> str:
     return "\n".join(lines) + "\n"
 
 
+def readme_section() -> str:
+    """The README's short "How to play" in every language, from the catalogs (issue 14).
+
+    Each language gets its name, the short text and a link to its full pages in
+    docs/HOW_TO_PLAY.md; ``python -m bot.rules_pages --readme`` prints it.
+    """
+    lines = ["<!-- Made by `python -m bot.rules_pages --readme` from locales/; do not edit. -->"]
+    for code in LANGUAGES:
+        t = texts(code)
+        link = f"[docs/HOW_TO_PLAY.md#{code}](docs/HOW_TO_PLAY.md#{code})"
+        lines += [
+            "",
+            f"#### {language_name(code)}",
+            "",
+            t.gettext(IN_SHORT),
+            "",
+            t.gettext(WHOLE_RULES).format(link=link),
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> str:
+    """``python -m bot.rules_pages`` prints docs/HOW_TO_PLAY.md; with ``--readme``, the README's section."""
+    return readme_section() if "--readme" in argv else how_to_play()
+
+
 if __name__ == "__main__":
-    print(how_to_play(), end="")
+    import sys
+
+    print(main(sys.argv[1:]), end="")

@@ -1,7 +1,9 @@
 """What players see: the lobby, the table message, event messages and a private hand.
 
 Pure functions from a ``Table``'s views, engine events and the runtime's
-notices to text and embeds; the cog's screens attach the controls.
+notices to text and embeds; the cog's screens attach the controls. Each takes
+the reader's ``Texts`` (issue 14): the server's for public messages, the
+member's for a private hand. Names, cards, seeds and numbers are not words.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.render import card, cards, chips, suit_name
+from bot.i18n import N_, Texts
+from bot.render import card, cards, suit_name
+from bot.runtime.computers import LEVEL_LABEL
 from bot.runtime.outcomes import (
     ComputersOnly,
     GameStarted,
@@ -45,33 +49,78 @@ from engine.events import (
 from engine.view import PlayerView, PublicView
 
 GREEN = discord.Colour.from_rgb(46, 139, 87)
-POT_NAME = {"game": "game pot", "flip": "flip pot", "flop": "flop pot"}
+POT_NAME = {"game": N_("game pot"), "flip": N_("flip pot"), "flop": N_("flop pot")}
+"""A pot's name where it stands alone (a field, a list); sentences name their pot whole."""
 
 
-def lobby_embed(table: Table) -> discord.Embed:
+def seat_name(table: Table, t: Texts, user_id: int | str) -> str:
+    """A seat's name as the channel reads it: a member's display name, or the computer's level and number.
+
+    A computer's saved name is English ("🤖 Basic 1"); it is said in ``t``'s language here.
+    """
+    if not table.is_computer(user_id):
+        return table.name(user_id)
+    number = table.name(user_id).rsplit(" ", 1)[-1]
+    level = table.computers[int(user_id)]
+    label = t.gettext(LEVEL_LABEL[level]) if level in LEVEL_LABEL else level
+    return f"🤖 {label} {number}"
+
+
+def lobby_embed(table: Table, t: Texts) -> discord.Embed:
     """The lobby: who is seated, the stake and the buy-in."""
     lines = [
-        f"{i}. **{table.name(u)}**" + (" (host)" if u == table.host_id else "")
+        (
+            t.gettext("{number}. **{name}** (host)")
+            if u == table.host_id
+            else t.gettext("{number}. **{name}**")
+        ).format(number=t.number(i), name=seat_name(table, t, u))
         for i, u in enumerate(table.seats, start=1)
     ]
     e = discord.Embed(
-        title="🃏 Flip Flop — table open",
-        description=(
-            f"Stake **{chips(table.stake)}** · buy-in **{chips(table.buy_in)}** · "
-            f"{table.turn_seconds} s a turn\n"
-            f"Click **Join** to sit down ({MIN_SEATS}–{MAX_SEATS} players). "
+        title=t.gettext("🃏 Flip Flop — table open"),
+        description=t.gettext(
+            "Stake **{stake}** · buy-in **{buy_in}** · {seconds} s a turn\n"
+            "Click **Join** to sit down ({least}–{most} players). "
             "Your buy-in moves from your balance to the table and comes back when you leave."
+        ).format(
+            stake=t.chips(table.stake),
+            buy_in=t.chips(table.buy_in),
+            seconds=t.number(table.turn_seconds),
+            least=t.number(MIN_SEATS),
+            most=t.number(MAX_SEATS),
         ),
         colour=GREEN,
     )
-    e.add_field(name=f"Seated ({len(table.seats)}/{MAX_SEATS})", value="\n".join(lines) or "—", inline=False)
-    if fair := commitment_lines(table):
-        e.add_field(name="🔒 Fair deal (docs/FAIRNESS.md)", value=fair, inline=False)
-    e.set_footer(text=f"Table {table.id} · the host starts the game")
+    e.add_field(
+        name=t.gettext("Seated ({seated}/{seats})").format(
+            seated=t.number(len(table.seats)), seats=t.number(MAX_SEATS)
+        ),
+        value="\n".join(lines) or "—",
+        inline=False,
+    )
+    if fair := commitment_lines(table, t):
+        e.add_field(name=t.gettext("🔒 Fair deal (docs/FAIRNESS.md)"), value=fair, inline=False)
+    e.set_footer(text=t.gettext("Table {table} · the host starts the game").format(table=table.id))
     return e
 
 
-def commitment_lines(table: Table) -> str:
+SEED_SHOWN = 60
+"""Characters of a client seed the table's status shows; the round log publishes it whole."""
+
+
+def short_seed(seed: str, room: int = SEED_SHOWN) -> str:
+    """A client seed for the table's status: whole when short, else its two ends around "…".
+
+    A busy round's seed holds an interaction id per click; the deal's line in the round log
+    (and ``/flipflop verify``) carry it in full, so the status stays a few lines long.
+    """
+    if len(seed) <= room:
+        return seed
+    half = (room - 1) // 2
+    return f"{seed[:half]}…{seed[-half:]}"
+
+
+def commitment_lines(table: Table, t: Texts) -> str:
     """The fair deal's public state for the table message (issue 13): commitments and client seed, no seed.
 
     The round in play shows the commitment it was dealt under and its client
@@ -84,14 +133,22 @@ def commitment_lines(table: Table) -> str:
     if public["in_play"] is not None:
         now = public["in_play"]
         lines.append(
-            f"Round {now['round']}: commitment `{now['commitment']}` · client seed `{now['client_seed']}`"
+            t.gettext("Round {round}: commitment `{commitment}` · client seed `{client_seed}`").format(
+                round=t.number(now["round"]),
+                commitment=now["commitment"],
+                client_seed=short_seed(now["client_seed"]),
+            )
         )
     if public["pending"] is not None:
-        lines.append(f"Round {public['pending']['round']} commitment: `{public['pending']['commitment']}`")
+        lines.append(
+            t.gettext("Round {round} commitment: `{commitment}`").format(
+                round=t.number(public["pending"]["round"]), commitment=public["pending"]["commitment"]
+            )
+        )
     return "\n".join(lines)
 
 
-def dealt_line(table: Table, number: int) -> str:
+def dealt_line(table: Table, number: int, t: Texts) -> str:
     """Published with a deal: the commitment it was dealt under, its client seed, the next commitment."""
     fair = table.fair.to_public()
     now = fair["in_play"]
@@ -99,21 +156,37 @@ def dealt_line(table: Table, number: int) -> str:
         now = table.last_reveal if table.last_reveal and table.last_reveal["round"] == number else None
     if now is None:
         return ""
-    line = f"\n🔒 Fair deal: commitment `{now['commitment']}` · client seed `{now['client_seed']}`"
     if fair["pending"] is not None:
-        line += f" · round {fair['pending']['round']} commitment `{fair['pending']['commitment']}`"
-    return line
+        line = t.gettext(
+            "🔒 Fair deal: commitment `{commitment}` · client seed `{client_seed}` · "
+            "round {round} commitment `{next_commitment}`"
+        ).format(
+            commitment=now["commitment"],
+            client_seed=now["client_seed"],
+            round=t.number(fair["pending"]["round"]),
+            next_commitment=fair["pending"]["commitment"],
+        )
+    else:
+        line = t.gettext("🔒 Fair deal: commitment `{commitment}` · client seed `{client_seed}`").format(
+            commitment=now["commitment"], client_seed=now["client_seed"]
+        )
+    return "\n" + line
 
 
-def reveal_line(table: Table) -> str:
+def reveal_line(table: Table, t: Texts) -> str:
     """Published with a round's result: its server seed, now that the round is over."""
     reveal = table.last_reveal
     if reveal is None:
         return ""
+    if table.practice:  # practice rounds are not stored, so /flipflop verify can not find them
+        return "\n" + t.gettext(
+            "🔓 Round {round} server seed: `{server_seed}` (practice rounds are not kept for "
+            "`/flipflop verify`)."
+        ).format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"])
     check = f"`/flipflop verify round:{table.last_round_id}`" if table.last_round_id else "`/flipflop verify`"
-    return (
-        f"\n🔓 Round {reveal['round']} server seed: `{reveal['server_seed']}` — check the deal with {check}."
-    )
+    return "\n" + t.gettext(
+        "🔓 Round {round} server seed: `{server_seed}` — check the deal with {check}."
+    ).format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"], check=check)
 
 
 def closed_embed(title: str, text: str) -> discord.Embed:
@@ -121,18 +194,18 @@ def closed_embed(title: str, text: str) -> discord.Embed:
     return discord.Embed(title=title, description=text, colour=discord.Colour.dark_grey())
 
 
-def _status(view: PublicView, pid: str) -> str:
+def _status(view: PublicView, pid: str, t: Texts) -> str:
     if pid not in view.seated:
-        return "out"
+        return t.gettext("out")
     if not view.players:
-        return "waiting"
+        return t.gettext("waiting")
     if pid in view.dead:
-        return "left the round"
+        return t.gettext("left the round")
     if not view.in_round:
         return "—"
     if view.to_act == pid:
-        return "**to act**"
-    return "waiting"
+        return t.gettext("**to act**")
+    return t.gettext("waiting")
 
 
 LOG_CHARS = 3000
@@ -154,7 +227,12 @@ def round_record_embed(title: str, lines: Sequence[str]) -> discord.Embed:
     )
 
 
-def table_embed(table: Table, last_line: str = "", log: Sequence[str] = ()) -> discord.Embed:
+def round_title(number: int, t: Texts) -> str:
+    """The table message's title during round ``number`` (and the finished round's record)."""
+    return t.gettext("🃏 Flip Flop — round {number}").format(number=t.number(number))
+
+
+def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> discord.Embed:
     """The one public table message, edited as the game goes; ``last_line`` tells the last moves.
 
     ``log`` is this round's story (the deal, shows for the flip and flop pots,
@@ -163,73 +241,147 @@ def table_embed(table: Table, last_line: str = "", log: Sequence[str] = ()) -> d
     assert table.game is not None
     v = table.game.public_view()
     dealt = bool(v.players)
-    title = f"🃏 Flip Flop — round {v.round_number}" if v.round_number else "🃏 Flip Flop"
+    title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
     e = discord.Embed(title=title, colour=GREEN)
-    desc: list[str] = [f"Stake **{chips(table.stake)}** · buy-in {chips(table.buy_in)}"]
+    desc: list[str] = [
+        t.gettext("Stake **{stake}** · buy-in {buy_in}").format(
+            stake=t.chips(table.stake), buy_in=t.chips(table.buy_in)
+        )
+    ]
     if dealt and v.upcard is not None and v.flip_suit is not None and v.flop_suit is not None:
         desc.append(
-            f"Dealer **{table.name(v.dealer or '')}** · upcard {card(v.upcard)} · "
-            f"flip suit {suit_name(v.flip_suit)} · flop suit {suit_name(v.flop_suit)}"
+            t.gettext("Dealer **{dealer}** · upcard {upcard} · flip suit {flip} · flop suit {flop}").format(
+                dealer=seat_name(table, t, v.dealer or ""),
+                upcard=card(v.upcard),
+                flip=suit_name(v.flip_suit, t),
+                flop=suit_name(v.flop_suit, t),
+            )
         )
-    desc.append(f"Pots — game **{v.pots['game']}** · flip **{v.pots['flip']}** · flop **{v.pots['flop']}**")
+    desc.append(
+        t.gettext("Pots — game **{game}** · flip **{flip}** · flop **{flop}**").format(
+            game=t.number(v.pots["game"]), flip=t.number(v.pots["flip"]), flop=t.number(v.pots["flop"])
+        )
+    )
     if v.in_round and v.to_act is not None:
-        when = f" — time runs out <t:{int(table.turn_deadline)}:R>" if table.turn_deadline else ""
-        desc.append(f"▶️ **{table.name(v.to_act)}**'s turn{when}")
+        name = seat_name(table, t, v.to_act)
+        if table.turn_deadline:
+            desc.append(
+                t.gettext("▶️ **{name}**'s turn — time runs out {when}").format(
+                    name=name, when=f"<t:{int(table.turn_deadline)}:R>"
+                )
+            )
+        else:
+            desc.append(t.gettext("▶️ **{name}**'s turn").format(name=name))
     elif table.next_round_at and not v.over and not table.stop_after_round and table.status == "playing":
-        desc.append(f"⏸️ Next round <t:{int(table.next_round_at)}:R>")
+        desc.append(t.gettext("⏸️ Next round {when}").format(when=f"<t:{int(table.next_round_at)}:R>"))
     if log:
-        desc.append("\n📜 **This round**\n" + log_text(log))
+        desc.append("\n" + t.gettext("📜 **This round**") + "\n" + log_text(log))
     e.description = "\n".join(desc)
     rows = []
     for pid in [*v.players, *(p for p in v.seated if p not in v.players)]:
         count = v.card_counts.get(pid, 0)
-        marks = " (dealer)" if dealt and pid == v.dealer else ""
+        notes = []
+        if dealt and pid == v.dealer:
+            notes.append(t.gettext("(dealer)"))
         if pid.isdigit() and int(pid) in table.leave_after_round:
-            marks += " · leaving after this round"
+            notes.append(t.gettext("· leaving after this round"))
+        marks = "".join(" " + note for note in notes)
         pointer = "▶️ " if v.in_round and v.to_act == pid else ""
         rows.append(
-            f"{pointer}**{table.name(pid)}**{marks} — {chips(v.stacks.get(pid, 0))} · {count} cards · "
-            + _status(v, pid)
+            t.ngettext(
+                "{pointer}**{name}**{marks} — {stack} · {count} card · {status}",
+                "{pointer}**{name}**{marks} — {stack} · {count} cards · {status}",
+                count,
+            ).format(
+                pointer=pointer,
+                name=seat_name(table, t, pid),
+                marks=marks,
+                stack=t.chips(v.stacks.get(pid, 0)),
+                count=t.number(count),
+                status=_status(v, pid, t),
+            )
         )
-    e.add_field(name="Players", value="\n".join(rows) or "—", inline=False)
+    e.add_field(name=t.gettext("Players"), value="\n".join(rows) or "—", inline=False)
     if dealt:
-        spreads = [f"`#{s.index + 1}` {cards(s.cards)} ({table.name(s.owner)})" for s in v.spreads]
-        e.add_field(name="Spreads", value="\n".join(spreads) or "none yet", inline=False)
-        top = card(v.top_discard) if v.top_discard is not None else "empty"
-        e.add_field(name="Discard pile", value=top, inline=True)
-        e.add_field(name="Stock", value=f"{v.stock_size} cards", inline=True)
+        spreads = [f"`#{s.index + 1}` {cards(s.cards)} ({seat_name(table, t, s.owner)})" for s in v.spreads]
+        e.add_field(
+            name=t.gettext("Spreads"), value="\n".join(spreads) or t.gettext("none yet"), inline=False
+        )
+        top = card(v.top_discard) if v.top_discard is not None else t.gettext("empty")
+        e.add_field(name=t.gettext("Discard pile"), value=top, inline=True)
+        stock = t.ngettext("{count} card", "{count} cards", v.stock_size).format(count=t.number(v.stock_size))
+        e.add_field(name=t.gettext("Stock"), value=stock, inline=True)
         if v.showings and not log:  # the log says who showed what; not twice
-            shown = ", ".join(f"{table.name(p)} {card(c)} ({pot})" for p, pot, c in v.showings)
-            e.add_field(name="Shown for flip / flop", value=shown, inline=False)
-    if (fair := commitment_lines(table)) and not log:  # the round's log carries it when there is one
-        e.add_field(name="🔒 Fair deal", value=fair, inline=False)
+            shown = ", ".join(
+                f"{seat_name(table, t, p)} {card(c)} ({t.gettext(POT_NAME[pot])})" for p, pot, c in v.showings
+            )
+            e.add_field(name=t.gettext("Shown for flip / flop"), value=shown, inline=False)
+    if (fair := commitment_lines(table, t)) and not log:  # the round's log carries it when there is one
+        e.add_field(name=t.gettext("🔒 Fair deal"), value=fair, inline=False)
     if last_line:
-        e.add_field(name="Last move", value=last_line, inline=False)
-    playing = table.status == "playing"
-    footer = "click My hand to see your cards and play" if playing else "this table is closed"
-    e.set_footer(text=f"Table {table.id} · {footer}")
+        e.add_field(name=t.gettext("Last move"), value=last_line[:1024], inline=False)
+    if table.status == "playing":
+        footer = t.gettext("Table {table} · click My hand to see your cards and play")
+    else:
+        footer = t.gettext("Table {table} · this table is closed")
+    e.set_footer(text=footer.format(table=table.id))
     return e
 
 
-def _names(table: Table, ids: Sequence[str]) -> str:
-    names = [f"**{table.name(p)}**" for p in ids]
+def _names(table: Table, ids: Sequence[str], t: Texts) -> str:
+    names = [f"**{seat_name(table, t, p)}**" for p in ids]
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return t.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 END_TEXT = {
-    "out": "{who} went out!",
-    "tonk": "🎉 **Tonk out!** {who} laid down two spreads at once.",
-    "drop": "{who} dropped and nobody beats them.",
-    "caught": "{who} dropped but was **caught**.",
-    "stock": "The stock ran out ({who} drew the last card): lowest hand wins.",
-    "fifty": "**50 at the deal!**",
-    "forty_nine": "**49 at the deal!**",
+    "out": N_("{who} went out!"),
+    "tonk": N_("🎉 **Tonk out!** {who} laid down two spreads at once."),
+    "drop": N_("{who} dropped and nobody beats them."),
+    "caught": N_("{who} dropped but was **caught**."),
+    "stock": N_("The stock ran out ({who} drew the last card): lowest hand wins."),
+    "fifty": N_("**50 at the deal!**"),
+    "forty_nine": N_("**49 at the deal!**"),
 }
+SHOWS = {
+    "flip": N_("👀 {name} shows {card} for the **flip pot**."),
+    "flop": N_("👀 {name} shows {card} for the **flop pot**."),
+}
+WINS = {
+    "game": N_("💰 {names} wins the **game pot** ({amount})."),
+    "flip": N_("💰 {names} wins the **flip pot** ({amount})."),
+    "flop": N_("💰 {names} wins the **flop pot** ({amount})."),
+}
+SPLIT = {
+    "game": N_("💰 {names} split the **game pot** ({amount}: {shares})."),
+    "flip": N_("💰 {names} split the **flip pot** ({amount}: {shares})."),
+    "flop": N_("💰 {names} split the **flop pot** ({amount}: {shares})."),
+}
+CARRIED = {
+    "game": N_("↪️ No one can win the game pot: its {amount} carry into the next round."),
+    "flip": N_("↪️ No one can win the flip pot: its {amount} carry into the next round."),
+    "flop": N_("↪️ No one can win the flop pot: its {amount} carry into the next round."),
+}
+PLAYS_FOR = {
+    ("game",): N_("↳ {name} plays for the game pot only."),
+    ("game", "flip"): N_("↳ {name} plays for the game and flip pots only."),
+    ("game", "flop"): N_("↳ {name} plays for the game and flop pots only."),
+}
+ALL_IN = N_("↳ {name} plays for the game pot only (all in).")
+"""Sentences that name a pot, one per pot: a language may inflect the pot's name in each."""
 
 
-def event_lines(table: Table, events: Sequence[Event], ending: str = "") -> list[str]:
+def _plays_for(name: str, paid: tuple[str, ...], all_in: bool, t: Texts) -> str:
+    if all_in:
+        return t.gettext(ALL_IN).format(name=name)
+    if paid in PLAYS_FOR:
+        return t.gettext(PLAYS_FOR[paid]).format(name=name)
+    pots = ", ".join(t.gettext(POT_NAME[p]) for p in paid)  # no such case today (R2.4 pays in order)
+    return t.gettext("↳ {name} plays only for: {pots}.").format(name=name, pots=pots)
+
+
+def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "") -> list[str]:
     """The public messages for what everyone should see (ordinary draws and discards go in the table).
 
     ``ending`` is why the game ends (said after what caused it, before the
@@ -245,99 +397,141 @@ def event_lines(table: Table, events: Sequence[Event], ending: str = "") -> list
     for e in events:
         if isinstance(e, RoundStarted):
             short = [p for p, paid in e.paid.items() if len(paid) < 3]
-            line = (
-                f"🃏 **Round {e.number}** — {table.name(e.dealer)} deals. Upcard {card(e.upcard)}: "
-                f"flip suit {suit_name(e.flip_suit)}, flop suit {suit_name(e.flop_suit)}. "
-                f"Pots: game {e.pots['game']}, flip {e.pots['flip']}, flop {e.pots['flop']}."
+            line = t.gettext(
+                "🃏 **Round {number}** — {dealer} deals. Upcard {upcard}: "
+                "flip suit {flip}, flop suit {flop}. Pots: game {game}, flip {flip_pot}, flop {flop_pot}."
+            ).format(
+                number=t.number(e.number),
+                dealer=seat_name(table, t, e.dealer),
+                upcard=card(e.upcard),
+                flip=suit_name(e.flip_suit, t),
+                flop=suit_name(e.flop_suit, t),
+                game=t.number(e.pots["game"]),
+                flip_pot=t.number(e.pots["flip"]),
+                flop_pot=t.number(e.pots["flop"]),
             )
             for p in short:
-                pots = " and ".join(e.paid[p])
-                allin = " (all in)" if e.paid[p] == ("game",) and stacks.get(p) == 0 else ""
-                plural = "s" if len(e.paid[p]) > 1 else ""
-                line += f"\n↳ {table.name(p)} plays for the {pots} pot{plural} only{allin}."
-            out.append(line + dealt_line(table, e.number))
+                all_in = e.paid[p] == ("game",) and stacks.get(p) == 0
+                line += "\n" + _plays_for(seat_name(table, t, p), tuple(e.paid[p]), all_in, t)
+            out.append(line + dealt_line(table, e.number, t))
         elif isinstance(e, CardShown):
-            out.append(f"👀 {table.name(e.player)} shows {card(e.card)} for the **{e.pot}**.")
+            out.append(t.gettext(SHOWS[e.pot]).format(name=seat_name(table, t, e.player), card=card(e.card)))
         elif isinstance(e, Dropped):
-            out.append(f"✋ {table.name(e.player)} drops with **{e.value}**.")
+            out.append(
+                t.gettext("✋ {name} drops with **{value}**.").format(
+                    name=seat_name(table, t, e.player), value=t.number(e.value)
+                )
+            )
         elif isinstance(e, PlayerLeft):
             if e.during_round:
-                out.append(f"🚪 {table.name(e.player)} left the game and forfeits this round.")
+                left = t.gettext("🚪 {name} left the game and forfeits this round.")
             else:
-                out.append(f"🚪 {table.name(e.player)} left the game.")
+                left = t.gettext("🚪 {name} left the game.")
+            out.append(left.format(name=seat_name(table, t, e.player)))
         elif isinstance(e, RoundEnded):
-            who = f"**{table.name(e.player)}**" if e.player else ""
-            head = END_TEXT[e.reason].format(who=who)
+            who = f"**{seat_name(table, t, e.player)}**" if e.player else ""
+            head = t.gettext(END_TEXT[e.reason]).format(who=who)
             if e.reason == "out" and e.player and e.hands.get(e.player):
-                head = f"{who} wins the round: everyone else has left it."
+                head = t.gettext("{who} wins the round: everyone else has left it.").format(who=who)
             hands = [
-                f"{table.name(p)}: {cards(h, sort=True) if h else 'no cards'} (**{e.values[p]}**)"
+                f"{seat_name(table, t, p)}: {cards(h, sort=True) if h else t.gettext('no cards')} "
+                f"(**{t.number(e.values[p])}**)"
                 for p, h in e.hands.items()
             ]
-            out.append(f"🏁 {head}\n" + "\n".join(hands) + reveal_line(table))
+            out.append(f"🏁 {head}\n" + "\n".join(hands) + reveal_line(table, t))
         elif isinstance(e, SideStakePaid):
             if e.to_player is not None:
                 out.append(
-                    f"↳ {table.name(e.player)} pays {table.name(e.to_player)} a side stake of {e.amount}."
+                    t.gettext("↳ {name} pays {other} a side stake of {amount}.").format(
+                        name=seat_name(table, t, e.player),
+                        other=seat_name(table, t, e.to_player),
+                        amount=t.number(e.amount),
+                    )
                 )
             else:
-                out.append(f"↳ {table.name(e.player)} pays a side stake of {e.amount} into the game pot.")
+                out.append(
+                    t.gettext("↳ {name} pays a side stake of {amount} into the game pot.").format(
+                        name=seat_name(table, t, e.player), amount=t.number(e.amount)
+                    )
+                )
         elif isinstance(e, PotPaid):
             winners = list(e.shares)
             if len(winners) == 1:
-                out.append(f"💰 {_names(table, winners)} wins the **{POT_NAME[e.pot]}** ({chips(e.total)}).")
-            else:
-                each = ", ".join(f"{table.name(p)} {n}" for p, n in e.shares.items())
                 out.append(
-                    f"💰 {_names(table, winners)} split the **{POT_NAME[e.pot]}** ({chips(e.total)}: {each})."
+                    t.gettext(WINS[e.pot]).format(names=_names(table, winners, t), amount=t.chips(e.total))
+                )
+            else:
+                each = ", ".join(f"{seat_name(table, t, p)} {t.number(n)}" for p, n in e.shares.items())
+                out.append(
+                    t.gettext(SPLIT[e.pot]).format(
+                        names=_names(table, winners, t), amount=t.chips(e.total), shares=each
+                    )
                 )
         elif isinstance(e, PotCarried):
-            out.append(
-                f"↪️ No one can win the {POT_NAME[e.pot]}: its {chips(e.amount)} carry into the next round."
-            )
+            out.append(t.gettext(CARRIED[e.pot]).format(amount=t.chips(e.amount)))
         elif isinstance(e, SeatClosed):
             if e.reason == "eliminated":
-                out.append(
-                    f"💀 {table.name(e.player)} is out of chips and leaves the game ({chips(e.stack)} back)."
-                )
+                closed = t.gettext("💀 {name} is out of chips and leaves the game ({amount} back).")
+            elif table.practice:  # practice chips never reach a balance
+                closed = t.gettext("👋 {name} leaves the practice table with {amount}.")
             else:
-                out.append(
-                    f"👋 {table.name(e.player)}'s stack of {chips(e.stack)} goes back to their balance."
-                )
+                closed = t.gettext("👋 {name}'s stack of {amount} goes back to their balance.")
+            out.append(closed.format(name=seat_name(table, t, e.player), amount=t.chips(e.stack)))
         elif isinstance(e, NextDealer):
             if not game_ends:
-                out.append(f"Next deal: **{table.name(e.player)}**.")
+                out.append(t.gettext("Next deal: **{name}**.").format(name=seat_name(table, t, e.player)))
         elif isinstance(e, GameOver):
             if ending:
                 out.append(ending)
             standings = [
-                f"{i}. **{table.name(p)}** — {chips(e.stacks.get(p, stacks.get(p, 0)))}"
+                t.gettext("{number}. **{name}** — {amount}").format(
+                    number=t.number(i),
+                    name=seat_name(table, t, p),
+                    amount=t.chips(e.stacks.get(p, stacks.get(p, 0))),
+                )
                 for i, p in enumerate(e.standings, start=1)
             ]
-            out.append("🏆 **Game over!** Final standings:\n" + "\n".join(standings))
+            out.append(t.gettext("🏆 **Game over!** Final standings:") + "\n" + "\n".join(standings))
     return out
 
 
-def last_move(table: Table, events: Sequence[Event]) -> str:
+def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:
     """One line for the table message about the ordinary moves just made."""
     parts: list[str] = []
     for e in events:
         if isinstance(e, Drew):
-            parts.append(
-                f"{table.name(e.player)} drew from the stock"
-                if e.source == "stock"
-                else f"{table.name(e.player)} took {card(e.card)} from the discard pile"  # type: ignore[arg-type]
-            )
+            if e.source == "stock" or e.card is None:
+                parts.append(
+                    t.gettext("{name} drew from the stock").format(name=seat_name(table, t, e.player))
+                )
+            else:
+                parts.append(
+                    t.gettext("{name} took {card} from the discard pile").format(
+                        name=seat_name(table, t, e.player), card=card(e.card)
+                    )
+                )
         elif isinstance(e, SpreadLaid):
-            parts.append(f"{table.name(e.player)} laid down {cards(e.cards)}")
+            parts.append(
+                t.gettext("{name} laid down {cards}").format(
+                    name=seat_name(table, t, e.player), cards=cards(e.cards)
+                )
+            )
         elif isinstance(e, LaidOff):
-            parts.append(f"{table.name(e.player)} laid {card(e.card)} off on #{e.index + 1}")
+            parts.append(
+                t.gettext("{name} laid {card} off on #{spread}").format(
+                    name=seat_name(table, t, e.player), card=card(e.card), spread=e.index + 1
+                )
+            )
         elif isinstance(e, Discarded):
-            parts.append(f"{table.name(e.player)} discarded {card(e.card)}")
+            parts.append(
+                t.gettext("{name} discarded {card}").format(
+                    name=seat_name(table, t, e.player), card=card(e.card)
+                )
+            )
     return "; ".join(parts)
 
 
-def hand_text(table: Table, view: PlayerView, note: str = "", drawn: Card | None = None) -> str:
+def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: Card | None = None) -> str:
     """A player's private hand: cards sorted, value, and what to do now.
 
     The card just drawn is marked, and so is the dealer's upcard while the
@@ -347,95 +541,147 @@ def hand_text(table: Table, view: PlayerView, note: str = "", drawn: Card | None
     if note:
         lines.append(note)
     if not view.players or view.player not in view.players:
-        lines.append("You're not in this round.")
+        lines.append(t.gettext("You're not in this round."))
         return "\n".join(lines)
     marks: dict[Card, str] = {}
     if view.player == view.dealer and view.upcard_held and view.upcard in view.hand:
-        marks[view.upcard] = "upcard, seen by all"
+        marks[view.upcard] = t.gettext("upcard, seen by all")
     if drawn is not None and drawn in view.hand:
-        marks[drawn] = "just drawn"
-    lines.append(f"**Your hand** (value **{view.hand_value}**): {cards(view.hand, sort=True, marks=marks)}")
+        marks[drawn] = t.gettext("just drawn")
+    lines.append(
+        t.gettext("**Your hand** (value **{value}**): {cards}").format(
+            value=t.number(view.hand_value), cards=cards(view.hand, sort=True, marks=marks)
+        )
+    )
     if view.player in view.dead:
-        lines.append("You left this round; your stack comes back when it ends.")
+        lines.append(t.gettext("You left this round; your stack comes back when it ends."))
     elif view.over or table.status != "playing":
-        lines.append("🏁 The game is over; this hand is finished.")
+        lines.append(t.gettext("🏁 The game is over; this hand is finished."))
     elif not view.in_round:
         lines.append(
-            "The round is over; the game ends now."
+            t.gettext("The round is over; the game ends now.")
             if table.stop_after_round
-            else "The round is over. The next deal starts by itself."
+            else t.gettext("The round is over. The next deal starts by itself.")
         )
     elif view.to_act == view.player:
         top: Card | None = view.top_discard
-        if view.phase == "start":
-            take = f", take {card(top)} from the discard pile" if top else ""
-            lines.append(f"▶️ **Your turn.** Draw from the stock{take}, or drop with {view.hand_value}.")
+        if view.phase == "start" and top is not None:
+            lines.append(
+                t.gettext(
+                    "▶️ **Your turn.** Draw from the stock, take {card} from the discard pile, "
+                    "or drop with {value}."
+                ).format(card=card(top), value=t.number(view.hand_value))
+            )
+        elif view.phase == "start":
+            lines.append(
+                t.gettext("▶️ **Your turn.** Draw from the stock, or drop with {value}.").format(
+                    value=t.number(view.hand_value)
+                )
+            )
+        elif view.can_tonk_out:
+            lines.append(
+                t.gettext(
+                    "▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card. "
+                    "You can **tonk out**!"
+                )
+            )
         else:
             lines.append(
-                "▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card."
-                + (" You can **tonk out**!" if view.can_tonk_out else "")
+                t.gettext("▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card.")
             )
         if table.turn_deadline:
-            lines.append(f"⏳ Time runs out <t:{int(table.turn_deadline)}:R>.")
+            lines.append(
+                t.gettext("⏳ Time runs out {when}.").format(when=f"<t:{int(table.turn_deadline)}:R>")
+            )
     else:
-        lines.append("⏳ Not your turn yet: this hand updates itself when your turn comes.")
+        lines.append(t.gettext("⏳ Not your turn yet: this hand updates itself when your turn comes."))
     return "\n".join(lines)
 
 
-def _refund_list(table: Table, refunds: dict[int, int]) -> str:
-    return ", ".join(f"{table.name(u)} got {chips(a)} back" for u, a in refunds.items() if a)
+def _refund_list(table: Table, refunds: dict[int, int], t: Texts) -> str:
+    return ", ".join(
+        t.gettext("{name} got {amount} back").format(name=seat_name(table, t, u), amount=t.chips(a))
+        for u, a in refunds.items()
+        if a
+    )
 
 
-def notice_line(table: Table, notice: Notice) -> str | None:
-    """What the channel reads about a table-life notice (None: nothing to say in the channel)."""
+def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
+    """What the channel reads about a table-life notice in the server's language (None: nothing to say)."""
     if isinstance(notice, GameStarted):
-        return f"🎲 The game begins with {notice.players} players!"
+        return t.ngettext(
+            "🎲 The game begins with {count} player!",
+            "🎲 The game begins with {count} players!",
+            notice.players,
+        ).format(count=t.number(notice.players))
     if isinstance(notice, TimedOut):
-        who = table.name(notice.player)
+        who = seat_name(table, t, notice.player)
         if notice.removed:
-            return (
-                f"⏰ {who} ran out of time {notice.count} turns in a row and is removed from the game "
+            return t.gettext(
+                "⏰ {name} ran out of time {count} turns in a row and is removed from the game "
                 "(their hand is dead; their stack goes back at the end of the round)."
-            )
-        return (
-            f"⏰ {who} ran out of time, so the bot played their turn with the basic computer strategy "
-            f"(timeout {notice.count} of {notice.allowed} allowed in a row)."
-        )
+            ).format(name=who, count=t.number(notice.count))
+        return t.gettext(
+            "⏰ {name} ran out of time, so the bot played their turn with the basic computer strategy "
+            "(timeout {count} of {allowed} allowed in a row)."
+        ).format(name=who, count=t.number(notice.count), allowed=t.number(notice.allowed))
     if isinstance(notice, LeavingAfterRound):
-        return f"👋 {table.name(notice.player)} will leave after this round."
+        return t.gettext("👋 {name} will leave after this round.").format(
+            name=seat_name(table, t, notice.player)
+        )
     if isinstance(notice, StopRequested):
-        return f"⏹️ <@{notice.by}> will stop the game when this round ends."
+        return t.gettext("⏹️ {member} will stop the game when this round ends.").format(
+            member=f"<@{notice.by}>"
+        )
     if isinstance(notice, Stopped):
-        return f"⏹️ <@{notice.by}> stopped the game."
+        return t.gettext("⏹️ {member} stopped the game.").format(member=f"<@{notice.by}>")
     if isinstance(notice, ComputersOnly):
-        return "🤖 Only computer players are left at the table, so the game ends."
+        return t.gettext("🤖 Only computer players are left at the table, so the game ends.")
     if isinstance(notice, Resumed):
         if table.status == "lobby":
-            return "♻️ The bot restarted; the table is still open."
+            return t.gettext("♻️ The bot restarted; the table is still open.")
         to_act = table.game.public_view().to_act if table.game is not None else None
-        turn = f" It's **{table.name(to_act)}**'s turn." if to_act is not None else ""
-        return "♻️ The bot restarted; the game carries on." + turn
-    return _closed_line(table, notice)
+        if to_act is not None:
+            return t.gettext("♻️ The bot restarted; the game carries on. It's **{name}**'s turn.").format(
+                name=seat_name(table, t, to_act)
+            )
+        return t.gettext(RESTARTED)
+    return _closed_line(table, notice, t)
 
 
-def _closed_line(table: Table, notice: TableClosed) -> str | None:
-    refunds = _refund_list(table, notice.refunds)
+RESTARTED = N_("♻️ The bot restarted; the game carries on.")
+"""Said in the table message's last move after a restart."""
+
+
+def _closed_line(table: Table, notice: TableClosed, t: Texts) -> str | None:
+    refunds = _refund_list(table, notice.refunds, t)
     if notice.reason == "expired":
-        return f"⌛ The Flip Flop table closed after 10 minutes without enough players; {refunds}."
+        return t.gettext(
+            "⌛ The Flip Flop table closed after 10 minutes without enough players; {refunds}."
+        ).format(refunds=refunds)
     if notice.reason == "cancelled":
-        by = table.name(notice.by) if notice.by is not None else "The host"
-        return f"{by} cancelled the table. {refunds}."
-    if notice.reason == "empty":
-        return "Everyone left, so the table closed."
-    if notice.reason == "message_gone":
-        return (
-            "♻️ While the bot was away its table message was deleted, so the Flip Flop table closed: "
-            f"{refunds}."
+        if notice.by is None:
+            return t.gettext("The host cancelled the table. {refunds}.").format(refunds=refunds)
+        return t.gettext("{name} cancelled the table. {refunds}.").format(
+            name=seat_name(table, t, notice.by), refunds=refunds
         )
+    if notice.reason == "empty":
+        return t.gettext("Everyone left, so the table closed.")
+    if notice.reason == "message_gone":
+        return t.gettext(
+            "♻️ While the bot was away its table message was deleted, "
+            "so the Flip Flop table closed: {refunds}."
+        ).format(refunds=refunds)
     return None
 
 
-def unreadable_line(refunds: dict[int, int]) -> str:
+def unreadable_line(refunds: dict[int, int], t: Texts) -> str:
     """A saved table this version can not read was closed."""
-    paid = ", ".join(f"<@{u}> got {chips(a)} back" for u, a in refunds.items() if a)
-    return f"♻️ The bot was updated and could not carry on the Flip Flop table here, so it closed it: {paid}."
+    paid = ", ".join(
+        t.gettext("{name} got {amount} back").format(name=f"<@{u}>", amount=t.chips(a))
+        for u, a in refunds.items()
+        if a
+    )
+    return t.gettext(
+        "♻️ The bot was updated and could not carry on the Flip Flop table here, so it closed it: {refunds}."
+    ).format(refunds=paid)

@@ -100,6 +100,10 @@ class Table:
     """History's id of the last round recorded (``/flipflop round``, ``/flipflop verify``)."""
     finishes: dict[int, list[int]] = field(default_factory=dict)
     """Each player's [chips taken away, last round dealt into]: the game's standings for the ratings."""
+    practice: bool = False
+    """A practice table (issue 16): play-money chips, never in the ledger; no history, stats or ratings."""
+    practice_rounds: list[dict[str, Any]] = field(default_factory=list)
+    """A practice table's last finished rounds (``PRACTICE_ROUNDS_KEPT``), for "Analyse my play"."""
 
     @staticmethod
     def pid(user_id: int) -> str:
@@ -121,8 +125,11 @@ class Table:
         return self.game is not None and self.pid(user_id) in self.game.seated
 
     def chips(self) -> int:
-        """Chips held at the table now: lobby buy-ins, or stacks of those seated plus pots."""
-        if self.status == "closed":
+        """The server's chips held at the table now: lobby buy-ins, or stacks of those seated plus pots.
+
+        A practice table holds none: its chips are practice chips (issue 16).
+        """
+        if self.status == "closed" or self.practice:
             return 0
         if self.game is None:
             return sum(self.lobby_stacks.values())
@@ -158,6 +165,8 @@ class Table:
             "last_reveal": self.last_reveal,
             "last_round_id": self.last_round_id,
             "finishes": {str(k): v for k, v in self.finishes.items()},
+            "practice": self.practice,
+            "practice_rounds": self.practice_rounds,
         }
 
     @classmethod
@@ -194,6 +203,8 @@ class Table:
                 last_reveal=data.get("last_reveal"),
                 last_round_id=data.get("last_round_id"),
                 finishes={int(k): [int(c), int(r)] for k, (c, r) in data.get("finishes", {}).items()},
+                practice=bool(data.get("practice", False)),
+                practice_rounds=list(data.get("practice_rounds", [])),
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
             raise TableFormatError(f"saved table is damaged: {e}") from None
@@ -309,6 +320,20 @@ class Unreadable:
     why: str
 
 
+PRACTICE_ROUNDS_KEPT = 3
+"""Finished rounds a practice table keeps for "Analyse my play" (they are stored nowhere else)."""
+
+
+async def practice_ops(tx: Tx, t: Table, events: Any) -> None:
+    """A practice table's part of a save: no chips move; a finished round is kept on the table itself."""
+    if t.game is not None and isinstance(events, list) and any(isinstance(e, RoundEnded) for e in events):
+        transcript = t.game.round_transcript()
+        number = t.game.public_view().round_number
+        t.practice_rounds = [*t.practice_rounds, {"number": number, "transcript": transcript}][
+            -PRACTICE_ROUNDS_KEPT:
+        ]
+
+
 class TableService:
     """The open tables of every server, and the only code that changes them."""
 
@@ -375,7 +400,9 @@ class TableService:
                 table.status,
                 table.chips(),
                 json.dumps(
-                    {str(u): a for u, a in self._refunds(table).items()} if table.status != "closed" else {}
+                    {str(u): a for u, a in self._refunds(table).items()}
+                    if table.status != "closed" and not table.practice
+                    else {}
                 ),
                 table.version + 1,
                 json.dumps(table.to_json()),
@@ -409,6 +436,8 @@ class TableService:
         """
         before, version = table.to_json(), table.version
         moved: list[Table | None] = []
+        if table.practice:  # practice chips never reach the ledger, nor its rounds history and ratings
+            ledger_ops = practice_ops
         try:
             result = change(table)
             if bump:
@@ -468,8 +497,12 @@ class TableService:
         stake: int,
         buy_in: int,
         turn_seconds: int,
+        practice: bool = False,
     ) -> Table:
-        """Open a lobby in a channel, seating the host (their buy-in moves to the table)."""
+        """Open a lobby in a channel, seating the host (their buy-in moves to the table).
+
+        A ``practice`` table's buy-ins are practice chips: no balance pays them.
+        """
         check_stakes(stake, buy_in)
         if self.in_channel(channel_id) is not None:
             raise TableError("table_exists")
@@ -482,6 +515,7 @@ class TableService:
             buy_in=buy_in,
             turn_seconds=turn_seconds,
             last_activity=self.clock(),
+            practice=practice,
         )
         table.fair.commit(1)  # published in the lobby, before the Start click that seeds round 1
         self.tables[table.id] = table

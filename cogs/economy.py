@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.history import leaderboard_by_rating
+from bot.i18n import N_, Texts
 from bot.ledger import HOUSE_ID, MAX_AMOUNT, DailyNotReady, InsufficientChips
-from bot.render import chips
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -18,10 +18,18 @@ if TYPE_CHECKING:
 Amount = app_commands.Range[int, 1, MAX_AMOUNT]
 
 
-def _refuse_bot(member: discord.abc.User, me: discord.abc.User | None) -> str | None:
+NO_BOT_CHIPS = N_("Bots don't have chips. Pick a person (or this bot, for the house account).")
+
+
+def _refuse_bot(member: discord.abc.User, me: discord.abc.User | None, t: Texts) -> str | None:
     if member.bot and (me is None or member.id != me.id):
-        return "Bots don't have chips. Pick a person (or this bot, for the house account)."
+        return t.gettext(NO_BOT_CHIPS)
     return None
+
+
+def _medal(place: int, t: Texts) -> str:
+    """🥇🥈🥉 for the first three places, then the place as a number."""
+    return {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"`{t.number(place):>2}`")
 
 
 def account_of(member: discord.abc.User, me: discord.abc.User | None) -> int:
@@ -45,7 +53,8 @@ class Economy(commands.Cog):
     async def balance(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         assert interaction.guild is not None
         target = member or interaction.user
-        if (msg := _refuse_bot(target, self.bot.user)) is not None:
+        t = await self.bot.languages.reader(interaction)
+        if (msg := _refuse_bot(target, self.bot.user, t)) is not None:
             await interaction.response.send_message(msg, ephemeral=True)
             return
         guild = interaction.guild.id
@@ -54,17 +63,27 @@ class Economy(commands.Cog):
         balance = await self.ledger.balance(guild, who)
         if who == HOUSE_ID:
             await interaction.response.send_message(
-                f"The house (computer players' chips) has **{chips(balance)}**. "
-                "An admin tops it up with `/chips grant` to this bot.",
+                t.gettext(
+                    "The house (computer players' chips) has **{chips}**. "
+                    "An admin tops it up with `/chips grant` to this bot."
+                ).format(chips=t.chips(balance)),
                 ephemeral=True,
             )
             return
         place, total = await self.ledger.rank(guild, target.id)
-        whose = "You have" if target.id == interaction.user.id else f"{target.display_name} has"
-        await interaction.response.send_message(
-            f"{whose} **{chips(balance)}** — #{place} of {total} in {interaction.guild.name}.",
-            ephemeral=True,
-        )
+        shown = {
+            "chips": t.chips(balance),
+            "place": t.number(place),
+            "total": t.number(total),
+            "server": interaction.guild.name,
+        }
+        if target.id == interaction.user.id:
+            text = t.gettext("You have **{chips}** — #{place} of {total} in {server}.").format(**shown)
+        else:
+            text = t.gettext("{name} has **{chips}** — #{place} of {total} in {server}.").format(
+                name=target.display_name, **shown
+            )
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="daily", description="Claim your daily chips (once every 24 hours).")
     @app_commands.guild_only()
@@ -74,40 +93,61 @@ class Economy(commands.Cog):
         try:
             amount, balance = await self.ledger.claim_daily(interaction.guild.id, interaction.user.id, now)
         except DailyNotReady as e:
+            t = await self.bot.languages.reader(interaction)
             await interaction.response.send_message(
-                f"You've already claimed today's chips. The next ones are ready <t:{int(e.next_at)}:R> "
-                f"(<t:{int(e.next_at)}:f>).",
+                t.gettext(
+                    "You've already claimed today's chips. The next ones are ready {relative} ({when})."
+                ).format(relative=f"<t:{int(e.next_at)}:R>", when=f"<t:{int(e.next_at)}:f>"),
                 ephemeral=True,
             )
             return
+        public = await self.bot.languages.public(interaction)
         await interaction.response.send_message(
-            f"🪙 {interaction.user.mention} claimed **{chips(amount)}** — balance now {chips(balance)}."
+            public.gettext("🪙 {member} claimed **{chips}** — balance now {balance}.").format(
+                member=interaction.user.mention, chips=public.chips(amount), balance=public.chips(balance)
+            )
         )
 
     @app_commands.command(name="leaderboard", description="The ten richest members of this server.")
     @app_commands.describe(by="chips (default) or rating: the skill rating from finished games")
+    @app_commands.choices(
+        by=[
+            app_commands.Choice(name="chips", value="chips"),
+            app_commands.Choice(name="rating", value="rating"),
+        ]
+    )
     @app_commands.guild_only()
     async def leaderboard(
-        self, interaction: discord.Interaction, by: Literal["chips", "rating"] = "chips"
+        self, interaction: discord.Interaction, by: app_commands.Choice[str] | None = None
     ) -> None:
         assert interaction.guild is not None
-        if by == "rating":
+        if by is not None and by.value == "rating":
             await self._by_rating(interaction, interaction.guild)
             return
         guild = interaction.guild.id
+        t = await self.bot.languages.public(interaction)
         await self.ledger.balance(guild, interaction.user.id)
         top = await self.ledger.leaderboard(guild, 10)
         lines = []
         for i, (user_id, balance) in enumerate(top, start=1):
-            medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"`{i:>2}`")
-            lines.append(f"{medal} <@{user_id}> — {chips(balance)}")
+            lines.append(f"{_medal(i, t)} <@{user_id}> — {t.chips(balance)}")
         if interaction.user.id not in [u for u, _ in top]:
             place, total = await self.ledger.rank(guild, interaction.user.id)
             mine = await self.ledger.balance(guild, interaction.user.id)
-            lines.append(f"…\n`{place:>2}` {interaction.user.mention} (you) — {chips(mine)} of {total}")
+            lines.append(
+                "…\n"
+                + t.gettext("{place} {member} (you) — {chips} of {total}").format(
+                    place=f"`{t.number(place):>2}`",
+                    member=interaction.user.mention,
+                    chips=t.chips(mine),
+                    total=t.number(total),
+                )
+            )
         embed = discord.Embed(
-            title=f"🏆 Flip Flop leaderboard — {interaction.guild.name}",
-            description="\n".join(lines) or "No one has chips yet.",
+            title=t.gettext("🏆 Flip Flop leaderboard — {server}").format(server=interaction.guild.name)[
+                :256
+            ],
+            description="\n".join(lines) or t.gettext("No one has chips yet."),
             colour=discord.Colour.gold(),
         )
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
@@ -115,23 +155,29 @@ class Economy(commands.Cog):
     async def _by_rating(self, interaction: discord.Interaction, guild: discord.Guild) -> None:
         """Issue 13: humans by their conservative skill rating (ordinal μ − 3σ); computers are left off."""
         top = await leaderboard_by_rating(self.bot.db, guild.id, 10)
+        t = await self.bot.languages.public(interaction)
         lines = []
         for i, entry in enumerate(top, start=1):
-            medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"`{i:>2}`")
-            you = " (you)" if entry.member == interaction.user.id else ""
-            games = "game" if entry.games == 1 else "games"
-            lines.append(
-                f"{medal} <@{entry.member}>{you} — rating **{entry.rating.ordinal:.1f}** "
-                f"({entry.games} {games})"
-            )
+            shown = {
+                "member": f"<@{entry.member}>",
+                "rating": t.decimal(entry.rating.ordinal),
+                "games": t.ngettext("{count} game", "{count} games", entry.games).format(
+                    count=t.number(entry.games)
+                ),
+            }
+            if entry.member == interaction.user.id:
+                line = t.gettext("{member} (you) — rating **{rating}** ({games})").format(**shown)
+            else:
+                line = t.gettext("{member} — rating **{rating}** ({games})").format(**shown)
+            lines.append(f"{_medal(i, t)} {line}")
         embed = discord.Embed(
-            title=f"🏆 Flip Flop skill ratings — {guild.name}",
+            title=t.gettext("🏆 Flip Flop skill ratings — {server}").format(server=guild.name)[:256],
             description="\n".join(lines)
-            or "No one has a rating yet: ratings come from finished games of Flip Flop.",
+            or t.gettext("No one has a rating yet: ratings come from finished games of Flip Flop."),
             colour=discord.Colour.gold(),
         )
         embed.set_footer(
-            text="Rating = μ − 3σ (OpenSkill, Plackett–Luce): it grows as you win and play more."
+            text=t.gettext("Rating = μ − 3σ (OpenSkill, Plackett–Luce): it grows as you win and play more.")
         )
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
@@ -147,14 +193,20 @@ class Economy(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def grant(self, interaction: discord.Interaction, member: discord.Member, amount: Amount) -> None:
         assert interaction.guild is not None
-        if (msg := _refuse_bot(member, self.bot.user)) is not None:
+        t = await self.bot.languages.reader(interaction)
+        if (msg := _refuse_bot(member, self.bot.user, t)) is not None:
             await interaction.response.send_message(msg, ephemeral=True)
             return
         who = account_of(member, self.bot.user)
         balance = await self.ledger.grant(interaction.guild.id, who, amount, interaction.user.id)
+        t = await self.bot.languages.public(interaction)
         await interaction.response.send_message(
-            f"➕ {interaction.user.mention} granted **{chips(amount)}** to {member.mention}. "
-            f"Their balance: {chips(balance)}."
+            t.gettext("➕ {admin} granted **{chips}** to {member}. Their balance: {balance}.").format(
+                admin=interaction.user.mention,
+                chips=t.chips(amount),
+                member=member.mention,
+                balance=t.chips(balance),
+            )
         )
 
     @chips_group.command(name="take", description="Take chips from a member (Manage Server only).")
@@ -162,7 +214,8 @@ class Economy(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def take(self, interaction: discord.Interaction, member: discord.Member, amount: Amount) -> None:
         assert interaction.guild is not None
-        if (msg := _refuse_bot(member, self.bot.user)) is not None:
+        t = await self.bot.languages.reader(interaction)
+        if (msg := _refuse_bot(member, self.bot.user, t)) is not None:
             await interaction.response.send_message(msg, ephemeral=True)
             return
         try:
@@ -170,14 +223,20 @@ class Economy(commands.Cog):
             balance = await self.ledger.take(interaction.guild.id, who, amount, interaction.user.id)
         except InsufficientChips as e:
             await interaction.response.send_message(
-                f"{member.display_name} has only {chips(e.balance)}; you can't take {chips(amount)}. "
-                "Nothing was changed.",
+                t.gettext("{name} has only {balance}; you can't take {chips}. Nothing was changed.").format(
+                    name=member.display_name, balance=t.chips(e.balance), chips=t.chips(amount)
+                ),
                 ephemeral=True,
             )
             return
+        t = await self.bot.languages.public(interaction)
         await interaction.response.send_message(
-            f"➖ {interaction.user.mention} took **{chips(amount)}** from {member.mention}. "
-            f"Their balance: {chips(balance)}."
+            t.gettext("➖ {admin} took **{chips}** from {member}. Their balance: {balance}.").format(
+                admin=interaction.user.mention,
+                chips=t.chips(amount),
+                member=member.mention,
+                balance=t.chips(balance),
+            )
         )
 
 

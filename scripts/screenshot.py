@@ -1,9 +1,11 @@
 """Regenerate the README's screenshots: a game in progress, seen in the playground.
 
-    .venv/bin/python scripts/screenshot.py [--out docs/screenshots]
+    .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--language ko]
 
 Plays a few turns with simulated members, then captures simcord's preview
-page with headless Chromium (Debian's ``chromium`` package).
+page with headless Chromium (Debian's ``chromium`` package). With ``--language``
+the server and members read that language and the files are ``lobby-ko.png``,
+``game-ko.png`` (Hangul and Gujarati need ``fonts-noto-cjk`` and ``fonts-noto-core``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.i18n import LANGUAGES  # noqa: E402
 from bot.playground import playground  # noqa: E402
 
 
@@ -55,28 +58,39 @@ async def capture(url: str, out: Path, width: int = 1100, height: int = 800) -> 
 
 
 def buttons(message: object) -> dict[str, str]:
+    """A button's operation (the last part of its custom id, ``stock``, ``hand``) -> its custom id.
+
+    By operation, not label, so the script plays in every language.
+    """
     out: dict[str, str] = {}
     for row in getattr(message, "components", []):
         row = row if isinstance(row, dict) else row.to_dict()
         for c in row.get("components", []):
             if c.get("type") == 2:
-                out[c.get("label", "")] = c["custom_id"]
+                parts = c["custom_id"].split(":")
+                out[parts[4] if parts[1] == "a" else parts[3]] = c["custom_id"]
     return out
 
 
-async def main(out_dir: Path) -> None:
+def shot_name(name: str, language: str | None) -> str:
+    """``game.png``, or ``game-ko.png`` for a language other than English."""
+    return f"{name}.png" if language in (None, "en") else f"{name}-{language}.png"
+
+
+async def main(out_dir: Path, language: str | None = None) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        async with playground(Path(tmp) / "shot.sqlite3", members=3, preview=False) as world:
+        db = Path(tmp) / "shot.sqlite3"
+        async with playground(db, members=3, preview=False, language=language) as world:
             ann, ben, cat = world.members
             lobby = (await ann.slash(world.channel, "flipflop start")).response.message
             async with world.env.preview(
                 world.channel, viewers=[ann, ben, cat], layout="channel", width=1100, height=800
             ) as pv:
-                await capture(pv.url, out_dir / "lobby.png")
-            await ben.click(lobby, label="Join")
-            await cat.click(lobby, label="Join")
-            await ann.click(lobby, label="Start")
+                await capture(pv.url, out_dir / shot_name("lobby", language))
+            await ben.click(lobby, custom_id=buttons(lobby)["join"])
+            await cat.click(lobby, custom_id=buttons(lobby)["join"])
+            await ann.click(lobby, custom_id=buttons(lobby)["start"])
             assert world.bot.runtime is not None
             table = world.bot.runtime.in_channel(world.channel.id)
             assert table is not None and table.game is not None
@@ -89,24 +103,70 @@ async def main(out_dir: Path) -> None:
             # two ordinary turns, then the next player opens their hand and draws
             for _ in range(2):
                 actor = by_id[table.game.to_act]
-                hand = (await actor.click(table_message(), label="My hand")).response
-                drawn = (await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])).response
+                hand = (
+                    await actor.click(table_message(), custom_id=buttons(table_message())["hand"])
+                ).response
+                drawn = (await actor.click(hand.message, custom_id=buttons(hand)["stock"])).response
                 sel = [c for row in drawn.components for c in row["components"] if c["type"] == 3]
                 discard = next(s for s in sel if s["custom_id"].endswith(":discard"))
                 await actor.select(
                     drawn.message, [discard["options"][0]["value"]], custom_id=discard["custom_id"]
                 )
             actor = by_id[table.game.to_act]
-            hand = (await actor.click(table_message(), label="My hand")).response
-            await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
+            hand = (await actor.click(table_message(), custom_id=buttons(table_message())["hand"])).response
+            await actor.click(hand.message, custom_id=buttons(hand)["stock"])
             others = [m for m in world.members if m is not actor]
             async with world.env.preview(
                 world.channel, viewers=[actor, *others], layout="channel", width=1100, height=800
             ) as pv:
-                await capture(pv.url, out_dir / "game.png", 1100, 1000)
+                await capture(pv.url, out_dir / shot_name("game", language), 1100, 1000)
+
+
+async def hint_shot(out_dir: Path, tries: int = 12) -> None:
+    """A practice table: ann draws on her turn and clicks **Hint** (issue 16)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with playground(Path(tmp) / "hint.sqlite3", members=1, preview=False) as world:
+            ann = world.members[0]
+            lobby = (await ann.slash(world.channel, "flipflop practice", computers=2)).response.message
+            await ann.click(lobby, label="Start")
+            assert world.bot.runtime is not None
+            table = world.bot.runtime.in_channel(world.channel.id)
+            assert table is not None and table.game is not None
+            shown = ""
+            for _ in range(tries):
+                while table.game.in_round and table.game.to_act != str(ann.id):
+                    await world.env.advance_time(3)
+                if not table.game.in_round:
+                    await world.env.advance_time(world.bot.pause_between_rounds + 1)
+                    continue
+                message = next(m for m in world.channel.history() if m.id == table.message_id)
+                hand = (await ann.click(message, label="My hand")).response
+                drawn = (await ann.click(hand.message, custom_id=buttons(hand)["Draw from stock"])).response
+                hint = await ann.click(drawn.message, label="Hint")
+                shown = (hint.followups[-1] if hint.followups else hint.response).content
+                if any(words in shown for words in ("fits no spread", "Lay down", "Tonk out", "Lay `")):
+                    break
+                sel = [c for row in drawn.components for c in row["components"] if c["type"] == 3]
+                discard = next((s for s in sel if s["custom_id"].endswith(":discard")), None)
+                if discard is None:
+                    break
+                first = [discard["options"][0]["value"]]
+                await ann.select(drawn.message, first, custom_id=discard["custom_id"])
+            print(shown)
+            async with world.env.preview(
+                world.channel, viewers=[ann], layout="channel", width=1100, height=900
+            ) as pv:
+                await capture(pv.url, out_dir / "hint.png", 1100, 900)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
-    asyncio.run(main(parser.parse_args().out))
+    parser.add_argument("--language", choices=list(LANGUAGES), default=None, help="e.g. ko or gu")
+    parser.add_argument("--only-hint", action="store_true", help="only docs/screenshots/hint.png")
+    args = parser.parse_args()
+    if not args.only_hint:
+        asyncio.run(main(args.out, args.language))
+    if args.language is None:
+        asyncio.run(hint_shot(args.out))

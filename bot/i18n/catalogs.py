@@ -17,7 +17,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 from bot.i18n.languages import LANGUAGES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE
 
@@ -97,9 +97,33 @@ class Texts:
         """A whole number as this language writes it (``1 200`` in be, ``12,34,567`` in gu)."""
         return format_decimal(n, locale=self._number_locale)
 
+    def decimal(self, x: float, places: int = 1) -> str:
+        """A number with ``places`` decimals as this language writes it (a rating: ``12.3``, ``12,3``)."""
+        pattern = "#,##0." + "0" * places if places > 0 else "#,##0"
+        return format_decimal(x, format=pattern, locale=self._number_locale)
+
+    def percent(self, n: int) -> str:
+        """A whole percentage as this language writes it: "80%", "80 %" in Belarusian."""
+        return format_percent(n / 100, locale=self._number_locale)
+
     def chips(self, n: int) -> str:
         """A chip amount with its noun in the right plural form: "1 chip", "5 фішак"."""
         return self.ngettext("{count} chip", "{count} chips", n).format(count=self.number(n))
+
+    def at(self, practice: bool) -> Texts:
+        """These texts for a table: at a practice table every chip amount says "practice chips"."""
+        if practice:
+            return PracticeTexts(self.language, self._translations)
+        return self if type(self) is Texts else Texts(self.language, self._translations)
+
+
+class PracticeTexts(Texts):
+    """A practice table's words (issue 16): its chips are play money, and every amount says so."""
+
+    def chips(self, n: int) -> str:
+        """"15 practice chips": never mistaken for the server's chips."""
+        words = self.ngettext("{count} practice chip", "{count} practice chips", n)
+        return words.format(count=self.number(n))
 
 
 @cache

@@ -68,5 +68,5 @@ def picker_label(code: str, reader: str) -> str:
 
     A reader who cannot read the current language still finds their own (e.g. "한국어 (Korean)").
     """
-    own, theirs = language_name(code), language_name(code, reader)
+    own, theirs = language_name(code), language_name(code, normalize(reader) or SOURCE_LANGUAGE)
     return own if own == theirs else f"{own} ({theirs})"

@@ -10,20 +10,24 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import random
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, TypeVar
 
+from bot.i18n import N_
 from engine.actions import Action
 from engine.strategies import STRATEGIES, BasicStrategy, StrongStrategy
 from engine.view import PlayerView
 
 LEVELS = {
-    "basic": "Sound play: spreads, lays off, drops when low",
-    "strong": "Thinks ahead by playing out possible hands",
-    "random": "Plays any legal move (for fun)",
+    "basic": N_("Sound play: spreads, lays off, drops when low"),
+    "strong": N_("Thinks ahead by playing out possible hands"),
+    "random": N_("Plays any legal move (for fun)"),
 }
-"""The levels a host may seat, with what each does."""
-LEVEL_LABEL = {"basic": "Basic", "strong": "Strong", "random": "Random"}
+"""The levels a host may seat, with what each does (marked for the catalogs; translate where shown)."""
+LEVEL_LABEL = {"basic": N_("Basic"), "strong": N_("Strong"), "random": N_("Random")}
 """The name a computer player of each level gets at the table (``🤖 Strong 1``)."""
+T = TypeVar("T")
 SEARCHING = {name for name, cls in STRATEGIES.items() if cls is StrongStrategy}
 """Levels whose moves take long enough to need a worker process."""
 
@@ -58,6 +62,10 @@ class ComputerPlayers:
         if level not in SEARCHING:
             return choose(level, view, seed)
         return await asyncio.get_running_loop().run_in_executor(self.pool(), choose, level, view, seed)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """Any pure search (the coach's hints and look backs) in a worker process, off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool(), work, *args)
 
     def close(self) -> None:
         """Stop the workers (searches in flight are abandoned)."""

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from bot.fair_deal import FairDealError, check_player_seed
+from bot.fair_deal import PLAYER_SEED_MAX, FairDealError, check_player_seed
 from bot.runtime.computers import LEVEL_LABEL, LEVELS, ComputerPlayers
 from bot.runtime.outcomes import (
     ComputersOnly,
@@ -163,6 +163,34 @@ class TableRuntime:
     ) -> Table:
         """Open a lobby seating the host; the caller posts it and then calls ``placed``."""
         return await self.store.create(guild_id, channel_id, host_id, host_name, stake, buy_in, turn_seconds)
+
+    async def open_practice(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        stake: int,
+        buy_in: int,
+        turn_seconds: int,
+        computers: int,
+        level: str,
+    ) -> Table:
+        """Open a practice lobby (issue 16): the host and ``computers`` computer players of ``level``.
+
+        Practice chips never touch the ledger (``TableService``); friends may join
+        before the host starts. A level that does not exist is refused before
+        anything is opened.
+        """
+        if level not in LEVELS:
+            raise TableError("pick_a_level")
+        table = await self.store.create(
+            guild_id, channel_id, host_id, host_name, stake, buy_in, turn_seconds, practice=True
+        )
+        async with self.store.lock(table.id):
+            for _ in range(computers):
+                await self.store.add_computer(table, level, LEVEL_LABEL[level])
+        return table
 
     async def placed(self, table_id: str, message_id: int) -> None:
         """The table's message is now ``message_id`` (a new lobby, or the table shown again)."""
@@ -362,7 +390,7 @@ class TableRuntime:
             try:
                 check_player_seed(text)
             except FairDealError as e:
-                raise TableError("bad_seed", reason=str(e)) from None
+                raise seed_refusal(e) from None
             self._heard(table, interaction_id)
             number: int = await self.store.set_flag(
                 table, lambda t: t.fair.set_player_seed(t.pid(user_id), text)
@@ -575,3 +603,13 @@ class TableRuntime:
         await self.scheduler.close()
         await self.store.idle()
         self.computers.close()
+
+
+def seed_refusal(error: FairDealError) -> TableError:
+    """A player's bad ``/flipflop seed`` text as a refusal with its own code (words in ``bot.refusals``)."""
+    if error.code == "seed_too_long":
+        return TableError("seed_too_long", length=error.params["length"], limit=PLAYER_SEED_MAX)
+    if error.code in ("seed_control_character", "seed_not_printable"):
+        character = f"U+{int(str(error.params['codepoint'])):04X}"
+        return TableError("seed_invisible", character=character, position=error.params["position"])
+    return TableError("seed_empty", limit=PLAYER_SEED_MAX)

@@ -15,12 +15,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import send_ephemeral
+from bot.i18n import LANGUAGES, N_, language_name, picker_label
+from bot.i18n import picker as picker_words
+from bot.languages import SERVER
 from bot.ledger import InsufficientChips, LedgerError, setting_range
-from bot.render import chips, for_players
+from bot.refusals import NOTHING_CHANGED, explain
 from bot.runtime import Answered, Outcome, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import TableError, TableService
 from cogs.flipflop import controls
+from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import Controls, may_manage, not_enough
@@ -36,7 +40,27 @@ TurnSeconds = app_commands.Range[int, setting_range("turn_seconds")[0], setting_
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
 
-NO_TABLE = "There's no table in this channel. Open one with `/flipflop start`."
+NO_TABLE = N_("There's no table in this channel. Open one with `/flipflop start`.")
+AUTOMATIC = "auto"
+"""``/flipflop language language:Automatic``: forget the member's choice."""
+LANGUAGE_CHOICES = [app_commands.Choice(name=picker_label(code, "en"), value=code) for code in LANGUAGES]
+"""The six languages by their own names (Discord shows a choice's name as it is given)."""
+LANGUAGE_SHOWN = {
+    "choice": N_("You read your private messages here in {language}: your own choice."),
+    "client": N_(
+        "You read your private messages here in {language}: your Discord client's language."
+        " Choose another with `/flipflop language`."
+    ),
+    "server": N_(
+        "You read your private messages here in {language}: this server's language."
+        " Choose your own with `/flipflop language`."
+    ),
+}
+"""``/flipflop language`` without an argument: the member's language and where it comes from."""
+PUBLIC_LANGUAGE = N_(
+    "Public messages (the table, round logs, results) are in this server's language: {language}."
+)
+FOLLOW_CLIENT = N_("You now follow your Discord client's language: {language}.")
 
 
 def now() -> float:
@@ -46,7 +70,11 @@ def now() -> float:
 
 @app_commands.guild_only()
 class FlipFlop(
-    HistoryCommands, commands.GroupCog, group_name="flipflop", group_description="Play Flip Flop."
+    CoachCommands,
+    HistoryCommands,
+    commands.GroupCog,
+    group_name="flipflop",
+    group_description="Play Flip Flop.",
 ):
     """Tables of Flip Flop in this server's channels."""
 
@@ -65,16 +93,19 @@ class FlipFlop(
             repost_missing_messages=bot.repost_missing_messages,
         )
         self.controls = Controls(self.runtime, self.notifier)
+        self.coach = Coach(bot, self.runtime)
         super().__init__()
 
     async def cog_load(self) -> None:
         """Bind the persistent controls; read saved tables (they resume once connected)."""
         controls.bind(self.bot, self.controls)
+        self.coach.bind()
         self.bot.runtime = self.runtime
         await self.runtime.load()
 
     async def cog_unload(self) -> None:
         controls.unbind(self.bot)
+        self.coach.unbind()
         await self.runtime.scheduler.close()
 
     @commands.Cog.listener()
@@ -110,17 +141,21 @@ class FlipFlop(
         buy_in: BuyIn | None = None,
     ) -> None:
         assert interaction.guild is not None and interaction.channel is not None
+        t = await self.bot.languages.reader(interaction)
         existing = self.runtime.in_channel(interaction.channel.id)
         if existing is not None:
-            link = (
-                f"https://discord.com/channels/{existing.guild_id}/{existing.channel_id}/{existing.message_id}"
-                if existing.message_id
-                else "above"
-            )
-            await send_ephemeral(
-                interaction,
-                f"There's already a table in this channel: {link}. Join it, or start one in another channel.",
-            )
+            if existing.message_id:
+                link = f"https://discord.com/channels/{existing.guild_id}/{existing.channel_id}/{existing.message_id}"
+                text = t.gettext(
+                    "There's already a table in this channel: {link}."
+                    " Join it, or start one in another channel."
+                ).format(link=link)
+            else:
+                text = t.gettext(
+                    "There's already a table in this channel, above."
+                    " Join it, or start one in another channel."
+                )
+            await send_ephemeral(interaction, text)
             return
         settings = await self.bot.ledger.settings(interaction.guild.id)
         if stake is None:
@@ -139,14 +174,12 @@ class FlipFlop(
                 settings.turn_seconds,
             )
         except InsufficientChips as e:
-            await send_ephemeral(interaction, not_enough(e.balance, buy_in))
+            await send_ephemeral(interaction, not_enough(e.balance, buy_in, t))
             return
         except (LedgerError, TableError) as e:
-            await send_ephemeral(interaction, for_players(f"{e} Nothing was changed."))
+            await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
             return
-        await interaction.response.send_message(**self.notifier.screen(table).send())
-        message = await interaction.original_response()
-        await self.runtime.placed(table.id, message.id)
+        await self.post_table(interaction, table)
 
     @app_commands.command(
         name="hand", description="See your cards at this channel's table (only you see them)."
@@ -155,23 +188,27 @@ class FlipFlop(
         assert interaction.channel is not None
         table = self.runtime.in_channel(interaction.channel.id)
         if table is None:
-            await send_ephemeral(interaction, NO_TABLE)
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(interaction, t.gettext(NO_TABLE))
             return
         await self.controls.show_hand(interaction, table)
 
     @app_commands.command(name="rules", description="Learn the rules of Flip Flop, a page at a time.")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(ephemeral=True, **rules_screen(1).send())
+        t = await self.bot.languages.reader(interaction)
+        await interaction.response.send_message(ephemeral=True, **rules_screen(1, t).send())
 
     @app_commands.command(name="table", description="Show the table again at the bottom of the channel.")
     async def table(self, interaction: discord.Interaction) -> None:
         assert interaction.channel is not None
         table = self.runtime.in_channel(interaction.channel.id)
         if table is None:
-            await send_ephemeral(interaction, NO_TABLE)
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(interaction, t.gettext(NO_TABLE))
             return
         old = table.message_id
-        await interaction.response.send_message(**self.notifier.screen(table).send())
+        public = await self.bot.languages.public(interaction)
+        await interaction.response.send_message(**self.notifier.screen(table, public).send())
         message = await interaction.original_response()
         await self.runtime.placed(table.id, message.id)
         if old is not None:
@@ -184,11 +221,14 @@ class FlipFlop(
         assert interaction.channel is not None
         table = self.runtime.in_channel(interaction.channel.id)
         if table is None:
-            await send_ephemeral(interaction, "There's no table in this channel.")
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(interaction, t.gettext("There's no table in this channel."))
             return
 
+        public = await self.bot.languages.public(interaction)
+
         async def said(outcome: Outcome) -> Answered:
-            text = "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n)))
+            text = "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n, public)))
             await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
             return Answered(notices=True)
 
@@ -207,7 +247,9 @@ class FlipFlop(
         stake="Default stake for new tables",
         buy_in="Default buy-in for new tables (a multiple of the stake, at least 4 stakes)",
         turn_seconds="Seconds a player has for each turn",
+        language="The language of public messages: the table, round logs, results",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def config(
@@ -218,8 +260,10 @@ class FlipFlop(
         stake: Stake | None = None,
         buy_in: BuyIn | None = None,
         turn_seconds: TurnSeconds | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild is not None
+        books = self.bot.languages
         given: dict[str, Any] = {
             "starting_balance": starting_balance,
             "daily_amount": daily_amount,
@@ -229,22 +273,85 @@ class FlipFlop(
         }
         changes = {k: v for k, v in given.items() if v is not None}
         ledger = self.bot.ledger
+        if language is not None and language.value not in LANGUAGES:
+            t = await books.reader(interaction)
+            await send_ephemeral(interaction, t.gettext(picker_words.NOT_A_LANGUAGE))
+            return
         if changes:
             try:
                 s = await ledger.update_settings(interaction.guild.id, **changes)
             except LedgerError as e:
-                await send_ephemeral(interaction, for_players(f"{e} Nothing was changed."))
+                t = await books.reader(interaction)
+                await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
                 return
-            head = "Settings saved. New tables use them; tables already open keep theirs."
         else:
             s = await ledger.settings(interaction.guild.id)
-            head = "This server's Flip Flop settings:"
-        await send_ephemeral(
-            interaction,
-            f"{head}\n"
-            f"• Starting balance: **{chips(s.starting_balance)}**\n"
-            f"• Daily chips: **{chips(s.daily_amount)}**\n"
-            f"• Default stake: **{chips(s.default_stake)}**, buy-in: **{chips(s.default_buy_in)}**\n"
-            f"• Turn timer: **{s.turn_seconds} s**\n"
-            "Change any of them with `/flipflop config` and its options.",
+        if language is not None:
+            await books.choose(interaction.guild.id, SERVER, language.value)
+        t = await books.reader(interaction)
+        head = (
+            t.gettext("Settings saved. New tables use them; tables already open keep theirs.")
+            if changes or language is not None
+            else t.gettext("This server's Flip Flop settings:")
         )
+        public = await books.server(interaction.guild.id)
+        lines = [
+            head,
+            t.gettext("• Starting balance: **{chips}**").format(chips=t.chips(s.starting_balance)),
+            t.gettext("• Daily chips: **{chips}**").format(chips=t.chips(s.daily_amount)),
+            t.gettext("• Default stake: **{stake}**, buy-in: **{buy_in}**").format(
+                stake=t.chips(s.default_stake), buy_in=t.chips(s.default_buy_in)
+            ),
+            t.gettext("• Turn timer: **{seconds}**").format(
+                seconds=t.ngettext("{count} second", "{count} seconds", s.turn_seconds).format(
+                    count=t.number(s.turn_seconds)
+                )
+            ),
+            t.gettext("• Language of public messages: **{language}**").format(
+                language=picker_label(public, t.language)
+            ),
+            t.gettext("Change any of them with `/flipflop config` and its options."),
+        ]
+        await send_ephemeral(interaction, "\n".join(lines))
+
+    @app_commands.command(
+        name="language", description="Choose the language of your private messages (hands, answers)."
+    )
+    @app_commands.describe(language="Your language, or Automatic: your Discord client's, else the server's")
+    @app_commands.choices(
+        language=[*LANGUAGE_CHOICES, app_commands.Choice(name="Automatic", value=AUTOMATIC)]
+    )
+    async def language(
+        self, interaction: discord.Interaction, language: app_commands.Choice[str] | None = None
+    ) -> None:
+        """Issue 14: a member's own language here, shown or saved (the answer comes in the new one)."""
+        assert interaction.guild is not None
+        books, guild, user = self.bot.languages, interaction.guild.id, interaction.user.id
+        client = str(interaction.locale)
+        if language is not None:
+            if language.value == AUTOMATIC:
+                await books.choose(guild, user, None)
+            elif language.value in LANGUAGES:
+                await books.choose(guild, user, language.value)
+            else:
+                t = await books.reader(interaction)
+                await send_ephemeral(interaction, t.gettext(picker_words.NOT_A_LANGUAGE))
+                return
+        t = await books.reader(interaction)
+        source = await books.member_source(guild, user, client)
+        name = language_name(t.language) if t.language in LANGUAGES else t.language
+        if language is None:
+            public = await books.server(guild)
+            text = "\n".join(
+                [
+                    t.gettext(LANGUAGE_SHOWN[source]).format(language=name),
+                    t.gettext(PUBLIC_LANGUAGE).format(language=picker_label(public, t.language)),
+                ]
+            )
+        elif source == "choice":
+            text = t.gettext(picker_words.SAVED).format(language=name)
+        elif source == "client":
+            text = t.gettext(FOLLOW_CLIENT).format(language=name)
+        else:
+            text = t.gettext(picker_words.CLEARED).format(language=name)
+        await send_ephemeral(interaction, text)

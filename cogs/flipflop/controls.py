@@ -19,9 +19,25 @@ from typing import Any, ClassVar, Protocol
 import discord
 
 from bot.client import send_ephemeral
+from bot.i18n import Texts
 from bot.runtime import TableRuntime
 from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut
 from engine.actions import Action
+
+LABEL_CHARS = 80
+"""Discord's limit for a button's label and a select's placeholder (150, but we keep to 80)."""
+OPTION_CHARS = 100
+"""Discord's limit for a select option's label and description."""
+
+
+def fit(text: str, room: int) -> str:
+    """``text`` cut to ``room`` characters with "…" when a translation runs longer (never an error)."""
+    return text if len(text) <= room else text[: room - 1].rstrip() + "…"
+
+
+def label(text: str) -> str:
+    """A control's label (already in the reader's language) within Discord's 80 characters."""
+    return fit(text, LABEL_CHARS)
 
 
 class Kind(enum.Enum):
@@ -36,6 +52,10 @@ class Handler(Protocol):
     """What the controls call: the cog's translation of a click into a runtime command."""
 
     runtime: TableRuntime
+
+    async def member_texts(self, interaction: discord.Interaction) -> Texts:
+        """The clicking member's language, for a private answer."""
+        ...
 
     async def on_lobby(self, interaction: discord.Interaction, tid: str, op: str, value: str) -> None:
         """A lobby control (join, leave, start, cancel, computers)."""
@@ -86,24 +106,33 @@ class _Guarded:
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         message = interaction.message
         on_hand = message is not None and message.flags.ephemeral
+        handler = handler_of(interaction)
         if on_hand != (self.kind is Kind.HAND):
+            t = await handler.member_texts(interaction)
             await send_ephemeral(
-                interaction, "That control doesn't belong on this message; nothing was done."
+                interaction, t.gettext("That control doesn't belong on this message; nothing was done.")
             )
             return False
-        table = handler_of(interaction).runtime.get(self.tid)
+        table = handler.runtime.get(self.tid)
         if table is None:
+            t = await handler.member_texts(interaction)
             if self.kind is Kind.HAND:
-                await interaction.response.edit_message(content="This table has closed.", view=None)
+                await interaction.response.edit_message(
+                    content=t.gettext("This table has closed."), view=None
+                )
             else:
                 await send_ephemeral(
-                    interaction, "This table has closed. Open a new one with `/flipflop start`."
+                    interaction,
+                    t.gettext("This table has closed. Open a new one with {command}.").format(
+                        command="`/flipflop start`"
+                    ),
                 )
             return False
         if self.kind is Kind.HAND and (
             table.game is None or table.pid(interaction.user.id) not in table.game.order
         ):
-            await send_ephemeral(interaction, "You're not playing at this table.")
+            t = await handler.member_texts(interaction)
+            await send_ephemeral(interaction, t.gettext("You're not playing at this table."))
             return False
         return True
 
@@ -209,7 +238,7 @@ class HandButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave|leaveok)"
+        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave|leaveok|hint)"
         r"(?::(?P<until>\d+))?"
     ),
 ):

@@ -20,18 +20,23 @@ from discord.ext import commands
 from bot.client import send_ephemeral
 from bot.fair_deal import Reveal
 from bot.history import RoundStory, history, round_story, stats
+from bot.i18n import N_, Texts
+from bot.refusals import explain
 from bot.tables import TableError
+from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.story import history_line, stats_text, story_lines, who
+from engine.fairness import Verification
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
     from bot.runtime import TableRuntime
 
-NO_ROUND = (
+NO_ROUND = N_(
     "There's no finished round #{id} in this server: check the id with `/flipflop history`. "
     "A round still in play has no id yet, and its seed stays secret until it ends."
 )
-NO_SEED = "Round #{id} was dealt before this bot published its shuffles, so it has no seed to check."
+NO_SEED = N_("Round #{id} was dealt before this bot published its shuffles, so it has no seed to check.")
+NO_BOTS = N_("Bots don't play Flip Flop here: pick a person.")
 SHOWN_LINES = 40
 """Story lines shown in the answer (the attachment always has the whole round)."""
 NONE = discord.AllowedMentions.none()
@@ -40,6 +45,41 @@ NONE = discord.AllowedMentions.none()
 def _round_id(value: int) -> int | None:
     """A round id as typed: a positive whole number that fits the store, else None (no such round)."""
     return value if 0 < value < 2**63 else None
+
+
+def _checks(result: Verification, t: Texts) -> list[str]:
+    """``Verification.lines`` in the reader's language: the commitment, then the deck."""
+    out = [
+        t.gettext("commitment: OK, SHA-256(server seed) matches")
+        if result.commitment_matches
+        else t.gettext("commitment: MISMATCH, SHA-256(server seed) is not the published commitment")
+    ]
+    if result.deck_matches is not None:
+        out.append(
+            t.gettext("deck: OK, the seeds give exactly this deck")
+            if result.deck_matches
+            else t.gettext("deck: MISMATCH, the seeds give another deck: {cards}").format(
+                cards=" ".join(result.expected_deck or ())
+            )
+        )
+    return out
+
+
+def fit_lines(lines: list[str], room: int, cut: str, keep_first: int = 2) -> str:
+    """``lines`` joined within ``room`` characters: whole lines from the middle give way to ``cut``.
+
+    The first lines (the deal) and the last (how the round ended, the hands) stay; a line is
+    never cut in half, so no mention or card is left broken.
+    """
+    text = "\n".join(lines)
+    if len(text) <= room:
+        return text
+    head, tail = lines[:keep_first], lines[keep_first:]
+    while tail and len("\n".join([*head, cut, *tail])) > room:
+        tail = tail[1:]
+    if len("\n".join([*head, cut, *tail])) > room:  # even the deal is too long: the end first
+        head, tail = [], lines[-1:] if len(lines[-1]) + len(cut) < room else []
+    return "\n".join([*head, cut, *tail])
 
 
 class HistoryCommands(commands.Cog):
@@ -53,21 +93,24 @@ class HistoryCommands(commands.Cog):
     async def seed(self, interaction: discord.Interaction, text: str) -> None:
         """Docs/FAIRNESS.md, "The client seed": a seated player's text goes into the next deal."""
         assert interaction.channel is not None
+        t = await self.bot.languages.reader(interaction)
         table = self.runtime.in_channel(interaction.channel.id)
         if table is None:
-            await send_ephemeral(interaction, "There's no table in this channel to add a seed to.")
+            await send_ephemeral(interaction, t.gettext("There's no table in this channel to add a seed to."))
             return
         try:
             number = await self.runtime.seed(
                 table.id, interaction.user.id, text, interaction_id=interaction.id
             )
         except TableError as e:
-            await send_ephemeral(interaction, str(e))
+            await send_ephemeral(interaction, explain(e, t))
             return
         await send_ephemeral(
             interaction,
-            f"🔒 Your text goes into round {number}'s client seed. It is published with that deal, "
-            "and anyone can check the deal once the round ends (`/flipflop verify`).",
+            t.gettext(
+                "🔒 Your text goes into round {number}'s client seed. It is published with that deal, "
+                "and anyone can check the deal once the round ends (`/flipflop verify`)."
+            ).format(number=t.number(number)),
         )
 
     async def _story(self, interaction: discord.Interaction, round_id: int) -> RoundStory | None:
@@ -76,7 +119,8 @@ class HistoryCommands(commands.Cog):
         checked = _round_id(round_id)
         found = None if checked is None else await round_story(self.bot.db, interaction.guild.id, checked)
         if found is None:
-            await send_ephemeral(interaction, NO_ROUND.format(id=round_id))
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(interaction, t.gettext(NO_ROUND).format(id=round_id))
         return found
 
     @app_commands.command(name="verify", description="Check a finished round's deal against its seeds.")
@@ -88,20 +132,34 @@ class HistoryCommands(commands.Cog):
         if found is None:
             return
         if found.reveal is None:
-            await send_ephemeral(interaction, NO_SEED.format(id=round_id))
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(interaction, t.gettext(NO_SEED).format(id=round_id))
             return
+        t = await self.bot.languages.public(interaction)
         reveal = Reveal(**found.reveal)
         result = reveal.check(found.transcript["rounds"][0]["deck"])
         head = (
-            f"✅ Round #{found.round_id} (round {found.number} at table `{found.table_id}`) was dealt fairly:"
+            t.gettext("✅ Round #{id} (round {number} at table `{table}`) was dealt fairly:").format(
+                id=found.round_id, number=t.number(found.number), table=found.table_id
+            )
             if result.ok
-            else f"❌ Round #{found.round_id} does NOT check out:"
+            else t.gettext("❌ Round #{id} does NOT check out:").format(id=found.round_id)
         )
         text = (
-            f"{head}\n" + "\n".join(f"• {line}" for line in result.lines()) + "\n"
-            f"Server seed `{reveal.server_seed}`\nCommitment `{reveal.commitment}`\n"
-            f"Client seed `{reveal.client_seed}` · round {reveal.round}\n"
-            f"Check it yourself (docs/FAIRNESS.md):\n```\n{reveal.command()}\n```"
+            f"{head}\n"
+            + "\n".join(f"• {line}" for line in _checks(result, t))
+            + "\n"
+            + t.gettext(
+                "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
+                "Client seed `{client_seed}` · round {number}\n"
+                "Check it yourself (docs/FAIRNESS.md):"
+            ).format(
+                server_seed=reveal.server_seed,
+                commitment=reveal.commitment,
+                client_seed=reveal.client_seed,
+                number=t.number(reveal.round),
+            )
+            + f"\n```\n{reveal.command()}\n```"
         )
         await interaction.response.send_message(text, allowed_mentions=NONE)
 
@@ -109,17 +167,28 @@ class HistoryCommands(commands.Cog):
     @app_commands.describe(member="Only rounds this member played")
     async def history(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         assert interaction.guild is not None
+        t = await self.bot.languages.reader(interaction)
         if member is not None and member.bot:
-            await send_ephemeral(interaction, "Bots don't play Flip Flop here: pick a person.")
+            await send_ephemeral(interaction, t.gettext(NO_BOTS))
             return
         rounds = await history(self.bot.db, interaction.guild.id, None if member is None else member.id, 10)
-        whose = "in this server" if member is None else f"with {member.mention}"
         if not rounds:
-            await send_ephemeral(interaction, f"No finished rounds {whose} yet.", allowed_mentions=NONE)
+            none = (
+                t.gettext("No finished rounds in this server yet.")
+                if member is None
+                else t.gettext("No finished rounds with {member} yet.").format(member=member.mention)
+            )
+            await send_ephemeral(interaction, none, allowed_mentions=NONE)
             return
-        text = f"📜 **Last rounds {whose}** (newest first; `/flipflop round id:` tells one):"
+        text = (
+            t.gettext("📜 **Last rounds in this server** (newest first; `/flipflop round id:` tells one):")
+            if member is None
+            else t.gettext(
+                "📜 **Last rounds with {member}** (newest first; `/flipflop round id:` tells one):"
+            ).format(member=member.mention)
+        )
         for summary in rounds:  # whole lines only, within Discord's 2,000 characters
-            line = history_line(summary)
+            line = history_line(summary, t)
             if len(text) + 1 + len(line) > 2000:
                 break
             text += "\n" + line
@@ -133,33 +202,47 @@ class HistoryCommands(commands.Cog):
         found = await self._story(interaction, round_id)
         if found is None:
             return
-        lines = story_lines(found.lines, found.number)
+        t = await self.bot.languages.reader(interaction)
+        lines = story_lines(found.lines, found.number, t)
         if len(lines) > SHOWN_LINES:
+            more = len(lines) - SHOWN_LINES + 5
             lines = [
                 *lines[:5],
-                f"… {len(lines) - SHOWN_LINES + 5} more in the file …",
+                t.ngettext("… {count} more in the file …", "… {count} more in the file …", more).format(
+                    count=t.number(more)
+                ),
                 *lines[5 - SHOWN_LINES :],
             ]
         seed = (
-            f"Seed revealed: `{found.reveal['server_seed']}` (`/flipflop verify round:{found.round_id}`)"
+            t.gettext("Seed revealed: `{seed}` (`/flipflop verify round:{id}`)").format(
+                seed=found.reveal["server_seed"], id=found.round_id
+            )
             if found.reveal
-            else "No seed: dealt before this bot published its shuffles."
+            else t.gettext("No seed: dealt before this bot published its shuffles.")
         )
-        players = " ".join(who(m) for m in dict.fromkeys(found.members.values()))
-        head = (
-            f"📖 **Round #{found.round_id}** — round {found.number} at table `{found.table_id}` "
-            f"<t:{int(found.ended_at)}:f> · {players}\n{seed}\n"
+        players = " ".join(who(m, t) for m in dict.fromkeys(found.members.values()))
+        title = t.gettext("📖 **Round #{id}** — round {number} at table `{table}` {when} · {players}").format(
+            id=found.round_id,
+            number=t.number(found.number),
+            table=found.table_id,
+            when=f"<t:{int(found.ended_at)}:f>",
+            players=players,
         )
-        body = "\n".join(lines)
-        if len(head) + len(body) > 1990:
-            body = body[: 1990 - len(head) - 30] + "\n… (the whole round is in the file)"
+        head = f"{title}\n{seed}\n"
+        body = fit_lines(lines, 1990 - len(head), t.gettext("… (the whole round is in the file)"))
+        filename = f"round-{found.round_id}.json"
         attachment = discord.File(
             io.BytesIO(json.dumps(found.transcript, indent=1).encode()),
-            filename=f"round-{found.round_id}.json",
-            description="Replay: python -m engine.replay round.json",
+            filename=filename,
+            description=t.gettext("Replay: {command}").format(command=f"python -m engine.replay {filename}"),
         )
+        played = interaction.user.id in found.members.values()  # issue 16: only one's own play
         await interaction.response.send_message(
-            head + body, file=attachment, ephemeral=True, allowed_mentions=NONE
+            head + body,
+            file=attachment,
+            ephemeral=True,
+            allowed_mentions=NONE,
+            view=analyse_view(found.round_id, t) if played else discord.utils.MISSING,
         )
 
     @app_commands.command(name="stats", description="A member's Flip Flop record and skill rating here.")
@@ -167,8 +250,9 @@ class HistoryCommands(commands.Cog):
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         assert interaction.guild is not None
         target = member or interaction.user
+        t = await self.bot.languages.reader(interaction)
         if target.bot:
-            await send_ephemeral(interaction, "Bots don't play Flip Flop here: pick a person.")
+            await send_ephemeral(interaction, t.gettext(NO_BOTS))
             return
         found = await stats(self.bot.db, interaction.guild.id, target.id)
-        await send_ephemeral(interaction, stats_text(target.id, found), allowed_mentions=NONE)
+        await send_ephemeral(interaction, stats_text(target.id, found, t), allowed_mentions=NONE)

@@ -17,11 +17,21 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.db import StoreError
+from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
-from bot.table_render import event_lines, last_move, notice_line, round_record_embed, unreadable_line
+from bot.table_render import (
+    RESTARTED,
+    event_lines,
+    last_move,
+    notice_line,
+    round_record_embed,
+    round_title,
+    unreadable_line,
+)
 from bot.tables import Table, Unreadable
 from cogs.flipflop.pacing import EditPacer
-from cogs.flipflop.screens import Screen, current_screen, hand_screen
+from cogs.flipflop.screens import Screen, current_screen, hand_screen, practice_embed
 from engine.events import Drew, GameOver, PlayerLeft, RoundStarted
 
 if TYPE_CHECKING:
@@ -36,8 +46,13 @@ UNKNOWN_MESSAGE = 10008
 PUSHED_UP_AFTER = 5
 """Members' messages below the table message before it moves to the bottom (about a screenful)."""
 MISSING_ACCESS = 50001
-PERMISSION = {MISSING_ACCESS: "View Channel"}
-"""The permission a 403 code means; any other 403 is Send Messages (or Embed Links for an edit)."""
+PERMISSION = {MISSING_ACCESS: N_("View Channel")}
+"""The permission a 403 code means; any other 403 is Send Messages (or Embed Links for an edit).
+
+Discord's own names of the permissions, as catalog messages: the warning a member reads
+(``Controls.warn_if_muted``) names it in their language, as their Discord client does."""
+SEND_MESSAGES = N_("Send Messages")
+SEND_AND_EMBED = N_("Send Messages and Embed Links")
 _RANK = {
     Delivery.OK: 0,
     Delivery.FAILED: 1,
@@ -45,10 +60,11 @@ _RANK = {
     Delivery.MESSAGE_GONE: 3,
     Delivery.GONE: 4,
 }
-STOPPED_UPDATING = (
+STOPPED_UPDATING = N_(
     "⏸️ This hand has stopped updating itself (Discord lets the bot change it for 15 minutes). "
     "Click 🔄 **Refresh** or **My hand** on the table for a fresh one."
 )
+MOVED = N_("The table moved to the bottom of the channel ⬇️")
 
 Moment = tuple[int, bool, bool]
 """What an open hand must follow: (round number, the player's turn, the game still on)."""
@@ -70,6 +86,8 @@ class OpenHand:
     interaction: discord.Interaction
     table: Table
     shown: Moment
+    t: Texts
+    """The member's language (their hand is private)."""
     expiry: asyncio.TimerHandle | None = None
 
 
@@ -121,16 +139,31 @@ class DiscordNotifier:
         """Each table's log of the round being played (shown in the table message)."""
         self.below: dict[str, int] = {}
         """How many members' messages were posted below each table message since it was posted."""
+        self.public: dict[int, Texts] = {}
+        """Each server's language for public messages, as last read (for callers that can not wait)."""
         self._tasks: set[asyncio.Future[None]] = set()
 
-    def remember_hand(self, table: Table, user_id: int, interaction: discord.Interaction) -> None:
+    async def server_texts(self, guild_id: int) -> Texts:
+        """The server's language for the table message, the round log and the channel's news.
+
+        Read through the language book (a memory in front of the database); if the database can
+        not answer, the language last read is used (English at first): a game never stops for it.
+        """
+        try:
+            self.public[guild_id] = await self.bot.languages.server_texts(guild_id)
+        except StoreError:
+            log.warning("Server %s: could not read its language; using the last one known", guild_id)
+        return self.public.get(guild_id) or texts(SOURCE_LANGUAGE)
+
+    def remember_hand(self, table: Table, user_id: int, interaction: discord.Interaction, t: Texts) -> None:
         """``interaction``'s message is this player's hand now, as it reads at this moment: keep it current.
 
-        Before its token runs out the message is told that it stopped updating.
+        ``t`` is the member's language, kept to update the hand in it. Before its token runs
+        out the message is told that it stopped updating.
         """
         key = (table.id, user_id)
         self.forget_hand(*key)
-        hand = OpenHand(interaction, table, moment(table, user_id))
+        hand = OpenHand(interaction, table, moment(table, user_id), t)
         age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
         try:
             loop = asyncio.get_running_loop()
@@ -154,9 +187,10 @@ class DiscordNotifier:
             return
         self.forget_hand(*key)
         try:
-            screen = hand_screen(hand.table, key[1], STOPPED_UPDATING) if hand.table.game else None
+            note = hand.t.gettext(STOPPED_UPDATING)
+            screen = hand_screen(hand.table, key[1], hand.t, note) if hand.table.game else None
             await hand.interaction.edit_original_response(
-                **(screen.edit() if screen else {"content": STOPPED_UPDATING, "view": None})
+                **(screen.edit() if screen else {"content": note, "view": None})
             )
         except discord.HTTPException as e:
             log.warning("Table %s: could not mark a hand as stopped (%s %s)", key[0], e.status, e.code)
@@ -181,7 +215,7 @@ class DiscordNotifier:
         if isinstance(e, discord.NotFound) and e.code == UNKNOWN_MESSAGE and what == "edit the table message":
             return Sent(Delivery.MESSAGE_GONE)
         if isinstance(e, discord.Forbidden):
-            default = "Send Messages" if what == "post" else "Send Messages and Embed Links"
+            default = SEND_MESSAGES if what == "post" else SEND_AND_EMBED
             return Sent(Delivery.FORBIDDEN, PERMISSION.get(e.code, default))
         return Sent(Delivery.FAILED)
 
@@ -195,7 +229,8 @@ class DiscordNotifier:
         as a short record: about one new channel message per round.
         """
         table = outcome.table
-        self._remember_moves(outcome)
+        t = (await self.server_texts(table.guild_id)).at(table.practice)
+        self._remember_moves(outcome, t)
         ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
         # A restart is news in a lobby; in a game it is a line of the round's log, so resuming a
         # table costs one call: the paced edit of its message (which also finds a deleted one).
@@ -206,8 +241,9 @@ class DiscordNotifier:
         lines = [
             line
             for n in outcome.notices
-            if not isinstance(n, ComputersOnly) and not isinstance(n, as_news)
-            and (line := notice_line(table, n)) is not None
+            if not isinstance(n, ComputersOnly)
+            and not isinstance(n, as_news)
+            and (line := notice_line(table, n, t)) is not None
         ]
         # A removal for timeouts already says the player is out: their leaving is not said twice.
         removed = {str(n.player) for n in outcome.notices if isinstance(n, TimedOut) and n.removed}
@@ -218,12 +254,13 @@ class DiscordNotifier:
                 for e in outcome.events
                 if not isinstance(e, GameOver) and not (isinstance(e, PlayerLeft) and e.player in removed)
             ],
+            t,
         )
-        why = notice_line(table, ending[0]) or "" if ending else ""
-        final = event_lines(table, [e for e in outcome.events if isinstance(e, GameOver)], why)
+        why = notice_line(table, ending[0], t) or "" if ending else ""
+        final = event_lines(table, [e for e in outcome.events if isinstance(e, GameOver)], t, why)
         results: list[Sent] = []
         if table.game is None:  # a lobby: its news is posted
-            lines = [line for n in posted if (line := notice_line(table, n))] + lines + final
+            lines = [line for n in posted if (line := notice_line(table, n, t))] + lines + final
             posted = []
             for text in split_message(lines):
                 results.append(await self.post(table, text))
@@ -232,10 +269,10 @@ class DiscordNotifier:
             if table_message:
                 self.refresh_soon(table)
         else:
-            self._log(table, outcome, lines)
+            self._log(table, outcome, lines, t)
             if (table_message and not only_a_draw(outcome)) or lines:
                 self.refresh_soon(table)
-            news = [line for n in posted if (line := notice_line(table, n))] + final
+            news = [line for n in posted if (line := notice_line(table, n, t))] + final
             for text in split_message(news):  # a restart, a closing and the final standings are news
                 results.append(await self.post(table, text))
         await self._update_open_hands(table)
@@ -244,8 +281,12 @@ class DiscordNotifier:
         sent = worst(results)
         return Sent(sent.status, sent.missing, posted=bool(results) and sent.ok)
 
-    def _log(self, table: Table, outcome: Outcome, lines: list[str]) -> None:
-        """Add to this round's log; a new deal starts a new log and moves the table down."""
+    def _log(self, table: Table, outcome: Outcome, lines: list[str], t: Texts) -> None:
+        """Add to this round's log; a new deal starts a new log and moves the table down.
+
+        The log's lines are kept as written, in the server's language of the moment (the
+        transcript, not this log, is the game's neutral record).
+        """
         tid = table.id
         if not any(isinstance(e, RoundStarted) for e in outcome.events):
             self.logs.setdefault(tid, []).extend(lines)
@@ -255,8 +296,7 @@ class DiscordNotifier:
         assert table.game is not None
         number = table.game.public_view().round_number
         if number > 1 and table.message_id is not None:
-            title = f"🃏 Flip Flop — round {number - 1}"
-            record = round_record_embed(title, finished)
+            record = practice_embed(table, round_record_embed(round_title(number - 1, t), finished), t)
             self._spawn(self._move_down(table, table.message_id, record))
 
     def _spawn(self, work: Awaitable[None]) -> None:
@@ -283,7 +323,8 @@ class DiscordNotifier:
         """
         self.below[table.id] = 0
         try:
-            message = await self.channel(table).send(**self.screen(table).send())
+            t = (await self.server_texts(table.guild_id)).at(table.practice)
+            message = await self.channel(table).send(**self.screen(table, t).send())
         except discord.HTTPException as e:
             log.warning("Table %s: could not move the table down (%s %s)", table.id, e.status, e.code)
             await self._report(table, self._classify(e, "post"))
@@ -308,13 +349,13 @@ class DiscordNotifier:
         if runtime is not None and not (sent.ok and not sent.posted):
             await runtime.report(table.id, sent)
 
-    def _remember_moves(self, outcome: Outcome) -> None:
+    def _remember_moves(self, outcome: Outcome, t: Texts) -> None:
         tid = outcome.table.id
         if any(isinstance(n, Resumed) for n in outcome.notices) and outcome.table.status == "playing":
-            self.last_lines[tid] = "♻️ The bot restarted; the game carries on."
+            self.last_lines[tid] = t.gettext(RESTARTED)
         if any(isinstance(e, RoundStarted) for e in outcome.events):
             self.last_lines[tid] = ""
-        line = last_move(outcome.table, outcome.events)
+        line = last_move(outcome.table, outcome.events, t)
         if line:
             self.last_lines[tid] = line
 
@@ -350,15 +391,24 @@ class DiscordNotifier:
         if table.message_id is None:
             return Sent(Delivery.OK)
         message = self.channel(table).get_partial_message(table.message_id)
-        screen = self.screen(table)
+        screen = self.screen(table, await self.server_texts(table.guild_id))
         sent = await self._call(table.id, "edit the table message", message.edit(**screen.edit()))
         if sent.status is Delivery.FAILED:  # a passing failure: the next change edits again
             return Sent(Delivery.OK)
         return sent
 
-    def screen(self, table: Table) -> Screen:
-        """The table message as it should read now (for a reply that shows it)."""
-        return current_screen(table, self.last_lines.get(table.id, ""), self.logs.get(table.id, ()))
+    def screen(self, table: Table, t: Texts | None = None) -> Screen:
+        """The table message as it should read now (for a reply that shows it), in the server's language.
+
+        Without ``t``, the server's language as last read (``server_texts``) is used; if it was
+        never read here, English now and the server's language by one paced edit right after.
+        """
+        if t is None:
+            t = self.public.get(table.guild_id)
+            if t is None:
+                t = texts(SOURCE_LANGUAGE)
+                self.refresh_soon(table)
+        return current_screen(table, t, self.last_lines.get(table.id, ""), self.logs.get(table.id, ()))
 
     async def _update_open_hands(self, table: Table) -> None:
         """Edit each open hand whose moment changed: a new deal, the turn coming or going, the end.
@@ -373,7 +423,7 @@ class DiscordNotifier:
                 continue
             hand.shown = now
             try:
-                await hand.interaction.edit_original_response(**hand_screen(table, key[1]).edit())
+                await hand.interaction.edit_original_response(**hand_screen(table, key[1], hand.t).edit())
             except discord.HTTPException as e:
                 log.warning("Table %s: could not update a hand (%s %s)", table.id, e.status, e.code)
                 self.forget_hand(*key)
@@ -394,7 +444,8 @@ class DiscordNotifier:
     async def post_table(self, table: Table) -> int | None:
         """Post the table message again at the bottom of the channel."""
         try:
-            sent = await self.channel(table).send(**self.screen(table).send())
+            t = (await self.server_texts(table.guild_id)).at(table.practice)
+            sent = await self.channel(table).send(**self.screen(table, t).send())
         except discord.HTTPException as e:
             log.warning("Table %s: could not post the table message (%s %s)", table.id, e.status, e.code)
             return None
@@ -403,11 +454,13 @@ class DiscordNotifier:
     async def unreadable(self, bad: Unreadable) -> Sent:
         """Say in its channel that a table this version can not read was closed and refunded."""
         channel = self.bot.get_partial_messageable(bad.channel_id, guild_id=bad.guild_id)
-        call = channel.send(unreadable_line(bad.refunds), allowed_mentions=discord.AllowedMentions.none())
+        t = await self.server_texts(bad.guild_id)
+        call = channel.send(unreadable_line(bad.refunds, t), allowed_mentions=discord.AllowedMentions.none())
         return await self._call(bad.table_id, "post", call)
 
     async def retire(self, table: Table, message_id: int) -> Sent:
         """The table moved to a new message: say so on the old one."""
         old = self.channel(table).get_partial_message(message_id)
-        call = old.edit(content="The table moved to the bottom of the channel ⬇️", embed=None, view=None)
+        t = (await self.server_texts(table.guild_id)).at(table.practice)
+        call = old.edit(content=t.gettext(MOVED), embed=None, view=None)
         return await self._call(table.id, "edit the old table message", call)

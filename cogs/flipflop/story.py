@@ -11,76 +11,123 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.history import RoundSummary, Stats, computer_level
-from bot.render import chips
+from bot.i18n import N_, Texts
 from bot.runtime import LEVEL_LABEL
 from engine import Card
 
 END_WORD = {
-    "out": "went out",
-    "tonk": "tonk out",
-    "drop": "drop",
-    "caught": "caught drop",
-    "stock": "stock ran out",
-    "fifty": "50 at the deal",
-    "forty_nine": "49 at the deal",
+    "out": N_("went out"),
+    "tonk": N_("tonk out"),
+    "drop": N_("drop"),
+    "caught": N_("caught drop"),
+    "stock": N_("stock ran out"),
+    "fifty": N_("50 at the deal"),
+    "forty_nine": N_("49 at the deal"),
 }
-"""How a round ended (``bot.history.WAYS``), in a word or three."""
+"""How a round ended (``bot.history.WAYS``), in a word or three (translated where shown)."""
+
+POT_NAME = {"game": N_("game pot"), "flip": N_("flip pot"), "flop": N_("flop pot")}
+"""The three pots by name, as the story lines say them."""
 
 
-def who(member: int | str) -> str:
+def _end(reason: str, t: Texts) -> str:
+    return t.gettext(END_WORD[reason]) if reason in END_WORD else reason
+
+
+def _pot(pot: str, t: Texts) -> str:
+    return t.gettext(POT_NAME[pot]) if pot in POT_NAME else pot
+
+
+def who(member: int | str, t: Texts) -> str:
     """A recorded member: a mention for a person, ``🤖 Basic`` for a computer level."""
     if isinstance(member, int):
         level = computer_level(member)
         if level is not None:
-            return f"🤖 {LEVEL_LABEL.get(level, level)}"
+            return f"🤖 {t.gettext(LEVEL_LABEL[level]) if level in LEVEL_LABEL else level}"
         return f"<@{member}>"
     return str(member)
 
 
-def _cards(codes: Sequence[str]) -> str:
-    return " ".join(Card.parse(code).label for code in codes) or "no cards"
+def _cards(codes: Sequence[str], t: Texts) -> str:
+    return " ".join(Card.parse(code).label for code in codes) or t.gettext("no cards")
 
 
-def _line(code: str, p: Mapping[str, Any]) -> str | None:
+def _line(code: str, p: Mapping[str, Any], t: Texts) -> str | None:
     """One event of a recorded round as a short line (None: not worth a line)."""
-    player = who(p["player"]) if "player" in p and p["player"] is not None else ""
+    player = who(p["player"], t) if "player" in p and p["player"] is not None else ""
+    card = Card.parse(p["card"]).label if p.get("card") else ""
+    n = t.number
     if code == "round_started":
-        return (
-            f"🃏 Round {p['number']}: {who(p['dealer'])} deals; upcard {Card.parse(p['upcard']).label}, "
-            f"pots game {p['pots']['game']} · flip {p['pots']['flip']} · flop {p['pots']['flop']}"
+        return t.gettext(
+            "🃏 Round {number}: {dealer} deals; upcard {upcard}, pots game {game} · flip {flip} · flop {flop}"
+        ).format(
+            number=n(p["number"]),
+            dealer=who(p["dealer"], t),
+            upcard=Card.parse(p["upcard"]).label,
+            game=n(p["pots"]["game"]),
+            flip=n(p["pots"]["flip"]),
+            flop=n(p["pots"]["flop"]),
         )
     if code == "drew":
-        card = f" {Card.parse(p['card']).label}" if p.get("card") else ""
-        return f"{player} draws{card} from the {p['source']}"
+        if p["source"] == "discard":
+            text = (
+                t.gettext("{player} draws {card} from the discard pile")
+                if card
+                else t.gettext("{player} draws from the discard pile")
+            )
+        else:
+            text = (
+                t.gettext("{player} draws {card} from the stock")
+                if card
+                else t.gettext("{player} draws from the stock")
+            )
+        return text.format(player=player, card=card)
     if code == "discarded":
-        return f"{player} discards {Card.parse(p['card']).label}"
+        return t.gettext("{player} discards {card}").format(player=player, card=card)
     if code == "spread_laid":
-        return f"{player} lays a {p['kind']}: {_cards(p['cards'])}"
+        text = t.gettext("{player} lays a run: {cards}") if p["kind"] == "run" else t.gettext(
+            "{player} lays a set: {cards}"
+        )
+        return text.format(player=player, cards=_cards(p["cards"], t))
     if code == "laid_off":
-        return f"{player} lays off {Card.parse(p['card']).label} on spread #{p['index']}"
+        return t.gettext("{player} lays off {card} on spread #{index}").format(
+            player=player, card=card, index=n(p["index"])
+        )
     if code == "card_shown":
-        return f"{player} shows {Card.parse(p['card']).label} for the {p['pot']} pot"
+        return t.gettext("{player} shows {card} for the {pot}").format(
+            player=player, card=card, pot=_pot(p["pot"], t)
+        )
     if code == "dropped":
-        return f"✋ {player} drops with {p['value']}"
+        return t.gettext("✋ {player} drops with {value}").format(player=player, value=n(p["value"]))
     if code == "player_left":
-        return f"🚪 {player} leaves"
+        return t.gettext("🚪 {player} leaves").format(player=player)
     if code == "round_ended":
         hands = [
-            f"  {who(m)}: {_cards(cards)} ({p['values'].get(m, p['values'].get(str(m), '?'))})"
+            f"  {who(m, t)}: {_cards(cards, t)} ({p['values'].get(m, p['values'].get(str(m), '?'))})"
             for m, cards in p["hands"].items()
         ]
-        end = END_WORD.get(p["reason"], p["reason"])
+        end = _end(p["reason"], t)
         return (f"🏁 {end} — {player}" if player else f"🏁 {end}") + "\n" + "\n".join(hands)
     if code == "pot_paid":
-        shares = ", ".join(f"{who(m)} {n}" for m, n in p["shares"].items())
-        return f"💰 {p['pot']} pot ({p['total']}): {shares}"
+        shares = ", ".join(f"{who(m, t)} {n(v)}" for m, v in p["shares"].items())
+        return t.gettext("💰 {pot} ({total}): {shares}").format(
+            pot=_pot(p["pot"], t), total=n(p["total"]), shares=shares
+        )
     if code == "pot_carried":
-        return f"↪️ {p['pot']} pot ({p['amount']}) carries over"
+        return t.gettext("↪️ {pot} ({amount}) carries over").format(
+            pot=_pot(p["pot"], t), amount=n(p["amount"])
+        )
     if code == "side_stake_paid":
-        to = who(p["to_player"]) if p.get("to_player") is not None else f"the {p['to_pot']} pot"
-        return f"↳ {player} pays a side stake of {p['amount']} to {to}"
+        amount = n(p["amount"])
+        if p.get("to_player") is not None:
+            return t.gettext("↳ {player} pays a side stake of {amount} to {to}").format(
+                player=player, amount=amount, to=who(p["to_player"], t)
+            )
+        return t.gettext("↳ {player} pays a side stake of {amount} to the {pot}").format(
+            player=player, amount=amount, pot=_pot(p["to_pot"], t)
+        )
     if code == "next_dealer":
-        return f"next deal: {player}"
+        return t.gettext("next deal: {player}").format(player=player)
     return None
 
 
@@ -91,7 +138,7 @@ def _key(member: Any) -> Any:
     return member
 
 
-def story_lines(lines: Sequence[tuple[str, Mapping[str, Any]]], number: int) -> list[str]:
+def story_lines(lines: Sequence[tuple[str, Mapping[str, Any]]], number: int, t: Texts) -> list[str]:
     """The round turn by turn; the hands as they were at the end come with its last lines.
 
     ``number`` is the table's round number: the stored transcript replays the
@@ -105,47 +152,73 @@ def story_lines(lines: Sequence[tuple[str, Mapping[str, Any]]], number: int) -> 
         for field in ("hands", "values", "shares"):
             if isinstance(fixed.get(field), dict):
                 fixed[field] = {_key(k): v for k, v in fixed[field].items()}
-        if (text := _line(code, fixed)) is not None:
+        if (text := _line(code, fixed, t)) is not None:
             out.append(text)
     return out
 
 
-def history_line(summary: RoundSummary) -> str:
+def history_line(summary: RoundSummary, t: Texts) -> str:
     """One recorded round: id, when, how it ended, who won which pot, who played."""
     pots = []
     for pot, winners in summary.winners.items():
-        pots.append(f"{pot} " + (" & ".join(who(m) for m in winners) if winners else "carried"))
-    players = " ".join(who(m) for m in dict.fromkeys(summary.members))
-    return (
-        f"`#{summary.round_id}` <t:{int(summary.ended_at)}:R> · round {summary.number} at table "
-        f"`{summary.table_id}` · {END_WORD.get(summary.end, summary.end)} · {' · '.join(pots)}\n"
-        f"  {players}"
+        won = " & ".join(who(m, t) for m in winners) if winners else t.gettext("carried")
+        pots.append(f"{_pot(pot, t)}: {won}")
+    players = " ".join(who(m, t) for m in dict.fromkeys(summary.members))
+    head = t.gettext("`#{id}` {when} · round {number} at table `{table}` · {end} · {pots}").format(
+        id=summary.round_id,
+        when=f"<t:{int(summary.ended_at)}:R>",
+        number=t.number(summary.number),
+        table=summary.table_id,
+        end=_end(summary.end, t),
+        pots=" · ".join(pots),
     )
+    return f"{head}\n  {players}"
 
 
-def stats_text(member: int, s: Stats) -> str:
+def stats_text(member: int, s: Stats, t: Texts) -> str:
     """``/flipflop stats``: a member's record here, and their rating as its ordinal (μ − 3σ)."""
     if s.rounds == 0:
-        return f"{who(member)} hasn't finished a round of Flip Flop in this server yet."
-    wins = s.wins
-    ways = (
-        f"out {wins['out']} · tonk {wins['tonk']} · drop {wins['drop']} · caught drop {wins['caught']} · "
-        f"stock {wins['stock']} · 49/50 {wins['fifty'] + wins['forty_nine']}"
+        return t.gettext("{member} hasn't finished a round of Flip Flop in this server yet.").format(
+            member=who(member, t)
+        )
+    wins, n = s.wins, t.number
+    ways = t.gettext(
+        "out {out} · tonk {tonk} · drop {drop} · caught drop {caught} · stock {stock} · 49/50 {deal}"
+    ).format(
+        out=n(wins["out"]),
+        tonk=n(wins["tonk"]),
+        drop=n(wins["drop"]),
+        caught=n(wins["caught"]),
+        stock=n(wins["stock"]),
+        deal=n(wins["fifty"] + wins["forty_nine"]),
     )
-    biggest = chips(s.biggest_pot) if s.biggest_pot is not None else "none yet"
+    biggest = t.chips(s.biggest_pot) if s.biggest_pot is not None else t.gettext("none yet")
+    net = ("+" if s.net >= 0 else "") + n(s.net)
     lines = [
-        f"📊 **{who(member)}** in this server",
-        f"Games **{s.games}** · rounds **{s.rounds}** · net **{s.net:+,}** chips",
-        f"Rounds won: {ways}",
-        f"Pots won: game {s.game_pots} · flip {s.flip_pots} · flop {s.flop_pots} · biggest {biggest}",
-        f"Drops {s.drops}, caught {s.caught}",
+        t.gettext("📊 **{member}** in this server").format(member=who(member, t)),
+        t.gettext("Games **{games}** · rounds **{rounds}** · net **{net}** chips").format(
+            games=n(s.games), rounds=n(s.rounds), net=net
+        ),
+        t.gettext("Rounds won: {ways}").format(ways=ways),
+        t.gettext("Pots won: game {game} · flip {flip} · flop {flop} · biggest {biggest}").format(
+            game=n(s.game_pots), flip=n(s.flip_pots), flop=n(s.flop_pots), biggest=biggest
+        ),
+        t.gettext("Drops {drops}, caught {caught}").format(drops=n(s.drops), caught=n(s.caught)),
     ]
     if s.rating is None:
-        lines.append("Rating: none yet (it comes with the first finished game)")
+        lines.append(t.gettext("Rating: none yet (it comes with the first finished game)"))
     else:
         r = s.rating.rating
         lines.append(
-            f"Rating **{r.ordinal:.1f}** (μ {r.mu:.1f} − 3 × σ {r.sigma:.2f}; "
-            f"{s.rating.games} rated game{'' if s.rating.games == 1 else 's'})"
+            t.ngettext(
+                "Rating **{rating}** (μ {mu} − 3 × σ {sigma}; {count} rated game)",
+                "Rating **{rating}** (μ {mu} − 3 × σ {sigma}; {count} rated games)",
+                s.rating.games,
+            ).format(
+                rating=t.decimal(r.ordinal),
+                mu=t.decimal(r.mu),
+                sigma=t.decimal(r.sigma, 2),
+                count=n(s.rating.games),
+            )
         )
     return "\n".join(lines)

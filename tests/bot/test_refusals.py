@@ -137,7 +137,7 @@ def test_settings_refusals_keep_their_code_through_validation() -> None:
     assert (playable.value.code, playable.value.params) == ("buy_in_not_multiple", {"stake": 1000})
     with pytest.raises(LedgerError) as ranged:
         GuildSettings.build(turn_seconds=5)
-    assert ranged.value.code == "setting_out_of_range"
+    assert ranged.value.code == "turn_seconds_out_of_range"
     assert str(ranged.value) == "The turn timer must be a whole number between 15 and 3,600 seconds."
     with pytest.raises(LedgerError) as unknown:
         GuildSettings.build(colour=3)

@@ -1,12 +1,15 @@
-"""Simcord's clock stands still between clicks, so table edits are paced only where a test asks."""
+"""Shared fixtures of the cog tests: unpaced table edits, and a recorder of every payload sent to simcord."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from simcord.http import router
 
 from cogs.flipflop import pacing
+from tests.cogs.helpers import Sent
 
 
 @pytest.fixture(autouse=True)
@@ -16,3 +19,17 @@ def unpaced_table_edits() -> Iterator[None]:
     pacing.BUDGET = (1_000_000, pacing.WINDOW_SECONDS)
     yield
     pacing.BUDGET = saved
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> Iterator[Sent]:
+    """Record every payload simcord's router receives from the bot."""
+    seen = Sent()
+    original = router.dispatch
+
+    def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+        seen.record(method, path, kwargs.get("json"))
+        return original(backend, method, path, **kwargs)
+
+    monkeypatch.setattr(router, "dispatch", dispatch)
+    yield seen

@@ -171,3 +171,53 @@ async def play_step(world: World, hands: Hands, drop_below: int) -> bool:
         await play_simple_turn(world, actor, drop_below=drop_below, hands=hands)
     await conserved(world)
     return True
+
+
+class Sent:
+    """Every text the bot sent, tagged with where it goes (``public`` or ``private``) and its kind."""
+
+    def __init__(self) -> None:
+        self.texts: list[tuple[str, str, str]] = []
+        """(audience, kind, text)"""
+
+    edits_private = False
+    """Set by the player while clicking on a private hand: an edit of the clicked message is private."""
+
+    def record(self, method: str, path: str, json: Any) -> None:
+        if not isinstance(json, dict) or method not in ("POST", "PATCH"):
+            return
+        callback = "/callback" in path
+        data = json.get("data", json) if callback else json
+        if not isinstance(data, dict):
+            return
+        if callback and json.get("type") == 7:  # UPDATE_MESSAGE: the clicked message is edited
+            private = self.edits_private
+        else:  # a new message (ephemeral flag) or an edit through the interaction's webhook (a hand)
+            private = bool(data.get("flags", 0) & 64) or "/webhooks/" in path
+        self._walk("private" if private else "public", data)
+
+    def _walk(self, audience: str, data: dict[str, Any]) -> None:
+        add = self.texts.append
+        if data.get("content"):
+            add((audience, "content", data["content"]))
+        for e in data.get("embeds") or []:
+            for key in ("title", "description"):
+                if e.get(key):
+                    add((audience, key, e[key]))
+            if (e.get("footer") or {}).get("text"):
+                add((audience, "footer", e["footer"]["text"]))
+            if (e.get("author") or {}).get("name"):
+                add((audience, "title", e["author"]["name"]))
+            for f in e.get("fields") or []:
+                add((audience, "field_name", f["name"]))
+                add((audience, "field_value", f["value"]))
+        for row in data.get("components") or []:
+            for c in row.get("components", []):
+                if c.get("label"):
+                    add((audience, "label", c["label"]))
+                if c.get("placeholder"):
+                    add((audience, "placeholder", c["placeholder"]))
+                for o in c.get("options") or []:
+                    add((audience, "option", o["label"]))
+                    if o.get("description"):
+                        add((audience, "option", o["description"]))

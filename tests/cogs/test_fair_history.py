@@ -291,3 +291,25 @@ async def test_rounds_of_another_server_are_unknown_here(world: World) -> None:
         assert said.ephemeral and "There's no finished round #1 in this server" in said.response.content
     said = await stranger.slash(room, "flipflop history")
     assert said.ephemeral and "No finished rounds in this server" in said.response.content
+
+
+def test_a_long_round_story_drops_whole_lines_from_its_middle() -> None:
+    """A story longer than a message (a long language, a long round) keeps the deal and the end."""
+    from cogs.flipflop.history import fit_lines
+
+    lines = [f"turn {i}: <@1456074443980800018> discarded `10♦`" for i in range(120)]
+    text = fit_lines(lines, 1500, "… (the whole round is in the file)")
+    assert len(text) <= 1500
+    assert text.startswith("turn 0:") and text.endswith(lines[-1])
+    assert all(line in lines or line.startswith("…") for line in text.split("\n"))  # no line cut in half
+    assert fit_lines(lines[:3], 1500, "…") == "\n".join(lines[:3])
+
+
+def test_the_table_status_shortens_a_long_client_seed() -> None:
+    from bot.table_render import SEED_SHOWN, short_seed
+
+    busy = "-".join(str(1456074443980800000 + i) for i in range(30))  # a click each
+    shown = short_seed(busy)
+    assert len(shown) <= SEED_SHOWN and "…" in shown
+    assert busy.startswith(shown.split("…")[0]) and busy.endswith(shown.split("…")[1])
+    assert short_seed("1-2:lucky 7") == "1-2:lucky 7"

@@ -6,6 +6,7 @@ from typing import Any
 
 import simcord
 
+from bot.i18n import texts
 from bot.render import for_players
 from bot.table_render import last_move
 from bot.tables import Table
@@ -195,7 +196,7 @@ def test_rule_ids_never_reach_players() -> None:
 
 async def test_spreads_are_numbered_from_one(world: World) -> None:
     table = await open_table(world, world.members[:3])
-    line = last_move(table, [LaidOff(str(world.members[0].id), Card.parse("5H"), 0)])
+    line = last_move(table, [LaidOff(str(world.members[0].id), Card.parse("5H"), 0)], texts("en"))
     assert line.endswith("off on #1")
     assert runtime(world).get(table.id) is table
 

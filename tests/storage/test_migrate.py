@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.languages import LanguageBook
 from bot.ledger import Ledger
 from bot.migrate import COPIED, main
 from bot.storage import SCHEMA_VERSION, Store
@@ -23,6 +24,7 @@ async def _deployment(path: Path) -> str:
         await ledger.update_settings(G, default_stake=10, default_buy_in=100)
         await ledger.grant(G, ANN, 50, actor_id=BEN)
         await ledger.claim_daily(G, BEN, now=100.0)
+        await LanguageBook(db).choose(G, BEN, "be")
         async with db.transaction() as tx:
             await ledger.debit(tx, G, ANN, 100, "buy_in", reference="t1")
             await ledger.debit(tx, G, BEN, 100, "buy_in", reference="t1")
@@ -62,7 +64,7 @@ async def test_a_deployment_is_copied_whole_and_verified(
     out = capsys.readouterr().out
     assert (
         "Copied accounts 2, guild_settings 1, ledger 6, tables 2, rounds 1, round_players 2,"
-        " round_seats 0, ratings 0." in out
+        " round_seats 0, ratings 0, language_choices 1." in out
     )
     assert "Verified: 2 balances equal their ledger sums and the source; 200 chips at open tables." in out
     async with Store(source) as old, Store(target) as new:

@@ -1,0 +1,397 @@
+"""Practice tables, hints and "Analyse my play" in Discord (issue 16).
+
+``/flipflop practice`` opens a table whose chips are practice chips (``Table.practice``:
+no ledger, no history, no ratings); ``/flipflop hint`` and the **Hint** button of a
+practice hand show the strong player's move with one reason; **Analyse my play**
+(under ``/flipflop round id:``, and in a practice hand after a round) looks back at
+the clicker's own decisions in a finished round. Searches run in the runtime's
+worker processes (``ComputerPlayers.run``), never on the event loop, each within a
+bounded time. Every refusal is a private answer that changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import send_ephemeral
+from bot.coach_render import analysis_text, hint_text, watch_text
+from bot.history import round_story
+from bot.i18n import N_, Texts
+from bot.ledger import LedgerError
+from bot.refusals import NOTHING_CHANGED, explain
+from bot.runtime import LEVELS, TableRuntime
+from bot.table_render import seat_name
+from bot.tables import Table, TableError
+from cogs.flipflop.controls import OPTION_CHARS, fit, label
+from engine.coach import HINT_BUDGET, hint_worker, watch
+from engine.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, NotAPlayer, analyse_worker, seats_of
+
+if TYPE_CHECKING:
+    from bot.client import FlipFlopBot
+    from cogs.flipflop.notifier import DiscordNotifier
+
+log = logging.getLogger("flipflop.coach")
+
+Computers = app_commands.Range[int, 1, 4]
+
+
+@dataclass
+class Budgets:
+    """Seconds the coach may search: a hint, each decision of a look back, a whole look back."""
+
+    hint: float = HINT_BUDGET
+    review: float = REVIEW_BUDGET
+    review_total: float = REVIEW_TOTAL
+    grace: float = 20.0
+    """Extra seconds to wait for a worker (a busy pool, its first start) before giving up."""
+
+
+BUDGETS = Budgets()
+"""The coach's budgets (tests make them small)."""
+
+COACH_SLOTS = 1
+"""Coach searches running at once: the worker pool's other worker stays free for computer players."""
+ONE_AT_A_TIME = N_("The coach is still working on your last question; wait for its answer, then ask again.")
+
+_coaches: weakref.WeakValueDictionary[int, Coach] = weakref.WeakValueDictionary()
+
+
+def coach_of(interaction: discord.Interaction) -> Coach:
+    """The coach bound to the client that received ``interaction``."""
+    return _coaches[id(interaction.client)]
+
+
+class AnalyseButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ff:y:(?P<kind>[rp]):(?P<ref>[0-9a-f]+)(?::(?P<number>\d+))?",
+):
+    """**Analyse my play**: ``r:<round id>`` a stored round, ``p:<table>:<number>`` a practice round.
+
+    It analyses the clicker's own decisions, whoever clicks; anyone who did not
+    play the round is told so and nothing runs.
+    """
+
+    def __init__(self, kind: str, ref: str, number: int | None = None, label: str = "") -> None:
+        custom_id = f"ff:y:{kind}:{ref}" + (f":{number}" if number is not None else "")
+        super().__init__(
+            discord.ui.Button(
+                label=label or "🔍",
+                style=discord.ButtonStyle.secondary,
+                emoji="🔍",
+                custom_id=custom_id,
+                row=4 if kind == "p" else None,
+            )
+        )
+        self.kind, self.ref, self.number = kind, ref, number
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> AnalyseButton:
+        number = int(match["number"]) if match["number"] else None
+        return cls(match["kind"], match["ref"], number)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        coach = coach_of(interaction)
+        if self.kind == "r":
+            await coach.analyse_stored(interaction, int(self.ref, 16))
+        else:
+            await coach.analyse_practice(interaction, self.ref, self.number or 0)
+
+
+def analyse_view(round_id: int, t: Texts) -> discord.ui.View:
+    """The **Analyse my play** control under ``/flipflop round id:`` (the id in hex in its custom id)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(AnalyseButton("r", f"{round_id:x}", label=label(t.gettext("Analyse my play"))))
+    return view
+
+
+def practice_view(table_id: str, number: int, t: Texts) -> discord.ui.View:
+    """**Analyse my last round** for practice round ``number`` of a table, on its own."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(AnalyseButton("p", table_id, number, label(t.gettext("Analyse my last round"))))
+    return view
+
+
+def practice_review_button(table: Table, user_id: int, t: Texts) -> AnalyseButton | None:
+    """In a practice hand: **Analyse my last round**, once a round the player played in has finished."""
+    if not table.practice or not table.practice_rounds:
+        return None
+    last = table.practice_rounds[-1]
+    if table.pid(user_id) not in seats_of(last["transcript"]):
+        return None
+    return AnalyseButton("p", table.id, int(last["number"]), label(t.gettext("Analyse my last round")))
+
+
+class Coach:
+    """Hints and look backs for one bot: searches in the runtime's worker processes."""
+
+    def __init__(self, bot: FlipFlopBot, runtime: TableRuntime) -> None:
+        self.bot = bot
+        self.runtime = runtime
+        self._asking: set[int] = set()
+        """Members with a search running: one each, so no one can queue up the workers."""
+        self._slots = asyncio.Semaphore(COACH_SLOTS)
+
+    async def _search(
+        self, interaction: discord.Interaction, t: Texts, failed: str, wait: float, fn: Any, *args: Any
+    ) -> Any:
+        """Run one search off the event loop for the member who asked, within ``wait`` seconds.
+
+        One search per member at a time and ``COACH_SLOTS`` in all, so hints and look backs
+        never hold up computer players' moves for long. Returns the result, or None after
+        telling the member privately why there is none (nothing changed). ``NotAPlayer``
+        is left to the caller.
+        """
+        user = interaction.user.id
+        if user in self._asking:
+            await send_ephemeral(interaction, t.gettext(ONE_AT_A_TIME))
+            return None
+        self._asking.add(user)
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+            async def run() -> Any:
+                async with self._slots:
+                    return await self.runtime.computers.run(fn, *args)
+
+            return await asyncio.wait_for(run(), wait)
+        except NotAPlayer:
+            raise
+        except Exception as e:  # noqa: BLE001 - a timeout, a lost worker, a stored round it can't read
+            log.warning("Coach search %s failed: %r", getattr(fn, "__name__", fn), e)
+            await interaction.followup.send(failed, ephemeral=True)
+            return None
+        finally:
+            self._asking.discard(user)
+
+    def bind(self) -> None:
+        """Answer the **Analyse my play** controls of this bot."""
+        _coaches[id(self.bot)] = self
+        self.bot.add_dynamic_items(AnalyseButton)
+
+    def unbind(self) -> None:
+        """Stop answering them (the cog is unloading)."""
+        self.bot.remove_dynamic_items(AnalyseButton)
+        _coaches.pop(id(self.bot), None)
+
+    # ------------------------------------------------------------------ hints
+
+    async def hint(self, interaction: discord.Interaction, table: Table) -> None:
+        """The strong player's move for the member to act, privately; or what to watch for."""
+        t = await self.bot.languages.reader(interaction)
+        user_id = interaction.user.id
+        if not table.practice:
+            await send_ephemeral(
+                interaction,
+                t.gettext(
+                    "💡 Hints are for practice tables only: at a table played for real chips, "
+                    "every decision is yours. Open one with `/flipflop practice`."
+                ),
+            )
+            return
+        game = table.game
+        pid = table.pid(user_id)
+        if game is None or pid not in game.order:
+            await send_ephemeral(
+                interaction,
+                t.gettext("You're not playing at this table.")
+                if table.status != "lobby" or not table.is_seated(user_id)
+                else t.gettext("The game hasn't started yet: the host clicks **Start**."),
+            )
+            return
+        view = game.view(pid)
+        if not view.in_round or pid not in view.players or pid in view.dead:
+            await send_ephemeral(interaction, t.gettext("There's no round in play for you right now."))
+            return
+        if view.to_act != pid:
+            await send_ephemeral(
+                interaction, watch_text(t, watch(view), seat_name(table, t, view.to_act or ""))
+            )
+            return
+        seed = self.runtime.rng.random()
+        busy = t.gettext("The coach is busy right now; try **Hint** again in a moment.")
+        found = await self._search(
+            interaction, t, busy, BUDGETS.hint + BUDGETS.grace, hint_worker, view, seed, BUDGETS.hint
+        )
+        if found is not None:
+            await interaction.followup.send(hint_text(t, found), ephemeral=True)
+
+    # ------------------------------------------------------------------ look backs
+
+    async def analyse_stored(self, interaction: discord.Interaction, round_id: int) -> None:
+        """**Analyse my play** under ``/flipflop round``: the clicker's decisions in a stored round."""
+        t = await self.bot.languages.reader(interaction)
+        assert interaction.guild is not None
+        found = await round_story(self.bot.db, interaction.guild.id, round_id)
+        if found is None:
+            await send_ephemeral(
+                interaction,
+                t.gettext(
+                    "There's no finished round #{id} in this server. A round still in play can't be "
+                    "looked back at: wait for it to end."
+                ).format(id=round_id),
+            )
+            return
+        seat = next((s for s, m in found.members.items() if m == interaction.user.id), None)
+        title = t.gettext("🔍 **Your play in round #{id}** (round {number} at table `{table}`)").format(
+            id=found.round_id, number=found.number, table=found.table_id
+        )
+        await self._analyse(interaction, found.transcript, seat, title, found.round_id)
+
+    async def analyse_practice(self, interaction: discord.Interaction, table_id: str, number: int) -> None:
+        """**Analyse my last round** in a practice hand: a round the table keeps (never one in play)."""
+        t = await self.bot.languages.reader(interaction)
+        table = self.runtime.get(table_id)
+        kept = (
+            next((r for r in table.practice_rounds if int(r["number"]) == number), None)
+            if table is not None and table.practice
+            else None
+        )
+        if table is None or kept is None:
+            await send_ephemeral(
+                interaction,
+                t.gettext(
+                    "That practice round isn't kept any more (a practice table keeps its last few "
+                    "finished rounds while it is open), or it hasn't finished yet."
+                ),
+            )
+            return
+        transcript = kept["transcript"]
+        pid = table.pid(interaction.user.id)
+        seat = pid if pid in seats_of(transcript) else None
+        title = t.gettext("🔍 **Your play in practice round {number}** (practice chips)")
+        title = title.format(number=number)
+        await self._analyse(interaction, transcript, seat, title, number)
+
+    async def _analyse(
+        self,
+        interaction: discord.Interaction,
+        transcript: dict[str, Any],
+        seat: str | None,
+        title: str,
+        seed: int,
+    ) -> None:
+        t = await self.bot.languages.reader(interaction)
+        not_yours = t.gettext(
+            "You didn't play in this round: a look back covers only your own decisions, "
+            "and only for the player who made them."
+        )
+        if seat is None:
+            await send_ephemeral(interaction, not_yours)
+            return
+        failed = t.gettext("The look back couldn't finish in time; nothing was changed. Try again later.")
+        wait = BUDGETS.review_total + BUDGETS.grace
+        args = (transcript, seat, seed, BUDGETS.review, BUDGETS.review_total)
+        try:
+            analysis: Analysis | None = await self._search(
+                interaction, t, failed, wait, analyse_worker, *args
+            )
+        except NotAPlayer:
+            await interaction.followup.send(not_yours, ephemeral=True)
+            return
+        if analysis is None:
+            return
+        await interaction.followup.send(
+            analysis_text(t, analysis, title), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+def level_error(t: Texts, level: str) -> str:
+    """A level that does not exist, and the ones that do."""
+    text = t.gettext("There's no computer level “{level}”. Pick one of: {levels}. Nothing was opened.")
+    return text.format(level=level[:40], levels=", ".join(f"`{name}`" for name in LEVELS))
+
+
+class CoachCommands(commands.Cog):
+    """``/flipflop practice`` and ``/flipflop hint`` (mixed into the group cog)."""
+
+    bot: FlipFlopBot
+    runtime: TableRuntime
+    coach: Coach
+    notifier: DiscordNotifier
+
+    @app_commands.command(
+        name="practice", description="Open a practice table against computer players (practice chips)."
+    )
+    @app_commands.describe(
+        computers="Computer players to seat (1–4; default 2)",
+        level="Their level: basic (default), strong or random",
+    )
+    async def practice(
+        self, interaction: discord.Interaction, computers: Computers = 2, level: str = "basic"
+    ) -> None:
+        """A table of practice chips: nothing touches the balance, history, stats or ratings."""
+        t = await self.bot.languages.reader(interaction)
+        assert interaction.guild is not None and interaction.channel is not None
+        level = level.strip().lower()
+        if level not in LEVELS:
+            await send_ephemeral(interaction, level_error(t, level))
+            return
+        if self.runtime.in_channel(interaction.channel.id) is not None:
+            await send_ephemeral(
+                interaction,
+                t.gettext(
+                    "There's already a table in this channel (one table per channel, practice or "
+                    "real). Open your practice table in another channel or a thread."
+                ),
+            )
+            return
+        settings = await self.bot.ledger.settings(interaction.guild.id)
+        user = interaction.user
+        try:
+            table = await self.runtime.open_practice(
+                interaction.guild.id,
+                interaction.channel.id,
+                user.id,
+                user.display_name,
+                settings.default_stake,
+                settings.default_buy_in,
+                settings.turn_seconds,
+                computers,
+                level,
+            )
+        except (LedgerError, TableError) as e:
+            await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
+            return
+        await self.post_table(interaction, table)
+
+    async def post_table(self, interaction: discord.Interaction, table: Table) -> None:
+        """A new table's message, in the server's language, as the answer to the command that opened it."""
+        public = await self.bot.languages.public(interaction)
+        await interaction.response.send_message(**self.notifier.screen(table, public).send())
+        message = await interaction.original_response()
+        await self.runtime.placed(table.id, message.id)
+
+    @practice.autocomplete("level")
+    async def _levels(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        t = await self.bot.languages.reader(interaction)
+        return [
+            app_commands.Choice(name=fit(f"{name} — {t.gettext(about)}", OPTION_CHARS), value=name)
+            for name, about in LEVELS.items()
+            if current.lower() in name
+        ]
+
+    @app_commands.command(
+        name="hint", description="At a practice table: what the strong player would do now (only you see it)."
+    )
+    async def hint(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel is not None
+        table = self.runtime.in_channel(interaction.channel.id)
+        if table is None:
+            await send_ephemeral(
+                interaction,
+                (await self.bot.languages.reader(interaction)).gettext(
+                    "There's no table in this channel. Open one with `/flipflop practice`."
+                ),
+            )
+            return
+        await self.coach.hint(interaction, table)

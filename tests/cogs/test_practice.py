@@ -1,0 +1,376 @@
+"""Practice tables, hints and "Analyse my play" through simcord (issue 16)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import discord
+import pytest
+
+from bot.i18n import PSEUDO_LANGUAGE, texts
+from bot.languages import LanguageBook
+from bot.ledger import HOUSE_ID
+from bot.runtime import ComputerPlayers
+from cogs.flipflop import coach
+from tests.cogs.helpers import (
+    Hands,
+    Sent,
+    buttons,
+    channel_text,
+    conserved,
+    my_hand,
+    open_table,
+    play_simple_turn,
+    runtime,
+    table_in,
+    table_message,
+)
+from tests.cogs.test_languages_game import ops, option_values, unmarked, within_limits
+from tests.conftest import World
+
+
+@pytest.fixture(autouse=True)
+def quick_coach() -> Iterator[None]:
+    """Searches of a few milliseconds: the tests check what is said, not how well it plays."""
+    saved = coach.BUDGETS
+    coach.BUDGETS = coach.Budgets(hint=0.02, review=0.01, review_total=2.0)
+    yield
+    coach.BUDGETS = saved
+
+
+@pytest.fixture(autouse=True)
+def searches_in_a_thread(world: World) -> Iterator[None]:
+    """The coach's searches in one thread here: under simcord's stopped clock, polling a worker
+    process (as a process pool does when it starts another) would wait forever."""
+    pool = ThreadPoolExecutor(1)
+    runtime(world).computers = ComputerPlayers(pool=pool)
+    yield
+    pool.shutdown(wait=True)
+
+
+async def ledger_state(world: World) -> tuple[list[Any], int, int]:
+    """Every ledger row, every account balance, and the rounds recorded in history."""
+    db = world.bot.db
+    rows = await db.fetchall("SELECT * FROM ledger ORDER BY 1")
+    balances = await db.fetchall("SELECT * FROM accounts ORDER BY 1, 2")
+    rounds = await db.fetchone("SELECT COUNT(*) FROM rounds")
+    ratings = await db.fetchone("SELECT COUNT(*) FROM ratings")
+    assert rounds is not None and ratings is not None
+    return [*rows, *balances], int(rounds[0]), int(ratings[0])
+
+
+async def open_practice(world: World, **options: Any) -> Any:
+    ann = world.members[0]
+    result = await ann.slash(world.channel, "flipflop practice", **options)
+    assert not result.ephemeral, result.response.content if result.response else result
+    return result.response.message
+
+
+async def test_practice_chips_never_reach_the_ledger_history_or_ratings(world: World) -> None:
+    ann = world.members[0]
+    await world.admin.slash(world.channel, "flipflop config", stake=5, buy_in=20)  # a short game
+    await ann.slash(world.channel, "balance")  # ann's account opens (a ledger row) before we look
+    before = await ledger_state(world)
+    lobby = await open_practice(world)
+    embed = lobby.embeds[0]
+    assert "PRACTICE" in embed.title and "practice chip" in embed.description
+    assert "🤖 Basic 1" in embed.fields[0].value and "🤖 Basic 2" in embed.fields[0].value
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.practice and table.status == "playing"
+    shown = table_message(world).embeds[0]
+    assert shown.title.startswith("🎓 PRACTICE") and "practice chips" in shown.fields[0].value
+    hands = Hands(world)
+    rounds_seen = 0
+    for _ in range(3000):
+        t = table_in(world)
+        if t is None:
+            break
+        g = t.game
+        assert g is not None
+        if g.rounds_played != rounds_seen:  # after each round: not one ledger row, balance, round or rating
+            rounds_seen = g.rounds_played
+            await conserved(world)
+            assert await ledger_state(world) == before
+        if g.in_round and g.to_act == str(ann.id):
+            await play_simple_turn(world, ann, drop_below=12, hands=hands)
+        else:
+            await world.env.advance_time(10)
+    else:
+        raise AssertionError("the practice game did not end")
+    assert rounds_seen >= 1
+    await conserved(world)
+    assert await ledger_state(world) == before
+    assert "Game over!" in channel_text(world)
+    assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1000
+    assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 0
+    stats = await ann.slash(world.channel, "flipflop stats")
+    assert "hasn't finished a round" in stats.response.content
+    history = await ann.slash(world.channel, "flipflop history")
+    assert "No finished rounds" in history.response.content
+
+
+async def test_practice_bad_inputs_are_refused_privately(world: World) -> None:
+    ann, ben = world.members[:2]
+    refused = await ann.slash(world.channel, "flipflop practice", level="grandmaster")
+    assert refused.ephemeral and "no computer level" in refused.response.content
+    assert "`strong`" in refused.response.content and table_in(world) is None
+    await open_practice(world)
+    again = await ben.slash(world.channel, "flipflop practice")
+    assert again.ephemeral and "already a table in this channel" in again.response.content
+    real = await ben.slash(world.channel, "flipflop start")
+    assert real.ephemeral and "already a table" in real.response.content
+    early = await ann.slash(world.channel, "flipflop hint")
+    assert early.ephemeral and "hasn't started" in early.response.content
+
+
+async def test_friends_join_a_practice_table_free_of_charge(world: World) -> None:
+    ann, ben = world.members[:2]
+    await ben.slash(world.channel, "balance")
+    lobby = await open_practice(world, computers=1, level="random")
+    joined = await ben.click(lobby, label="Join")
+    assert joined.acknowledged
+    assert await world.bot.ledger.balance(world.guild.id, ben.id) == 1000
+    await ann.click(world.channel.history()[-1], label="Start")
+    table = table_in(world)
+    assert table is not None and table.status == "playing" and list(table.computers.values()) == ["random"]
+    await conserved(world)
+
+
+async def test_a_hint_names_the_move_and_a_reason_only_to_the_player_to_act(world: World) -> None:
+    ann = world.members[0]
+    lobby = await open_practice(world, computers=2, level="basic")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    for _ in range(20):
+        if table.game.to_act == str(ann.id):
+            break
+        hand = await my_hand(world, ann)
+        assert "Hint" in buttons(hand)
+        waiting = await ann.click(hand.message, label="Hint")
+        assert waiting.ephemeral and "Not your turn" in waiting.response.content
+        await world.env.advance_time(5)
+    assert table.game.to_act == str(ann.id)
+    seq = table.seq
+    hand = await my_hand(world, ann)
+    result = await ann.click(hand.message, label="Hint")
+    assert result.ephemeral
+    text = (result.followups[-1] if result.followups else result.response).content
+    assert text.startswith("💡 **Hint:**") and " — " in text
+    assert table.seq == seq  # a hint changes nothing
+    by_command = await ann.slash(world.channel, "flipflop hint")
+    assert by_command.ephemeral
+
+
+async def test_hints_are_refused_at_a_real_chip_table(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    assert table.game is not None
+    player = next(m for m in world.members if str(m.id) == table.game.to_act)
+    hand = await my_hand(world, player)
+    assert "Hint" not in buttons(hand)
+    seq = table.seq
+    refused = await player.slash(world.channel, "flipflop hint")
+    assert refused.ephemeral and "practice tables only" in refused.response.content
+    assert table.seq == seq
+
+
+async def finish_a_round(world: World, players: list[Any]) -> int:
+    """Play a real table's first round to its end; its stored round id."""
+    table = await open_table(world, players)
+    assert table.game is not None
+    hands = Hands(world)
+    while table.game.rounds_played == 1 and table.game.in_round:
+        actor = next(m for m in world.members if str(m.id) == table.game.to_act)
+        await play_simple_turn(world, actor, drop_below=10, hands=hands)
+    row = await world.bot.db.fetchone("SELECT MAX(id) FROM rounds")
+    assert row is not None and row[0] is not None
+    return int(row[0])
+
+
+async def post(world: World, view: Any) -> Any:
+    """A control posted where anyone may click it (as a forged or passed-on control would be)."""
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("control", view=view)
+    return next(m for m in world.channel.history() if m.id == sent.id)
+
+
+async def test_analyse_my_play_reviews_only_my_own_finished_round(world: World) -> None:
+    ann, ben, cat, dan = world.members[:4]
+    round_id = await finish_a_round(world, [ann, ben, cat])
+    before = await ledger_state(world)
+    shown = await ann.slash(world.channel, "flipflop round", id=round_id)
+    assert shown.ephemeral and "Analyse my play" in buttons(shown.response)
+    result = await ann.click(shown.response.message, label="Analyse my play")
+    assert result.ephemeral
+    text = result.followups[-1].content if result.followups else result.response.content
+    assert text.startswith(f"🔍 **Your play in round #{round_id}**")
+    assert "only what you could see then was used" in text
+    assert await ledger_state(world) == before  # a look back changes nothing
+    coach.BUDGETS = coach.Budgets(hint=0.02, review=0.01, review_total=0.0)
+    again = await ann.click(shown.response.message, label="Analyse my play")
+    text = again.followups[-1].content if again.followups else again.response.content
+    assert "stopped early to keep it quick: 0 of your" in text
+    outsider = await dan.slash(world.channel, "flipflop round", id=round_id)
+    assert "Analyse my play" not in buttons(outsider.response)  # not a player: nothing to analyse
+    forged = await post(world, coach.analyse_view(round_id, texts("en")))
+    refused = await dan.click(forged, label="Analyse my play")
+    assert refused.ephemeral and "You didn't play in this round" in refused.response.content
+
+
+async def test_a_round_still_in_play_is_never_analysed(world: World) -> None:
+    ann, ben, cat = world.members[:3]
+    round_id = await finish_a_round(world, [ann, ben, cat])
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    await world.env.advance_time(world.bot.pause_between_rounds + 1)  # round 2 is dealt and in play
+    assert table.game.in_round and table.game.rounds_played == 2
+    forged = await post(world, coach.analyse_view(round_id + 1, texts("en")))  # the id round 2 would get
+    refused = await ann.click(forged, label="Analyse my play")
+    assert refused.ephemeral and "no finished round" in refused.response.content
+    assert "still in play can't be looked back at" in refused.response.content
+
+
+async def test_a_practice_round_is_analysed_from_the_hand(world: World) -> None:
+    ann = world.members[0]
+    lobby = await open_practice(world, computers=2, level="random")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    in_play = await post(world, coach.practice_view(table.id, 1, texts("en")))
+    refused = await ann.click(in_play, label="Analyse my last round")  # round 1 is in play
+    assert refused.ephemeral and "hasn't finished yet" in refused.response.content
+    hands = Hands(world)
+    while table.game.rounds_played == 1 and table.game.in_round:
+        if table.game.to_act == str(ann.id):
+            await play_simple_turn(world, ann, drop_below=10, hands=hands)
+        else:
+            await world.env.advance_time(3)
+    assert table.practice_rounds and table.practice_rounds[-1]["number"] == 1
+    if table.status != "playing":
+        return  # the game ended with its first round: no hand left to click in
+    hand = await my_hand(world, ann)
+    result = await ann.click(hand.message, label="Analyse my last round")
+    text = result.followups[-1].content if result.followups else result.response.content
+    assert text.startswith("🔍 **Your play in practice round 1**"), text
+
+
+async def test_a_cancelled_practice_lobby_gives_back_practice_chips_only(world: World) -> None:
+    ann = world.members[0]
+    await ann.slash(world.channel, "balance")
+    before = await ledger_state(world)
+    lobby = await open_practice(world)
+    cancelled = await ann.click(lobby, label="Cancel")
+    embed = cancelled.response.embeds[0] if cancelled.response else lobby.embeds[0]
+    assert "PRACTICE" in embed.title and "200 practice chips back" in embed.description
+    assert table_in(world) is None and await ledger_state(world) == before
+
+
+async def test_practice_hints_and_look_back_come_from_the_catalogs(
+    world: World, sent: Sent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the pseudo-locale every word of a practice table, a hint and a look back is marked (issue 14)."""
+
+    async def pseudo(self: LanguageBook, *args: Any) -> str:
+        return PSEUDO_LANGUAGE
+
+    monkeypatch.setattr(LanguageBook, "server", pseudo)
+    monkeypatch.setattr(LanguageBook, "member", pseudo)
+    ann = world.members[0]
+    lobby = await open_practice(world, computers=2, level="basic")
+    assert (await ann.click(lobby, custom_id=ops(lobby)["start"])).acknowledged
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    hinted = looked_back = 0
+    for _ in range(400):
+        if table.status != "playing" or (hinted >= 2 and looked_back):
+            break
+        if not table.game.in_round:
+            await world.env.advance_time(world.bot.pause_between_rounds + 1)
+            continue
+        if table.game.to_act != str(ann.id):
+            await world.env.advance_time(3)
+            continue
+        sent.edits_private = False
+        shown = await ann.click(table_message(world), custom_id=ops(table_message(world))["hand"])
+        hand = shown.response
+        assert hand is not None
+        sent.edits_private = True
+        controls = ops(hand)
+        analyse = [
+            c["custom_id"]
+            for row in hand.components
+            for c in row["components"]
+            if c.get("custom_id", "").startswith("ff:y:p:")
+        ]
+        if analyse and not looked_back:
+            await ann.click(hand, custom_id=analyse[0])
+            looked_back += 1
+        await ann.click(hand, custom_id=controls["hint"])
+        hinted += 1
+        drawn = (await ann.click(hand, custom_id=controls["stock"])).response
+        assert drawn is not None
+        await ann.click(drawn, custom_id=ops(drawn)["hint"])
+        values = option_values(drawn, "discard")
+        if values:
+            await ann.select(drawn.message, [values[0]], custom_id=ops(drawn)["discard"])
+        sent.edits_private = False
+    assert hinted >= 2 and looked_back, (hinted, looked_back)
+    private = " ".join(text for aud, _kind, text in sent.texts if aud == "private")
+    assert "⟦💡 **Hint:**" in private
+    leaks = {(kind, text) for _aud, kind, text in sent.texts if unmarked(text)}
+    assert not leaks, sorted(leaks)[:20]
+    within_limits(sent)
+
+
+async def test_the_coach_answers_outsiders_busy_members_and_failed_searches_privately(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, ben = world.members[:2]
+    lobby = await open_practice(world, computers=2, level="basic")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    seq = table.seq
+    outsider = await ben.slash(world.channel, "flipflop hint")  # not seated, mid-round
+    assert outsider.ephemeral and "not playing at this table" in outsider.response.content
+    while table.game.to_act != str(ann.id):
+        waiting = await ann.slash(world.channel, "flipflop hint")  # names the computer in ann's words
+        assert waiting.ephemeral and "Not your turn" in waiting.response.content
+        assert "🤖" in waiting.response.content
+        await world.env.advance_time(3)
+    seq = table.seq
+    cog: Any = next(c for c in world.bot.cogs.values() if hasattr(c, "coach"))
+    cog.coach._asking.add(ann.id)  # a search of hers is still running
+    busy = await ann.slash(world.channel, "flipflop hint")
+    assert busy.ephemeral and "still working on your last question" in busy.response.content
+    cog.coach._asking.discard(ann.id)
+
+    async def broken(*args: Any) -> Any:
+        raise KeyError("a stored round it can't read")
+
+    monkeypatch.setattr(runtime(world).computers, "run", broken)
+    failed = await ann.slash(world.channel, "flipflop hint")
+    text = (failed.followups[-1] if failed.followups else failed.response).content
+    assert failed.ephemeral and "coach is busy" in text
+    assert ann.id not in cog.coach._asking and table.seq == seq  # nothing changed, nothing stuck
+
+
+async def test_a_member_who_did_not_play_a_practice_round_is_told_so(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await open_practice(world, computers=2, level="random")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    hands = Hands(world)
+    while table.game.rounds_played == 1 and table.game.in_round:
+        if table.game.to_act == str(ann.id):
+            await play_simple_turn(world, ann, drop_below=10, hands=hands)
+        else:
+            await world.env.advance_time(3)
+    finished = await post(world, coach.practice_view(table.id, 1, texts("en")))
+    refused = await ben.click(finished, label="Analyse my last round")
+    assert refused.ephemeral and "didn't play in this round" in refused.response.content
