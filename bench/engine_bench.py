@@ -17,7 +17,7 @@ on a random one — alternating with ours in one process, and prints the ratio
 of actions per second.
 
 ``--rollouts`` counts the play-outs the strong player completes in its default
-200 ms budget (of CPU time) on 30 fixed positions from basic-strategy games.
+budget (180 ms, of CPU time) on 30 fixed positions from basic-strategy games.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def main() -> None:
         counts = rollouts()
         mean = sum(counts) / len(counts)
         print(
-            f"play-outs per decision (200 ms of CPU, {len(counts)} positions): mean {mean:.0f}, "
+            f"play-outs per decision (180 ms of CPU, {len(counts)} positions): mean {mean:.0f}, "
             f"median {sorted(counts)[len(counts) // 2]}"
         )
         return

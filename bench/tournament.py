@@ -1,7 +1,7 @@
 """Computer players against each other: many seeded rounds, seats rotating.
 
     python bench/tournament.py basic random --rounds 2000
-    python bench/tournament.py strong basic --rounds 2000 --budget 0.2
+    python bench/tournament.py strong basic --rounds 2000 --budget 0.18
 
 Each round starts fresh (every stack 200, stake 5, empty pots) with 3, 4 or 5
 seats in turn; the two strategies alternate around the table. Every deal is
@@ -102,7 +102,7 @@ def main() -> None:
     parser.add_argument("b")
     parser.add_argument("--rounds", type=int, default=2000, help="rounds in all (each deal is played twice)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--budget", type=float, default=0.2, help="strong: seconds per decision")
+    parser.add_argument("--budget", type=float, default=0.18, help="strong: seconds per decision")
     parser.add_argument("--jobs", type=int, default=1, help="processes (one core each)")
     args = parser.parse_args()
     names = [args.a, args.b]

