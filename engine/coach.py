@@ -27,7 +27,8 @@ from typing import Any
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Spread, TonkOut
 from engine.cards import DECK, Card, hand_value
 from engine.spreads import find_spreads, takes
-from engine.strategies import BasicStrategy, Scored, StrongStrategy, hidden_cards, playable
+from engine.strategies import BasicStrategy, Scored, StrongStrategy, playable
+from engine.worlds import hidden_cards
 from engine.view import PlayerView
 
 HINT_BUDGET = 0.5
