@@ -28,8 +28,8 @@ from engine.actions import Action, Discard, Draw, Drop, LayOff, Spread, TonkOut
 from engine.cards import DECK, Card, hand_value
 from engine.spreads import find_spreads, takes
 from engine.strategies import BasicStrategy, Scored, StrongStrategy, playable
-from engine.worlds import hidden_cards
 from engine.view import PlayerView
+from engine.worlds import hidden_cards
 
 HINT_BUDGET = 0.5
 """Seconds of search for a hint."""
