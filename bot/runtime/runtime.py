@@ -160,36 +160,33 @@ class TableRuntime:
         stake: int,
         buy_in: int,
         turn_seconds: int,
+        *,
+        practice: tuple[int, str] | None = None,
     ) -> Table:
-        """Open a lobby seating the host; the caller posts it and then calls ``placed``."""
-        return await self.store.create(guild_id, channel_id, host_id, host_name, stake, buy_in, turn_seconds)
+        """Open a lobby seating the host; the caller posts it and then calls ``placed``.
 
-    async def open_practice(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        stake: int,
-        buy_in: int,
-        turn_seconds: int,
-        computers: int,
-        level: str,
-    ) -> Table:
-        """Open a practice lobby (issue 16): the host and ``computers`` computer players of ``level``.
-
-        Practice chips never touch the ledger (``TableService``); friends may join
-        before the host starts. A level that does not exist is refused before
-        anything is opened.
+        ``practice=(computers, level)`` opens a practice lobby (issue 16) with that many
+        computer players of ``level``: practice chips never touch the ledger
+        (``TableService``), and friends may join before the host starts. A level that
+        does not exist is refused before anything is opened.
         """
-        if level not in LEVELS:
+        if practice is not None and practice[1] not in LEVELS:
             raise TableError("pick_a_level")
         table = await self.store.create(
-            guild_id, channel_id, host_id, host_name, stake, buy_in, turn_seconds, practice=True
+            guild_id,
+            channel_id,
+            host_id,
+            host_name,
+            stake,
+            buy_in,
+            turn_seconds,
+            practice=practice is not None,
         )
-        async with self.store.lock(table.id):
-            for _ in range(computers):
-                await self.store.add_computer(table, level, LEVEL_LABEL[level])
+        if practice is not None:
+            computers, level = practice
+            async with self.store.lock(table.id):
+                for _ in range(computers):
+                    await self.store.add_computer(table, level, LEVEL_LABEL[level])
         return table
 
     async def placed(self, table_id: str, message_id: int) -> None:

@@ -348,7 +348,7 @@ class CoachCommands(commands.Cog):
         settings = await self.bot.ledger.settings(interaction.guild.id)
         user = interaction.user
         try:
-            table = await self.runtime.open_practice(
+            table = await self.runtime.open(
                 interaction.guild.id,
                 interaction.channel.id,
                 user.id,
@@ -356,8 +356,7 @@ class CoachCommands(commands.Cog):
                 settings.default_stake,
                 settings.default_buy_in,
                 settings.turn_seconds,
-                computers,
-                level,
+                practice=(computers, level),
             )
         except (LedgerError, TableError) as e:
             await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
