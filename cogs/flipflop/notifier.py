@@ -155,6 +155,10 @@ class DiscordNotifier:
             log.warning("Server %s: could not read its language; using the last one known", guild_id)
         return self.public.get(guild_id) or texts(SOURCE_LANGUAGE)
 
+    async def table_texts(self, table: Table) -> Texts:
+        """The server's language as a table's messages use it: a practice table's chips say so."""
+        return (await self.server_texts(table.guild_id)).at(table.practice)
+
     def remember_hand(self, table: Table, user_id: int, interaction: discord.Interaction, t: Texts) -> None:
         """``interaction``'s message is this player's hand now, as it reads at this moment: keep it current.
 
@@ -229,7 +233,7 @@ class DiscordNotifier:
         as a short record: about one new channel message per round.
         """
         table = outcome.table
-        t = (await self.server_texts(table.guild_id)).at(table.practice)
+        t = await self.table_texts(table)
         self._remember_moves(outcome, t)
         ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
         # A restart is news in a lobby; in a game it is a line of the round's log, so resuming a
@@ -323,7 +327,7 @@ class DiscordNotifier:
         """
         self.below[table.id] = 0
         try:
-            t = (await self.server_texts(table.guild_id)).at(table.practice)
+            t = await self.table_texts(table)
             message = await self.channel(table).send(**self.screen(table, t).send())
         except discord.HTTPException as e:
             log.warning("Table %s: could not move the table down (%s %s)", table.id, e.status, e.code)
@@ -444,7 +448,7 @@ class DiscordNotifier:
     async def post_table(self, table: Table) -> int | None:
         """Post the table message again at the bottom of the channel."""
         try:
-            t = (await self.server_texts(table.guild_id)).at(table.practice)
+            t = await self.table_texts(table)
             sent = await self.channel(table).send(**self.screen(table, t).send())
         except discord.HTTPException as e:
             log.warning("Table %s: could not post the table message (%s %s)", table.id, e.status, e.code)
@@ -461,6 +465,6 @@ class DiscordNotifier:
     async def retire(self, table: Table, message_id: int) -> Sent:
         """The table moved to a new message: say so on the old one."""
         old = self.channel(table).get_partial_message(message_id)
-        t = (await self.server_texts(table.guild_id)).at(table.practice)
+        t = await self.table_texts(table)
         call = old.edit(content=t.gettext(MOVED), embed=None, view=None)
         return await self._call(table.id, "edit the old table message", call)
