@@ -88,7 +88,9 @@ class Audit:
         """The findings, one line each, for an operator (empty when ``ok``)."""
         out = list(self.accounts)
         for t in self.tables:
-            ids = ", ".join(map(str, t.entries)) + (f" … ({t.count} in all)" if t.count > len(t.entries) else "")
+            ids = ", ".join(map(str, t.entries)) + (
+                f" … ({t.count} in all)" if t.count > len(t.entries) else ""
+            )
             out.append(
                 f"table {t.table_id} ({t.status}, holds {t.held}): its ledger entries sum to {t.ledger_sum},"
                 f" so {t.difference} chips are unaccounted for; ledger ids {ids}"
@@ -135,7 +137,9 @@ async def audit_guild(ledger: Ledger, guild_id: int) -> Audit:
                 (guild_id, reference, SHOWN_ROWS),
             )
             tables.append(
-                TableFlow(str(reference), status, held, int(total), tuple(int(r[0]) for r in rows), int(count))
+                TableFlow(
+                    str(reference), status, held, int(total), tuple(int(r[0]) for r in rows), int(count)
+                )
             )
     for tid, (status, chips, _) in saved.items():
         if tid not in seen and status != "closed" and chips:
@@ -185,7 +189,8 @@ async def _run(target: str) -> int:
     for a in audits:
         state = "OK" if a.ok else f"DIFFERENCE {a.difference:+d}"
         print(
-            f"server {a.guild_id}: minted {a.minted} = balances {a.balances} + at tables {a.at_tables}: {state}"
+            f"server {a.guild_id}: minted {a.minted} = balances {a.balances}"
+            f" + at tables {a.at_tables}: {state}"
         )
         for line in a.lines():
             print(f"  {line}")

@@ -137,7 +137,12 @@ def _where(s: Stored) -> str:
 def mentions(value: Any, user_id: int) -> bool:
     """Whether a parsed JSON value mentions the member anywhere (keys included)."""
     found: list[Any] = []
-    _walk(value, user_id, lambda v: found.append(v) or v)
+
+    def spot(v: Any) -> Any:
+        found.append(v)
+        return v
+
+    _walk(value, user_id, spot)
     return bool(found)
 
 
@@ -206,7 +211,17 @@ def _blank_names(value: Any, key: str) -> Any:
     return value
 
 
-async def open_tables_holding(tx: Tx, user_id: int) -> list[tuple[int, int]]:
+async def anything_stored(db: Store, user_id: int) -> bool:
+    """Whether any row names the member (a quick look before asking them to confirm)."""
+    for s in PERSONAL_DATA:
+        if s.how != "text" and await db.fetchone(
+            f"SELECT 1 FROM {s.table} WHERE {s.column} = ? LIMIT 1", (user_id,)
+        ):
+            return True
+    return False
+
+
+async def open_tables_holding(tx: Store | Tx, user_id: int) -> list[tuple[int, int]]:
     """(server, channel) of every open table whose saved state mentions the member."""
     rows = await tx.fetchall(
         "SELECT guild_id, channel_id, state FROM tables WHERE status != 'closed' AND state LIKE ?",
@@ -337,7 +352,9 @@ async def forget(
 async def _rewrite(tx: Tx, s: Stored, user_id: int, pseudonym: int) -> int:
     """Move one place's mentions of the member to the pseudonym; return the rows changed."""
     if s.how == "id":
-        return await tx.execute(f"UPDATE {s.table} SET {s.column} = ? WHERE {s.column} = ?", (pseudonym, user_id))
+        return await tx.execute(
+            f"UPDATE {s.table} SET {s.column} = ? WHERE {s.column} = ?", (pseudonym, user_id)
+        )
     if s.how == "key":
         cols = COPIED[s.table]
         picked = ", ".join("CAST(? AS BIGINT)" if c == s.column else c for c in cols)
