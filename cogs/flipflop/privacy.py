@@ -38,10 +38,6 @@ FORGET_ASK = N_(
     " Get a copy first with `/flipflop privacy export` if you want one."
 )
 FORGET_YES = N_("Forget me")
-FORGOTTEN_ROWS = (
-    N_("Done: {count} stored row no longer names you. If you play again, you start as a new member."),
-    N_("Done: {count} stored rows no longer name you. If you play again, you start as a new member."),
-)
 EXPORTED = N_("Here is everything this bot keeps about you, as JSON. Only you can see this message.")
 EXPORT_TOO_BIG = N_(
     "What this bot keeps about you is too large to send here. Ask the bot's operator for it"
@@ -88,7 +84,11 @@ class PrivacyCommands(commands.Cog):
         saved = self.bot.languages._saved  # the language choices read so far: theirs are gone now
         for key in [k for k in saved if k[1] == user]:
             del saved[key]
-        return t.ngettext(*FORGOTTEN_ROWS, done.rows).format(count=t.number(done.rows))
+        return t.ngettext(
+            "Done: {count} stored row no longer names you. If you play again, you start as a new member.",
+            "Done: {count} stored rows no longer name you. If you play again, you start as a new member.",
+            done.rows,
+        ).format(count=t.number(done.rows))
 
     @privacy.command(name="export", description="Get a file of everything this bot keeps about you.")
     async def privacy_export(self, interaction: discord.Interaction) -> None:
