@@ -47,11 +47,13 @@ import argparse
 import asyncio
 import gzip
 import json
+import re
 import secrets
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from bot.audit import store_from_env
@@ -134,68 +136,39 @@ def _where(s: Stored) -> str:
     return s.rows if s.how == "text" else f"{s.column} = ?"
 
 
-def mentions(value: Any, user_id: int) -> bool:
-    """Whether a parsed JSON value mentions the member anywhere (keys included)."""
-    found: list[Any] = []
+@lru_cache(maxsize=64)
+def _pattern(user_id: int) -> re.Pattern[str]:
+    """The id as a whole token of JSON or text: never digits inside a longer number or word.
 
-    def spot(v: Any) -> Any:
-        found.append(v)
-        return v
-
-    _walk(value, user_id, spot)
-    return bool(found)
-
-
-def _walk(value: Any, user_id: int, swap: Callable[[Any], Any]) -> Any:
-    """``value`` with every mention of the member (a number, a text, a key) replaced by ``swap(it)``.
-
-    A ``<@id>`` mention inside a longer text is removed (``swap`` is still told).
+    A token is delimited by JSON's punctuation, quotes, white space, or a mention's ``<@`` and ``>``.
     """
-    text_id, mention = str(user_id), f"<@{user_id}>"
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return swap(value) if value == user_id else value
-    if isinstance(value, str):
-        if value == text_id:
-            return swap(value)
-        if mention in value:
-            swap(value)
-            return value.replace(mention, "")
-        return value
-    if isinstance(value, list):
-        return [_walk(v, user_id, swap) for v in value]
-    if isinstance(value, dict):
-        return {(swap(k) if k == text_id else k): _walk(v, user_id, swap) for k, v in value.items()}
-    return value
+    return re.compile(rf"(?<=[\[{{,:\"@\s]){user_id}(?=[\]}},:\">\s])")
+
+
+def mentions(text: str | None, user_id: int) -> bool:
+    """Whether a stored text (JSON, a seat id) mentions the member."""
+    if text is None:
+        return False
+    return text == str(user_id) or _pattern(user_id).search(text) is not None
 
 
 def rewrite(text: str | None, user_id: int, pseudonym: int) -> str | None:
-    """The text with the member's id (as a number, a text or a mention) replaced by the pseudonym.
+    """The text with every mention of the member's id (a number, a text, a key, ``<@id>``) as the pseudonym.
 
-    Display names filed under the id (a saved table's ``names``) are blanked.
-    Text that is not JSON is compared whole (a seat id).
+    Display names filed under them (a saved table's ``names``) are blanked.
     """
     if text is None:
         return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return str(pseudonym) if text == str(user_id) else text
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(pseudonym) if value == user_id else text  # a seat id is a number as JSON
-
-    def swap(v: Any) -> Any:
-        if isinstance(v, int):
-            return pseudonym
-        if v == str(user_id):
-            return str(pseudonym)
-        return v  # a mention: _walk removes it
-
-    new = _blank_names(_walk(value, user_id, swap), str(pseudonym))
-    if new == value:
-        return text
-    return json.dumps(new, separators=(",", ":"), ensure_ascii=False)
+    if text == str(user_id):
+        return str(pseudonym)
+    new = _pattern(user_id).sub(str(pseudonym), text)
+    if new != text and '"names"' in new:
+        try:
+            value = json.loads(new)
+        except ValueError:
+            return new
+        return json.dumps(_blank_names(value, str(pseudonym)), separators=(",", ":"), ensure_ascii=False)
+    return new
 
 
 def _blank_names(value: Any, key: str) -> Any:
@@ -227,15 +200,7 @@ async def open_tables_holding(tx: Store | Tx, user_id: int) -> list[tuple[int, i
         "SELECT guild_id, channel_id, state FROM tables WHERE status != 'closed' AND state LIKE ?",
         (f"%{user_id}%",),
     )
-    out = []
-    for guild_id, channel_id, state in rows:
-        try:
-            parsed = json.loads(state)
-        except ValueError:
-            parsed = state
-        if mentions(parsed, user_id):
-            out.append((int(guild_id), int(channel_id)))
-    return out
+    return [(int(g), int(c)) for g, c, state in rows if mentions(state, user_id)]
 
 
 async def _rows_about(tx: Tx, user_id: int) -> dict[str, list[dict[str, Any]]]:
@@ -250,9 +215,7 @@ async def _rows_about(tx: Tx, user_id: int) -> dict[str, list[dict[str, Any]]]:
         kept = []
         for row in rows:
             record = dict(zip(cols, row, strict=True))
-            if any(s.like for s in places) and not any(
-                mentions(_parsed(record[s.column]), user_id) for s in places
-            ):
+            if any(s.like for s in places) and not any(mentions(record[s.column], user_id) for s in places):
                 continue  # LIKE matched digits inside another number
             kept.append(record)
         if kept:
