@@ -86,6 +86,17 @@ class Confirm(discord.ui.View):
         self.add_item(yes_button)
         self.add_item(no_button)
 
+    asked: discord.Interaction | None = None
+    """The command that showed the question: its message loses the buttons when they expire."""
+
+    async def on_timeout(self) -> None:
+        """Take the expired buttons away, so nobody clicks one that no longer answers."""
+        if self.asked is not None and not self.answered:
+            try:
+                await self.asked.edit_original_response(view=None)
+            except discord.HTTPException:
+                pass  # the question was dismissed, or its interaction expired: nothing to tidy
+
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Only the member who was asked answers (and only once)."""
         return interaction.user.id == self.user_id and not self.answered
@@ -194,6 +205,7 @@ class AdminCommands(commands.Cog):
             id=found.id, channel=f"<#{found.channel_id}>", chips=t.chips(found.chips())
         )
         view = Confirm(manager, t.gettext(CLOSE_YES), t.gettext("Cancel"), close, t.gettext(KEPT))
+        view.asked = interaction
         await interaction.response.send_message(question, view=view, ephemeral=True)
 
     @admin_close.autocomplete("table")

@@ -72,6 +72,7 @@ class PrivacyCommands(commands.Cog):
             return await self._forget(user, t)
 
         view = Confirm(user, t.gettext(FORGET_YES), t.gettext("Cancel"), forget, t.gettext(KEPT))
+        view.asked = interaction
         await interaction.response.send_message(t.gettext(FORGET_ASK), view=view, ephemeral=True)
 
     async def _forget(self, user: int, t: Texts) -> str:

@@ -9,7 +9,7 @@ import simcord
 from discord import app_commands
 
 from bot.migrate import COPIED
-from tests.cogs.helpers import buttons, conserved, open_table, runtime, table_in
+from tests.cogs.helpers import buttons, conserved, message, open_table, runtime, table_in
 from tests.conftest import World
 
 MANAGERS_ONLY = "Only members with the **Manage Server** permission can do that."
@@ -176,3 +176,17 @@ async def test_admin_audit_shows_the_difference_and_the_rows(world: World) -> No
     )
     assert f"member {ann.id}: balance 1003 but entries sum to 1000" in answer.content
     assert len(answer.content) <= 2000
+
+
+async def test_an_unanswered_question_loses_its_buttons(world: World) -> None:
+    ann = world.members[0]
+    await world.bot.ledger.balance(world.guild.id, ann.id)
+    question = await ask(world, ann, "flipflop privacy forget")
+    assert list(buttons(question)) == ["Forget me", "Cancel"]
+    await world.env.advance_time(100)
+    still = message(world, question.message.channel.id, question.message.id)
+    assert list(buttons(still)) == ["Forget me", "Cancel"]
+    await world.env.advance_time(21)
+    shown = message(world, question.message.channel.id, question.message.id)
+    assert buttons(shown) == {} and "**Forget you?**" in (shown.content or "")
+    assert await world.bot.db.fetchone("SELECT balance FROM accounts WHERE user_id = ?", (ann.id,)) == (1000,)
