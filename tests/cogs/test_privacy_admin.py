@@ -115,7 +115,8 @@ async def test_admin_tables_lists_where_who_and_since_when(world: World) -> None
     listed = await ask(world, boss, "flipflop admin tables")
     head, line = listed.content.splitlines()
     assert head == "Open Flip Flop tables in this server:"
-    assert line.startswith(f"`{table.id}` in <#{world.channel.id}> · in play · ann, ben, cat · 600 chips at the table")
+    where = f"`{table.id}` in <#{world.channel.id}>"
+    assert line.startswith(f"{where} · in play · ann, ben, cat · 600 chips at the table")
     assert "opened <t:" in line and "last move <t:" in line
 
 
