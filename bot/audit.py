@@ -28,10 +28,11 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bot.ledger import MINTING_REASONS, Ledger
 from bot.settings import SettingsError, load_settings
-from bot.storage import Store, StoreError, store_target
+from bot.storage import Store, StoreError, parse_target, store_target
 
 SHOWN_ROWS = 10
 """Ledger ids listed per problem (the rest are counted)."""
@@ -176,6 +177,17 @@ async def audit_all(ledger: Ledger) -> list[Audit]:
     return [await audit_guild(ledger, int(g)) for (g,) in rows]
 
 
+def existing(target: str) -> str:
+    """The target, once it is sure to name a database that exists (an operator tool never makes one)."""
+    dialect, where = parse_target(target)
+    if dialect == "sqlite" and not Path(where).is_file():
+        raise StoreError(
+            f"There is no database file at {where}. Set DATABASE_URL or DATABASE_PATH as for the bot,"
+            " or pass --database."
+        )
+    return target
+
+
 def store_from_env() -> str:
     """The database the bot would open: ``DATABASE_URL``, else ``DATABASE_PATH`` (``.env`` read too)."""
     settings = load_settings()
@@ -209,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--database", help="default: DATABASE_URL, else DATABASE_PATH, as the bot reads them")
     args = parser.parse_args(argv)
     try:
-        return asyncio.run(_run(args.database or store_from_env()))
+        return asyncio.run(_run(existing(args.database or store_from_env())))
     except (StoreError, SettingsError) as e:
         print(f"bot.audit: {e}", file=sys.stderr)
         return 1

@@ -56,8 +56,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from bot.audit import store_from_env
+from bot.audit import existing, store_from_env
 from bot.migrate import COPIED
+from bot.settings import SettingsError
 from bot.storage import Store, StoreError, Tx
 
 EXPORT_FORMAT = 1
@@ -284,6 +285,9 @@ async def forget(
     by_table: dict[str, int] = {}
     try:
         async with db.transaction() as tx:
+            # Hold their accounts first: a buy-in at the same moment (another process) waits for
+            # this transaction, so no table can seat them between the check below and the commit.
+            await tx.execute("UPDATE accounts SET balance = balance WHERE user_id = ?", (user_id,))
             held = await open_tables_holding(tx, user_id)
             if held:
                 raise AtTable(held)
@@ -388,9 +392,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.user <= 0:
         parser.error("--user is a Discord id: a positive whole number")
     try:
-        target = args.database or store_from_env()
+        target = existing(args.database or store_from_env())
         return asyncio.run(_run(target, args.command, args.user, args.out))
-    except StoreError as e:
+    except (StoreError, SettingsError) as e:
         print(f"bot.privacy: {e}", file=sys.stderr)
         return 1
 

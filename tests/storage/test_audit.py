@@ -120,3 +120,14 @@ async def test_the_command_lines_answer_with_their_exit_status(
     with pytest.raises(SystemExit) as bad:
         privacy.main(["forget", "--user", "-3", "--database", target])
     assert bad.value.code == 2
+
+
+async def test_the_command_lines_never_make_a_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nowhere.sqlite3"
+    assert await _cli(audit, "--database", str(missing)) == 1
+    assert f"There is no database file at {missing}" in capsys.readouterr().err
+    assert await _cli(privacy, "export", "--user", str(ANN), "--database", f"sqlite:///{missing}") == 1
+    assert "There is no database file" in capsys.readouterr().err
+    assert not missing.exists()
