@@ -119,7 +119,8 @@ class Forgotten:
 
     pseudonym: int
     rows: int
-    """Rows rewritten (an account copied under the pseudonym counts once)."""
+    """Rows rewritten: per table, the most rows any one of its places changed (a transcript and
+    its result are one row; an account copied under the pseudonym is one)."""
     by_table: dict[str, int]
 
 
@@ -297,7 +298,7 @@ async def forget(
             keys = []
             for s in PERSONAL_DATA:
                 changed = await _rewrite(tx, s, user_id, pseudonym)
-                by_table[s.table] = by_table.get(s.table, 0) + changed
+                by_table[s.table] = max(by_table.get(s.table, 0), changed)
                 if s.how == "key":
                     keys.append(s)
             for s in reversed(keys):

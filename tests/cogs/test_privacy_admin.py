@@ -8,8 +8,9 @@ from typing import Any
 import simcord
 from discord import app_commands
 
+from bot import privacy
 from bot.migrate import COPIED
-from tests.cogs.helpers import buttons, conserved, message, open_table, runtime, table_in
+from tests.cogs.helpers import Hands, buttons, conserved, message, open_table, play_step, runtime, table_in
 from tests.conftest import World
 
 MANAGERS_ONLY = "Only members with the **Manage Server** permission can do that."
@@ -191,3 +192,18 @@ async def test_an_unanswered_question_loses_its_buttons(world: World) -> None:
     shown = message(world, question.message.channel.id, question.message.id)
     assert buttons(shown) == {} and "**Forget you?**" in (shown.content or "")
     assert await world.bot.db.fetchone("SELECT balance FROM accounts WHERE user_id = ?", (ann.id,)) == (1000,)
+
+
+async def test_a_forgotten_member_shows_in_history_without_a_mention(world: World) -> None:
+    ann, ben, cat = world.members[:3]
+    table = await open_table(world, [ann, ben, cat])
+    hands = Hands(world)
+    while not await world.bot.db.fetchall("SELECT id FROM rounds"):
+        assert await play_step(world, hands, drop_below=100)  # drops end the round soon
+    await runtime(world).close_by_manager(table.id, world.admin.id)
+    done = await privacy.forget(world.bot.db, ann.id, "member")
+    assert done is not None and done.by_table["rounds"] == 1
+    shown = await ben.slash(world.channel, "flipflop history")
+    text = shown.response.embeds[0].description if shown.response.embeds else shown.response.content
+    assert f"👤 {str(done.pseudonym)[-4:]}" in text and "<@-" not in text and f"<@{ann.id}>" not in text
+    assert f"<@{ben.id}>" in text
