@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from typing import Any
 
+import pytest
 import simcord
 from discord import app_commands
 
 from bot import privacy
 from bot.migrate import COPIED
+from cogs.flipflop import privacy as privacy_cog
 from tests.cogs.helpers import Hands, buttons, conserved, message, open_table, play_step, runtime, table_in
 from tests.conftest import World
 
@@ -207,3 +210,40 @@ async def test_a_forgotten_member_shows_in_history_without_a_mention(world: Worl
     text = shown.response.embeds[0].description if shown.response.embeds else shown.response.content
     assert f"👤 {str(done.pseudonym)[-4:]}" in text and "<@-" not in text and f"<@{ann.id}>" not in text
     assert f"<@{ben.id}>" in text
+
+
+async def test_many_open_tables_fit_one_answer_and_autocomplete_offers_this_servers(world: World) -> None:
+    boss, ann = world.admin, world.members[0]
+    await world.bot.ledger.grant(world.guild.id, ann.id, 100_000, boss.id)
+    channels = [world.guild.create_text_channel(f"table-{i}") for i in range(30)]
+    opened = [await runtime(world).open(world.guild.id, c.id, ann.id, "ann", 5, 200, 60) for c in channels]
+    listed = await ask(world, boss, "flipflop admin tables")
+    lines = listed.content.splitlines()
+    assert len(listed.content) <= 2000 and lines[-1].startswith("… and ") and lines[-1].endswith(" more.")
+    shown = len(lines) - 2
+    assert shown >= 10 and lines[-1] == f"… and {30 - shown} more."
+    assert all("waiting for players" in line for line in lines[1:-1])
+    offered = await boss.autocomplete(world.channel, "flipflop admin close", "table", opened[3].id[:5])
+    assert opened[3].id in [choice["value"] for choice in offered]
+    everything = await boss.autocomplete(world.channel, "flipflop admin close", "table", "")
+    assert len(everything) == 25 and all(len(choice["name"]) <= 100 for choice in everything)
+
+
+async def test_a_large_export_is_gzipped_and_one_too_large_is_explained(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann = world.members[0]
+    await world.bot.ledger.grant(world.guild.id, ann.id, 5, world.admin.id)
+    data = await privacy.export(world.bot.db, ann.id)
+    assert data is not None
+    plain = len(privacy.export_file(data, 10**9)[1])
+    zipped = len(privacy.export_file(data, 0)[1])
+    assert zipped < plain
+    monkeypatch.setattr(privacy_cog, "ATTACHMENT_BYTES", (zipped + plain) // 2)
+    answer = await ask(world, ann, "flipflop privacy export")
+    (attached,) = answer.attachments
+    assert attached.filename == f"flipflop-data-{ann.id}.json.gz"
+    assert json.loads(gzip.decompress(await attached.read()))["member"] == str(ann.id)
+    monkeypatch.setattr(privacy_cog, "ATTACHMENT_BYTES", zipped - 1)
+    refused = await ask(world, ann, "flipflop privacy export")
+    assert "too large to send here" in refused.content and not refused.attachments
