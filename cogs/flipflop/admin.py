@@ -10,6 +10,7 @@ back; the refunds' ledger entries name the manager). The audit is
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,8 @@ from bot.tables import Table, TableError
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
     from bot.runtime import TableRuntime
+
+log = logging.getLogger("flipflop.admin")
 
 CONFIRM_SECONDS = 120
 """How long a confirmation's buttons answer: a decision of the moment."""
@@ -55,6 +58,7 @@ CLOSE_YES = N_("Close the table")
 CLOSED = N_("Table `{id}` is closed; {chips} went back to the players.")
 ALREADY_ENDED = N_("Table `{id}` has already ended; there was nothing to close.")
 KEPT = N_("Nothing was changed.")
+FAILED = N_("Something went wrong on our side; nothing was changed. Please try again.")
 AUDIT_OK = N_("✅ The chips balance: {minted} brought in = {balances} in balances + {at_tables} at tables.")
 AUDIT_BAD = N_(
     "⚠️ The chips don't balance: {minted} brought in, but {balances} in balances + {at_tables} at tables"
@@ -72,9 +76,12 @@ class Confirm(discord.ui.View):
         no: str,
         on_yes: Callable[[discord.Interaction], Awaitable[str]],
         no_text: str,
+        failed_text: str,
     ) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
         self.user_id, self.on_yes, self.no_text, self.answered = user_id, on_yes, no_text, False
+        self.failed_text = failed_text
+        """Said when ``on_yes`` fails (it runs in one transaction: nothing was changed)."""
         yes_button: discord.ui.Button[Confirm] = discord.ui.Button(
             label=yes, style=discord.ButtonStyle.danger
         )
@@ -104,7 +111,11 @@ class Confirm(discord.ui.View):
     async def _yes(self, interaction: discord.Interaction) -> None:
         self.answered = True
         self.stop()
-        text = await self.on_yes(interaction)
+        try:
+            text = await self.on_yes(interaction)
+        except Exception:
+            log.exception("A confirmed request failed")
+            text = self.failed_text
         await interaction.response.edit_message(content=text, view=None)
 
     async def _no(self, interaction: discord.Interaction) -> None:
@@ -204,7 +215,9 @@ class AdminCommands(commands.Cog):
         question = t.gettext(CLOSE_ASK).format(
             id=found.id, channel=f"<#{found.channel_id}>", chips=t.chips(found.chips())
         )
-        view = Confirm(manager, t.gettext(CLOSE_YES), t.gettext("Cancel"), close, t.gettext(KEPT))
+        view = Confirm(
+            manager, t.gettext(CLOSE_YES), t.gettext("Cancel"), close, t.gettext(KEPT), t.gettext(FAILED)
+        )
         view.asked = interaction
         await interaction.response.send_message(question, view=view, ephemeral=True)
 

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot import privacy as personal
 from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
-from cogs.flipflop.admin import KEPT, Confirm
+from cogs.flipflop.admin import FAILED, KEPT, Confirm
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -71,7 +71,9 @@ class PrivacyCommands(commands.Cog):
         async def forget(_: discord.Interaction) -> str:
             return await self._forget(user, t)
 
-        view = Confirm(user, t.gettext(FORGET_YES), t.gettext("Cancel"), forget, t.gettext(KEPT))
+        view = Confirm(
+            user, t.gettext(FORGET_YES), t.gettext("Cancel"), forget, t.gettext(KEPT), t.gettext(FAILED)
+        )
         view.asked = interaction
         await interaction.response.send_message(t.gettext(FORGET_ASK), view=view, ephemeral=True)
 

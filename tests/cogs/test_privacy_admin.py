@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot import privacy
 from bot.migrate import COPIED
+from bot.storage import StoreError
 from cogs.flipflop import privacy as privacy_cog
 from tests.cogs.helpers import Hands, buttons, conserved, message, open_table, play_step, runtime, table_in
 from tests.conftest import World
@@ -247,3 +248,20 @@ async def test_a_large_export_is_gzipped_and_one_too_large_is_explained(
     monkeypatch.setattr(privacy_cog, "ATTACHMENT_BYTES", zipped - 1)
     refused = await ask(world, ann, "flipflop privacy export")
     assert "too large to send here" in refused.content and not refused.attachments
+
+
+async def test_a_confirmed_request_that_fails_says_nothing_changed(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann = world.members[0]
+    await world.bot.ledger.balance(world.guild.id, ann.id)
+    question = await ask(world, ann, "flipflop privacy forget")
+
+    async def broken(*_: object, **__: object) -> None:
+        raise StoreError("the database went away")
+
+    monkeypatch.setattr(privacy, "forget", broken)
+    before = await dump(world)
+    failed = await ann.click(question.message, custom_id=buttons(question)["Forget me"])
+    assert failed.response.content.startswith("Something went wrong on our side; nothing was changed.")
+    assert not buttons(failed.response) and await dump(world) == before
