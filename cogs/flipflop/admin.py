@@ -21,7 +21,8 @@ from discord.ext import commands
 from bot.audit import audit_guild
 from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
-from bot.tables import Table, TableError
+from bot.refusals import NOTHING_CHANGED, explain
+from bot.tables import Table, TableError, TableMoved
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -208,6 +209,8 @@ class AdminCommands(commands.Cog):
             chips = current.chips() if current is not None else 0  # the server's chips (practice holds none)
             try:
                 await self.runtime.close_by_manager(found.id, manager)
+            except TableMoved as e:  # another process changed it first: look again, then decide
+                return t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t))
             except TableError:
                 return t.gettext(ALREADY_ENDED).format(id=found.id)
             return t.gettext(CLOSED).format(id=found.id, chips=t.chips(chips))
