@@ -2,7 +2,8 @@
 
 ``PERSONAL_DATA`` below is **the one list** of every place a member's Discord
 id is stored: ``(table, column, how)``. Exporting reads it, forgetting
-rewrites it, the tests check it against the schema. Whoever adds a table or
+rewrites it, and a test fails when a table of ``bot.migrate.COPIED`` has a
+``user_id`` or ``actor_id`` column that is not on it. Whoever adds a table or
 a column that holds a member's id (or text that mentions one) adds a line
 here, in the same change, and a column to ``bot.migrate.COPIED``; nothing
 else needs to know. The kinds (``how``):
@@ -12,16 +13,17 @@ else needs to know. The kinds (``how``):
   deleted once every row pointing at it has moved;
 - ``"id"``: a plain id column, set to the pseudonym;
 - ``"text"``: JSON (or plain) text that may mention the member — transcripts,
-  saved tables, a seat id: every number or text equal to the id, and every
-  ``<@id>`` mention, becomes the pseudonym, and a display name filed under
-  it (a saved table's ``names``) is blanked. ``rows`` is the SQL condition
-  that picks the rows that may mention them (read before the ids move, so a
-  text line comes before the ``id`` lines it relies on).
+  saved tables, a seat id: every whole-token occurrence of the id (a JSON
+  number, a JSON string or key, a ``<@id>`` mention; never digits inside a
+  longer number) becomes the pseudonym, and a display name filed under it (a
+  saved table's ``names``) is blanked. ``rows`` is the SQL condition that
+  picks the rows that may mention them (read before the ids move, so a text
+  line comes before the ``id`` lines it relies on).
 
 Forgetting replaces the id by one random negative pseudonym (Discord ids are
 positive; computer players are -1, -2, -3; pseudonyms are at most
 ``-2**62``), in one transaction on either store. Amounts never change, so
-every audit still balances. The ledger, rounds and round seats are
+every audit still balances. The ledger, rounds, round players and round seats are
 append-only (their triggers refuse UPDATE and DELETE); the one exception is
 this rewrite: the transaction first writes a permit (``forget_permits``: the
 id and its pseudonym), the triggers let an UPDATE through only when it

@@ -68,6 +68,20 @@ async def played(target: str) -> Any:
         await db.close()
 
 
+def test_every_column_that_names_a_member_is_on_the_one_list() -> None:
+    listed = {(s.table, s.column) for s in PERSONAL_DATA}
+    not_members = {("forget_permits", "user_id")}  # the permit itself, empty outside a forget
+    naming = {
+        (table, column)
+        for table, columns in COPIED.items()
+        for column in columns
+        if column in ("user_id", "actor_id") or column.endswith("_user_id")
+    }
+    assert naming - not_members <= listed, "add these to bot.privacy.PERSONAL_DATA"
+    assert {s.table for s in PERSONAL_DATA} <= set(COPIED)
+    assert all(column in COPIED[table] for table, column in listed)
+
+
 async def test_forget_replaces_the_id_everywhere_and_every_amount_stays(played: Harness) -> None:
     h, db = played, played.db
     before = await everything(db)
