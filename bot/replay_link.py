@@ -14,7 +14,16 @@ import base64
 import json
 import zlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.history import computer_level
+from bot.i18n import N_, Texts
+from bot.runtime import LEVEL_LABEL
+
+if TYPE_CHECKING:
+    from bot.history import RoundStory
 
 LINK_LIMIT = 512
 """Characters in a link button's url (discord-api-spec: ButtonComponentForMessageRequest.url)."""
@@ -48,6 +57,51 @@ def replay_file(
     return out
 
 
+WATCH = N_("Watch the replay")
+
+
+def seat_names(
+    members: Mapping[str, int], guild: discord.Guild | None, t: Texts, known: Mapping[int, str] | None = None
+) -> dict[str, str]:
+    """Seat id → the name the page shows: ``🤖 Basic`` for a computer, else a display name.
+
+    ``known`` names members the caller knows (the table's own names, the one who asked);
+    then the server's member cache. A seat with no name known is left out: the page
+    calls it by its seat number.
+    """
+    out: dict[str, str] = {}
+    for seat, member in members.items():
+        level = computer_level(member)
+        if level is not None:
+            out[seat] = "🤖 " + (t.gettext(LEVEL_LABEL[level]) if level in LEVEL_LABEL else level)
+            continue
+        cached = guild.get_member(member) if guild is not None else None
+        name = (known or {}).get(member) or (cached.display_name if cached is not None else None)
+        if name:
+            out[seat] = name
+    return out
+
+
+def story_file(
+    found: RoundStory, guild: discord.Guild | None, t: Texts, known: Mapping[int, str] | None = None
+) -> dict[str, Any]:
+    """A stored round as ``/flipflop round`` attaches it (``replay_file``; ``known`` as in ``seat_names``)."""
+    return replay_file(
+        found.transcript,
+        reveal=found.reveal,
+        names=seat_names(found.members, guild, t, known),
+        number=found.number,
+        round_id=found.round_id,
+    )
+
+
+def watch_button(base_url: str, data: Mapping[str, Any], t: Texts) -> discord.ui.Button[discord.ui.View]:
+    """**Watch the replay**: a link button to the page, carrying the round when it fits (``replay_link``)."""
+    return discord.ui.Button(
+        style=discord.ButtonStyle.link, label=t.gettext(WATCH), url=replay_link(base_url, data)
+    )
+
+
 def _short_ids(data: Mapping[str, Any]) -> dict[str, Any]:
     """The same round with seat ids ``1``, ``2``, … (a Discord id is 18-20 digits, in every action)."""
     ids = [str(s["id"]) for s in data["seats"]]
@@ -67,7 +121,7 @@ def _short_ids(data: Mapping[str, Any]) -> dict[str, Any]:
         rounds.append(entry)
     out = {**data, "seats": [{**s, "id": short[str(s["id"])]} for s in data["seats"]], "rounds": rounds}
     names = data.get("names") or {}
-    out["names"] = {short[p]: names.get(p, f"seat {short[p]}") for p in ids}
+    out["names"] = {short[p]: names[p] for p in ids if p in names}
     return out
 
 
@@ -116,8 +170,11 @@ def _client_seed(seed: str) -> bytes:
     ids, colon, texts = seed.partition(":")
     parts = ids.split("-") if ids else []
     if all(p.isdigit() and p == str(int(p)) and int(p) < 2**64 for p in parts):
-        return b"\x01" + _varint(len(parts)) + b"".join(int(p).to_bytes(8, "big") for p in parts) + _text(
-            colon + texts
+        return (
+            b"\x01"
+            + _varint(len(parts))
+            + b"".join(int(p).to_bytes(8, "big") for p in parts)
+            + _text(colon + texts)
         )
     return b"\x00" + _text(seed)
 

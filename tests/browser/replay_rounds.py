@@ -59,7 +59,9 @@ def played_game(players: int, seed: int, rounds: int) -> list[dict[str, Any]]:
         server_seed = rng.randbytes(32)
         client_seed = "-".join(str(SNOWFLAKE + rng.randrange(10**17)) for _ in range(3))
         dealer = ids[first_dealer(server_seed, client_seed, 1, players)] if number == 1 else None
-        game.start_round(deck=[Card.parse(c) for c in deck_codes(server_seed, client_seed, number)], dealer=dealer)
+        game.start_round(
+            deck=[Card.parse(c) for c in deck_codes(server_seed, client_seed, number)], dealer=dealer
+        )
         while game.in_round:
             to_act = game.to_act
             assert to_act is not None
@@ -71,6 +73,8 @@ def played_game(players: int, seed: int, rounds: int) -> list[dict[str, Any]]:
             "client_seed": client_seed,
         }
         files.append(
-            replay_file(game.round_transcript(), reveal=reveal, names=names, number=number, round_id=100 + number)
+            replay_file(
+                game.round_transcript(), reveal=reveal, names=names, number=number, round_id=100 + number
+            )
         )
     return files

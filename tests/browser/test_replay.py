@@ -60,7 +60,10 @@ def replay_page(browser: Browser) -> Iterator[Page]:
 
 def final_figures(page: Page) -> tuple[list[int], dict[str, int]]:
     """The stacks (seat order) and pots the page shows now."""
-    stacks = [int(s) for s in page.locator("#table .seat .stack").evaluate_all("els => els.map(e => e.dataset.stack)")]
+    stacks = [
+        int(s)
+        for s in page.locator("#table .seat .stack").evaluate_all("els => els.map(e => e.dataset.stack)")
+    ]
     pots = {
         pot: int(page.locator(f"#table .pot-{pot} .pot-amount").get_attribute("data-amount") or "-1")
         for pot in ("game", "flip", "flop")
@@ -148,7 +151,9 @@ def test_a_round_opens_from_its_file_and_on_a_phone(site: str, browser: Browser,
     context.close()
 
 
-def test_several_files_are_a_game_stepped_round_by_round(site: str, replay_page: Page, tmp_path: Path) -> None:
+def test_several_files_are_a_game_stepped_round_by_round(
+    site: str, replay_page: Page, tmp_path: Path
+) -> None:
     files = played_game(3, seed=5, rounds=3)
     assert len(files) == 3
     paths = []

@@ -20,7 +20,10 @@ def vectors() -> list[dict[str, object]]:
     """Each "Vector N" block of FAIRNESS.md: seed, commitment, client seed, round, deck."""
     out = []
     for block in re.split(r"\*\*Vector \d+\*\*", FAIRNESS)[1:]:
-        field = {k: re.search(rf"- {k}: `([^`]*)`", block) for k in ("server seed", "commitment", "client seed", "deck")}
+        field = {
+            k: re.search(rf"- {k}: `([^`]*)`", block)
+            for k in ("server seed", "commitment", "client seed", "deck")
+        }
         found = {k: m.group(1) for k, m in field.items() if m is not None}
         number = re.search(r"client seed: `[^`]*`, round `(\d+)`", block)
         assert number is not None and len(found) == 4, block
@@ -35,7 +38,9 @@ def dealers() -> list[tuple[str, str, int, int, int]]:
 
 
 def run_node(script: str) -> object:
-    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -56,7 +61,8 @@ for (const c of cases) {{
   const seed = seedBytes(c["server seed"]);
   out.commitments.push(await commitmentOf(seed));
   out.decks.push((await dealingOrder(seed, c["client seed"], c.round)).join(" "));
-  const reveal = {{ server_seed: c["server seed"], commitment: c.commitment, client_seed: c["client seed"], round: c.round }};
+  const reveal = {{ server_seed: c["server seed"], commitment: c.commitment,
+    client_seed: c["client seed"], round: c.round }};
   out.verdicts.push((await verifyDeal(reveal, c.deck.split(" "), null)).ok);
 }}
 for (const [prefix, client, round, seats] of table) {{

@@ -70,9 +70,10 @@ function normalise(cards) {
  * @returns {PlayedRound[]}
  */
 export function playTranscript(t, options = {}) {
-  const names = options.names || {};
   const stake = t.stake;
   const order = t.seats.map((s) => s.id);
+  /** @type {Record<string, string>} a seat with no name known is called by its number */
+  const names = { ...Object.fromEntries(order.map((p, i) => [p, `seat ${i + 1}`])), ...(options.names || {}) };
   const seatIndex = new Map(order.map((p, i) => [p, i]));
   /** @type {Record<string, number>} */
   const stacks = Object.fromEntries(t.seats.map((s) => [s.id, s.stack]));
@@ -358,7 +359,8 @@ export function playTranscript(t, options = {}) {
       stock: stock.length,
       discard: [...discard],
       spreads: spreads.map((s) => ({ owner: s.owner, kind: s.kind, cards: [...s.cards] })),
-      seats: order.map((p) => {
+      // a stand-in seat (an id starting with "~", added to replay a round of two) is not drawn
+      seats: order.filter((p) => !p.startsWith("~")).map((p) => {
         const inRound = players.includes(p);
         return {
           id: p,
