@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -125,8 +125,8 @@ def _short_ids(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def fragment(data: Mapping[str, Any]) -> str:
-    """``#r=`` and the round, compact JSON through raw deflate and base64url (no padding)."""
+def fragment(data: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> str:
+    """``#r=`` and a round (or a list of rounds: a game), compact JSON through raw deflate and base64url."""
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     packed = packer.compress(text) + packer.flush()

@@ -18,8 +18,9 @@ from tests.conftest import World
 PAGE = "https://cards.example.org/flipflop/replay/"
 
 
-def link_buttons(message: discord.Message) -> list[dict[str, Any]]:
-    """The link buttons of a message, as Discord receives them."""
+def link_buttons(message: Any) -> list[dict[str, Any]]:
+    """The link buttons of a message (or of an interaction's response), as Discord receives them."""
+    assert message is not None
     out = []
     for row in message.components:
         for item in (row if isinstance(row, dict) else row.to_dict()).get("components", []):
@@ -59,6 +60,7 @@ async def test_round_verify_and_records_offer_the_replay_when_the_page_has_an_ad
     [theirs] = link_buttons(other.response)
     assert theirs["url"].startswith(PAGE) and len(theirs["url"]) <= LINK_LIMIT
     verified = await ben.slash(world.channel, "flipflop verify", round=ids[0])
+    assert verified.response is not None
     assert f"`/flipflop round id:{ids[0]}` → **Watch the replay** → **Verify this deal**" in (
         verified.response.content
     )
@@ -76,6 +78,7 @@ async def test_without_an_address_there_is_no_replay_button_nor_pointer(world: W
     answer = await ann.slash(world.channel, "flipflop round", id=1)
     assert link_buttons(answer.response) == []
     verified = await ann.slash(world.channel, "flipflop verify", round=1)
+    assert verified.response is not None and "was dealt fairly" in verified.response.content
     assert "Watch the replay" not in verified.response.content
     assert "Watch the replay" not in "\n".join(shown(m) for m in world.channel.history())
 
