@@ -166,17 +166,38 @@ def _text(s: str) -> bytes:
 
 
 def _client_seed(seed: str) -> bytes:
-    """Interaction ids as 8-byte numbers, the players' texts as text; any other seed as plain text."""
+    """Interaction ids, each as its difference from the one before, then the players' texts.
+
+    Discord's ids start with the moment they were made, so the ids of one round differ by a
+    few seconds' worth: 4 or 5 bytes each instead of 8 (a zigzag varint, as the order of
+    arrival is not always the order of the ids). A seed not of that shape goes as plain text.
+    """
     ids, colon, texts = seed.partition(":")
     parts = ids.split("-") if ids else []
-    if all(p.isdigit() and p == str(int(p)) and int(p) < 2**64 for p in parts):
-        return (
-            b"\x01"
-            + _varint(len(parts))
-            + b"".join(int(p).to_bytes(8, "big") for p in parts)
-            + _text(colon + texts)
-        )
-    return b"\x00" + _text(seed)
+    if not all(p.isdigit() and p == str(int(p)) and int(p) < 2**64 for p in parts):
+        return b"\x00" + _text(seed)
+    out = bytearray(b"\x01") + _varint(len(parts))
+    previous = 0
+    for p in parts:
+        step = int(p) - previous
+        out += _varint(step * 2 if step >= 0 else -step * 2 - 1)
+        previous = int(p)
+    return bytes(out) + _text(colon + texts)
+
+
+DECK_BYTES = 29
+"""A deck as its rank among the 52! orders (52! < 2**226): 29 bytes instead of 52."""
+
+
+def _deck_number(deck: Sequence[str]) -> bytes:
+    """The deck's Lehmer code: each card's place among the cards not yet dealt, in notation order."""
+    left = list(range(52))
+    number = 0
+    for code in deck:
+        i = left.index(CARD_INDEX[code])
+        number = number * len(left) + i
+        left.pop(i)
+    return number.to_bytes(DECK_BYTES, "big")
 
 
 def packed(data: Mapping[str, Any]) -> bytes | None:
@@ -194,7 +215,7 @@ def packed(data: Mapping[str, Any]) -> bytes | None:
     for pot in ("game", "flip", "flop"):
         out += _varint(int(pots.get(pot, 0)))
     out += _varint(int(data.get("number") or 1)) + _varint(int(data.get("round_id") or 0))
-    out += bytes([index[rd["dealer"]]]) + bytes(CARD_INDEX[c] for c in rd["deck"])
+    out += bytes([index[rd["dealer"]]]) + _deck_number(rd["deck"])
     left = rd.get("left_before") or []
     out += bytes([len(left), *(index[p] for p in left)])
     out += _varint(len(rd["actions"]))

@@ -11,6 +11,7 @@ import json
 import subprocess
 from pathlib import Path
 
+from bot.replay_link import _short_ids, binary_fragment
 from engine.replay import replay
 from tests.browser.replay_rounds import played_game, played_round
 
@@ -52,3 +53,38 @@ def test_the_page_settles_every_round_as_the_engine_does() -> None:
         result, status = replay(data)
         assert status == 0
         assert page == {"stacks": result["stacks"], "pots": result["pots"]}, data
+
+
+CODEC = (Path(__file__).resolve().parents[2] / "web" / "replay" / "js" / "codec.js").as_uri()
+
+
+def test_the_bots_compact_links_unpack_in_the_page_to_the_same_round() -> None:
+    rounds = [played_round(players, seed, interactions=16) for players in (3, 5) for seed in range(1, 41)]
+    # ids out of order (negative steps), players' texts, an empty seed and one of another shape
+    rounds[0]["reveal"]["client_seed"] = "-".join(reversed(rounds[0]["reveal"]["client_seed"].split("-")))
+    rounds[1]["reveal"]["client_seed"] += ":lucky 7:🎲 ünïcode"
+    rounds[2]["reveal"]["client_seed"] = ""
+    rounds[3]["reveal"]["client_seed"] = "not-ids-007:x"
+    del rounds[4]["reveal"]
+    rounds[5]["names"] = {}
+    packed_forms = [binary_fragment(r) for r in rounds]
+    script = f"""
+import {{ unpack }} from {json.dumps(CODEC)};
+import {{ readFileSync }} from "node:fs";
+const links = JSON.parse(readFileSync(0, "utf8"));
+const bytes = (t) => Uint8Array.from(atob(t.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+console.log(JSON.stringify(links.map((l) => unpack(bytes(l.slice(3))))));
+"""
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(packed_forms),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    for sent, got in zip(rounds, json.loads(done.stdout), strict=True):
+        want = _short_ids(sent)
+        seats = len(want["seats"])
+        want["names"] = {str(i): want["names"].get(str(i), f"seat {i}") for i in range(1, seats + 1)}
+        assert got == want

@@ -119,6 +119,29 @@ export function unpack(bytes) {
     if (at >= bytes.length) throw new RangeError("the data ends too soon");
     return bytes[at++];
   };
+  const bigVarint = () => {
+    let n = 0n;
+    for (let shift = 0n; ; shift += 7n) {
+      const b = byte();
+      n |= BigInt(b & 0x7f) << shift;
+      if (!(b & 0x80)) return n;
+      if (shift > 70n) throw new RangeError("a number is too long");
+    }
+  };
+  const deckOf = () => {
+    // the deck's Lehmer code (bot/replay_link.py `_deck_number`): 29 bytes, big-endian
+    let n = 0n;
+    for (let i = 0; i < 29; i++) n = (n << 8n) | BigInt(byte());
+    const digits = new Array(52);
+    for (let k = 51; k >= 0; k--) {
+      const radix = BigInt(52 - k);
+      digits[k] = Number(n % radix);
+      n /= radix;
+    }
+    if (n !== 0n) throw new RangeError("its deck is not an order of the 52 cards");
+    const left = [...CODES];
+    return digits.map((d) => left.splice(d, 1)[0]);
+  };
   const varint = () => {
     let n = 0;
     for (let shift = 0; ; shift += 7) {
@@ -151,7 +174,7 @@ export function unpack(bytes) {
   const number = varint();
   const roundId = varint();
   const dealer = ids[byte()];
-  const deck = Array.from({ length: 52 }, card);
+  const deck = deckOf();
   const left = Array.from({ length: byte() }, () => ids[byte()]);
   const actions = Array.from({ length: varint() }, () => {
     const b = byte();
@@ -174,11 +197,12 @@ export function unpack(bytes) {
     const round = varint();
     let clientSeed;
     if (byte() === 1) {
-      const k = varint();
-      const parts = Array.from({ length: k }, () => {
-        let v = 0n;
-        for (let i = 0; i < 8; i++) v = (v << 8n) | BigInt(byte());
-        return v.toString();
+      // each id as a zigzag difference from the one before (bot/replay_link.py `_client_seed`)
+      let previous = 0n;
+      const parts = Array.from({ length: varint() }, () => {
+        const z = bigVarint();
+        previous += z & 1n ? -((z + 1n) >> 1n) : z >> 1n;
+        return previous.toString();
       });
       clientSeed = parts.join("-") + text();
     } else {
