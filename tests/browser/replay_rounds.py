@@ -102,3 +102,28 @@ def played_game(players: int, seed: int, rounds: int) -> list[dict[str, Any]]:
             )
         )
     return files
+
+
+def measure(rounds: int = 300, base: str = "https://example.github.io/flipflop/replay/") -> None:
+    """Print how long the links of 3- and 5-player rounds are, in both forms (README, "Replays")."""
+    import statistics
+
+    from bot.replay_link import LINK_LIMIT, _short_ids, binary_fragment, fragment
+
+    for players in (3, 5):
+        for interactions in (1, 4, 16):
+            played = [played_round(players, seed, interactions) for seed in range(rounds)]
+            for form, make in (
+                ("#r= deflated JSON", lambda d: fragment(_short_ids(d))),
+                ("#b= binary", binary_fragment),
+            ):
+                sizes = [len(base + (make(d) or "")) for d in played]
+                fits = sum(size <= LINK_LIMIT for size in sizes)
+                print(
+                    f"{players} players, {interactions:2} ids, {form:17}: median {statistics.median(sizes):.0f}"
+                    f" ({min(sizes)}-{max(sizes)}), fits {fits}/{rounds}"
+                )
+
+
+if __name__ == "__main__":
+    measure()
