@@ -167,12 +167,26 @@ def test_several_files_are_a_game_stepped_round_by_round(
     for number, data in enumerate(files, start=1):
         expect(page.locator("#round-title")).to_have_text(f"Round {number} · #{100 + number} ({number} of 3)")
         page.locator("#last").click()
+        expect(page.locator("#table")).to_have_attribute("data-last", "true")
         assert final_figures(page) == expected_figures(data)
         page.locator("#verify").click()
         expect(page.locator("#verdict")).to_have_attribute("data-ok", "true")
         if number < 3:
             page.locator("#next-round").click()
     expect(page.locator("#next-round")).to_be_disabled()
+    # the game opened from its files becomes one link to share
+    page.locator("#share").click()
+    expect(page.locator("#shared")).to_contain_text("now links to these rounds")
+    assert "#r=" in page.url
+    again = page.context.new_page()
+    again.goto(page.url)
+    expect(again.locator("#round-title")).to_have_text("Round 1 · #101 (1 of 3)")
+    again.keyboard.press("PageDown")
+    again.keyboard.press("PageDown")
+    expect(again.locator("#round-title")).to_have_text("Round 3 · #103 (3 of 3)")
+    again.keyboard.press("End")
+    expect(again.locator("#table")).to_have_attribute("data-last", "true")
+    assert final_figures(again) == expected_figures(files[2])
 
 
 def test_a_tampered_seed_shows_a_cross_and_what_differs(site: str, replay_page: Page) -> None:

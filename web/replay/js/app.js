@@ -1,7 +1,7 @@
 // The replay page: loads rounds (link or files), steps through them, verifies the deal.
 
 import { label } from "./cards.js";
-import { fromFragment, parseRounds } from "./codec.js";
+import { fromFragment, parseRounds, toFragment } from "./codec.js";
 import { ReplayError, playTranscript } from "./rules.js";
 import { drawTable } from "./table.js";
 import { verifyDeal } from "./verify.js";
@@ -33,7 +33,12 @@ const ui = {
   drop: byId("drop"),
   prevRound: /** @type {HTMLButtonElement} */ (byId("prev-round")),
   nextRound: /** @type {HTMLButtonElement} */ (byId("next-round")),
+  share: /** @type {HTMLButtonElement} */ (byId("share")),
+  shared: byId("shared"),
 };
+
+/** @type {import("./codec.js").Envelope[]} what is open, as read: "Link to these rounds" links it */
+let opened = [];
 
 /** @type {Loaded[]} */
 let rounds = [];
@@ -77,6 +82,8 @@ async function open(read) {
     if (envelopes === null) return;
     const loaded = load(envelopes);
     rounds = loaded;
+    opened = envelopes;
+    ui.shared.hidden = true;
     ui.error.hidden = true;
     ui.intro.hidden = true;
     ui.viewer.hidden = false;
@@ -217,6 +224,21 @@ async function verify() {
   }
 }
 
+async function share() {
+  const hash = await toFragment(opened.length === 1 ? opened[0] : opened);
+  history.replaceState(null, "", location.pathname + location.search + hash);
+  const link = location.href;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch {
+    copied = false; // no clipboard (an http page, a refused permission): the address bar has it
+  }
+  ui.shared.textContent = `${copied ? "Copied: the" : "The"} address bar now links to these rounds (${link.length} characters).`;
+  ui.shared.hidden = false;
+}
+
 /** @param {FileList | File[]} files */
 function openFiles(files) {
   const list = Array.from(files);
@@ -246,6 +268,7 @@ byId("forward").addEventListener("click", () => { stop(); go(frame + 1); });
 byId("last").addEventListener("click", () => { stop(); go(Infinity); });
 ui.play.addEventListener("click", togglePlay);
 ui.verify.addEventListener("click", verify);
+ui.share.addEventListener("click", share);
 ui.prevRound.addEventListener("click", () => showRound(current - 1));
 ui.nextRound.addEventListener("click", () => showRound(current + 1));
 ui.files.addEventListener("change", () => ui.files.files && openFiles(ui.files.files));

@@ -47,7 +47,8 @@ export function drawTable(root, state) {
   const top = state.discard[state.discard.length - 1];
   discard.append(top ? cardFace(top) : el("span", "empty", "—"), el("span", "pile-name", `discard ${state.discard.length}`));
   const up = el("div", "pile upcard");
-  up.append(state.upcard ? cardFace(state.upcard) : el("span", "empty", "—"), el("span", "pile-name", "upcard"));
+  // the upcard stays in the dealer's hand (R3.3); shown here as the card that set the flip suit
+  up.append(state.upcard ? cardFace(state.upcard) : el("span", "empty", "—"), el("span", "pile-name", "upcard (dealt)"));
   middle.append(stock, discard, up);
   root.append(middle);
 
