@@ -119,8 +119,9 @@ def measure(rounds: int = 300, base: str = "https://example.github.io/flipflop/r
             ):
                 sizes = [len(base + (make(d) or "")) for d in played]
                 fits = sum(size <= LINK_LIMIT for size in sizes)
+                median = statistics.median(sizes)
                 print(
-                    f"{players} players, {interactions:2} ids, {form:17}: median {statistics.median(sizes):.0f}"
+                    f"{players} players, {interactions:2} ids, {form:17}: median {median:.0f}"
                     f" ({min(sizes)}-{max(sizes)}), fits {fits}/{rounds}"
                 )
 
