@@ -245,7 +245,7 @@ async def test_a_large_export_is_gzipped_and_one_too_large_is_explained(
     (attached,) = answer.attachments
     assert attached.filename == f"flipflop-data-{ann.id}.json.gz"
     assert json.loads(gzip.decompress(await attached.read()))["member"] == str(ann.id)
-    monkeypatch.setattr(privacy_cog, "ATTACHMENT_BYTES", zipped - 1)
+    monkeypatch.setattr(privacy_cog, "ATTACHMENT_BYTES", zipped // 2)  # far below: times in it vary
     refused = await ask(world, ann, "flipflop privacy export")
     assert "too large to send here" in refused.content and not refused.attachments
 
