@@ -12,6 +12,7 @@ else needs to know. The kinds (``how``):
   accounts): the row is copied under the pseudonym first and the original
   deleted once every row pointing at it has moved;
 - ``"id"``: a plain id column, set to the pseudonym;
+- ``"id_text"``: a text column that holds the id itself, as text (a seat id);
 - ``"text"``: JSON (or plain) text that may mention the member — transcripts,
   saved tables, a seat id: every whole-token occurrence of the id (a JSON
   number, a JSON string or key, a ``<@id>`` mention; never digits inside a
@@ -74,7 +75,7 @@ class Stored:
 
     table: str
     column: str
-    how: Literal["key", "id", "text"]
+    how: Literal["key", "id", "id_text", "text"]
     rows: str = ""
     """``text`` only: the SQL condition picking rows that may mention the member; ``?`` is the id."""
     like: bool = False
@@ -92,7 +93,7 @@ PERSONAL_DATA: tuple[Stored, ...] = (
     Stored("rounds", "result", "text", IN_THEIR_ROUNDS, row_key=("id",)),
     Stored("rounds", "reveal", "text", IN_THEIR_ROUNDS, row_key=("id",)),
     Stored("round_players", "user_id", "id"),
-    Stored("round_seats", "seat", "text", "user_id = ?", row_key=("round_id", "seat")),
+    Stored("round_seats", "seat", "id_text"),
     Stored("round_seats", "user_id", "id"),
     Stored("ratings", "user_id", "id"),
     Stored("language_choices", "user_id", "id"),
@@ -100,7 +101,7 @@ PERSONAL_DATA: tuple[Stored, ...] = (
     Stored("tables", "refunds", "text", "refunds LIKE ?", like=True, row_key=("table_id",)),
 )
 """Every place a member's id is stored, in the order forgetting rewrites them. Add new tables here."""
-JSON_TEXT = {(s.table, s.column) for s in PERSONAL_DATA if s.how == "text" and s.table != "round_seats"}
+JSON_TEXT = {(s.table, s.column) for s in PERSONAL_DATA if s.how == "text"}
 """Text columns holding JSON: an export shows them as JSON, not as strings."""
 WITHHELD_WHILE_OPEN = ("tables", "state")
 """A table still in play: its saved state holds others' hidden cards and the next deal's secret seed."""
@@ -132,11 +133,15 @@ def new_pseudonym() -> int:
 
 
 def _params(s: Stored, user_id: int) -> tuple[Any, ...]:
+    """The values ``_where(s)`` binds."""
+    if s.how != "text":
+        return (str(user_id) if s.how == "id_text" else user_id,)
     value: Any = f"%{user_id}%" if s.like else user_id
     return (value,) * s.rows.count("?")
 
 
 def _where(s: Stored) -> str:
+    """The condition on ``s.table`` picking the rows that may name the member."""
     return s.rows if s.how == "text" else f"{s.column} = ?"
 
 
@@ -191,7 +196,7 @@ def _blank_names(value: Any, key: str) -> Any:
 async def anything_stored(db: Store, user_id: int) -> bool:
     """Whether any row names the member (a quick look before asking them to confirm)."""
     for s in PERSONAL_DATA:
-        if s.how != "text" and await db.fetchone(
+        if s.how in ("key", "id") and await db.fetchone(
             f"SELECT 1 FROM {s.table} WHERE {s.column} = ? LIMIT 1", (user_id,)
         ):
             return True
@@ -214,7 +219,7 @@ async def _rows_about(tx: Tx, user_id: int) -> dict[str, list[dict[str, Any]]]:
         places = [s for s in PERSONAL_DATA if s.table == table]
         cols = COPIED[table]
         where = " OR ".join(f"({_where(s)})" for s in places)
-        params = [p for s in places for p in (_params(s, user_id) if s.how == "text" else (user_id,))]
+        params = [p for s in places for p in _params(s, user_id)]
         rows = await tx.fetchall(f"SELECT {', '.join(cols)} FROM {table} WHERE {where} ORDER BY 1", params)
         kept = []
         for row in rows:
@@ -321,6 +326,10 @@ async def forget(
 
 async def _rewrite(tx: Tx, s: Stored, user_id: int, pseudonym: int) -> int:
     """Move one place's mentions of the member to the pseudonym; return the rows changed."""
+    if s.how == "id_text":
+        return await tx.execute(
+            f"UPDATE {s.table} SET {s.column} = ? WHERE {s.column} = ?", (str(pseudonym), str(user_id))
+        )
     if s.how == "id":
         return await tx.execute(
             f"UPDATE {s.table} SET {s.column} = ? WHERE {s.column} = ?", (pseudonym, user_id)

@@ -44,7 +44,8 @@ CREATE TRIGGER ledger_is_append_only_u BEFORE UPDATE ON ledger FOR EACH ROW
         (NEW.id, NEW.guild_id, NEW.change, NEW.balance_after, NEW.reason, NEW.reference, NEW.created_at)
             IS NOT DISTINCT FROM
         (OLD.id, OLD.guild_id, OLD.change, OLD.balance_after, OLD.reason, OLD.reference, OLD.created_at)
-        AND forget_permitted(OLD.user_id, NEW.user_id) AND forget_permitted(OLD.actor_id, NEW.actor_id)
+        AND (NEW.user_id = OLD.user_id OR forget_permitted(OLD.user_id, NEW.user_id))
+        AND (NEW.actor_id IS NOT DISTINCT FROM OLD.actor_id OR forget_permitted(OLD.actor_id, NEW.actor_id))
     ))
     EXECUTE FUNCTION refuse_change('the ledger');
 
@@ -79,7 +80,8 @@ CREATE TRIGGER round_seats_are_append_only_u BEFORE UPDATE ON round_seats FOR EA
             IS NOT DISTINCT FROM
         (OLD.guild_id, OLD.round_id, OLD.opening, OLD.net, OLD.won_game, OLD.won_flip, OLD.won_flop,
          OLD.best_pot, OLD.way, OLD.dropped, OLD.caught)
-        AND forget_permitted(OLD.user_id, NEW.user_id) AND forget_permitted_text(OLD.seat, NEW.seat)
+        AND (NEW.user_id = OLD.user_id OR forget_permitted(OLD.user_id, NEW.user_id))
+        AND (NEW.seat = OLD.seat OR forget_permitted_text(OLD.seat, NEW.seat))
     ))
     EXECUTE FUNCTION refuse_change('round seats');
 -- Who opened a table and when: the first ledger entry that names it (/flipflop admin tables).
