@@ -224,7 +224,7 @@ async def _rows_about(tx: Tx, user_id: int) -> dict[str, list[dict[str, Any]]]:
         kept = []
         for row in rows:
             record = dict(zip(cols, row, strict=True))
-            if any(s.like for s in places) and not any(mentions(record[s.column], user_id) for s in places):
+            if all(s.like for s in places) and not any(mentions(record[s.column], user_id) for s in places):
                 continue  # LIKE matched digits inside another number
             kept.append(record)
         if kept:
@@ -252,8 +252,8 @@ async def export(db: Store, user_id: int, now: float | None = None) -> dict[str,
             for column in record:
                 if (table, column) in JSON_TEXT and record[column] is not None:
                     record[column] = _parsed(record[column])
-            if (table, "state") == WITHHELD_WHILE_OPEN and record.get("status") != "closed":
-                record["state"] = None
+            if table == WITHHELD_WHILE_OPEN[0] and record.get("status") != "closed":
+                record[WITHHELD_WHILE_OPEN[1]] = None
     return {
         "format": EXPORT_FORMAT,
         "member": str(user_id),
