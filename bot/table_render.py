@@ -622,9 +622,9 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
                 "(their hand is dead; their stack goes back at the end of the round)."
             ).format(name=who, count=t.number(notice.count))
         return t.gettext(
-            "⏰ {name} ran out of time, so the bot played their turn with the basic computer strategy "
-            "(timeout {count} of {allowed} allowed in a row)."
-        ).format(name=who, count=t.number(notice.count), allowed=t.number(notice.allowed))
+            "⏰ {name} ran out of time, so the bot played this turn for them with the basic computer "
+            "strategy (timeouts in a row: {count}; at {limit} they are removed from the game)."
+        ).format(name=who, count=t.number(notice.count), limit=t.number(notice.allowed + 1))
     if isinstance(notice, LeavingAfterRound):
         return t.gettext("👋 {name} will leave after this round.").format(
             name=seat_name(table, t, notice.player)
