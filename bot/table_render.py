@@ -99,7 +99,8 @@ def lobby_embed(table: Table, t: Texts) -> discord.Embed:
         inline=False,
     )
     if fair := commitment_lines(table, t):
-        e.add_field(name=t.gettext("🔒 Fair deal (docs/FAIRNESS.md)"), value=fair, inline=False)
+        fair += "\n" + t.gettext("Once a round ends, `/flipflop verify` checks its deal against it.")
+        e.add_field(name=t.gettext("🔒 Fair deal"), value=fair, inline=False)
     e.set_footer(text=t.gettext("Table {table} · the host starts the game").format(table=table.id))
     return e
 
