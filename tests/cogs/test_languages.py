@@ -18,6 +18,7 @@ from discord import app_commands
 
 from bot.i18n import PSEUDO_LANGUAGE, Texts, texts
 from bot.i18n import picker as picker_words
+from bot.i18n.mentions import link_commands
 from bot.languages import SERVER
 from bot.refusals import explain
 from bot.tables import TableError
@@ -68,7 +69,7 @@ async def test_language_shows_sets_and_goes_back_to_automatic(world: World) -> N
     shown = await ann.slash(world.channel, "flipflop language")
     assert shown.ephemeral
     assert said(shown).splitlines() == [
-        LANGUAGE_SHOWN["client"].format(language="English"),  # Discord's en-US is ours
+        link_commands(LANGUAGE_SHOWN["client"]).format(language="English"),  # Discord's en-US is ours
         "Public messages (the table, round logs, results) are in this server's language: English.",
     ]
     chosen = await ann.slash(world.channel, "flipflop language", language="ko")
