@@ -78,3 +78,11 @@ async def test_a_reply_names_the_command_as_a_clickable_mention(world: World) ->
     assert re.search(r"Open one with </flipflop start:\d+>\.", said), said
     [flipflop] = [c for c in await world.bot.tree.fetch_commands() if c.name == "flipflop"]
     assert f"</flipflop start:{flipflop.id}>" in said
+
+
+async def test_the_first_hand_tip_names_the_rules_by_mention(world: World) -> None:
+    from tests.cogs.helpers import my_hand, open_table
+
+    await open_table(world, world.members[:3])
+    hand = await my_hand(world, world.members[0])
+    assert re.search(r"</flipflop rules:\d+> explains it all", hand.content), hand.content
