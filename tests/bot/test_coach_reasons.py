@@ -17,9 +17,9 @@ from bot.i18n import texts
 from bot.i18n.languages import LANGUAGES
 from bot.render import card, cards
 from engine import Card, Discard, Drop, Game, LayOff, Seat, Spread, TonkOut
-from engine.cards import hand_value
 from engine.actions import Action
-from engine.coach import Hint, Reason, explain, hint
+from engine.cards import hand_value
+from engine.coach import Reason, explain, hint
 from engine.review import Review
 from engine.strategies import BasicStrategy, RandomStrategy, Scored, playable
 from engine.view import PlayerView
@@ -29,7 +29,7 @@ T = texts("en")
 
 
 def positions(games: int, seed: int) -> Iterator[PlayerView]:
-    """The view of the player to act at every decision of ``games`` rounds (random and basic players mixed)."""
+    """The view of the player to act at every decision of ``games`` rounds (random and basic players)."""
     rng = random.Random(seed)
     players = [RandomStrategy(), BasicStrategy()]
     for g in range(games):
