@@ -81,6 +81,8 @@ RETRY_SECONDS = (0.5, 4.0)
 """Backoff after a failed table edit: the first wait, doubling up to the last (a little less, at random).
 
 Capped well under the 10 s in which a table must show the saved state once Discord answers again."""
+HAND_TRIES = 5
+"""Tries to update an open hand through a passing failure (backoff as the table's) before letting it go."""
 DRAIN_SECONDS = 5.0
 """At shutdown, how long pending table edits may take before the HTTP session closes."""
 PASSING = (aiohttp.ClientError, TimeoutError)
@@ -545,11 +547,28 @@ class DiscordNotifier:
             if now == hand.shown or table.game is None:
                 continue
             hand.shown = now
-            try:
-                await hand.interaction.edit_original_response(**hand_screen(table, key[1], hand.t).edit())
-            except discord.HTTPException as e:
-                log.warning("Table %s: could not update a hand (%s %s)", table.id, e.status, e.code)
+            hand.table = table
+            await self._edit_hand(key, hand, 0)
+
+    async def _edit_hand(self, key: tuple[str, int], hand: OpenHand, failures: int) -> None:
+        """Edit an open hand to its table's moment; a passing failure is tried again with backoff."""
+        table = hand.table
+        try:
+            await hand.interaction.edit_original_response(**hand_screen(table, key[1], hand.t).edit())
+        except (discord.HTTPException, *PASSING) as e:
+            status = (e.status, e.code) if isinstance(e, discord.HTTPException) else (type(e).__name__, "")
+            log.warning("Table %s: could not update a hand (%s %s)", table.id, *status)
+            passing = not isinstance(e, discord.HTTPException) or e.status == 429 or e.status >= 500
+            if passing and failures + 1 < HAND_TRIES:
+                self._spawn(self._hand_again(key, hand, failures + 1))
+            else:
                 self.forget_hand(*key)
+
+    async def _hand_again(self, key: tuple[str, int], hand: OpenHand, failures: int) -> None:
+        await asyncio.sleep(backoff(failures))
+        if self.open_hands.get(key) is hand and hand.table.game is not None:
+            hand.shown = moment(hand.table, key[1])
+            await self._edit_hand(key, hand, failures)
 
     async def locate(self, table: Table) -> Whereabouts:
         """After a restart, whether the channel is there (from the gateway's cache when it can).

@@ -22,7 +22,8 @@ Faults, injected by a test while the bot runs (each returns what it did):
     expects of a real rate limit; 5xx with a JSON error). ``after=True``: the
     request takes effect first (the message is created or edited, the
     interaction answered), then the error is answered — the bot can not tell
-    whether it happened. ``message_id`` limits an edit fault to one message.
+    whether it happened. ``message_id`` limits a fault to one message (an edit
+    of it, or of the interaction response that it is).
     ``Fault.hits`` holds the loop time each injected failure was answered, so a
     test measures from the last one. Routes: ``edit_message``,
     ``create_message``, ``get_message``, ``get_channel``, ``callback``
@@ -83,10 +84,10 @@ class Fault:
     def spent(self) -> bool:
         return len(self.hits) >= self.times
 
-    def matches(self, route: str, request: Any) -> bool:
+    def matches(self, route: str, message_id: int | None) -> bool:
         if self.spent or self.route not in (route, "any"):
             return False
-        return self.message_id is None or request.match_info.get("mid") == str(self.message_id)
+        return self.message_id is None or message_id == self.message_id
 
     def response(self) -> Any:
         if self.status == 429:
@@ -204,6 +205,7 @@ class FakeDiscord:
         self.resumed.clear()
         for ws in self._sockets_of(shard):
             await ws.send_str(json.dumps({"op": 7, "d": None}))
+            self.shard_of_socket.pop(ws)  # from now on the shard's events wait for its RESUME
 
     async def invalidate(self, shard: int = 0, resumable: bool = False) -> None:
         """Gateway op 9 INVALID_SESSION: the bot identifies afresh (or resumes, if ``resumable``)."""
@@ -249,7 +251,11 @@ class FakeDiscord:
         route = getattr(request.match_info.handler, "__name__", "")
         if route != "gateway":
             await self._lag(route)
-        fault = next((f for f in self.faults if f.matches(route, request)), None)
+        mid: int | None = int(request.match_info["mid"]) if "mid" in request.match_info else None
+        if route in ("edit_original", "get_original"):
+            original = self._original(request)
+            mid = int(original["id"]) if original else None
+        fault = next((f for f in self.faults if f.matches(route, mid)), None)
         if fault is not None:
             fault.hits.append(-1.0)  # taken now: a concurrent request does not take it too
             if fault.after:

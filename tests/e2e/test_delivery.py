@@ -203,7 +203,8 @@ async def test_sigterm_waits_for_a_slow_table_edit_and_logs_no_error(running: An
     assert "Database closed" in text
 
 
-async def test_an_open_hand_updates_when_the_turn_comes(running: Any) -> None:
+@pytest.mark.parametrize("fails", [0, 5])
+async def test_an_open_hand_updates_when_the_turn_comes(running: Any, fails: int) -> None:
     fake, bot = running
     await open_game(fake, bot)
     first = to_act(bot)
@@ -213,10 +214,13 @@ async def test_an_open_hand_updates_when_the_turn_comes(running: Any) -> None:
     nxt = order[(order.index(first) + 1) % len(order)]
     hand = await hand_of(fake, bot, nxt)  # opened out of turn: nothing to click yet
     assert control(hand, ":stock") is None
-    await discard_turn(fake, bot)
     mid = int(hand["id"])
+    # its edit is rate limited past discord.py's five tries, then goes through
+    fault = fake.fail("edit_original", 429, fails, retry_after=0.2, message_id=mid)
+    await discard_turn(fake, bot)
     await wait_for(lambda: control(fake.messages[mid], ":stock") is not None)  # edited when the turn came
     assert "stopped updating" not in fake.messages[mid]["content"]
+    assert len(fault.hits) == fails
 
 
 async def test_gateway_resume_and_invalid_session_lose_and_double_nothing(running: Any) -> None:
@@ -224,9 +228,11 @@ async def test_gateway_resume_and_invalid_session_lose_and_double_nothing(runnin
     await open_game(fake, bot)
     await play_turn(fake, bot, may_drop=False)
     await fake.reconnect()  # op 7: the bot resumes its session
-    await asyncio.wait_for(fake.resumed.wait(), 20)
-    assert fake.resumes == 1
-    await play_turn(fake, bot, may_drop=False)
+    before = bot.table()
+    await play_turn(fake, bot, may_drop=False)  # clicked while it reconnects: replayed on RESUME
+    assert fake.resumed.is_set() and fake.resumes == 1
+    after = bot.table()
+    assert before is not None and after is not None and after["seq"] > before["seq"]
     identifies = len(fake.identifies)
     await fake.invalidate()  # op 9: a new session
     await asyncio.wait_for(fake.identified.wait(), 30)
@@ -236,4 +242,37 @@ async def test_gateway_resume_and_invalid_session_lose_and_double_nothing(runnin
     after = bot.table()
     assert before is not None and after is not None and after["seq"] > before["seq"]
     await settle(fake, bot)
+    bot.conserved()
+
+
+@pytest.mark.parametrize("after", [False, True])
+async def test_a_callback_that_fails_still_leaves_the_table_right_and_the_move_applied_once(
+    running: Any, after: bool
+) -> None:
+    fake, bot = running
+    await open_game(fake, bot)
+    await settle(fake, bot)
+    uid = to_act(bot)
+    assert uid is not None
+    hand = await hand_of(fake, bot, uid)
+    before = bot.table()
+    assert before is not None
+    fault = fake.fail("callback", 503, 1, after=after)  # the draw's answer fails (before or after it shows)
+    c = control(hand, ":stock")
+    assert c is not None
+    info = await fake.click(uid, PLAYERS[uid], hand, c["custom_id"], wait=False)
+    await wait_for(lambda: fault.spent)
+    await wait_for(lambda: bot.table()["seq"] > before["seq"])  # type: ignore[index]
+    drawn = bot.table()
+    assert drawn is not None
+    r0, r1 = before["game"]["round"], drawn["game"]["round"]
+    assert len(r1["hands"][str(uid)]) == len(r0["hands"][str(uid)]) + 1  # drawn once
+    assert len(r1["stock"]) == len(r0["stock"]) - 1
+    assert info["answered"].is_set() == after
+    hand = await hand_of(fake, bot, uid)  # the player opens their hand again and carries on
+    await act(fake, uid, hand, ":discard")
+    await settle(fake, bot)
+    assert bot.table()["seq"] == drawn["seq"] + 1  # type: ignore[index]
+    text = bot.log.read_text()
+    assert " ERROR " not in text and "Traceback" not in text, text
     bot.conserved()
