@@ -81,6 +81,9 @@ RETRY_SECONDS = (0.5, 4.0)
 """Backoff after a failed table edit: the first wait, doubling up to the last (a little less, at random).
 
 Capped well under the 10 s in which a table must show the saved state once Discord answers again."""
+CALL_SECONDS = 10.0
+"""A table edit (or post) not answered by then counts as failed and is made again: one hung request
+must not hold the channel's edits (discord.py's own waits for a 429 fit well within it)."""
 HAND_TRIES = 5
 """Tries to update an open hand through a passing failure (backoff as the table's) before letting it go."""
 DRAIN_SECONDS = 5.0
@@ -417,7 +420,9 @@ class DiscordNotifier:
         """
         try:
             t = await self.table_texts(table)
-            message = await self.channel(table).send(**self.screen(table, t).send())
+            message = await asyncio.wait_for(
+                self.channel(table).send(**self.screen(table, t).send()), CALL_SECONDS
+            )
         except (discord.HTTPException, *PASSING) as e:
             status = (e.status, e.code) if isinstance(e, discord.HTTPException) else (type(e).__name__, "")
             log.warning("Table %s: could not post the table message again (%s %s)", table.id, *status)
@@ -507,7 +512,8 @@ class DiscordNotifier:
             return Sent(Delivery.OK)
         message = self.channel(table).get_partial_message(message_id)
         screen = self.screen(table, await self.server_texts(table.guild_id))
-        return await self._call(table.id, "edit the table message", message.edit(**screen.edit()))
+        edit = asyncio.wait_for(message.edit(**screen.edit()), CALL_SECONDS)
+        return await self._call(table.id, "edit the table message", edit)
 
     async def close(self) -> None:
         """Shutdown: wait (at most ``DRAIN_SECONDS``) for the pending table edits and moves, then stop."""

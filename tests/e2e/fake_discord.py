@@ -29,6 +29,10 @@ Faults, injected by a test while the bot runs (each returns what it did):
     ``create_message``, ``get_message``, ``get_channel``, ``callback``
     (interaction callbacks), ``followup``, ``edit_original``, ``get_original``,
     or ``any``.
+``hang(route, seconds, times=1, message_id=None) -> Fault``
+    The next ``times`` requests to ``route`` are answered only after
+    ``seconds`` — a timeout for the bot. A request the bot gives up on never
+    takes effect (the server cancels its handler when the client goes).
 ``slow(seconds=(1.0, 2.0), routes=None)``
     Every REST answer (or those of ``routes``) waits a random time in that
     range first; ``slow(None)`` makes it fast again.
@@ -187,6 +191,12 @@ class FakeDiscord:
         self.faults.append(fault)
         return fault
 
+    def hang(self, route: str, seconds: float, times: int = 1, *, message_id: int | None = None) -> Fault:
+        """The next ``times`` requests to ``route`` are answered after ``seconds`` (see the docstring)."""
+        fault = Fault(route, 0, times, seconds, False, message_id)
+        self.faults.append(fault)
+        return fault
+
     def slow(self, seconds: tuple[float, float] | None = (1.0, 2.0), routes: set[str] | None = None) -> None:
         """REST answers wait ``seconds`` (a random time in the range) first; ``None``: fast again."""
         self.delay, self.slow_routes = seconds, routes
@@ -239,7 +249,7 @@ class FakeDiscord:
         r.add_get(api + "/channels/{cid}/messages/{mid}", self.get_message)
         r.add_patch(api + "/channels/{cid}/messages/{mid}", self.edit_message)
         r.add_get(api + "/channels/{cid}", self.get_channel)
-        self.runner = web.AppRunner(app)
+        self.runner = web.AppRunner(app, handler_cancellation=True)  # a request given up never lands
         await self.runner.setup()
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         await site.start()
@@ -256,11 +266,15 @@ class FakeDiscord:
             original = self._original(request)
             mid = int(original["id"]) if original else None
         fault = next((f for f in self.faults if f.matches(route, mid)), None)
-        if fault is not None:
+        if fault is not None and fault.status == 0:  # a hang: answered late, if the bot still waits
+            fault.hits.append(asyncio.get_running_loop().time())
+            await asyncio.sleep(fault.retry_after)
+            response: web.StreamResponse = await handler(request)
+        elif fault is not None:
             fault.hits.append(-1.0)  # taken now: a concurrent request does not take it too
             if fault.after:
                 await handler(request)
-            response: web.StreamResponse = fault.response()
+            response = fault.response()
             fault.hits[fault.hits.index(-1.0)] = asyncio.get_running_loop().time()
         else:
             response = await handler(request)

@@ -276,3 +276,21 @@ async def test_a_callback_that_fails_still_leaves_the_table_right_and_the_move_a
     text = bot.log.read_text()
     assert " ERROR " not in text and "Traceback" not in text, text
     bot.conserved()
+
+
+async def test_a_table_edit_that_hangs_is_given_up_and_made_again(running: Any) -> None:
+    fake, bot = running
+    await open_game(fake, bot)
+    await settle(fake, bot)
+    mid = int(bot.table()["message_id"])  # type: ignore[index]
+    hung = fake.hang("edit_message", 60.0, message_id=mid)  # Discord never answers this edit
+    await discard_turn(fake, bot)
+    await wait_for(lambda: hung.spent)
+    loop = asyncio.get_running_loop()
+    while loop.time() - hung.hits[0] < 30 and not await converged(fake, bot):
+        await asyncio.sleep(0.05)
+    assert shown(table_message(fake, bot)) == saved(bot)
+    took = fake.edits[mid][-1] - hung.hits[0]
+    print(f"\na table edit that hung: the table was right {took:.2f} s after the edit was sent")
+    assert took <= 10.0 + CONVERGE_SECONDS  # given up after 10 s, then made again at once
+    bot.conserved()
