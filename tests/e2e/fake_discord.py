@@ -36,9 +36,9 @@ Faults, injected by a test while the bot runs (each returns what it did):
 ``slow(seconds=(1.0, 2.0), routes=None)``
     Every REST answer (or those of ``routes``) waits a random time in that
     range first; ``slow(None)`` makes it fast again.
-``delete_message(message_id)``
+``delete_message(message_id, announce=True)``
     A moderator deletes a message: later edits answer 404 Unknown Message, and
-    MESSAGE_DELETE is dispatched.
+    MESSAGE_DELETE is dispatched (unless ``announce=False``: an event lost).
 ``await reconnect(shard=0)``
     Gateway op 7 RECONNECT: the bot resumes (RESUME, answered with the events
     it missed and RESUMED); ``resumes`` counts them.
@@ -201,9 +201,11 @@ class FakeDiscord:
         """REST answers wait ``seconds`` (a random time in the range) first; ``None``: fast again."""
         self.delay, self.slow_routes = seconds, routes
 
-    def delete_message(self, message_id: int) -> None:
-        """A moderator deletes a message (the gateway tells the bot, as Discord does)."""
+    def delete_message(self, message_id: int, announce: bool = True) -> None:
+        """A moderator deletes a message (the gateway tells the bot, as Discord does, if ``announce``)."""
         msg = self.messages.pop(message_id)
+        if not announce:
+            return
         cid = int(msg["channel_id"])
         payload = {"id": str(message_id), "channel_id": str(cid), "guild_id": str(self.channels[cid])}
         task = asyncio.ensure_future(self.send(0, payload, "MESSAGE_DELETE", guild_id=self.channels[cid]))
@@ -513,7 +515,10 @@ class FakeDiscord:
                 continue
             if guild_id is not None and shard_of(guild_id, self.shard_count) != self.shard_of_socket[ws]:
                 continue
-            await self._send_to(ws, op, d, t)
+            try:
+                await self._send_to(ws, op, d, t)
+            except ConnectionResetError:  # a connection going away (the bot killed): as if not there
+                continue
             sent = True
         if not sent and guild_id is not None and op == 0:
             self.missed.setdefault(shard_of(guild_id, self.shard_count), []).append(

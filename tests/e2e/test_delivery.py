@@ -151,13 +151,22 @@ def no_closing_line(fake: FakeDiscord) -> None:
     assert "table message was deleted" not in text and "table closed" not in text
 
 
-async def test_a_table_message_deleted_mid_game_is_posted_again_and_play_goes_on(running: Any) -> None:
+@pytest.mark.parametrize("announce", [True, False])
+async def test_a_table_message_deleted_mid_game_is_posted_again_and_play_goes_on(
+    running: Any, announce: bool
+) -> None:
     fake, bot = running
     await open_game(fake, bot)
     await settle(fake, bot)
+    uid = to_act(bot)
+    assert uid is not None
+    hand = await hand_of(fake, bot, uid)  # the player to act has their hand open
     old = int(bot.table()["message_id"])  # type: ignore[index]
-    fake.delete_message(old)  # a moderator deletes it
-    await wait_for(lambda: bot.table() is not None and bot.table()["message_id"] != old)  # type: ignore[index]
+    fake.delete_message(old, announce)  # a moderator deletes it (the bot hears of it, or not)
+    if not announce:  # found by the next edit: the player plays on from their hand
+        hand = await act(fake, uid, hand, ":stock")
+        await act(fake, uid, hand, ":discard")
+    await wait_for(lambda: bot.table()["message_id"] != old)  # type: ignore[index]
     await settle(fake, bot)
     for _ in range(3):
         await play_turn(fake, bot, may_drop=False)
@@ -175,7 +184,7 @@ async def test_a_table_message_deleted_while_the_bot_was_down_is_posted_again(ru
     before = bot.table()
     assert before is not None
     await bot.kill()
-    fake.delete_message(int(before["message_id"]))
+    fake.delete_message(int(before["message_id"]), announce=False)  # nobody connected to tell
     await bot.start()
     await wait_for(lambda: bot.table() is not None and bot.table()["message_id"] != before["message_id"])  # type: ignore[index]
     after = bot.table()
