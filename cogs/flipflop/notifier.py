@@ -470,6 +470,7 @@ class DiscordNotifier:
         for key in [k for k in self.open_hands if k[0] == table_id]:
             self.forget_hand(*key)
         self.below.pop(table_id, None)
+        self.failures.pop(table_id, None)
 
     async def post(self, table: Table, text: str) -> Sent:
         """One message in the table's channel."""
@@ -580,7 +581,7 @@ class DiscordNotifier:
         """After a restart, whether the channel is there (from the gateway's cache when it can).
 
         The table message itself is not fetched: the one edit that brings it up
-        to date finds out (404 Unknown Message is reported as ``MESSAGE_GONE``).
+        to date finds out (404 Unknown Message: the table is posted again).
         """
         if self.bot.get_channel(table.channel_id) is None:
             try:
