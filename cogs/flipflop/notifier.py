@@ -30,7 +30,9 @@ import aiohttp
 import discord
 
 from bot.db import StoreError
+from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
+from bot.replay_link import story_file, watch_button
 from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
 from bot.table_render import (
     RESTARTED,
@@ -374,7 +376,8 @@ class DiscordNotifier:
         old = self.message_id(table)
         if number > 1 and old is not None:
             record = practice_embed(table, round_record_embed(round_title(number - 1, t), finished), t)
-            self._spawn(self._move_down(table, old, record))
+            stored = None if table.practice else table.last_round_id  # the round that just ended
+            self._spawn(self._move_down(table, old, record, stored))
 
     def _spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
@@ -394,10 +397,13 @@ class DiscordNotifier:
             self.below[table.id] = 0
             self._spawn(self._move_down(table, old, None))
 
-    async def _move_down(self, table: Table, old_id: int, record: discord.Embed | None) -> None:
+    async def _move_down(
+        self, table: Table, old_id: int, record: discord.Embed | None, round_id: int | None = None
+    ) -> None:
         """Post the table at the bottom of the channel; the old message keeps the finished round.
 
-        With no ``record`` (moved mid-round) the old message says where the table went.
+        With no ``record`` (moved mid-round) the old message says where the table went; with
+        the stored ``round_id`` the record offers **Watch the replay** (when ``REPLAY_URL`` is set).
         """
         self.below[table.id] = 0
         if await self._post_again(table, old_id) is None:
@@ -408,9 +414,27 @@ class DiscordNotifier:
             if record is None:
                 await self.retire(table, old_id)
                 return
-            await self._call(table.id, "edit the old table message", old.edit(embed=record, view=None))
+            view = await self._replay_view(table, round_id, await self.table_texts(table))
+            await self._call(table.id, "edit the old table message", old.edit(embed=record, view=view))
 
         self.pacer.request(table.channel_id, freeze, key=f"record:{old_id}")
+
+    async def _replay_view(self, table: Table, round_id: int | None, t: Texts) -> discord.ui.View | None:
+        """**Watch the replay** for a stored round, or None (no ``REPLAY_URL``, no stored round)."""
+        url = self.bot.settings.replay_url
+        if not url or round_id is None:
+            return None
+        try:
+            found = await round_story(self.bot.db, table.guild_id, round_id)
+        except StoreError as e:  # the record still goes up, without its button
+            log.warning("Table %s: round %s not read for its replay link (%s)", table.id, round_id, e)
+            return None
+        if found is None:
+            return None
+        view = discord.ui.View(timeout=None)
+        data = story_file(found, self.bot.get_guild(table.guild_id), t, table.names)
+        view.add_item(watch_button(url, data, t))
+        return view
 
     async def _post_again(self, table: Table, old_id: int | None) -> int | None:
         """Post the table message anew in place of ``old_id``; the runtime learns its id through ``tell``.
