@@ -303,3 +303,19 @@ async def test_a_table_edit_that_hangs_is_given_up_and_made_again(running: Any) 
     print(f"\na table edit that hung: the table was right {took:.2f} s after the edit was sent")
     assert took <= 10.0 + CONVERGE_SECONDS  # given up after 10 s, then made again at once
     bot.conserved()
+
+
+async def test_with_discord_answering_in_one_to_two_seconds_the_table_keeps_up(running: Any) -> None:
+    fake, bot = running
+    await open_game(fake, bot)
+    fake.slow((1.0, 2.0))  # every REST answer, the table's edits included
+    for _ in range(2):
+        await play_turn(fake, bot, may_drop=False)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    await wait_for(lambda: shown(table_message(fake, bot)) == saved(bot), CONVERGE_SECONDS)
+    print(f"\nREST in 1-2 s: the table was right {loop.time() - start:.2f} s after the last click's answer")
+    fake.slow(None)
+    text = bot.log.read_text()
+    assert " ERROR " not in text and "Traceback" not in text, text
+    bot.conserved()
