@@ -142,6 +142,14 @@ class FlipFlop(
             self.notifier.message_deleted(table, payload.message_id)
 
     @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        """A moderator purged messages, the table message among them: post it again."""
+        table = self.runtime.in_channel(payload.channel_id)
+        if table is not None:
+            for message_id in payload.message_ids:
+                self.notifier.message_deleted(table, message_id)
+
+    @commands.Cog.listener()
     async def on_ready(self) -> None:
         if self.bot.resume_on_ready:
             await self.runtime.resume()

@@ -111,6 +111,18 @@ async def test_a_table_message_deleted_mid_game_is_posted_again_at_once(world: W
     await conserved(world)
 
 
+async def test_a_table_message_purged_with_others_is_posted_again(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    mid = table.message_id
+    assert mid is not None
+    chat = await world.members[3].send(world.channel, "gg")
+    world.env.backend.bulk_delete_messages(world.channel.id, [mid, chat.id])  # a moderator's purge
+    await world.env.settle()
+    assert table_in(world) is table and table.message_id not in (None, mid)
+    assert "Players" in str(message(world, world.channel.id, table.message_id).embeds[0].to_dict())
+    await conserved(world)
+
+
 async def test_unreadable_saved_table_is_closed_and_refunded(world: World, db_path: Path) -> None:
     table = await open_table(world, world.members[:3])
     async with world.bot.db.transaction() as tx:
