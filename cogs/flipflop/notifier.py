@@ -263,9 +263,12 @@ class DiscordNotifier:
         """The table's channel (no fetch needed to post)."""
         return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
-    async def _call(self, table_id: str, what: str, call: Awaitable[Any]) -> Sent:
+    async def _call(
+        self, table_id: str, what: str, call: Awaitable[Any], timeout: float | None = None
+    ) -> Sent:
         try:
-            await call
+            async with asyncio.timeout(timeout):
+                await call
         except discord.HTTPException as e:
             sent = self._classify(e, what)
             log.warning("Table %s: could not %s (%s %s: %s)", table_id, what, e.status, e.code, e.text)
@@ -444,9 +447,8 @@ class DiscordNotifier:
         """
         try:
             t = await self.table_texts(table)
-            message = await asyncio.wait_for(
-                self.channel(table).send(**self.screen(table, t).send()), CALL_SECONDS
-            )
+            async with asyncio.timeout(CALL_SECONDS):  # in this task (a simulated Discord follows it)
+                message = await self.channel(table).send(**self.screen(table, t).send())
         except (discord.HTTPException, *PASSING) as e:
             status = (e.status, e.code) if isinstance(e, discord.HTTPException) else (type(e).__name__, "")
             log.warning("Table %s: could not post the table message again (%s %s)", table.id, *status)
@@ -537,8 +539,9 @@ class DiscordNotifier:
             return Sent(Delivery.OK)
         message = self.channel(table).get_partial_message(message_id)
         screen = self.screen(table, await self.server_texts(table.guild_id))
-        edit = asyncio.wait_for(message.edit(**screen.edit()), CALL_SECONDS)
-        return await self._call(table.id, "edit the table message", edit)
+        return await self._call(
+            table.id, "edit the table message", message.edit(**screen.edit()), CALL_SECONDS
+        )
 
     async def close(self) -> None:
         """Shutdown: wait (at most ``DRAIN_SECONDS``) for the pending table edits and moves, then stop."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections import deque
 from collections.abc import Awaitable, Callable
 
@@ -67,7 +68,9 @@ class EditPacer:
         sooner than ``delay`` seconds from now (nor sooner than its pending edit was due).
         """
         due = self._due.setdefault(channel_id, {})
-        at = self._now() + delay
+        # No delay is "due now" whatever the clock says: a simulated clock may stand still or
+        # start over, and an edit asked for without a backoff must never wait on it.
+        at = self._now() + delay if delay > 0 else -math.inf
         if key in due:
             at = max(at, due[key][1])
         due[key] = (edit, at)

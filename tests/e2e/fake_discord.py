@@ -47,7 +47,10 @@ Faults, injected by a test while the bot runs (each returns what it did):
 
 Events dispatched while a shard has no connection wait for its RESUME, as
 Discord replays them; a new IDENTIFY drops them. ``edits[message_id]`` is the
-loop time of every successful edit of a message.
+loop time of every successful edit of a message. ``interact``/``click`` record
+``info["sent"]`` and ``info["answered_at"]`` (loop times of the click and of its
+first callback's arrival, before any ``slow`` wait or fault); with ``wait=False``
+they return at once.
 """
 
 from __future__ import annotations
@@ -261,6 +264,10 @@ class FakeDiscord:
     @web.middleware
     async def _record(self, request: web.Request, handler: Any) -> web.StreamResponse:
         route = getattr(request.match_info.handler, "__name__", "")
+        if route == "callback" and request.match_info["token"] in self.interactions:  # reached Discord
+            self.interactions[request.match_info["token"]].setdefault(
+                "answered_at", asyncio.get_running_loop().time()
+            )
         if route != "gateway":
             await self._lag(route)
         mid: int | None = int(request.match_info["mid"]) if "mid" in request.match_info else None
