@@ -20,8 +20,8 @@ from bot.tables import Table
 
 log = logging.getLogger(__name__)
 
-LOOK_UP_SECONDS = 2.0
-"""How long a reply waits for the gateway's member chunk before it falls back to mentions."""
+LOOK_UP_SECONDS = 1.0
+"""How long a reply waits for the gateway's member chunk (well inside the 3 s to answer) before mentions."""
 
 
 async def look_up(
