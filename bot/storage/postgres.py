@@ -29,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError
+from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError, Unavailable
 from bot.storage.migrations import Migration
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
@@ -90,8 +90,16 @@ def _translated() -> Iterator[None]:
         yield
     except asyncpg.IntegrityConstraintViolationError as e:
         raise IntegrityError(str(e)) from e
-    except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as e:
+    except (
+        asyncpg.DeadlockDetectedError,
+        asyncpg.SerializationError,
+        asyncpg.LockNotAvailableError,
+        asyncpg.QueryCanceledError,
+    ) as e:
         raise Conflict(str(e)) from e
+    except (asyncpg.InterfaceError, asyncpg.PostgresConnectionError, OSError) as e:
+        # a killed or reset connection, a pool reconnecting, a timeout (TimeoutError is an OSError)
+        raise Unavailable(f"{type(e).__name__}: {e}") from e
 
 
 class PostgresStore(Store):
@@ -153,9 +161,30 @@ class PostgresStore(Store):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTx]:
-        """One PostgreSQL transaction on one pooled connection."""
-        async with self.pool.acquire() as conn, conn.transaction():
-            yield PostgresTx(conn)
+        """One PostgreSQL transaction on one pooled connection.
+
+        Faults of the connection itself (acquiring it, BEGIN, COMMIT) come out as
+        the store's own errors; the caller's errors pass through unchanged. A
+        rollback on a connection that is already dead has nothing left to undo.
+        """
+        with _translated():
+            conn = await self.pool.acquire()
+        try:
+            transaction = conn.transaction()
+            with _translated():
+                await transaction.start()
+            try:
+                yield PostgresTx(conn)
+            except BaseException:
+                try:
+                    await transaction.rollback()
+                except (asyncpg.InterfaceError, asyncpg.PostgresConnectionError, OSError):
+                    pass  # the connection died with the transaction: nothing was committed
+                raise
+            with _translated():
+                await transaction.commit()
+        finally:
+            await self.pool.release(conn)
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """A read on any free connection of the pool."""
