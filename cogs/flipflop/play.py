@@ -80,60 +80,74 @@ def not_enough(balance: int, buy_in: int, t: Texts) -> str:
 
 
 class Answer:
-    """The one answer to one click: acknowledged by ``ANSWER_WITHIN`` at the latest, never twice.
+    """The one answer to one interaction: acknowledged by ``ANSWER_WITHIN`` at the latest, never twice.
 
-    ``start`` arms the deferral; ``edit`` changes the clicked message and
-    ``private`` sends the member an ephemeral message, whether or not the
-    click was deferred meanwhile. A lock keeps the deferral and the answer
-    from racing (both would be the interaction's first callback).
+    ``start`` arms the deferral. An answer that edits the clicked message
+    (``edit``) is deferred as an update, invisibly; one that is a new private
+    message (``fresh=True``: a hand, a refusal) is deferred as a private
+    "thinking…" message that ``private`` then fills. A lock keeps the deferral
+    and the answer from racing (both would be the interaction's first callback).
     """
 
-    def __init__(self, interaction: discord.Interaction) -> None:
+    def __init__(self, interaction: discord.Interaction, *, fresh: bool = False) -> None:
         self.interaction = interaction
+        self.fresh = fresh
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
         self._deferral: asyncio.Future[None] | None = None
+        self._thinking = False
 
     def start(self, within: float = ANSWER_WITHIN) -> Answer:
-        """Acknowledge the click after ``within`` seconds unless it has been answered by then."""
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(within, self._defer_now)
+        """Acknowledge the interaction after ``within`` seconds unless it has been answered by then."""
+        self._timer = asyncio.get_running_loop().call_later(within, self._defer_now)
         return self
 
     def _defer_now(self) -> None:
         self._timer = None
         self._deferral = asyncio.ensure_future(self.defer())
 
-    def _stop(self) -> None:
+    def stop(self) -> None:
+        """No deferral: the answer is made elsewhere (or already was)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
 
     async def defer(self) -> None:
-        """Acknowledge the click without changing anything the member sees (if not answered yet)."""
-        self._stop()
+        """Acknowledge the interaction without answering it yet (if not answered already)."""
+        self.stop()
         async with self._lock:
             if self.interaction.response.is_done():
                 return
             try:
-                await self.interaction.response.defer()
+                if self.fresh:
+                    await self.interaction.response.defer(ephemeral=True, thinking=True)
+                    self._thinking = True
+                else:
+                    await self.interaction.response.defer()
             except discord.HTTPException as e:
-                log.warning("Could not acknowledge a click (%s %s)", e.status, e.code)
+                log.warning("Could not acknowledge an interaction (%s %s)", e.status, e.code)
 
     async def edit(self, **fields: Any) -> None:
         """Change the clicked message (a hand, the lobby)."""
-        self._stop()
+        self.stop()
         async with self._lock:
             if self.interaction.response.is_done():
                 await self.interaction.edit_original_response(**fields)
             else:
                 await self.interaction.response.edit_message(**fields)
 
-    async def private(self, text: str) -> None:
-        """Tell the member privately."""
-        self._stop()
+    async def private(self, content: str | None = None, **fields: Any) -> None:
+        """A private message to the member: the "thinking…" one filled in, or a new one."""
+        self.stop()
         async with self._lock:
-            await send_ephemeral(self.interaction, text)
+            response = self.interaction.response
+            if not response.is_done():
+                await response.send_message(content, ephemeral=True, **fields)
+            elif self._thinking:
+                self._thinking = False
+                await self.interaction.edit_original_response(content=content, **fields)
+            else:
+                await self.interaction.followup.send(content or "", ephemeral=True, **fields)
 
     async def refused(self, error: BaseException, t: Texts, table: Table | None) -> None:
         """A refusal or a fault, privately and in the member's language; nothing was changed."""
@@ -266,7 +280,7 @@ class Controls:
         if op == "hand":
             await self.show_hand(interaction, table)
             return
-        answer = Answer(interaction).start()
+        answer = Answer(interaction, fresh=True).start()
         t = await self.member_texts(interaction)
         user_id, heard = interaction.user.id, interaction.id
         try:
@@ -303,7 +317,8 @@ class Controls:
         await self.warn_if_muted(interaction, tid)
 
     async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
-        """A player's private hand, as a new ephemeral message."""
+        """A player's private hand, as a new ephemeral message (deferred if the database is slow)."""
+        answer = Answer(interaction, fresh=True).start()
         user_id = interaction.user.id
         t = await self.member_texts(interaction)
         if table.status == "lobby":
@@ -312,16 +327,16 @@ class Controls:
                 if table.is_seated(user_id)
                 else t.gettext("You're not at this table yet: click **Join**.")
             )
-            await send_ephemeral(interaction, text)
+            await answer.private(text)
             return
         if table.game is None or table.pid(user_id) not in table.game.order:
-            await send_ephemeral(interaction, t.gettext("You're not playing at this table."))
+            await answer.private(t.gettext("You're not playing at this table."))
             return
-        screen = hand_screen(table, user_id, t)
         tip = await self._tip(table, user_id, t)
+        screen = hand_screen(table, user_id, t)  # as the table is now, after the tip's read
         if tip:  # last, under the cards and what to do now
             screen = replace(screen, content=f"{screen.content}\n{tip}")
-        await interaction.response.send_message(ephemeral=True, **screen.send())
+        await answer.private(**screen.send())
         self.notifier.remember_hand(table, user_id, interaction, t)
 
     async def _tip(self, table: Table, user_id: int, t: Texts) -> str:
@@ -334,8 +349,9 @@ class Controls:
 
     async def on_rules(self, interaction: discord.Interaction, page: int) -> None:
         """Turn a page of the rules (in the member's language)."""
+        answer = Answer(interaction).start()
         t = await self.member_texts(interaction)
-        await interaction.response.edit_message(**rules_screen(page, t).edit())
+        await answer.edit(**rules_screen(page, t).edit())
 
     # ------------------------------------------------------------------ hands
 
@@ -345,33 +361,31 @@ class Controls:
         """A move from a private hand, or a refresh."""
         table = self.runtime.get(tid)
         assert table is not None  # the guard saw it open
+        if op == "hint":  # practice tables only: answered privately by the coach, changes nothing
+            await coach_of(interaction).hint(interaction, table)
+            return
+        answer = Answer(interaction).start()
         user_id = interaction.user.id
         t = await self.member_texts(interaction)
+        table = self.runtime.get(tid) or table
         if op == "refresh":
-            await interaction.response.edit_message(**hand_screen(table, user_id, t).edit())
+            await answer.edit(**hand_screen(table, user_id, t).edit())
             self.notifier.remember_hand(table, user_id, interaction, t)
             return
         if op == "leave":
-            screen = leave_confirm_screen(table, user_id, now(), t)
-            await interaction.response.edit_message(**screen.edit())
-            return
-        if op == "hint":  # practice tables only: answered privately, changes nothing
-            await coach_of(interaction).hint(interaction, table)
+            await answer.edit(**leave_confirm_screen(table, user_id, now(), t).edit())
             return
         if op == "leaveok" and (value is None or now() > int(value)):
             note = t.gettext(
                 "⌛ That question about leaving expired; nothing was done. Here is your hand now:"
             )
-            await interaction.response.edit_message(**hand_screen(table, user_id, t, note).edit())
+            await answer.edit(**hand_screen(table, user_id, t, note).edit())
             self.notifier.remember_hand(table, user_id, interaction, t)
             return
         action = parse_action(table.pid(user_id), op, value)
         if action is None:
-            await send_ephemeral(
-                interaction, t.gettext("That choice isn't something you can do; nothing was done.")
-            )
+            await answer.private(t.gettext("That choice isn't something you can do; nothing was done."))
             return
-        answer = Answer(interaction).start()
         draws = op in ("stock", "take") and table.game is not None
         before = set(table.game.view(table.pid(user_id)).hand) if draws and table.game else set()
         try:
