@@ -46,6 +46,7 @@ class HideSeeds(logging.Filter):
 def configure_logging(level: str | int) -> None:
     """The log at ``LOG_LEVEL``, with no secret at any level (nothing of a round in play, FAIRNESS.md)."""
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(level)
     floor = max(logging.INFO, logging.getLogger().getEffectiveLevel())
     for name in QUIET_DRIVERS:
         logging.getLogger(name).setLevel(floor)
