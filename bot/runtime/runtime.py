@@ -183,10 +183,10 @@ class TableRuntime:
         return table
 
     async def placed(self, table_id: str, message_id: int) -> None:
-        """The table's message is now ``message_id`` (a new lobby, or the table shown again)."""
+        """The table's message is now ``message_id``, just created (a lobby, a deal, the table again)."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
-            await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
+            await self.store.set_flag(table, lambda t: self._shown(t, message_id))
             self._arm(table)
 
     async def moved(self, table_id: str, message_id: int) -> None:
@@ -194,7 +194,13 @@ class TableRuntime:
         async with self.store.lock(table_id):
             table = self.store.get(table_id)
             if table is not None and table.status != "closed":
-                await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
+                await self.store.set_flag(table, lambda t: self._shown(t, message_id))
+
+    @staticmethod
+    def _shown(table: Table, message_id: int) -> None:
+        """A new table message, which shows the next round's commitment (docs/FAIRNESS.md)."""
+        table.message_id = message_id
+        table.fair.shown_in(message_id)
 
     async def report(self, table_id: str, sent: Sent) -> None:
         """What a notifier call made outside the table's lock achieved (a gone channel closes the table)."""

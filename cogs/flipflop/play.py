@@ -149,6 +149,17 @@ class Answer:
             else:
                 await self.interaction.followup.send(content or "", ephemeral=True, **fields)
 
+    async def post(self, **fields: Any) -> int:
+        """A new public message as the answer (following up a deferral); its id."""
+        self.stop()
+        async with self._lock:
+            if not self.interaction.response.is_done():
+                callback = await self.interaction.response.send_message(**fields)
+                if callback.message_id is not None:
+                    return callback.message_id
+                return (await self.interaction.original_response()).id
+            return (await self.interaction.followup.send(wait=True, **fields)).id
+
     async def refused(self, error: BaseException, t: Texts, table: Table | None) -> None:
         """A refusal or a fault, privately and in the member's language; nothing was changed."""
         if isinstance(error, InsufficientChips):
@@ -243,14 +254,39 @@ class Controls:
             await answer.refused(e, await self.member_texts(interaction), self.runtime.get(tid))
             await self.warn_if_muted(interaction, tid)
             return
-        if op == "start":  # the table message is edited by the notifier, paced
-            await answer.defer()
-            await self.runtime.tell(outcome)
+        if op == "start":
+            await self.dealt(interaction, answer, outcome)
         else:  # the click's own answer shows the lobby (or its closing) and its news
             screen = self.lobby_screen(outcome, await self.server_texts(interaction))
             answered = await self._answered(tid, answer.edit(**screen.edit()))
             await self.tell(outcome, answered, replace(outcome, notices=()), table_message=False)
         await self.warn_if_muted(interaction, tid)
+
+    async def dealt(self, interaction: discord.Interaction, answer: Answer, outcome: Outcome) -> None:
+        """The Start click's answer is the table, posted as a new message below the lobby.
+
+        A new message because round 2's commitment, drawn at this deal, must be
+        published in a message created before the clicks of round 1 that seed
+        round 2 (docs/FAIRNESS.md); the lobby message then says where the table went.
+        """
+        table = outcome.table
+        lobby = table.message_id
+        t = await self.notifier.table_texts(table)
+        try:
+            posted = await answer.post(**self.notifier.screen(table, t).send())
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not post the table at the deal (%s %s)", table.id, e.status, e.code)
+            await answer.defer()
+            await self.runtime.tell(outcome)  # the lobby message becomes the table, edited
+            return
+        await self.runtime.placed(table.id, posted)
+        await self.runtime.tell(outcome)
+        if lobby is not None:  # one paced edit: the lobby says where the table went
+
+            async def retire() -> None:
+                await self.notifier.retire(table, lobby)
+
+            self.notifier.pacer.request(table.channel_id, retire, key=f"retire:{lobby}")
 
     @staticmethod
     def lobby_screen(outcome: Outcome, t: Texts) -> Screen:
