@@ -140,9 +140,17 @@ class Reveal:
         """What goes into the round's result and transcript (the seed is revealed: the round is over)."""
         return asdict(self)
 
-    def command(self) -> str:
-        """The command line that reprints this round's deck (docs/FAIRNESS.md, "Checking a round")."""
-        quoted = "'" + self.client_seed.replace("'", "'\\''") + "'"
+    def command(self, client_seed_file: str | None = None) -> str:
+        """The command line that reprints this round's deck (docs/FAIRNESS.md, "Checking a round").
+
+        With ``client_seed_file`` the client seed is read from that file (a long one is
+        offered as a file rather than written out in the message).
+        """
+        quoted = (
+            f'"$(cat {client_seed_file})"'
+            if client_seed_file is not None
+            else "'" + self.client_seed.replace("'", "'\\''") + "'"
+        )
         return (
             f"python -m engine.fairness deck --server-seed {self.server_seed} "
             f"--client-seed {quoted} --round {self.round}"

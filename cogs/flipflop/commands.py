@@ -27,6 +27,7 @@ from bot.tables import TableError, TableService
 from cogs.flipflop import controls
 from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.history import HistoryCommands
+from cogs.flipflop.limits import CONTENT, shorten
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import REFUSED, Answer, Controls, may_manage, not_enough
 from cogs.flipflop.screens import rules_screen
@@ -240,7 +241,10 @@ class FlipFlop(
             t = await self.bot.languages.reader(interaction)
             await Answer(interaction).refused(e, t, table)
             return
-        text = "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n, public)))
+        text = shorten(
+            "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n, public))),
+            CONTENT,
+        )
         try:  # the stop is said publicly by its own answer; the channel is told the rest
             await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:

@@ -30,6 +30,7 @@ from bot.table_render import (
     unreadable_line,
 )
 from bot.tables import Table, Unreadable
+from cogs.flipflop.limits import fitted
 from cogs.flipflop.pacing import EditPacer
 from cogs.flipflop.screens import Screen, current_screen, hand_screen, practice_embed
 from engine.events import Drew, GameOver, PlayerLeft, RoundStarted
@@ -412,7 +413,8 @@ class DiscordNotifier:
             if t is None:
                 t = texts(SOURCE_LANGUAGE)
                 self.refresh_soon(table)
-        return current_screen(table, t, self.last_lines.get(table.id, ""), self.logs.get(table.id, ()))
+        screen = current_screen(table, t, self.last_lines.get(table.id, ""), self.logs.get(table.id, ()))
+        return Screen(**fitted(screen.edit()))  # within Discord's limits, however long the log
 
     async def _update_open_hands(self, table: Table) -> None:
         """Edit each open hand whose moment changed: a new deal, the turn coming or going, the end.

@@ -29,6 +29,7 @@ from bot.table_render import notice_line
 from bot.tables import Table, TableError
 from cogs.flipflop.coach import coach_of
 from cogs.flipflop.controls import parse_action
+from cogs.flipflop.limits import fitted
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.screens import (
     Screen,
@@ -129,6 +130,7 @@ class Answer:
 
     async def edit(self, **fields: Any) -> None:
         """Change the clicked message (a hand, the lobby)."""
+        fields = fitted(fields)
         self.stop()
         async with self._lock:
             if self.interaction.response.is_done():
@@ -138,6 +140,8 @@ class Answer:
 
     async def private(self, content: str | None = None, **fields: Any) -> None:
         """A private message to the member: the "thinking…" one filled in, or a new one."""
+        fields = fitted({"content": content, **fields})
+        content = fields.pop("content")
         self.stop()
         async with self._lock:
             response = self.interaction.response
@@ -151,6 +155,7 @@ class Answer:
 
     async def post(self, **fields: Any) -> int:
         """A new public message as the answer (following up a deferral); its id."""
+        fields = fitted(fields)
         self.stop()
         async with self._lock:
             if not self.interaction.response.is_done():
