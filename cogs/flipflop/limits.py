@@ -174,7 +174,9 @@ def _fit_embed(embed: discord.Embed) -> discord.Embed:
         embed.set_footer(text=shorten(footer, FOOTER), icon_url=embed.footer.icon_url)
     over = _embed_length(embed.to_dict()) - EMBED_TOTAL
     if over > 0 and embed.description:  # the description gives way first: it is the longest part
-        embed.description = shorten(embed.description, max(1, len(embed.description) - over))
+        embed.description = shorten(embed.description, max(200, len(embed.description) - over))
+    while _embed_length(embed.to_dict()) > EMBED_TOTAL and embed.fields:  # then the last fields
+        embed.remove_field(len(embed.fields) - 1)
     return embed
 
 
