@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import logging
 import weakref
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any, ClassVar, Protocol
 
 import discord
@@ -22,6 +22,7 @@ import discord
 from bot.client import send_ephemeral
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.runtime import TableRuntime
+from bot.storage import StoreError
 from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut
 from engine.actions import Action
 
@@ -103,6 +104,7 @@ OUT_OF_DATE_HAND = N_(
     "⚠️ This control is out of date (it comes from an earlier version of the bot); nothing was done. "
     "Use {command} or click **My hand** on the table for a fresh hand."
 )
+OUR_SIDE = N_("Something went wrong on our side; nothing was changed. Please try again.")
 log = logging.getLogger("flipflop.controls")
 
 
@@ -144,6 +146,28 @@ async def answer_unknown(interaction: discord.Interaction) -> bool:
     except discord.HTTPException as e:
         log.warning("Could not answer an out-of-date control (%s %s)", e.status, e.code)
     return True
+
+
+async def answered(interaction: discord.Interaction, work: Awaitable[None]) -> None:
+    """A control's work, with no traceback left to escape it.
+
+    Discord refusing an answer (the interaction expired, a 5xx) leaves nobody to
+    tell: one warning. A database fault outside a command (which answers its own)
+    is told to the member as a change that did not happen, if they were not
+    answered yet. Anything else is a bug: logged with its traceback, as before.
+    """
+    try:
+        await work
+    except discord.HTTPException as e:
+        log.warning("Could not answer a control (%s %s: %s)", e.status, e.code, e.text)
+    except StoreError as e:
+        log.warning("A control met a database fault: %s: %s", type(e).__name__, e)
+        if not interaction.response.is_done():
+            t = await handler_of(interaction).member_texts(interaction)
+            try:
+                await send_ephemeral(interaction, t.gettext(OUR_SIDE))
+            except discord.HTTPException:
+                pass
 
 
 def handler_of(interaction: discord.Interaction) -> Handler:
@@ -220,7 +244,7 @@ class LobbyButton(
         return cls(match["tid"], match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handler_of(interaction).on_lobby(interaction, self.tid, self.op, "")
+        await answered(interaction, handler_of(interaction).on_lobby(interaction, self.tid, self.op, ""))
 
 
 class LobbySelect(
@@ -253,7 +277,7 @@ class LobbySelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
-        await handler_of(interaction).on_lobby(interaction, self.tid, "addcpu", value)
+        await answered(interaction, handler_of(interaction).on_lobby(interaction, self.tid, "addcpu", value))
 
 
 class TableButton(
@@ -285,7 +309,7 @@ class TableButton(
         return cls(match["tid"], match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handler_of(interaction).on_table(interaction, self.tid, self.op)
+        await answered(interaction, handler_of(interaction).on_table(interaction, self.tid, self.op))
 
 
 class HandButton(
@@ -331,7 +355,9 @@ class HandButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = str(self.until) if self.until is not None else None
-        await handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
+        await answered(
+            interaction, handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
+        )
 
 
 class HandSelect(
@@ -371,7 +397,9 @@ class HandSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
-        await handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
+        await answered(
+            interaction, handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
+        )
 
 
 class RulesButton(
@@ -397,7 +425,7 @@ class RulesButton(
         return cls(int(match["page"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handler_of(interaction).on_rules(interaction, self.page)
+        await answered(interaction, handler_of(interaction).on_rules(interaction, self.page))
 
 
 # ---------------------------------------------------------------------- select values

@@ -28,7 +28,7 @@ from bot.storage import StoreError
 from bot.table_render import notice_line
 from bot.tables import Table, TableError
 from cogs.flipflop.coach import coach_of
-from cogs.flipflop.controls import parse_action
+from cogs.flipflop.controls import OUR_SIDE, parse_action
 from cogs.flipflop.limits import fitted
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.screens import (
@@ -53,10 +53,6 @@ milliseconds, so 1 s almost never defers one (a deferral costs a REST call);
 and a deferral sent at 1 s reaches Discord before 3 s even when its REST
 answers in 1–2 s and the gateway delivered the click a few hundred ms late.
 """
-
-OUR_SIDE = N_("Something went wrong on our side; nothing was changed. Please try again.")
-"""A database fault: the change was rolled back (a change that did reach the database stands and
-is answered as done)."""
 
 
 def now() -> float:
