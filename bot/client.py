@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.db import Database
+from bot.db import Database, StoreError
 from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.languages import LanguageBook
 from bot.ledger import Ledger, LedgerError
@@ -153,6 +153,9 @@ class FlipFlopBot(commands.AutoShardedBot):
             text = explain(original, t)
         elif isinstance(error, app_commands.CheckFailure):
             text = t.gettext("You can't use that command here.")
+        elif isinstance(original, StoreError):  # a database fault: rolled back, said without a traceback
+            log.warning("A command met a database fault: %s: %s", type(original).__name__, original)
+            text = t.gettext("Something went wrong on our side; nothing was changed. Please try again.")
         else:
             log.error("Command failed", exc_info=original)
             text = t.gettext("Something went wrong on our side; nothing was changed. Please try again.")

@@ -70,3 +70,20 @@ async def test_a_join_refused_by_a_busy_database_is_answered(
     await ben.click(table_message(world), label="Join")
     assert table_in(world).seats == [ann.id, ben.id]  # type: ignore[union-attr]
     await conserved(world)
+
+
+async def test_a_slash_command_refused_by_the_database_is_answered_without_a_traceback(
+    world: World, failing_once: list[Exception], caplog: pytest.LogCaptureFixture
+) -> None:
+    ann, ben = world.members[:2]
+    lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+    await ben.click(lobby, label="Join")
+    failing_once.append(Unavailable("ConnectionDoesNotExistError: connection was closed"))
+    with caplog.at_level(logging.WARNING):
+        refused = await ben.slash(world.channel, "flipflop seed", text="lucky 7")
+    assert refused.ephemeral and OUR_SIDE in refused.response.content
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    # the command's error reached the tree's handler, which answered it (simcord saw it pass by)
+    assert [type(getattr(e, "original", e)) for e in world.env.errors] == [Unavailable]
+    said = await ben.slash(world.channel, "flipflop seed", text="lucky 7")
+    assert said.ephemeral and "lucky 7" in table_in(world).fair.client_seed()  # type: ignore[union-attr]
