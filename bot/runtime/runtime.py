@@ -40,7 +40,7 @@ from bot.runtime.outcomes import (
     TableClosed,
     TimedOut,
 )
-from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent
+from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent, Whereabouts
 from bot.runtime.scheduler import AsyncioScheduler
 from bot.tables import (
     LOBBY_IDLE_SECONDS,
@@ -563,8 +563,9 @@ class TableRuntime:
             await self.notifier.unreadable(bad)
         for table in list(self._loaded):
             try:
+                where = await self.notifier.locate(table)  # asked of Discord before the lock is taken
                 async with self.store.lock(table.id):
-                    resumed = await self._resume_one(table)
+                    resumed = await self._resume_one(table, where)
                 if resumed is not None:
                     await self.tell(resumed)
             except Exception:
@@ -572,11 +573,10 @@ class TableRuntime:
         if self._loaded or self._unreadable:
             log.info("Resumed %d table(s); closed %d unreadable.", len(self._loaded), len(self._unreadable))
 
-    async def _resume_one(self, table: Table) -> Outcome | None:
+    async def _resume_one(self, table: Table, where: Whereabouts) -> Outcome | None:
         """Carry one table on; its "resumed" outcome is told once the lock is released."""
         if self.store.get(table.id) is not table:
             return None
-        where = await self.notifier.locate(table)
         if where == "channel_gone":
             await self._close_lost(table, "channel_gone")
             return None
