@@ -128,6 +128,11 @@ async def double_click(fake: FakeDiscord, uid: int, hand: dict[str, Any], suffix
 
 async def test_slow_rest_every_click_of_a_double_click_is_answered_in_time(slow: Any) -> None:
     fake, bot = slow
+    await slow_rest_clicks(fake, bot, "SQLite")
+
+
+async def slow_rest_clicks(fake: SlowDiscord, bot: BotProcess, backend: str) -> None:
+    """Every player follows in an open hand; the player to act double-clicks Draw, then Discard."""
     await open_game(fake, bot)
     for uid in PLAYERS:  # every player follows the game in an open hand, which the bot keeps current
         await hand_of(fake, bot, uid)
@@ -147,7 +152,7 @@ async def test_slow_rest_every_click_of_a_double_click_is_answered_in_time(slow:
         await asyncio.sleep(0.5)  # the other clicks' answers may still be on their way
     latencies, trips = fake.latencies(), fake.round_trips()
     print(
-        f"\nslow REST: {len(latencies)} clicks, first callback p99 {p99(latencies):.2f} s,"
+        f"\nslow REST, {backend}: {len(latencies)} clicks, first callback p99 {p99(latencies):.2f} s,"
         f" max {max(latencies):.2f} s; its answer from Discord p99 {p99(trips):.2f} s"
     )
     assert len(latencies) >= 16
@@ -255,6 +260,22 @@ async def test_a_table_row_locked_for_4_s_on_postgres_every_click_is_answered_in
         )
         assert latencies and p99(latencies) <= LIMIT
         bot.conserved()
+    finally:
+        if bot.proc is not None and bot.proc.returncode is None:
+            await bot.kill()
+        await fake.stop()
+
+
+async def test_slow_rest_on_postgres_every_click_is_answered_in_time(
+    database_url: str,  # noqa: F811 - the fixture imported above
+    tmp_path: Path,
+) -> None:
+    fake = SlowDiscord()
+    base = await fake.start()
+    bot = PostgresBot(fake, base, tmp_path, database_url)
+    try:
+        await bot.start()
+        await slow_rest_clicks(fake, bot, "PostgreSQL")
     finally:
         if bot.proc is not None and bot.proc.returncode is None:
             await bot.kill()
