@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Callable
-from typing import Any
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from bot.db import Database
 from bot.ledger import HOUSE_ID, Ledger
