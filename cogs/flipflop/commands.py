@@ -25,11 +25,13 @@ from bot.runtime import TableRuntime
 from bot.table_render import notice_line
 from bot.tables import TableError, TableService
 from cogs.flipflop import controls
+from cogs.flipflop.admin import AdminCommands
 from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.limits import CONTENT, shorten
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import REFUSED, Answer, Controls, may_manage, not_enough
+from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
 
 # Slash-command ranges come from the guild settings model, the one source of their bounds.
@@ -74,6 +76,8 @@ def now() -> float:
 class FlipFlop(
     CoachCommands,
     HistoryCommands,
+    AdminCommands,
+    PrivacyCommands,
     commands.GroupCog,
     group_name="flipflop",
     group_description="Play Flip Flop.",

@@ -22,6 +22,7 @@ from bot.fair_deal import Reveal
 from bot.history import RoundStory, history, round_story, stats
 from bot.i18n import N_, Texts
 from bot.refusals import explain
+from bot.replay_link import story_file, watch_button
 from bot.tables import TableError
 from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.limits import CONTENT, shorten
@@ -164,14 +165,23 @@ class HistoryCommands(commands.Cog):
             "commitment": reveal.commitment,
             "number": t.number(reveal.round),
         }
-        text = f"{head}\n{checks}\n{t.gettext(SEEDS_INLINE).format(**values)}\n```\n{reveal.command()}\n```"
+        browser = (
+            "\n"
+            + t.gettext(
+                "Or in your browser: `/flipflop round id:{id}` → **Watch the replay** → **Verify this deal**."
+            ).format(id=found.round_id)
+            if self.bot.settings.replay_url
+            else ""
+        )
+        inline = t.gettext(SEEDS_INLINE).format(**values)
+        text = f"{head}\n{checks}\n{inline}\n```\n{reveal.command()}\n```{browser}"
         if len(text) <= CONTENT:  # the client seed once, in the command that checks it
             await interaction.response.send_message(text, allowed_mentions=NONE)
             return
         seeds = t.gettext(SEEDS_IN_FILE).format(
             **values, length=t.number(len(reveal.client_seed)), file=f"`{CLIENT_SEED_FILE}`"
         )
-        text = f"{head}\n{checks}\n{seeds}\n```\n{reveal.command(CLIENT_SEED_FILE)}\n```"
+        text = f"{head}\n{checks}\n{seeds}\n```\n{reveal.command(CLIENT_SEED_FILE)}\n```{browser}"
         whole = discord.File(io.BytesIO(reveal.client_seed.encode()), filename=CLIENT_SEED_FILE)
         await interaction.response.send_message(shorten(text, CONTENT), file=whole, allowed_mentions=NONE)
 
@@ -243,18 +253,27 @@ class HistoryCommands(commands.Cog):
         head = f"{title}\n{seed}\n"
         body = fit_lines(lines, 1990 - len(head), t.gettext("… (the whole round is in the file)"))
         filename = f"round-{found.round_id}.json"
+        open_table = self.runtime.in_channel(interaction.channel_id or 0)
+        known = dict(open_table.names) if open_table is not None and open_table.id == found.table_id else {}
+        known[interaction.user.id] = interaction.user.display_name
+        data = story_file(found, interaction.guild, t, known)
         attachment = discord.File(
-            io.BytesIO(json.dumps(found.transcript, indent=1).encode()),
+            io.BytesIO(json.dumps(data, indent=1, ensure_ascii=False).encode()),
             filename=filename,
             description=t.gettext("Replay: {command}").format(command=f"python -m engine.replay {filename}"),
         )
         played = interaction.user.id in found.members.values()  # issue 16: only one's own play
+        view = analyse_view(found.round_id, t) if played else None
+        replay_url = self.bot.settings.replay_url
+        if replay_url:
+            view = view if view is not None else discord.ui.View(timeout=None)
+            view.add_item(watch_button(replay_url, data, t))
         await interaction.response.send_message(
             head + body,
             file=attachment,
             ephemeral=True,
             allowed_mentions=NONE,
-            view=analyse_view(found.round_id, t) if played else discord.utils.MISSING,
+            view=view if view is not None else discord.utils.MISSING,
         )
 
     @app_commands.command(name="stats", description="A member's Flip Flop record and skill rating here.")
