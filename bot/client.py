@@ -15,6 +15,7 @@ from bot.db import Database, StoreError
 from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.languages import LanguageBook
 from bot.ledger import Ledger, LedgerError
+from bot.limits import fitted
 from bot.refusals import explain
 from bot.settings import Settings
 from bot.storage import store_target
@@ -165,7 +166,9 @@ class FlipFlopBot(commands.AutoShardedBot):
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """Answer ephemerally, whether or not the interaction was already answered."""
+    """Answer ephemerally, whether or not the interaction was already answered (within Discord's limits)."""
+    fields = fitted({"content": text, **kwargs})
+    text, kwargs = fields.pop("content"), fields
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:

@@ -22,6 +22,7 @@ from bot.i18n import LANGUAGES, N_, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.languages import SERVER
 from bot.ledger import InsufficientChips, LedgerError, setting_range
+from bot.limits import CONTENT, shorten
 from bot.refusals import NOTHING_CHANGED, explain
 from bot.runtime import Delivery, Sent, TableRuntime
 from bot.table_render import notice_line
@@ -30,7 +31,6 @@ from cogs.flipflop import controls
 from cogs.flipflop.admin import AdminCommands
 from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.history import HistoryCommands
-from cogs.flipflop.limits import CONTENT, shorten
 from cogs.flipflop.notifier import DiscordNotifier, Moved, News
 from cogs.flipflop.play import REFUSED, Answer, Controls, may_manage, not_enough
 from cogs.flipflop.privacy import PrivacyCommands

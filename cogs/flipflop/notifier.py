@@ -32,6 +32,7 @@ import discord
 from bot.db import StoreError
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
+from bot.limits import fitted
 from bot.replay_link import story_file, watch_button
 from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
 from bot.table_render import (
@@ -44,7 +45,6 @@ from bot.table_render import (
     unreadable_line,
 )
 from bot.tables import Table, Unreadable
-from cogs.flipflop.limits import fitted
 from cogs.flipflop.pacing import EditPacer
 from cogs.flipflop.screens import Screen, current_screen, hand_screen, practice_embed
 from engine.events import Drew, GameOver, PlayerLeft, RoundStarted

@@ -21,6 +21,7 @@ from bot.client import send_ephemeral
 from bot.first_hands import FirstHands
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.ledger import InsufficientChips, LedgerError
+from bot.limits import fitted
 from bot.refusals import explain
 from bot.rules_pages import FIRST_HAND_TIP
 from bot.runtime import Outcome, StaleControl, TableClosed, TableRuntime
@@ -29,7 +30,6 @@ from bot.table_render import notice_line
 from bot.tables import Table, TableError
 from cogs.flipflop.coach import coach_of
 from cogs.flipflop.controls import OUR_SIDE, parse_action
-from cogs.flipflop.limits import fitted
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.screens import (
     Screen,

@@ -15,8 +15,8 @@ import pytest
 from simcord.http import router
 
 from bot.i18n import LANGUAGES
+from bot.limits import CONTENT, fitted, problems, shorten
 from cogs.flipflop import history
-from cogs.flipflop.limits import CONTENT, fitted, problems, shorten
 from tests.cogs.helpers import select_id, selects, table_in, table_message
 from tests.cogs.test_languages_game import ops
 from tests.conftest import World
@@ -123,3 +123,13 @@ def test_fitted_shortens_what_would_overflow_and_keeps_what_fits() -> None:
     assert problems(sent) == []
     assert fields["content"].endswith("…") and len(fields["content"]) <= CONTENT
     assert shorten("short", 10) == "short" and fitted({"content": "ok"}) == {"content": "ok"}
+
+
+def test_the_checker_knows_components_v2_and_the_classic_rows() -> None:
+    v2 = {"flags": 1 << 15, "components": [{"type": 17, "components": [{"type": 10, "content": "x" * 4001}]}]}
+    assert problems(v2) == ["text displays longer than 4000 in all"]
+    many = {"flags": 1 << 15, "components": [{"type": 10, "content": "x"} for _ in range(41)]}
+    assert problems(many) == ["more than 40 components"]
+    row = {"type": 1, "components": [{"type": 2, "custom_id": "ff:x", "label": "b" * 81}] * 6}
+    assert "row 1: button label longer than 80" in problems({"components": [row]})
+    assert problems({"content": "x" * 2001}) == ["content longer than 2000"]
