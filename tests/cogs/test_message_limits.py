@@ -3,7 +3,7 @@
 Five players with 32-character names, each with a 64-character seed text full
 of quotes (the hardest to write on a command line), play a round in each
 language; then ``/flipflop verify``, ``round`` and ``history``. Every payload
-the bot sends is checked whole by the one checker (``cogs.flipflop.limits``).
+the bot sends is checked whole by the one checker (``bot.limits``).
 """
 
 from __future__ import annotations
