@@ -123,6 +123,8 @@ class Answer:
                     await self.interaction.response.defer()
             except discord.HTTPException as e:
                 log.warning("Could not acknowledge an interaction (%s %s)", e.status, e.code)
+            except discord.InteractionResponded:  # answered by a path that does not use this Answer
+                pass
 
     async def edit(self, **fields: Any) -> None:
         """Change the clicked message (a hand, the lobby)."""
@@ -256,14 +258,14 @@ class Controls:
             await self.warn_if_muted(interaction, tid)
             return
         if op == "start":
-            await self.dealt(interaction, answer, outcome)
+            await self.dealt(answer, outcome)
         else:  # the click's own answer shows the lobby (or its closing) and its news
             screen = self.lobby_screen(outcome, await self.server_texts(interaction))
             answered = await self._answered(tid, answer.edit(**screen.edit()))
             await self.tell(outcome, answered, replace(outcome, notices=()), table_message=False)
         await self.warn_if_muted(interaction, tid)
 
-    async def dealt(self, interaction: discord.Interaction, answer: Answer, outcome: Outcome) -> None:
+    async def dealt(self, answer: Answer, outcome: Outcome) -> None:
         """The Start click's answer is the table, posted as a new message below the lobby.
 
         A new message because round 2's commitment, drawn at this deal, must be
@@ -280,8 +282,10 @@ class Controls:
             await answer.defer()
             await self.runtime.tell(outcome)  # the lobby message becomes the table, edited
             return
-        await self.runtime.placed(table.id, posted)
-        await self.runtime.tell(outcome)
+        try:
+            await self.runtime.placed(table.id, posted)
+        finally:  # the deal is told even if saving where the table went failed
+            await self.runtime.tell(outcome)
         if lobby is not None:  # one paced edit: the lobby says where the table went
 
             async def retire() -> None:
