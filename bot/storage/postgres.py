@@ -77,6 +77,19 @@ def _row(record: asyncpg.Record) -> Row:
     return tuple(_value(v) for v in record.values())
 
 
+BROKEN = (
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    OSError,
+)
+"""A connection that can not go on: killed or reset (the server's "terminating connection" comes as an
+operator intervention, or the client finds its protocol mid-operation), a pool reconnecting, a
+timeout (``TimeoutError`` is an ``OSError``). A query cancelled by a statement timeout is also an
+operator intervention, but a ``Conflict`` (caught first): the connection itself is fine."""
+
+
 def _rowcount(status: str) -> int:
     """The row count at the end of a command tag such as ``UPDATE 1`` or ``INSERT 0 1``."""
     last = status.rsplit(" ", 1)[-1]
@@ -97,8 +110,7 @@ def _translated() -> Iterator[None]:
         asyncpg.QueryCanceledError,
     ) as e:
         raise Conflict(str(e)) from e
-    except (asyncpg.InterfaceError, asyncpg.PostgresConnectionError, OSError) as e:
-        # a killed or reset connection, a pool reconnecting, a timeout (TimeoutError is an OSError)
+    except BROKEN as e:
         raise Unavailable(f"{type(e).__name__}: {e}") from e
 
 
@@ -178,13 +190,16 @@ class PostgresStore(Store):
             except BaseException:
                 try:
                     await transaction.rollback()
-                except (asyncpg.InterfaceError, asyncpg.PostgresConnectionError, OSError):
+                except BROKEN:
                     pass  # the connection died with the transaction: nothing was committed
                 raise
             with _translated():
                 await transaction.commit()
         finally:
-            await self.pool.release(conn)
+            try:
+                await self.pool.release(conn)
+            except BROKEN:
+                pass  # a broken connection is closed by the pool, which opens a new one when asked
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """A read on any free connection of the pool."""
