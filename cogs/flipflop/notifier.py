@@ -87,8 +87,9 @@ Capped well under the 10 s in which a table must show the saved state once Disco
 CALL_SECONDS = 10.0
 """A table edit (or post) not answered by then counts as failed and is made again: one hung request
 must not hold the channel's edits (discord.py's own waits for a 429 fit well within it)."""
-HAND_TRIES = 5
-"""Tries to update an open hand through a passing failure (backoff as the table's) before letting it go."""
+OTHER_EDIT_TRIES = 5
+"""Tries to update an open hand, or to freeze a table message left behind, through passing failures
+(backoff as the table's) before letting it go."""
 DRAIN_SECONDS = 5.0
 """At shutdown, how long pending table edits may take before the HTTP session closes."""
 PASSING = (aiohttp.ClientError, TimeoutError)
@@ -413,15 +414,21 @@ class DiscordNotifier:
         if await self._post_again(table, old_id) is None:
             return
         old = self.channel(table).get_partial_message(old_id)
+        key = f"record:{old_id}"
 
-        async def freeze() -> None:
+        async def freeze(failures: int = 0) -> None:
             if record is None:
-                await self.retire(table, old_id)
-                return
-            view = await self._replay_view(table, round_id, await self.table_texts(table))
-            await self._call(table.id, "edit the old table message", old.edit(embed=record, view=view))
+                sent = await self.retire(table, old_id)
+            else:
+                view = await self._replay_view(table, round_id, await self.table_texts(table))
+                sent = await self._call(
+                    table.id, "edit the old table message", old.edit(embed=record, view=view), CALL_SECONDS
+                )
+            # a passing failure: again with backoff, or the old message keeps its controls
+            if sent.status is Delivery.FAILED and failures + 1 < OTHER_EDIT_TRIES:
+                self.pacer.request(table.channel_id, lambda: freeze(failures + 1), key, backoff(failures + 1))
 
-        self.pacer.request(table.channel_id, freeze, key=f"record:{old_id}")
+        self.pacer.request(table.channel_id, freeze, key=key)
 
     async def _replay_view(self, table: Table, round_id: int | None, t: Texts) -> discord.ui.View | None:
         """**Watch the replay** for a stored round, or None (no ``REPLAY_URL``, no stored round)."""
@@ -595,7 +602,7 @@ class DiscordNotifier:
             status = (e.status, e.code) if isinstance(e, discord.HTTPException) else (type(e).__name__, "")
             log.warning("Table %s: could not update a hand (%s %s)", table.id, *status)
             passing = not isinstance(e, discord.HTTPException) or e.status == 429 or e.status >= 500
-            if passing and failures + 1 < HAND_TRIES:
+            if passing and failures + 1 < OTHER_EDIT_TRIES:
                 self._spawn(self._hand_again(key, hand, failures + 1))
             else:
                 self.forget_hand(*key)
@@ -641,4 +648,4 @@ class DiscordNotifier:
         old = self.channel(table).get_partial_message(message_id)
         t = await self.table_texts(table)
         call = old.edit(content=t.gettext(MOVED), embed=None, view=None)
-        return await self._call(table.id, "edit the old table message", call)
+        return await self._call(table.id, "edit the old table message", call, CALL_SECONDS)

@@ -39,6 +39,8 @@ Faults, injected by a test while the bot runs (each returns what it did):
 ``delete_message(message_id, announce=True)``
     A moderator deletes a message: later edits answer 404 Unknown Message, and
     MESSAGE_DELETE is dispatched (unless ``announce=False``: an event lost).
+``await chat(uid, name, text)``
+    A member posts in the channel (MESSAGE_CREATE): chat that pushes the table up.
 ``await reconnect(shard=0)``
     Gateway op 7 RECONNECT: the bot resumes (RESUME, answered with the events
     it missed and RESUMED); ``resumes`` counts them.
@@ -214,6 +216,15 @@ class FakeDiscord:
         task = asyncio.ensure_future(self.send(0, payload, "MESSAGE_DELETE", guild_id=self.channels[cid]))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def chat(self, uid: int, name: str, text: str, channel_id: int = CHANNEL_ID) -> dict[str, Any]:
+        """A member posts a message in a channel (MESSAGE_CREATE to the server's shard)."""
+        msg = self._message(channel_id, {"content": text})
+        msg["author"] = user(uid, name)
+        member = self.member(uid, name)
+        msg["member"] = {k: v for k, v in member.items() if k != "user"}
+        await self.send(0, msg, "MESSAGE_CREATE", guild_id=self.channels[channel_id])
+        return msg
 
     async def reconnect(self, shard: int = 0) -> None:
         """Gateway op 7 RECONNECT to a shard's connection: the bot resumes its session."""

@@ -321,3 +321,19 @@ async def test_with_discord_answering_in_one_to_two_seconds_the_table_keeps_up(r
     text = bot.log.read_text()
     assert " ERROR " not in text and "Traceback" not in text, text
     bot.conserved()
+
+
+async def test_a_table_left_behind_says_where_it_went_through_a_failed_edit(running: Any) -> None:
+    fake, bot = running
+    await open_game(fake, bot)
+    await settle(fake, bot)
+    old = int(bot.table()["message_id"])  # type: ignore[index]
+    fault = fake.fail("edit_message", 503, 2, message_id=old)  # its "moved" edits fail twice
+    for i in range(5):  # a screenful of chat pushes the table up: it moves to the bottom
+        await fake.chat(804, "dan", f"nice hand {i}")
+    await wait_for(lambda: bot.table()["message_id"] != old)  # type: ignore[index]
+    await wait_for(lambda: fault.spent)
+    await wait_for(lambda: "moved to the bottom" in fake.messages[old]["content"], CONVERGE_SECONDS)
+    assert fake.messages[old]["components"] == [] and fake.messages[old]["embeds"] == []
+    await settle(fake, bot)
+    bot.conserved()
