@@ -125,16 +125,16 @@ async def test_a_request_that_never_gets_an_answer_counts_as_an_error() -> None:
 
 def test_the_emoji_sync_sets_its_gauges_and_refuses_a_state_it_does_not_know() -> None:
     metrics.emoji_sync("syncing")
-    assert value("flipflop_emoji_sync", flipflop_emoji_sync="syncing") == 1
+    assert value("flipflop_emoji_sync", state="syncing") == 1
     metrics.emoji_sync("synced")
-    assert value("flipflop_emoji_sync", flipflop_emoji_sync="synced") == 1
-    assert value("flipflop_emoji_sync", flipflop_emoji_sync="syncing") == 0
+    assert value("flipflop_emoji_sync", state="synced") == 1
+    assert value("flipflop_emoji_sync", state="syncing") == 0
     metrics.emojis(present=100, wanted=106)
     assert value("flipflop_emojis", state="present") == 100
     assert value("flipflop_emojis", state="wanted") == 106
     with pytest.raises(ValueError, match="not one of"):
         metrics.emoji_sync("done")
-    assert value("flipflop_emoji_sync", flipflop_emoji_sync="synced") == 1  # unchanged
+    assert value("flipflop_emoji_sync", state="synced") == 1  # unchanged
     with pytest.raises(ValueError):
         metrics.emojis(present=-1, wanted=106)
     assert value("flipflop_emojis", state="present") == 100
