@@ -42,6 +42,12 @@ measures stays as it was:
   latencies and open tables are read when scraped, costing the bot nothing
   in between.
 
+The class-level hooks (stores, ``TableService``, ``ComputerPlayers``, the
+coach, ``InteractionResponse``) are installed once per process, only when
+metrics are served: without ``METRICS_PORT`` nothing is wrapped and nothing
+costs anything. Installing twice changes nothing, and a hooked method that is
+renamed fails the installation loudly (the tests install them all).
+
 For the card-emoji sync, which runs elsewhere: ``emoji_sync(state)`` and
 ``emojis(present=, wanted=)`` set its gauges (documented where they are).
 """
@@ -386,13 +392,15 @@ def instrument_store() -> None:
     _wrap(PostgresStore, "fetchall", _timed_query("postgres", "fetch"))
 
 
-_shard_count = 1
-"""The bot's shard count, for the ``shard`` label of a table's server (set by ``instrument``)."""
+_measured: discord.AutoShardedClient | None = None
+"""The bot ``instrument`` was given: its shard count (known once Discord recommends one, at login) places
+a table's server on its shard."""
 
 
 def shard_label(guild_id: int) -> str:
     """The shard of a server, as a label (Discord's ``(guild_id >> 22) % shard_count``)."""
-    return str((guild_id >> 22) % max(1, _shard_count))
+    count = _measured.shard_count if _measured is not None else None
+    return str((guild_id >> 22) % (count or 1))
 
 
 def instrument_actions() -> None:
@@ -492,8 +500,8 @@ def instrument_gateway(bot: commands.AutoShardedBot) -> None:
 
 def instrument(bot: FlipFlopBot) -> None:
     """Install every hook on ``bot`` and the classes it runs on (idempotent)."""
-    global _shard_count
-    _shard_count = bot.shard_count or 1
+    global _measured
+    _measured = bot
     instrument_store()
     instrument_actions()
     instrument_searches()
@@ -544,7 +552,7 @@ class BotCollector(Collector):
             "1 for each shard this process runs whose gateway is connected.",
             labels=["shard"],
         )
-        latencies = dict(bot.latencies) if bot.is_ready() or bot.shards else {}
+        latencies = dict(bot.latencies)
         for shard in self.shards():
             seconds = latencies.get(int(shard), math.nan)
             latency.add_metric([shard], seconds if math.isfinite(seconds) else math.nan)

@@ -214,8 +214,12 @@ async def test_a_played_action_moves_the_counters(served: tuple[World, str]) -> 
     drawn = value("flipflop_actions_total", kind="draw_stock", by="member", shard=shard)
     discarded = value("flipflop_actions_total", kind="discard", by="member", shard=shard)
     timed = value("flipflop_action_latency_seconds_count", kind="draw_stock")
+    commands = value("flipflop_action_latency_seconds_count", kind="command")
+    clicks = value("flipflop_action_latency_seconds_count", kind="component")
     queries = value("flipflop_db_query_seconds_count", store="sqlite", op="execute")
     await open_table(world, world.members[:3], stake=5, buy_in=20)
+    assert value("flipflop_action_latency_seconds_count", kind="command") == commands + 1  # /flipflop start
+    assert value("flipflop_action_latency_seconds_count", kind="component") == clicks + 3  # join, join, start
     status, text = await get(f"{base}/metrics")
     assert status == 200
     assert 'flipflop_open_tables{practice="false",shard="0",status="playing"} 1.0' in text
@@ -290,3 +294,13 @@ async def test_healthz_is_503_before_login(tmp_path: Path) -> None:
         await bot.db.close()
     assert status == 503
     assert '"logged_in": false' in text and '"database": "ok"' in text
+
+
+def test_a_table_is_counted_on_its_servers_shard(tmp_path: Path) -> None:
+    from bot.client import create_bot
+    from bot.settings import Settings
+
+    bot = create_bot(Settings(database_path=tmp_path / "s.sqlite3", shard_count=4, shard_ids=(2, 3)))
+    metrics.instrument(bot)
+    assert metrics.shard_label(3 << 22) == "3" and metrics.shard_label(6 << 22) == "2"
+    assert metrics.BotCollector(bot).shards() == ["2", "3"]
