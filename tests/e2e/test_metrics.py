@@ -7,6 +7,8 @@
   the database unreachable, and /healthz answers 503 while the bot keeps
   running (its process alive, /metrics still answering); restoring it brings
   /healthz back to 200.
+- Two processes, shards 0 and 1 of one bot: each serves its own metrics, its
+  shard in the labels, its table counted on its server's shard.
 - A metrics port already in use: a clear message and exit status 2, before
   anything else starts.
 """
@@ -282,3 +284,35 @@ async def test_healthz_is_503_while_the_database_is_unreachable_and_the_bot_keep
         assert await bot.terminate() == 0
         if relay.server is not None:
             await relay.cut()
+
+
+async def test_each_shard_process_serves_its_own_metrics_labelled_with_its_shard(
+    postgres_schema: str, tmp_path: Path
+) -> None:
+    from tests.e2e.test_shards import CHANNELS, GUILDS, SHARDS, ShardProcess
+
+    discord = FakeDiscord(shard_count=SHARDS, guilds={GUILDS[s]: CHANNELS[s] for s in GUILDS})
+    base = await discord.start()
+    url = with_search_path(TEST_DATABASE_URL, postgres_schema)
+    procs = [ShardProcess(discord, base, tmp_path, url, shard) for shard in range(SHARDS)]
+    ports = [free_port() for _ in procs]
+    for proc, port in zip(procs, ports, strict=True):
+        proc.settings["METRICS_PORT"] = str(port)
+    try:
+        for proc in procs:
+            await proc.start()
+        await open_game(discord, procs[1])  # a table on shard 1's server only
+        for shard, port in enumerate(ports):
+            status, text = await get(port, "/metrics")
+            assert status == 200
+            other = str(1 - shard)
+            assert sample(text, "flipflop_shard_up", shard=str(shard)) == 1
+            assert not any(("shard", other) in labels for _, labels in samples(text))  # only its own
+            playing = {"practice": "false", "status": "playing", "shard": str(shard)}
+            assert sample(text, "flipflop_open_tables", **playing) == (1 if shard == 1 else 0)
+            assert (await get(port, "/healthz"))[0] == 200
+    finally:
+        for proc in procs:
+            if proc.proc is not None and proc.proc.returncode is None:
+                await proc.kill()
+        await discord.stop()
