@@ -156,9 +156,14 @@ def _replied(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[A
 
 def action_kind(action: Any) -> str:
     """A game move's metric label: ``draw_stock``, ``draw_discard``, ``discard``, ``lay_off``, …."""
-    name = re.sub(r"(?<!^)(?=[A-Z])", "_", type(action).__name__).lower()
     source = getattr(action, "source", None)
-    return f"{name}_{source}" if isinstance(source, str) else name
+    return _kind(type(action).__name__, source if isinstance(source, str) else None)
+
+
+@functools.cache
+def _kind(cls: str, source: str | None) -> str:
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", cls).lower()
+    return f"{name}_{source}" if source is not None else name
 
 
 # ------------------------------------------------------------------ wrapping helpers
@@ -219,6 +224,12 @@ def shard_label(guild_id: int) -> str:
     return str((guild_id >> 22) % (count or 1))
 
 
+@functools.cache
+def _counter(kind: str, by: str, shard: str) -> Any:
+    """The counter of one label set, looked up once (a move costs one ``inc``)."""
+    return ACTIONS.labels(kind, by, shard)
+
+
 def instrument_actions() -> None:
     """Count every game move ``TableService.apply`` applies, and name the interaction's kind."""
     from bot.tables import TableService
@@ -228,7 +239,7 @@ def instrument_actions() -> None:
         async def counted(service: Any, table: Any, action: Any, by_timer: bool = False) -> Any:
             events = await apply(service, table, action, by_timer)
             kind = action_kind(action)
-            ACTIONS.labels(kind, "timer" if by_timer else "member", shard_label(table.guild_id)).inc()
+            _counter(kind, "timer" if by_timer else "member", shard_label(table.guild_id)).inc()
             heard = _heard.get()
             if heard is not None and not by_timer:
                 heard.kind = kind
