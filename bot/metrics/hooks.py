@@ -106,6 +106,8 @@ class Heard:
     answered: bool = False
 
 
+_MARK = "__flipflop_metrics__"
+"""Set on every hook, so installing twice wraps nothing twice."""
 _heard: contextvars.ContextVar[Heard | None] = contextvars.ContextVar("flipflop_heard", default=None)
 INTERACTION_TYPES = {1: "ping", 2: "command", 3: "component", 4: "autocomplete", 5: "modal"}
 _RESPONSES = (
@@ -135,7 +137,7 @@ def _hear(parse: Callable[[Any], None]) -> Callable[[Any], None]:
         finally:
             _heard.reset(token)
 
-    parse_interaction_create.__flipflop_metrics__ = True  # type: ignore[attr-defined]
+    setattr(parse_interaction_create, _MARK, True)
     return parse_interaction_create
 
 
@@ -169,7 +171,6 @@ def _kind(cls: str, source: str | None) -> str:
 # ------------------------------------------------------------------ wrapping helpers
 
 F = TypeVar("F", bound=Callable[..., Any])
-_MARK = "__flipflop_metrics__"
 
 
 def _wrap(owner: Any, name: str, make: Callable[[F], F]) -> None:
