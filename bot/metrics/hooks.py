@@ -6,6 +6,7 @@ import contextvars
 import functools
 import re
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -306,8 +307,15 @@ def instrument_interactions(bot: discord.Client) -> None:
         parsers["INTERACTION_CREATE"] = _hear(parse)
 
 
+_watched: weakref.WeakSet[discord.Client] = weakref.WeakSet()
+"""Bots whose gateway events are counted already."""
+
+
 def instrument_gateway(bot: commands.AutoShardedBot) -> None:
     """Count reconnects and disconnects of each shard (latencies are read when scraped)."""
+    if bot in _watched:
+        return
+    _watched.add(bot)
     connected: set[int] = set()
 
     async def on_shard_connect(shard_id: int) -> None:

@@ -6,6 +6,7 @@ real process is scraped in tests/e2e/test_metrics.py.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -304,3 +305,55 @@ def test_a_table_is_counted_on_its_servers_shard(tmp_path: Path) -> None:
     metrics.instrument(bot)
     assert metrics.shard_label(3 << 22) == "3" and metrics.shard_label(6 << 22) == "2"
     assert metrics.BotCollector(bot).shards() == ["2", "3"]
+
+
+async def test_a_hint_is_a_coach_search_counted_and_its_queue_empties(
+    served: tuple[World, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.runtime import ComputerPlayers
+    from cogs.flipflop import coach
+    from tests.cogs.helpers import my_hand
+
+    world, base = served
+    monkeypatch.setattr(coach, "BUDGETS", coach.Budgets(hint=0.02, review=0.01, review_total=2.0))
+    pool = ThreadPoolExecutor(1)  # simcord's stopped clock and a worker process's start do not mix
+    runtime = world.bot.runtime
+    assert runtime is not None
+    runtime.computers = ComputerPlayers(pool=pool)
+    ann = world.members[0]
+    result = await ann.slash(world.channel, "flipflop practice", computers=2, level="basic")
+    assert result.response is not None
+    await ann.click(result.response.message, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    for _ in range(20):
+        if table.game.to_act == str(ann.id):
+            break
+        await world.env.advance_time(5)
+    assert table.game.to_act == str(ann.id)
+    searches = value("flipflop_coach_search_seconds_count")
+    status, text = await get(f"{base}/metrics")
+    assert 'flipflop_open_tables{practice="true",shard="0",status="playing"} 1.0' in text
+    hand = await my_hand(world, ann)
+    hinted = await ann.click(hand.message, label="Hint")
+    assert hinted.ephemeral
+    assert value("flipflop_coach_search_seconds_count") == searches + 1
+    assert value("flipflop_coach_queue") == 0
+    pool.shutdown(wait=True)
+
+
+async def test_gateway_reconnects_and_disconnects_are_counted_by_shard(world: World) -> None:
+    metrics.instrument(world.bot)
+    metrics.instrument(world.bot)  # twice: each event still counted once
+    resumed = value("flipflop_gateway_reconnects_total", shard="0", how="resume")
+    identified = value("flipflop_gateway_reconnects_total", shard="0", how="identify")
+    lost = value("flipflop_gateway_disconnects_total", shard="0")
+    for event in ("shard_connect", "shard_disconnect", "shard_resumed", "shard_disconnect", "shard_connect"):
+        world.bot.dispatch(event, 0)
+        await asyncio.sleep(0)
+    await asyncio.sleep(0.01)
+    assert value("flipflop_gateway_disconnects_total", shard="0") == lost + 2
+    assert value("flipflop_gateway_reconnects_total", shard="0", how="resume") == resumed + 1
+    assert value("flipflop_gateway_reconnects_total", shard="0", how="identify") == identified + 1
