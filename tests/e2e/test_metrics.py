@@ -2,7 +2,8 @@
 
 - On SQLite: both answer 200; a game played through the fake Discord moves the
   action counters, and the REST calls counted by route and status are exactly
-  the ones the fake Discord saw.
+  the ones the fake Discord saw — a 429 it answered (and discord.py retried)
+  included.
 - On PostgreSQL behind a TCP relay the test controls: cutting the relay makes
   the database unreachable, and /healthz answers 503 while the bot keeps
   running (its process alive, /metrics still answering); restoring it brings
@@ -30,6 +31,7 @@ import aiohttp
 import asyncpg
 import pytest
 import pytest_asyncio
+from aiohttp import web
 
 from bot.metrics import route_of
 from tests.e2e.fake_discord import FakeDiscord
@@ -96,9 +98,24 @@ class MetricsProcess(BotProcess):
         super().__init__(fake, base, tmp, settings={**settings, "METRICS_PORT": str(self.metrics_port)})
 
 
+class RateLimitingDiscord(FakeDiscord):
+    """The fake Discord, but the first edit of a channel message is refused with a 429, as Discord does."""
+
+    limited = 0
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        if not self.limited:
+            self.limited += 1
+            body = {"message": "You are being rate limited.", "retry_after": 0.05, "global": False}
+            response = self.json(body, 429)
+            response.headers["Via"] = "1.1 google"  # discord.py reads a 429 without it as a ban
+            return response
+        return await super().edit_message(request)
+
+
 @pytest_asyncio.fixture
 async def fake() -> AsyncIterator[tuple[FakeDiscord, str]]:
-    fake = FakeDiscord()
+    fake = RateLimitingDiscord()
     base = await fake.start()
     yield fake, base
     await fake.stop()
@@ -140,7 +157,9 @@ async def test_metrics_and_healthz_from_the_real_process(
         # every REST call the fake Discord answered is counted once, by method, route and status
         seen, counted = await rest_calls(discord, bot.metrics_port)
         assert any(route == "/interactions/{id}/{token}/callback" for _, route, _ in seen)
-        assert any(route == "/channels/{id}/messages/{id}" for _, route, _ in seen)
+        assert seen[("PATCH", "/channels/{id}/messages/{id}", "429")] == 1  # retried by discord.py
+        assert counted[("PATCH", "/channels/{id}/messages/{id}", "429")] == 1
+        assert seen[("PATCH", "/channels/{id}/messages/{id}", "200")] >= 1
         assert {k: counted.get(k, 0) for k in seen} == dict(seen), counted
     finally:
         assert await bot.terminate() == 0
