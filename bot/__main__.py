@@ -37,13 +37,13 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.client import create_bot
-    from bot.metrics import MetricsPortInUse, serve
+    from bot.metrics import MetricsPortError, serve
     from bot.storage import StoreError
     from bot.testing_api import apply_api_base
 
     try:
         metrics = serve(settings)  # METRICS_PORT is taken now: a clash is told before anything starts
-    except MetricsPortInUse as e:
+    except MetricsPortError as e:
         print(f"Setting error: {e}", file=sys.stderr)
         return 2
 

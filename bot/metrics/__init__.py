@@ -85,7 +85,7 @@ from bot.metrics.registry import (
     emoji_sync,
     emojis,
 )
-from bot.metrics.server import BotCollector, Health, MetricsPortInUse, MetricsServer, bind, check, serve
+from bot.metrics.server import BotCollector, Health, MetricsPortError, MetricsServer, bind, check, serve
 
 __all__ = [
     "ACTIONS",
@@ -104,7 +104,7 @@ __all__ = [
     "REGISTRY",
     "BotCollector",
     "Health",
-    "MetricsPortInUse",
+    "MetricsPortError",
     "MetricsServer",
     "action_kind",
     "bind",

@@ -9,7 +9,7 @@ import logging
 import math
 import socket
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -90,7 +90,7 @@ class BotCollector(Collector):
 # ------------------------------------------------------------------ the endpoint
 
 
-class MetricsPortInUse(Exception):
+class MetricsPortError(Exception):
     """``METRICS_PORT`` can not be listened on; the message says what to do."""
 
 
@@ -104,12 +104,12 @@ def bind(port: int, host: str = "0.0.0.0") -> socket.socket:
     except OSError as e:
         sock.close()
         if e.errno == errno.EADDRINUSE:
-            raise MetricsPortInUse(
+            raise MetricsPortError(
                 f"METRICS_PORT={port} is already in use by another program (another bot process?)."
                 " Stop it, or give this process its own METRICS_PORT (each process of a sharded bot"
                 " needs its own), or leave METRICS_PORT empty to run without metrics."
             ) from None
-        raise MetricsPortInUse(f"Can not listen on METRICS_PORT={port}: {e.strerror or e}.") from None
+        raise MetricsPortError(f"Can not listen on METRICS_PORT={port}: {e.strerror or e}.") from None
     sock.setblocking(False)
     return sock
 
@@ -121,7 +121,6 @@ class Health:
     logged_in: bool
     database: str
     """``ok``, or why the database did not answer."""
-    checks: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -200,7 +199,7 @@ class MetricsServer:
 def serve(settings: Settings) -> MetricsServer | None:
     """The metrics endpoint on ``METRICS_PORT`` with its port bound now, or None when it is not set.
 
-    Raises ``MetricsPortInUse`` (``python -m bot`` exits with status 2).
+    Raises ``MetricsPortError`` (``python -m bot`` exits with status 2).
     """
     if settings.metrics_port is None:
         return None

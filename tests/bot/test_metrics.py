@@ -149,11 +149,40 @@ def test_a_port_in_use_is_refused_with_what_to_do() -> None:
         taken.bind(("0.0.0.0", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        with pytest.raises(metrics.MetricsPortInUse) as refused:
+        with pytest.raises(metrics.MetricsPortError) as refused:
             metrics.bind(port)
     message = str(refused.value)
     assert f"METRICS_PORT={port} is already in use" in message
     assert "own METRICS_PORT" in message
+
+
+def test_a_port_that_can_not_be_listened_on_says_why() -> None:
+    with pytest.raises(metrics.MetricsPortError, match=r"Can not listen on METRICS_PORT=9\d+: "):
+        metrics.bind(9101, host="203.0.113.7")  # an address this machine does not have
+
+
+async def test_a_database_that_does_not_answer_in_time_is_unhealthy(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.metrics import server
+
+    class Hanging:
+        async def fetchone(self, sql: str) -> None:
+            await asyncio.sleep(10)
+
+    class Bot:
+        user = "FlipFlop"
+        db = Hanging()
+
+        def is_ready(self) -> bool:
+            return True
+
+        def is_closed(self) -> bool:
+            return False
+
+    monkeypatch.setattr(server, "HEALTH_TIMEOUT", 0.05)
+    health = await metrics.check(Bot())  # type: ignore[arg-type]
+    assert not health.ok and health.logged_in
+    assert health.database == "no answer within 0.05 s"
+    assert value("flipflop_database_up") == 0 and value("flipflop_logged_in") == 1
 
 
 def test_no_metrics_port_serves_nothing() -> None:
