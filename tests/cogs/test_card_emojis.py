@@ -1,0 +1,111 @@
+"""The card faces as application emojis: synced once at start-up, and text whenever they are missing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest_asyncio
+
+from bot.cards import CardFaces, all_faces
+from bot.client import FlipFlopBot
+from cogs.flipflop.emojis import CardEmojis, SyncReport, sync
+from engine import Card
+from tests.cogs.helpers import my_hand, open_table, table_message
+from tests.conftest import World, make_bot
+
+EMOJI_PATH = "/applications/*/emojis"
+
+
+@pytest_asyncio.fixture
+async def simcord_bot(db_path: Path) -> AsyncIterator[FlipFlopBot]:
+    """A bot that syncs its card emojis when it starts, as in production."""
+    bot = make_bot(db_path, card_emojis=True)
+    yield bot
+    await bot.db.close()
+
+
+async def started_sync(world: World) -> SyncReport:
+    cog = world.bot.get_cog("CardEmojis")
+    assert isinstance(cog, CardEmojis) and cog.task is not None
+    return await cog.task
+
+
+async def test_the_first_start_uploads_106_faces_and_a_restart_none(world: World, db_path: Path) -> None:
+    first = await started_sync(world)
+    assert (first.created, first.found, first.calls, first.failed) == (106, 0, 107, [])
+    assert first.ready == ["classic", "four"]
+    stored = {e.name for e in world.env.backend.application_emojis.values()}
+    assert stored == {f.name for f in all_faces()} and len(stored) == 106
+    old = world.bot
+    await world.env.restart_bot(make_bot(db_path, card_emojis=True))
+    await old.db.close()
+    await world.env.settle()
+    again = await started_sync(world)
+    assert (again.created, again.found, again.calls) == (0, 106, 1)
+    assert len(world.env.backend.application_emojis) == 106
+    ks = world.bot.card_faces.emoji(Card.parse("KS"), "four")
+    assert ks is not None and ks.name is not None and ks.name.startswith("ff_KS_f_")
+
+
+async def test_a_rate_limit_is_waited_out_and_the_upload_tried_again(world: World) -> None:
+    await started_sync(world)
+    world.env.backend.application_emojis.clear()
+    world.env.inject_error("POST", EMOJI_PATH, status=429, code=0, message="You are being rate limited.", times=3)
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    faces = CardFaces()
+    report = await sync(world.bot, faces, sleep=sleep)
+    assert waits == [1.0, 2.0, 4.0]  # no retry_after in the answer: a doubling pause
+    assert (report.created, report.rate_limited, report.calls) == (106, 3, 1 + 106 + 3)
+    assert len(faces) == 106
+
+
+async def test_a_lasting_rate_limit_leaves_every_card_as_text(world: World) -> None:
+    await started_sync(world)
+    world.env.backend.application_emojis.clear()
+    world.env.inject_error("POST", EMOJI_PATH, status=429, times=None)
+
+    async def sleep(seconds: float) -> None:
+        return None
+
+    faces = CardFaces()
+    report = await sync(world.bot, faces, sleep=sleep)
+    assert report.created == 0 and report.ready == [] and len(report.failed) == 1
+    assert report.calls == 1 + 5  # the read, then one upload tried five times: it gives up
+    assert faces.emoji(Card.parse("AH"), "classic") is None
+    assert faces.markdown(Card.parse("AH"), "classic") == "`A♡`"
+
+
+async def test_a_failed_upload_keeps_its_set_as_text_and_the_other_set_works(world: World) -> None:
+    await started_sync(world)
+    world.env.backend.application_emojis.clear()
+    world.env.inject_error("POST", EMOJI_PATH, status=400, code=50035, message="Invalid Form Body", times=1)
+    faces = CardFaces()
+    report = await sync(world.bot, faces)
+    assert report.ready == ["four"] and len(report.failed) == 1 and report.created == 105
+    assert faces.emoji(Card.parse("2C"), "classic") is None  # never half a set of pictures
+    assert faces.emoji(Card.parse("2C"), "four") is not None
+
+
+async def test_an_unreadable_emoji_list_leaves_cards_as_text(world: World) -> None:
+    await started_sync(world)
+    world.env.inject_error("GET", EMOJI_PATH, status=500)
+    faces = CardFaces()
+    report = await sync(world.bot, faces)
+    assert report.failed == ["fetch"] and report.calls == 1 and len(faces) == 0
+
+
+async def test_hands_and_the_table_show_the_card_emojis_once_synced(world: World) -> None:
+    await started_sync(world)
+    table = await open_table(world, world.members[:3])
+    assert table.game is not None
+    upcard = table.game.public_view().upcard
+    assert upcard is not None
+    upcard_emoji = str(world.bot.card_faces.emoji(upcard, "classic"))
+    assert upcard_emoji.startswith("<:ff_") and upcard_emoji in (table_message(world).embeds[0].description or "")
+    hand = await my_hand(world, world.members[0])
+    assert hand.content.count("<:ff_") >= 5
