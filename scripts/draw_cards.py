@@ -46,11 +46,15 @@ OUT = ROOT / "bot" / "cards"
 
 def _card(draw: ImageDraw.ImageDraw, fill: tuple[int, int, int]) -> None:
     """The card's shape: a rounded square with a dark edge, filling the emoji."""
-    m = 3 * SCALE
-    draw.rounded_rectangle((m, m, BIG - m, BIG - m), radius=16 * SCALE, fill=fill, outline=EDGE, width=4 * SCALE)
+    m = 2 * SCALE
+    draw.rounded_rectangle(
+        (m, m, BIG - m, BIG - m), radius=16 * SCALE, fill=fill, outline=EDGE, width=3 * SCALE
+    )
 
 
-def _suit(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, r: float, ink: tuple[int, int, int]) -> None:
+def _suit(
+    draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, r: float, ink: tuple[int, int, int]
+) -> None:
     """One suit sign centred on (cx, cy), about 2r wide and high."""
     if suit == "D":
         draw.polygon([(cx, cy - r), (cx + 0.78 * r, cy), (cx, cy + r), (cx - 0.78 * r, cy)], fill=ink)
@@ -85,12 +89,16 @@ def _suit(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, r: float, 
     _stem(draw, cx, cy + 0.05 * r, cy + 1.0 * r, r, ink)
 
 
-def _stem(draw: ImageDraw.ImageDraw, cx: float, y0: float, y1: float, r: float, ink: tuple[int, int, int]) -> None:
+def _stem(
+    draw: ImageDraw.ImageDraw, cx: float, y0: float, y1: float, r: float, ink: tuple[int, int, int]
+) -> None:
     """A flared stem from y0 down to y1 (spades and clubs)."""
     draw.polygon([(cx - 0.1 * r, y0), (cx + 0.1 * r, y0), (cx + 0.36 * r, y1), (cx - 0.36 * r, y1)], fill=ink)
 
 
-def _rank(draw: ImageDraw.ImageDraw, rank: str, box: tuple[float, float, float, float], ink: tuple[int, int, int]) -> None:
+def _rank(
+    draw: ImageDraw.ImageDraw, rank: str, box: tuple[float, float, float, float], ink: tuple[int, int, int]
+) -> None:
     """The rank, as big as fits ``box`` (left, top, right, bottom); "10" is set narrow."""
     text = "10" if rank == "T" else rank
     left, top, right, bottom = box
@@ -124,8 +132,8 @@ def face(rank: str, suit: str, deck: str) -> Image.Image:
     _card(draw, PAPER)
     ink = SETS[deck][suit]
     s = SCALE
-    _rank(draw, rank, (12 * s, 9 * s, 116 * s, 64 * s), ink)
-    _suit(draw, suit, BIG / 2, 94 * s, 25 * s, ink)
+    _rank(draw, rank, (10 * s, 7 * s, 118 * s, 58 * s), ink)
+    _suit(draw, suit, BIG / 2, 92 * s, 30 * s, ink)
     return img.resize((SIZE, SIZE), Image.Resampling.LANCZOS)
 
 
@@ -150,7 +158,9 @@ def back(deck: str) -> Image.Image:
     )
     lattice = Image.new("RGBA", (BIG, BIG), tuple(min(255, c + 90) for c in colour) + (255,))
     img.paste(lattice, (0, 0), Image.composite(pattern, Image.new("L", (BIG, BIG), 0), mask))
-    draw.rounded_rectangle((22 * s, 22 * s, BIG - 22 * s, BIG - 22 * s), radius=5 * s, outline=PAPER, width=2 * s)
+    draw.rounded_rectangle(
+        (22 * s, 22 * s, BIG - 22 * s, BIG - 22 * s), radius=5 * s, outline=PAPER, width=2 * s
+    )
     return img.resize((SIZE, SIZE), Image.Resampling.LANCZOS)
 
 
@@ -207,7 +217,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help="where to write (default: bot/cards)")
     parser.add_argument("--sheet", type=Path, help="also write a contact sheet PNG here")
-    parser.add_argument("--sheet-size", type=int, default=SIZE, help="face size on the sheet (22: as in chat)")
+    parser.add_argument(
+        "--sheet-size", type=int, default=SIZE, help="face size on the sheet (22: as in chat)"
+    )
     args = parser.parse_args()
     sums = write(args.out)
     print(f"{len(sums)} images in {args.out}, {sum((args.out / n).stat().st_size for n in sums)} bytes")

@@ -247,11 +247,12 @@ def _hand_controls(table: Table, v: PlayerView, t: Texts) -> discord.ui.View:
             elif isinstance(a, Draw):
                 top = v.top_discard
                 take = (
-                    label(t.gettext("Take {card}").format(card=plain(top)))
+                    label(t.gettext("Take {card}").format(card=plain(top, t)))
                     if top
                     else label(t.gettext("Take the discard"))
                 )
-                out.add_item(HandButton(tid, seq, "take", take, discord.ButtonStyle.primary))
+                face = str(emoji) if top and (emoji := card_emoji(top, t)) else None
+                out.add_item(HandButton(tid, seq, "take", take, discord.ButtonStyle.primary, face))
             elif isinstance(a, Drop):
                 drop = label(t.gettext("Drop ({value})").format(value=t.number(v.hand_value)))
                 out.add_item(HandButton(tid, seq, "drop", drop, discord.ButtonStyle.danger, "✋"))

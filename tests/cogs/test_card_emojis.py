@@ -51,7 +51,7 @@ async def test_the_first_start_uploads_106_faces_and_a_restart_none(world: World
 async def test_a_rate_limit_is_waited_out_and_the_upload_tried_again(world: World) -> None:
     await started_sync(world)
     world.env.backend.application_emojis.clear()
-    world.env.inject_error("POST", EMOJI_PATH, status=429, code=0, message="You are being rate limited.", times=3)
+    world.env.inject_error("POST", EMOJI_PATH, status=429, message="You are being rate limited.", times=3)
     waits: list[float] = []
 
     async def sleep(seconds: float) -> None:
@@ -106,6 +106,7 @@ async def test_hands_and_the_table_show_the_card_emojis_once_synced(world: World
     upcard = table.game.public_view().upcard
     assert upcard is not None
     upcard_emoji = str(world.bot.card_faces.emoji(upcard, "classic"))
-    assert upcard_emoji.startswith("<:ff_") and upcard_emoji in (table_message(world).embeds[0].description or "")
+    assert upcard_emoji.startswith("<:ff_")
+    assert upcard_emoji in (table_message(world).embeds[0].description or "")
     hand = await my_hand(world, world.members[0])
     assert hand.content.count("<:ff_") >= 5
