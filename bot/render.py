@@ -66,8 +66,9 @@ def plain_cards(cs: Iterable[Card], t: Texts | None = None) -> str:
 
 
 def suit_name(suit: str, t: Texts) -> str:
-    """``hearts ♥︎`` in ``t``'s language."""
-    return f"{t.gettext(SUIT_WORD[suit])} {SUIT_MARK[suit]}"
+    """``hearts ♡`` in ``t``'s language; only the word for a reader of words (``text`` style)."""
+    word = t.gettext(SUIT_WORD[suit])
+    return word if look(t).words else f"{word} {SUIT_MARK[suit]}"
 
 
 _RULE_ID = re.compile(r"\s*\((?:R\d+(?:\.\d+)*)(?:[,;]\s*R\d+(?:\.\d+)*)*\)")

@@ -146,7 +146,7 @@ async def hint_shot(out_dir: Path, tries: int = 12) -> None:
                     continue
                 message = next(m for m in world.channel.history() if m.id == table.message_id)
                 hand = (await ann.click(message, label="My hand")).response
-                drawn = (await ann.click(hand.message, custom_id=buttons(hand)["Draw from stock"])).response
+                drawn = (await ann.click(hand.message, custom_id=buttons(hand)["stock"])).response
                 hint = await ann.click(drawn.message, label="Hint")
                 shown = (hint.followups[-1] if hint.followups else hint.response).content
                 if any(words in shown for words in ("fits no spread", "Lay down", "Tonk out", "Lay `")):

@@ -22,7 +22,7 @@ from bot.cards import (
     words,
 )
 from bot.i18n import texts
-from bot.render import card, cards, plain, plain_cards
+from bot.render import card, cards, plain, plain_cards, suit_name
 from engine.cards import DECK, Card
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,3 +100,9 @@ def test_a_synced_face_shows_as_its_emoji_and_only_in_its_set() -> None:
     assert plain(ks, four) == "K♤"  # a label can not show an emoji: text
     classic = texts("en").with_faces(Look(faces, "classic"))
     assert card(ks, classic) == "`K♤`"  # not uploaded in this set: text
+
+
+def test_a_suit_is_named_with_its_sign_or_in_words_alone() -> None:
+    en = texts("en")
+    assert suit_name("S", en) == "spades ♤"
+    assert suit_name("S", en.with_faces(Look(TEXT_ONLY, "text"))) == "spades"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from bot.cards import CardFaces, all_faces
+from bot.cards import SUIT_TEXT, CardFaces, all_faces
 from bot.client import FlipFlopBot
 from cogs.flipflop.emojis import CardEmojis, SyncReport, sync
 from engine import Card
@@ -110,3 +110,25 @@ async def test_hands_and_the_table_show_the_card_emojis_once_synced(world: World
     assert upcard_emoji in (table_message(world).embeds[0].description or "")
     hand = await my_hand(world, world.members[0])
     assert hand.content.count("<:ff_") >= 5
+
+
+async def test_menu_options_carry_the_card_picture_beside_their_text(world: World) -> None:
+    await started_sync(world)
+    table = await open_table(world, world.members[:3])
+    assert table.game is not None
+    actor = next(m for m in world.members if str(m.id) == table.game.to_act)
+    hand = await my_hand(world, actor)
+    drawn = (await actor.click(hand.message, label="Draw from stock")).response
+    assert drawn is not None
+    options = [
+        o
+        for row in drawn.components
+        for c in (row if isinstance(row, dict) else row.to_dict()).get("components", [])
+        if c.get("type") == 3 and c["custom_id"].endswith(":discard")
+        for o in c["options"]
+    ]
+    assert options
+    for o in options:
+        face = world.bot.card_faces.emoji(Card.parse(o["value"]), "classic")
+        assert face is not None and int(o["emoji"]["id"]) == face.id
+        assert o["label"] == Card.parse(o["value"]).label[:-1] + SUIT_TEXT[o["value"][-1]]
