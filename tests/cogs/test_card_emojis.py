@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 import pytest_asyncio
 
-from bot.cards import SUIT_TEXT, CardFaces, all_faces
+from bot.cards import SUIT_TEXT, CardFaces, Look, all_faces
 from bot.client import FlipFlopBot
+from bot.i18n import texts
+from bot.table_render import table_embed, within_limits
 from cogs.flipflop.emojis import CardEmojis, SyncReport, sync
 from engine import Card
+from engine.view import SpreadView
 from tests.cogs.helpers import my_hand, open_table, table_message
 from tests.conftest import World, make_bot
 
@@ -132,3 +137,25 @@ async def test_menu_options_carry_the_card_picture_beside_their_text(world: Worl
         face = world.bot.card_faces.emoji(Card.parse(o["value"]), "classic")
         assert face is not None and int(o["emoji"]["id"]) == face.id
         assert o["label"] == Card.parse(o["value"]).label[:-1] + SUIT_TEXT[o["value"][-1]]
+
+
+async def test_a_table_too_long_for_emojis_shows_its_cards_as_text(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await started_sync(world)
+    table = await open_table(world, world.members[:3])
+    game = table.game
+    assert game is not None
+    view = game.public_view()
+    owner = view.players[0]
+    many = tuple(SpreadView(r - 1, owner, "set", tuple(Card(r, s) for s in "CDH")) for r in range(1, 14))
+    monkeypatch.setattr(game, "public_view", lambda: dataclasses.replace(view, spreads=many))
+    t = texts("en").with_faces(Look(world.bot.card_faces, "classic"))
+    embed = table_embed(table, t)
+    spreads = next(f.value for f in embed.fields if f.name == "Spreads")
+    assert spreads is not None and "<:ff_" not in spreads and "`K♧`" in spreads
+    assert within_limits(embed)
+    few = dataclasses.replace(view, spreads=many[:2])
+    monkeypatch.setattr(game, "public_view", lambda: few)
+    shown = next(f.value for f in table_embed(table, t).fields if f.name == "Spreads")
+    assert shown is not None and "<:ff_" in shown  # what fits keeps its pictures
