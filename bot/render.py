@@ -17,7 +17,6 @@ from collections.abc import Iterable
 import discord
 
 from bot.cards import DEFAULT_LOOK, SUIT_TEXT, Look
-from bot.cards import rank_text as rank_text
 from bot.i18n import N_, Texts
 from engine.cards import Card, sort_key
 
@@ -33,7 +32,7 @@ def look(t: Texts | None) -> Look:
 
 
 def card(c: Card, t: Texts | None = None) -> str:
-    """One card for a message, as ``t``'s reader sees cards: an emoji, ```10♡` ``, or "ten of hearts"."""
+    """One card for a message, as ``t``'s reader sees cards: an emoji, ```10♡` ``, or "10 of hearts"."""
     seen = look(t)
     return seen.faces.markdown(c, seen.style, t)
 
@@ -49,7 +48,7 @@ def cards(
 
 
 def plain(c: Card, t: Texts | None = None) -> str:
-    """A card in plain text (select menu labels, buttons): ``10♡``, or "ten of hearts"."""
+    """A card in plain text (select menu labels, buttons): ``10♡``, or "10 of hearts"."""
     seen = look(t)
     return seen.faces.text(c, seen.style, t)
 
