@@ -171,7 +171,15 @@ class CardEmojis(commands.Cog):
     async def cog_load(self) -> None:
         """Start the sync (the application's id is known: discord.py logs in before ``setup_hook``)."""
         if self.bot.card_emojis:
-            self.task = asyncio.create_task(sync(self.bot, self.bot.card_faces))
+            self.task = asyncio.create_task(self.run())
+
+    async def run(self) -> SyncReport:
+        """The sync; whatever goes wrong in it leaves the cards as text and the bot running."""
+        try:
+            return await sync(self.bot, self.bot.card_faces)
+        except Exception:
+            log.exception("Card emojis: the sync failed; cards stay text")
+            return SyncReport(failed=["sync"])
 
     async def cog_unload(self) -> None:
         if self.task is not None and not self.task.done():

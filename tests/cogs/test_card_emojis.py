@@ -13,6 +13,7 @@ from bot.cards import SUIT_TEXT, CardFaces, Look, all_faces
 from bot.client import FlipFlopBot
 from bot.i18n import texts
 from bot.table_render import table_embed, within_limits
+from cogs.flipflop import emojis
 from cogs.flipflop.emojis import CardEmojis, SyncReport, sync
 from engine import Card
 from engine.view import SpreadView
@@ -159,3 +160,18 @@ async def test_a_table_too_long_for_emojis_shows_its_cards_as_text(
     monkeypatch.setattr(game, "public_view", lambda: few)
     shown = next(f.value for f in table_embed(table, t).fields if f.name == "Spreads")
     assert shown is not None and "<:ff_" in shown  # what fits keeps its pictures
+
+
+async def test_a_sync_that_breaks_leaves_cards_as_text_and_the_bot_running(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await started_sync(world)
+
+    async def broken(*args: object, **kwargs: object) -> SyncReport:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(emojis, "sync", broken)
+    cog = world.bot.get_cog("CardEmojis")
+    assert isinstance(cog, CardEmojis)
+    report = await cog.run()
+    assert report.failed == ["sync"] and report.ready == []
