@@ -175,3 +175,15 @@ async def test_a_sync_that_breaks_leaves_cards_as_text_and_the_bot_running(
     assert isinstance(cog, CardEmojis)
     report = await cog.run()
     assert report.failed == ["sync"] and report.ready == []
+
+
+async def test_a_members_four_colour_hand_beside_the_servers_classic_table(world: World) -> None:
+    await started_sync(world)
+    ann = world.members[0]
+    chosen = await ann.slash(world.channel, "flipflop cards", style="four")
+    assert chosen.response is not None and "<:ff_AS_f_" in chosen.response.content  # the sample, as pictures
+    await open_table(world, world.members[:3])
+    hand = await my_hand(world, ann)
+    assert hand.content.count("_f_") >= 5 and "_c_" not in hand.content
+    public = str(table_message(world).embeds[0].to_dict())
+    assert "_c_" in public and "_f_" not in public
