@@ -15,6 +15,12 @@ from tests.cogs.helpers import my_hand, open_table, selects, table_message
 from tests.conftest import World
 
 
+def flipflop_id(world: World) -> int:
+    """The synced id of /flipflop: a command named in a sentence becomes a clickable mention."""
+    registered = world.env.backend.commands.get(None, {}).values()
+    return next(int(c["id"]) for c in registered if c["name"] == "flipflop")
+
+
 def said(result: Any) -> str:
     assert result.response is not None, result
     return str(result.response.content)
@@ -24,10 +30,10 @@ async def test_cards_shows_saves_and_goes_back_to_the_servers_style(world: World
     ann = world.members[0]
     shown = await ann.slash(world.channel, "flipflop cards")
     assert shown.ephemeral
-    assert said(shown).splitlines() == [
-        SHOWN["server"].format(sample="`A♤` `10♡` `Q♢` `7♧`", style="classic"),
-        PUBLIC_STYLE.format(style="classic"),
-    ]
+    mine, public = said(shown).splitlines()
+    typed = SHOWN["server"].format(sample="`A♤` `10♡` `Q♢` `7♧`", style="classic")
+    assert mine == typed.replace("`/flipflop cards`", f"</flipflop cards:{flipflop_id(world)}>")
+    assert public == PUBLIC_STYLE.format(style="classic")
     chosen = await ann.slash(world.channel, "flipflop cards", style="text")
     assert said(chosen) == SAVED.format(
         sample="ace of spades, 10 of hearts, queen of diamonds, 7 of clubs", style="text (words)"
@@ -49,7 +55,7 @@ async def test_a_member_reads_the_words_in_their_language(world: World) -> None:
     assert "스페이드 에이스, 하트 10, 다이아몬드 퀸, 클로버 7" in said(chosen)
     await ann.slash(world.channel, "flipflop language", language="be")
     again = await ann.slash(world.channel, "flipflop cards")
-    assert "туз пік, 10 чырвоў, дама бубён, 7 трэф" in said(again)
+    assert "туз пік, 10 чырваў, дама бубён, 7 трэф" in said(again)
 
 
 def stale_choice(world: World, command: str, option: str, value: str) -> None:
