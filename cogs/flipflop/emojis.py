@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 import discord
 from discord.ext import commands
 
+from bot import metrics
 from bot.cards import DECKS, CardFaces, Face, all_faces
 
 if TYPE_CHECKING:
@@ -119,7 +120,24 @@ async def sync(
     faces: CardFaces,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> SyncReport:
-    """Make every card face an application emoji, uploading only the missing ones; fill ``faces``."""
+    """Make every card face an application emoji, uploading only the missing ones; fill ``faces``.
+
+    The operators' gauges follow it: ``syncing`` while it runs, then ``synced`` when every set
+    is ready or ``fallback`` when some cards stay text, with how many faces exist.
+    """
+    metrics.emoji_sync("syncing")
+    report = await _sync(client, faces, sleep)
+    wanted = len(all_faces())
+    metrics.emojis(present=min(report.found + report.created, wanted), wanted=wanted)
+    metrics.emoji_sync("synced" if len(report.ready) == len(DECKS) else "fallback")
+    return report
+
+
+async def _sync(
+    client: Uploader,
+    faces: CardFaces,
+    sleep: Callable[[float], Awaitable[None]],
+) -> SyncReport:
     report = SyncReport()
     try:
         existing = {e.name: e for e in await _call(report, client.fetch_application_emojis, sleep)}

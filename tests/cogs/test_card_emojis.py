@@ -12,6 +12,7 @@ import pytest_asyncio
 from bot.cards import SUIT_TEXT, CardFaces, Look, all_faces
 from bot.client import FlipFlopBot
 from bot.i18n import texts
+from bot.metrics.registry import REGISTRY
 from bot.table_render import table_embed, within_limits
 from cogs.flipflop import emojis
 from cogs.flipflop.emojis import CardEmojis, SyncReport, sync
@@ -31,6 +32,11 @@ async def simcord_bot(db_path: Path) -> AsyncIterator[FlipFlopBot]:
     await bot.db.close()
 
 
+def gauge(name: str, **labels: str) -> float:
+    """An operator's gauge as the metrics endpoint would serve it."""
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
 async def started_sync(world: World) -> SyncReport:
     cog = world.bot.get_cog("CardEmojis")
     assert isinstance(cog, CardEmojis) and cog.task is not None
@@ -41,6 +47,11 @@ async def test_the_first_start_uploads_106_faces_and_a_restart_none(world: World
     first = await started_sync(world)
     assert (first.created, first.found, first.calls, first.failed) == (106, 0, 107, [])
     assert first.ready == ["classic", "four"]
+    assert (
+        gauge("flipflop_emoji_sync", state="synced") == 1
+        and gauge("flipflop_emoji_sync", state="syncing") == 0
+    )
+    assert gauge("flipflop_emojis", state="present") == gauge("flipflop_emojis", state="wanted") == 106
     stored = {e.name for e in world.env.backend.application_emojis.values()}
     assert stored == {f.name for f in all_faces()} and len(stored) == 106
     old = world.bot
@@ -81,6 +92,9 @@ async def test_a_lasting_rate_limit_leaves_every_card_as_text(world: World) -> N
     faces = CardFaces()
     report = await sync(world.bot, faces, sleep=sleep)
     assert report.created == 0 and report.ready == [] and len(report.failed) == 1
+    assert (
+        gauge("flipflop_emoji_sync", state="fallback") == 1 and gauge("flipflop_emojis", state="present") == 0
+    )
     assert report.calls == 1 + 5  # the read, then one upload tried five times: it gives up
     assert faces.emoji(Card.parse("AH"), "classic") is None
     assert faces.markdown(Card.parse("AH"), "classic") == "`A♡`"
