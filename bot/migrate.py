@@ -40,6 +40,7 @@ COPIED: dict[str, tuple[str, ...]] = {
         "default_stake",
         "default_buy_in",
         "turn_seconds",
+        "season_months",
     ),
     "ledger": (
         "id",
@@ -82,6 +83,9 @@ COPIED: dict[str, tuple[str, ...]] = {
     ),
     "ratings": ("guild_id", "user_id", "mu", "sigma", "ordinal", "games", "updated_at"),
     "language_choices": ("guild_id", "user_id", "language"),
+    "rating_changes": ("guild_id", "user_id", "rated_at", "ordinal_before", "ordinal_after"),
+    "notify_choices": ("guild_id", "user_id", "turn_pings"),
+    "turn_pings": ("table_id", "channel_id", "user_id", "round_number", "message_id"),
 }
 """Every table of the schema and its columns, in an order that satisfies the foreign keys."""
 SERIAL_IDS = ("ledger", "rounds")

@@ -31,6 +31,7 @@ from bot.table_render import (
 )
 from bot.tables import Table, Unreadable
 from cogs.flipflop.pacing import EditPacer
+from cogs.flipflop.pings import TurnPings
 from cogs.flipflop.screens import Screen, current_screen, hand_screen, practice_embed
 from engine.events import Drew, GameOver, PlayerLeft, RoundStarted
 
@@ -142,6 +143,8 @@ class DiscordNotifier:
         self.public: dict[int, Texts] = {}
         """Each server's language for public messages, as last read (for callers that can not wait)."""
         self._tasks: set[asyncio.Future[None]] = set()
+        self.pings = TurnPings(self)
+        """A mention when a member's turn starts and no hand of theirs is open (cogs/flipflop/pings.py)."""
 
     async def server_texts(self, guild_id: int) -> Texts:
         """The server's language for the table message, the round log and the channel's news.
@@ -280,6 +283,7 @@ class DiscordNotifier:
             for text in split_message(news):  # a restart, a closing and the final standings are news
                 results.append(await self.post(table, text))
         await self._update_open_hands(table)
+        self.pings.after(outcome)
         if table.status == "closed":
             self.forget(table.id)
         sent = worst(results)

@@ -1,0 +1,40 @@
+-- 7: seasons and turn pings
+-- How many months a season lasts on this server: 1, 2, 3, 4, 6 or 12, counted from January (UTC).
+ALTER TABLE guild_settings ADD COLUMN season_months INTEGER NOT NULL DEFAULT 1
+    CHECK (season_months IN (1, 2, 3, 4, 6, 12));
+-- A season's leaderboard reads the server's rounds of a time range, then their seats: the rounds
+-- by time, and the seats by round with the two columns it sums (an index-only read).
+CREATE INDEX rounds_by_time ON rounds (guild_id, ended_at, id);
+CREATE INDEX round_seats_for_seasons ON round_seats (round_id, user_id, net, won_game);
+-- What each finished game did to each rated member's rating (ordinal μ − 3σ before and after),
+-- written with the ratings in the game's transaction. A rating depends on every game before it,
+-- so a season's rating change can not be derived from its rounds alone; this keeps it.
+CREATE TABLE rating_changes (
+    guild_id  INTEGER NOT NULL,
+    user_id   INTEGER NOT NULL,
+    rated_at  REAL NOT NULL,
+    ordinal_before REAL NOT NULL,
+    ordinal_after  REAL NOT NULL
+);
+CREATE INDEX rating_changes_by_time ON rating_changes (guild_id, rated_at, user_id, ordinal_before, ordinal_after);
+CREATE TRIGGER rating_changes_are_append_only_u BEFORE UPDATE ON rating_changes
+    BEGIN SELECT RAISE(ABORT, 'rating changes are append-only'); END;
+CREATE TRIGGER rating_changes_are_append_only_d BEFORE DELETE ON rating_changes
+    BEGIN SELECT RAISE(ABORT, 'rating changes are append-only'); END;
+-- A member's choice of turn pings (/flipflop notify turn:), saved like the language choice:
+-- no row means on.
+CREATE TABLE notify_choices (
+    guild_id   INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    turn_pings INTEGER NOT NULL CHECK (turn_pings IN (0, 1)),
+    PRIMARY KEY (guild_id, user_id)
+);
+-- The turn ping standing in a table's channel (at most one per table), so that a restart still
+-- removes it when the player acts.
+CREATE TABLE turn_pings (
+    table_id     TEXT PRIMARY KEY,
+    channel_id   INTEGER NOT NULL,
+    user_id      INTEGER NOT NULL,
+    round_number INTEGER NOT NULL,
+    message_id   INTEGER NOT NULL
+);
