@@ -61,15 +61,12 @@ PUBLIC_LANGUAGE = N_(
     "Public messages (the table, round logs, results) are in this server's language: {language}."
 )
 SEASON_CHOICES = [
-    app_commands.Choice(name=name, value=months)
-    for name, months in (
-        ("1 month", 1),
-        ("2 months", 2),
-        ("3 months", 3),
-        ("4 months", 4),
-        ("6 months", 6),
-        ("12 months", 12),
-    )
+    app_commands.Choice(name="1 month", value=1),
+    app_commands.Choice(name="2 months", value=2),
+    app_commands.Choice(name="3 months", value=3),
+    app_commands.Choice(name="4 months", value=4),
+    app_commands.Choice(name="6 months", value=6),
+    app_commands.Choice(name="12 months", value=12),
 ]
 """``/flipflop config season_months:``: the lengths that divide a year (``bot.history.seasons``)."""
 NOTIFY_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
