@@ -1,6 +1,7 @@
 """History, stats and rating-leaderboard latency with 100,000 stored rounds, on SQLite and PostgreSQL.
 
     .venv/bin/python bench/history_bench.py [--rounds 100000] [--queries 400] [--postgres URL] [--only sqlite]
+        [--servers 20]
 
 Fills a fresh store (a temporary SQLite file; a new schema in the PostgreSQL
 named by --postgres or TEST_DATABASE_URL, dropped afterwards) with rounds of
@@ -267,7 +268,13 @@ async def main() -> int:
         "--postgres", default=os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
     )
     parser.add_argument("--only", choices=("sqlite", "postgres"))
+    parser.add_argument(
+        "--servers", type=int, default=SERVERS, help="servers sharing the rounds (1: one server's season holds 99%%)"
+    )
     args = parser.parse_args()
+    global SERVERS, QUIET
+    SERVERS = args.servers
+    QUIET = GUILD0 + SERVERS
     ok = True
     if args.only != "postgres":
         with tempfile.TemporaryDirectory() as tmp:

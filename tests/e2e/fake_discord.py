@@ -93,6 +93,7 @@ class FakeDiscord:
         r.add_post(api + "/channels/{cid}/messages", self.create_message)
         r.add_get(api + "/channels/{cid}/messages/{mid}", self.get_message)
         r.add_patch(api + "/channels/{cid}/messages/{mid}", self.edit_message)
+        r.add_delete(api + "/channels/{cid}/messages/{mid}", self.delete_message)
         r.add_get(api + "/channels/{cid}", self.get_channel)
         self.runner = web.AppRunner(app)
         await self.runner.setup()
@@ -250,6 +251,12 @@ class FakeDiscord:
         if msg is None:
             return self.json({"code": 10008, "message": "Unknown Message"}, 404)
         return self.json(self._edit(msg, await request.json()))
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        """A turn ping removed once its player acts."""
+        if self.messages.pop(int(request.match_info["mid"]), None) is None:
+            return self.json({"code": 10008, "message": "Unknown Message"}, 404)
+        return web.Response(status=204)
 
     async def get_channel(self, request: web.Request) -> web.Response:
         cid = int(request.match_info["cid"])
