@@ -165,9 +165,11 @@ QUERIES = {
     " WHERE guild_id = ? AND user_id = ?",
     "leaderboard": "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id > 0"
     " ORDER BY ordinal DESC, user_id LIMIT ?",
-    "season (rounds)": "SELECT s.user_id, SUM(s.net), COUNT(s.won_game), COUNT(*) FROM rounds r"
-    " JOIN round_seats s ON s.round_id = r.id"
-    " WHERE r.guild_id = ? AND r.ended_at >= ? AND r.ended_at < ? AND s.user_id > 0 GROUP BY s.user_id",
+    "season (ids)": "SELECT MIN(id), MAX(id), COUNT(*) FROM rounds WHERE guild_id = ? AND ended_at >= ?"
+    " AND ended_at < ?",
+    "season (span)": "SELECT COUNT(*) FROM rounds WHERE guild_id = ? AND id >= ? AND id <= ?",
+    "season (seats)": "SELECT user_id, SUM(net), COUNT(won_game), COUNT(*) FROM round_seats"
+    " WHERE guild_id = ? AND round_id >= ? AND round_id <= ? AND user_id > 0 GROUP BY user_id",
     "season (ratings)": "SELECT user_id, SUM(ordinal_after - ordinal_before) FROM rating_changes"
     " WHERE guild_id = ? AND rated_at >= ? AND rated_at < ? AND user_id > 0 GROUP BY user_id",
 }
@@ -184,7 +186,9 @@ async def explain(db: Store) -> bool:
         "history (seats)": (1, 2, 3),
         "stats": (g, m),
         "leaderboard": (g, 10),
-        "season (rounds)": (g, SEASON.start, SEASON.end),
+        "season (ids)": (g, SEASON.start, SEASON.end),
+        "season (span)": (g, 1, 100_000),
+        "season (seats)": (g, 1, 100_000),
         "season (ratings)": (g, SEASON.start, SEASON.end),
     }
     ok = True
@@ -269,7 +273,7 @@ async def main() -> int:
     )
     parser.add_argument("--only", choices=("sqlite", "postgres"))
     parser.add_argument(
-        "--servers", type=int, default=SERVERS, help="servers sharing the rounds (1: one server's season holds 99%%)"
+        "--servers", type=int, default=SERVERS, help="servers sharing the rounds (1: one server has 99%%)"
     )
     args = parser.parse_args()
     global SERVERS, QUIET

@@ -280,6 +280,41 @@ class SeasonEntry:
 
 
 SEASON_ORDERS = ("chips", "rating")
+
+
+async def _season_seats(db: Reader, guild_id: int, start: float, end: float) -> list[Row]:
+    """(member, chips won, rounds won, rounds) for the server's rounds that ended in [start, end).
+
+    Round ids grow as rounds are recorded, so a season's rounds are nearly always one range of
+    the server's ids; then the seats are one range scan of ``round_seats_for_seasons``. When
+    the range also holds a round that ended outside the season (two tables ending rounds a
+    moment apart across the boundary, or a clock set back), each round is read by id instead.
+    """
+    row = await db.fetchone(
+        "SELECT MIN(id), MAX(id), COUNT(*) FROM rounds WHERE guild_id = ? AND ended_at >= ? AND ended_at < ?",
+        (guild_id, start, end),
+    )
+    if row is None or not row[2]:
+        return []
+    first, last, count = int(row[0]), int(row[1]), int(row[2])
+    spanned = await db.fetchone(
+        "SELECT COUNT(*) FROM rounds WHERE guild_id = ? AND id >= ? AND id <= ?", (guild_id, first, last)
+    )
+    if spanned is not None and int(spanned[0]) == count:
+        return await db.fetchall(
+            "SELECT user_id, SUM(net), COUNT(won_game), COUNT(*) FROM round_seats"
+            " WHERE guild_id = ? AND round_id >= ? AND round_id <= ? AND user_id > 0 GROUP BY user_id",
+            (guild_id, first, last),
+        )
+    return await db.fetchall(
+        "SELECT s.user_id, SUM(s.net), COUNT(s.won_game), COUNT(*) FROM rounds r"
+        " JOIN round_seats s ON s.guild_id = r.guild_id AND s.round_id = r.id"
+        " WHERE r.guild_id = ? AND r.ended_at >= ? AND r.ended_at < ? AND s.user_id > 0"
+        " GROUP BY s.user_id",
+        (guild_id, start, end),
+    )
+
+
 """What a season's leaderboard ranks by: chips won, or rating change."""
 
 
@@ -300,13 +335,7 @@ async def season_leaderboard(
         raise HistoryError("bad_order", f"a season is ranked by {' or '.join(SEASON_ORDERS)}, not {by!r}")
     if not start < end:
         raise HistoryError("bad_season", f"a season starts before it ends, not {start!r} to {end!r}")
-    played = await db.fetchall(
-        "SELECT s.user_id, SUM(s.net), COUNT(s.won_game), COUNT(*) FROM rounds r"
-        " JOIN round_seats s ON s.round_id = r.id"
-        " WHERE r.guild_id = ? AND r.ended_at >= ? AND r.ended_at < ? AND s.user_id > 0"
-        " GROUP BY s.user_id",
-        (guild_id, float(start), float(end)),
-    )
+    played = await _season_seats(db, guild_id, float(start), float(end))
     rated = await db.fetchall(
         "SELECT user_id, SUM(ordinal_after - ordinal_before) FROM rating_changes"
         " WHERE guild_id = ? AND rated_at >= ? AND rated_at < ? AND user_id > 0 GROUP BY user_id",

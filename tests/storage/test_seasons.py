@@ -18,6 +18,7 @@ from bot.ratings import DEFAULT_RATING, Finish
 from bot.storage import IntegrityError, Store
 from engine import Game, Seat
 from engine.strategies import BasicStrategy, RandomStrategy
+from tests.storage.test_history import _finished_transcript
 
 G, OTHER_G = 2**60, 2**60 + 99
 ANN, BEN, CAT = 2**60 + 1, 2**60 + 2, 2**60 + 3
@@ -141,3 +142,29 @@ async def test_rating_changes_are_append_only(store: Store, sql: str) -> None:
         async with store.transaction() as tx:
             await tx.execute(sql)
     assert await store.fetchone("SELECT COUNT(*) FROM rating_changes") == count
+
+
+async def test_rounds_recorded_out_of_time_order_across_a_boundary_count_in_their_own_season(
+    store: Store,
+) -> None:
+    """Two tables ending rounds a moment apart at midnight: ids and times disagree, seasons do not."""
+    members = {"ann": ANN, "ben": BEN, "cat": CAT}
+    recorded: dict[str, Counter[int]] = {"january": Counter(), "february": Counter()}
+    for seed, when, season in [
+        (1, at(2026, 1, 15), "january"),
+        (2, at(2026, 2, 1, 0, 0, 1), "february"),
+        (3, at(2026, 1, 31, 23, 59, 59), "january"),  # recorded after February's first round
+        (4, at(2026, 2, 2), "february"),
+    ]:
+        transcript = _finished_transcript(seed)
+        async with store.transaction() as tx:
+            rid = await record_round(tx, G, f"t{seed}", 1, when, transcript, members)
+        for user_id, net in await store.fetchall(
+            "SELECT user_id, net FROM round_seats WHERE round_id = ?", (rid,)
+        ):
+            recorded[season][int(user_id)] += int(net)
+    for name, month in [("january", 1), ("february", 2)]:
+        season = season_at(at(2026, month, 10))
+        board = await season_leaderboard(store, G, season.start, season.end)
+        assert {e.member: e.chips for e in board} == {m: recorded[name][m] for m in (ANN, BEN, CAT)}
+        assert all(e.rounds == 2 for e in board)

@@ -2,10 +2,11 @@
 -- How many months a season lasts on this server: 1, 2, 3, 4, 6 or 12, counted from January (UTC).
 ALTER TABLE guild_settings ADD COLUMN season_months BIGINT NOT NULL DEFAULT 1
     CHECK (season_months IN (1, 2, 3, 4, 6, 12));
--- A season's leaderboard reads the server's rounds of a time range, then their seats: the rounds
--- by time, and the seats by round with the two columns it sums (an index-only read).
+-- A season's leaderboard finds the server's rounds of a time range by time, then reads their
+-- seats as one range of (server, round id) with the columns it sums (an index-only read;
+-- bot.history.queries.season_leaderboard).
 CREATE INDEX rounds_by_time ON rounds (guild_id, ended_at, id);
-CREATE INDEX round_seats_for_seasons ON round_seats (round_id) INCLUDE (user_id, net, won_game);
+CREATE INDEX round_seats_for_seasons ON round_seats (guild_id, round_id) INCLUDE (user_id, net, won_game);
 -- What each finished game did to each rated member's rating (ordinal μ − 3σ before and after),
 -- written with the ratings in the game's transaction. A rating depends on every game before it,
 -- so a season's rating change can not be derived from its rounds alone; this keeps it.
