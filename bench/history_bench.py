@@ -265,6 +265,7 @@ async def run(dialect: str, target: str, rounds: int, queries: int) -> bool:
 
 
 async def main() -> int:
+    global SERVERS, QUIET
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=400)
@@ -276,7 +277,6 @@ async def main() -> int:
         "--servers", type=int, default=SERVERS, help="servers sharing the rounds (1: one server has 99%%)"
     )
     args = parser.parse_args()
-    global SERVERS, QUIET
     SERVERS = args.servers
     QUIET = GUILD0 + SERVERS
     ok = True
