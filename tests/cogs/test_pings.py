@@ -276,3 +276,16 @@ async def test_pings_and_their_removal_share_the_channels_pacing_budget(world: W
     busiest = max(sum(1 for u in times if t <= u < t + window) for t in times)
     assert len(ping_posts(world)) >= 10
     assert busiest <= 5
+
+
+async def test_a_ping_goes_when_the_turn_runs_out_and_the_next_player_gets_theirs(world: World) -> None:
+    await open_table(world, world.members[:3])
+    await settled(world)
+    absent = to_act(world)
+    [standing] = pings_in_channel(world)
+    await world.env.advance_time(61)  # the turn timer plays the absent player's turn
+    await settled(world)
+    assert to_act(world).id != absent.id
+    assert standing.id in deleted(world)
+    [now] = pings_in_channel(world)
+    assert f"<@{to_act(world).id}>" in (now.content or "")
