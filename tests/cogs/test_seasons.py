@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
+from typing import Any
 
+from discord import app_commands
+
+from cogs.economy import NOT_A_SEASON
+from tests.cogs.test_pings import Answer
 from tests.conftest import World
 from tests.storage.test_seasons import ANN, BEN, CAT, at, play_game
 
@@ -78,3 +84,21 @@ async def test_a_season_with_no_rounds_is_answered_privately_and_changes_nothing
     )
     assert await world.bot.db.fetchone("SELECT COUNT(*) FROM accounts") == before
     assert "flipflop notify" not in world.env.create_user("loner").available_commands()
+
+
+async def test_a_season_that_is_not_one_of_the_three_is_refused_privately(world: World) -> None:
+    """Discord offers only the three choices; anything else (an old client, a forged call) is refused."""
+    cog: Any = world.bot.get_cog("Economy")
+    answer = Answer()
+    interaction = SimpleNamespace(
+        guild=SimpleNamespace(id=world.guild.id, name="Card Club"),
+        guild_id=world.guild.id,
+        user=SimpleNamespace(id=world.members[0].id),
+        locale="en-US",
+        response=answer,
+    )
+    before = await world.bot.db.fetchone("SELECT COUNT(*) FROM accounts")
+    bogus = app_commands.Choice(name="next", value="next")
+    await cog.leaderboard.callback(cog, interaction, None, bogus)
+    assert answer.sent == [(NOT_A_SEASON, True)]
+    assert await world.bot.db.fetchone("SELECT COUNT(*) FROM accounts") == before
