@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("flipflop.pings")
 
-PING = N_("🔔 {member}, it's your turn at Flip Flop: {link}")
+PING = N_("🔔 {member}, it's your turn at Flip Flop.")
 """The ping itself, in the server's language (it is a public message)."""
 NOT_IN_SERVER = N_(
     "Turn pings are set per server: use `/flipflop notify` in a channel of the server you play in."
@@ -171,12 +171,7 @@ class TurnPings:
             self._drop(ping)
             return
         t = await self.notifier.table_texts(table)
-        link = (
-            f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
-            if table.message_id is not None
-            else f"<#{table.channel_id}>"
-        )
-        text = t.gettext(PING).format(member=f"<@{ping.user_id}>", link=link)
+        text = t.gettext(PING).format(member=f"<@{ping.user_id}>")
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, replied_user=False, users=[discord.Object(ping.user_id)]
         )
