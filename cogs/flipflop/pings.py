@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -250,8 +251,7 @@ class TurnPings:
         else:
             self._end(table, saved)
 
-    def _spawn(self, work: object) -> None:
-        assert asyncio.iscoroutine(work)
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

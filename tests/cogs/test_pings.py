@@ -5,6 +5,7 @@ Run with ``-s`` to read the REST calls per turn with pings on and off.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -289,3 +290,23 @@ async def test_a_ping_goes_when_the_turn_runs_out_and_the_next_player_gets_their
     assert standing.id in deleted(world)
     [now] = pings_in_channel(world)
     assert f"<@{to_act(world).id}>" in (now.content or "")
+
+
+async def test_a_ping_whose_turn_ran_out_while_the_bot_was_down_is_removed_on_resume(
+    world: World, db_path: Path
+) -> None:
+    table = await open_table(world, world.members[:3])
+    await settled(world)
+    absent = to_act(world)
+    [standing] = pings_in_channel(world)
+    async with world.bot.db.transaction() as tx:  # as if the bot had been down past the deadline
+        data = table.to_json()
+        data["turn_deadline"] = data["turn_deadline"] - 3600
+        await tx.execute("UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(data), table.id))
+    await restart(world, db_path)
+    await settled(world)
+    assert to_act(world).id != absent.id
+    assert standing.id in deleted(world)
+    assert await world.bot.db.fetchone(
+        "SELECT COUNT(*) FROM turn_pings WHERE message_id = ?", (standing.id,)
+    ) == (0,)
