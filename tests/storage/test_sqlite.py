@@ -29,6 +29,7 @@ async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) ->
     con.executescript(
         "DROP TABLE turn_pings; DROP TABLE notify_choices; DROP TABLE rating_changes;"  # migration 7
         " ALTER TABLE guild_settings DROP COLUMN season_months;"
+        " DROP TABLE privacy_requests; DROP TABLE forget_permits; DROP INDEX ledger_by_reference;"  # 5
         " DROP TABLE language_choices; DROP TABLE round_seats; DROP TABLE ratings;"  # migrations 4 and 3
         " DROP TABLE round_players; DROP TABLE rounds; PRAGMA user_version = 1;"
     )

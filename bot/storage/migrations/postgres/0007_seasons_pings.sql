@@ -18,8 +18,16 @@ CREATE TABLE rating_changes (
     ordinal_after  DOUBLE PRECISION NOT NULL
 );
 CREATE INDEX rating_changes_by_time ON rating_changes (guild_id, rated_at) INCLUDE (user_id, ordinal_before, ordinal_after);
-CREATE TRIGGER rating_changes_are_append_only BEFORE UPDATE OR DELETE ON rating_changes
+CREATE TRIGGER rating_changes_are_append_only BEFORE DELETE ON rating_changes
     FOR EACH ROW EXECUTE FUNCTION refuse_change('rating changes');
+-- Like round_seats: no UPDATE but bot.privacy's rewrite of a member's id into its pseudonym.
+CREATE TRIGGER rating_changes_are_append_only_u BEFORE UPDATE ON rating_changes FOR EACH ROW
+    WHEN (NOT (
+        (NEW.guild_id, NEW.rated_at, NEW.ordinal_before, NEW.ordinal_after)
+            IS NOT DISTINCT FROM (OLD.guild_id, OLD.rated_at, OLD.ordinal_before, OLD.ordinal_after)
+        AND (NEW.user_id = OLD.user_id OR forget_permitted(OLD.user_id, NEW.user_id))
+    ))
+    EXECUTE FUNCTION refuse_change('rating changes');
 CREATE TRIGGER rating_changes_are_append_only_truncate BEFORE TRUNCATE ON rating_changes
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_change('rating changes');
 -- A member's choice of turn pings (/flipflop notify turn:), saved like the language choice:

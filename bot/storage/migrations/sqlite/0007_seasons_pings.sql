@@ -18,7 +18,14 @@ CREATE TABLE rating_changes (
     ordinal_after  REAL NOT NULL
 );
 CREATE INDEX rating_changes_by_time ON rating_changes (guild_id, rated_at, user_id, ordinal_before, ordinal_after);
+-- Like round_seats: no UPDATE but bot.privacy's rewrite of a member's id into its pseudonym.
 CREATE TRIGGER rating_changes_are_append_only_u BEFORE UPDATE ON rating_changes
+    WHEN NOT (
+        NEW.guild_id IS OLD.guild_id AND NEW.rated_at IS OLD.rated_at
+        AND NEW.ordinal_before IS OLD.ordinal_before AND NEW.ordinal_after IS OLD.ordinal_after
+        AND (NEW.user_id IS OLD.user_id OR EXISTS (
+            SELECT 1 FROM forget_permits p WHERE p.user_id = OLD.user_id AND p.pseudonym = NEW.user_id))
+    )
     BEGIN SELECT RAISE(ABORT, 'rating changes are append-only'); END;
 CREATE TRIGGER rating_changes_are_append_only_d BEFORE DELETE ON rating_changes
     BEGIN SELECT RAISE(ABORT, 'rating changes are append-only'); END;
