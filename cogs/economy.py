@@ -14,6 +14,7 @@ from bot.history import leaderboard_by_rating, season_leaderboard
 from bot.history.seasons import WHICH, Season, season_at
 from bot.i18n import LANGUAGES, N_, SOURCE_LANGUAGE, Texts
 from bot.ledger import HOUSE_ID, MAX_AMOUNT, DailyNotReady, InsufficientChips
+from bot.member_names import known_names, look_up, member_name
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -178,9 +179,12 @@ class Economy(commands.Cog):
         t = await self.bot.languages.public(interaction)
         await self.ledger.balance(guild, interaction.user.id)
         top = await self.ledger.leaderboard(guild, 10)
+        known = await look_up(interaction.guild, [u for u, _ in top], self._known(guild, interaction.user))
         lines = []
         for i, (user_id, balance) in enumerate(top, start=1):
-            lines.append(f"{_medal(i, t)} <@{user_id}> — {t.chips(balance)}")
+            lines.append(
+                f"{_medal(i, t)} {member_name(interaction.guild, user_id, known)} — {t.chips(balance)}"
+            )
         if interaction.user.id not in [u for u, _ in top]:
             place, total = await self.ledger.rank(guild, interaction.user.id)
             mine = await self.ledger.balance(guild, interaction.user.id)
@@ -188,7 +192,7 @@ class Economy(commands.Cog):
                 "…\n"
                 + t.gettext("{place} {member} (you) — {chips} of {total}").format(
                     place=f"`{t.number(place):>2}`",
-                    member=interaction.user.mention,
+                    member=member_name(interaction.guild, interaction.user.id, known),
                     chips=t.chips(mine),
                     total=t.number(total),
                 )
@@ -202,14 +206,20 @@ class Economy(commands.Cog):
         )
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
+    def _known(self, guild_id: int, caller: discord.abc.User) -> dict[int, str]:
+        """Names the bot knows without asking Discord: its open tables' seats and the caller."""
+        tables = self.bot.runtime.tables.values() if self.bot.runtime is not None else ()
+        return known_names(guild_id, tables, caller)
+
     async def _by_rating(self, interaction: discord.Interaction, guild: discord.Guild) -> None:
         """Issue 13: humans by their conservative skill rating (ordinal μ − 3σ); computers are left off."""
         top = await leaderboard_by_rating(self.bot.db, guild.id, 10)
         t = await self.bot.languages.public(interaction)
+        known = await look_up(guild, [e.member for e in top], self._known(guild.id, interaction.user))
         lines = []
         for i, entry in enumerate(top, start=1):
             shown = {
-                "member": f"<@{entry.member}>",
+                "member": member_name(guild, entry.member, known),
                 "rating": t.decimal(entry.rating.ordinal),
                 "games": t.ngettext("{count} game", "{count} games", entry.games).format(
                     count=t.number(entry.games)
@@ -251,10 +261,18 @@ class Economy(commands.Cog):
             await interaction.response.send_message(text, ephemeral=True)
             return
         t = await self.bot.languages.public(interaction)
+        last = chosen.previous()
+        podium = (
+            await season_leaderboard(self.bot.db, guild.id, last.start, last.end, by=by, limit=3)
+            if which == "current"
+            else []
+        )
+        named = [e.member for e in top] + [e.member for e in podium]
+        known = await look_up(guild, named, self._known(guild.id, interaction.user))
         lines = []
         for i, entry in enumerate(top, start=1):
             shown = {
-                "member": f"<@{entry.member}>",
+                "member": member_name(guild, entry.member, known),
                 "chips": t.chips(entry.chips),
                 "rounds": t.ngettext("{count} round won", "{count} rounds won", entry.rounds_won).format(
                     count=t.number(entry.rounds_won)
@@ -272,17 +290,17 @@ class Economy(commands.Cog):
             description="\n".join(lines),
             colour=discord.Colour.gold(),
         )
-        if which == "current":
-            last = chosen.previous()
-            podium = await season_leaderboard(self.bot.db, guild.id, last.start, last.end, by=by, limit=3)
-            if podium:
-                embed.add_field(
-                    name=t.gettext("Last season's top three ({season})").format(season=season_name(last, t))[
-                        :256
-                    ],
-                    value=" · ".join(f"{_medal(i, t)} <@{e.member}>" for i, e in enumerate(podium, start=1)),
-                    inline=False,
-                )
+        if podium:
+            embed.add_field(
+                name=t.gettext("Last season's top three ({season})").format(season=season_name(last, t))[
+                    :256
+                ],
+                value=" · ".join(
+                    f"{_medal(i, t)} {member_name(guild, e.member, known)}"
+                    for i, e in enumerate(podium, start=1)
+                )[:1024],
+                inline=False,
+            )
         embed.set_footer(
             text=t.ngettext(
                 "A season lasts {count} calendar month (UTC). Balances and all-time ratings never reset.",
