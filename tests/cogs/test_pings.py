@@ -14,6 +14,7 @@ import discord
 import pytest
 import simcord
 
+from bot.i18n import texts
 from bot.ledger import HOUSE_ID
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.pings import NOT_IN_SERVER, NOT_ON_OR_OFF
@@ -179,7 +180,9 @@ async def test_notify_from_outside_a_server_or_with_a_bad_value_changes_nothing(
         guild=None, guild_id=None, user=SimpleNamespace(id=user.id), locale="en-US", response=Answer()
     )
     await pings.command(from_dm, "off")  # type: ignore[arg-type]
-    assert from_dm.response.sent == [(NOT_IN_SERVER, True)]
+    refused = texts("en").gettext(NOT_IN_SERVER)  # the command named as a mention once synced
+    assert "Turn pings are set per server" in refused
+    assert from_dm.response.sent == [(refused, True)]
     guild = SimpleNamespace(id=world.guild.id)
     not_a_member = SimpleNamespace(
         guild=guild,
@@ -189,7 +192,7 @@ async def test_notify_from_outside_a_server_or_with_a_bad_value_changes_nothing(
         response=Answer(),
     )
     await pings.command(not_a_member, "off")  # type: ignore[arg-type]
-    assert not_a_member.response.sent == [(NOT_IN_SERVER, True)]
+    assert not_a_member.response.sent == [(refused, True)]
     assert await world.bot.db.fetchone("SELECT COUNT(*) FROM notify_choices") == (0,)
     result = await user.slash(world.channel, "flipflop notify", turn="on")
     assert result.ephemeral
