@@ -45,8 +45,7 @@ NONE = discord.AllowedMentions.none()
 CLIENT_SEED_FILE = "client_seed.txt"
 SEEDS_INLINE = N_(
     "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
-    "Round {number}; its client seed is written out in the command below.\n"
-    "Check it yourself:"
+    "Round {number}; its client seed is written out in the command below."
 )
 SEEDS_IN_FILE = N_(
     "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
@@ -175,8 +174,19 @@ class HistoryCommands(commands.Cog):
             )
             view = discord.ui.View(timeout=None)
             view.add_item(watch_button(replay_url, story_file(found, interaction.guild, t, {}), t))
-        inline = t.gettext(SEEDS_INLINE).format(**values)
-        text = f"{head}\n{checks}\n{inline}\n```\n{reveal.command()}\n```{browser}"
+        if replay_url:  # the page checks it: the seeds shown once, no command to type
+            inline = t.gettext(
+                "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
+                "Client seed `{client_seed}` · round {number}"
+            ).format(**values, client_seed=reveal.client_seed)
+            text = f"{head}\n{checks}\n{inline}{browser}"
+        else:
+            inline = t.gettext(SEEDS_INLINE).format(**values)
+            how = t.gettext(
+                "Check it yourself: anyone can recompute this deck from the seeds with the bot's open-source "
+                "checker (`/flipflop round id:{id}` gives the whole round as a file):"
+            ).format(id=found.round_id)
+            text = f"{head}\n{checks}\n{inline}\n{how}\n```\n{reveal.command()}\n```"
         if len(text) <= CONTENT:  # the client seed once, in the command that checks it
             await interaction.response.send_message(text, allowed_mentions=NONE, view=view)
             return
