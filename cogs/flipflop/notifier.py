@@ -46,6 +46,7 @@ from bot.table_render import (
 )
 from bot.tables import Table, Unreadable
 from cogs.flipflop.pacing import EditPacer
+from cogs.flipflop.pings import TurnPings
 from cogs.flipflop.screens import Screen, current_screen, hand_screen, practice_embed
 from engine.events import Drew, GameOver, PlayerLeft, RoundStarted
 
@@ -204,6 +205,8 @@ class DiscordNotifier:
         self.failures: dict[str, int] = {}
         """Failed table edits in a row, per table (the backoff grows with them)."""
         self._tasks: set[asyncio.Future[None]] = set()
+        self.pings = TurnPings(self)
+        """A mention when a member's turn starts and no hand of theirs is open (cogs/flipflop/pings.py)."""
 
     async def server_texts(self, guild_id: int) -> Texts:
         """The server's language for the table message, the round log and the channel's news.
@@ -359,6 +362,7 @@ class DiscordNotifier:
             for text in split_message(news):  # a restart, a closing and the final standings are news
                 results.append(await self.post(table, text))
         await self._update_open_hands(table)
+        self.pings.after(outcome)
         if table.status == "closed":
             self.forget(table.id)
         sent = worst(results)

@@ -22,6 +22,7 @@ from bot.languages import LanguageBook
 from bot.migrate import COPIED
 from bot.privacy import PERSONAL_DATA, AtTable, forget
 from bot.storage import IntegrityError, Store
+from cogs.flipflop.pings import NotifyBook
 from tests.bot.runtime.fakes import FakeClock, Harness
 
 G, CH = 2**59, 2**59 + 7
@@ -65,6 +66,9 @@ async def played(target: str) -> Any:
         await h.ledger.grant(G, BEN, 30, actor_id=ANN)
         await LanguageBook(db).choose(G, ANN, "ko")
         await CardStyles(db, CardFaces()).choose(G, ANN, "text")
+        await NotifyBook(db).choose(G, ANN, False)
+        async with db.transaction() as tx:  # a turn ping left standing (saved for a restart)
+            await tx.execute("INSERT INTO turn_pings VALUES ('gone', ?, ?, 1, ?)", (CH, ANN, CH + 7))
         await finished_game(h)
         yield h
     finally:
