@@ -82,6 +82,7 @@ COPIED: dict[str, tuple[str, ...]] = {
     ),
     "ratings": ("guild_id", "user_id", "mu", "sigma", "ordinal", "games", "updated_at"),
     "language_choices": ("guild_id", "user_id", "language"),
+    "card_styles": ("guild_id", "user_id", "style"),
 }
 """Every table of the schema and its columns, in an order that satisfies the foreign keys."""
 SERIAL_IDS = ("ledger", "rounds")

@@ -32,16 +32,16 @@ def test_every_reason_of_the_engine_has_words_and_fills_them() -> None:
 
 def test_a_hint_reads_as_a_move_and_a_reason() -> None:
     text = hint_text(T, Hint(Discard("1", C("KS")), Reason("discard_far", {"card": C("KS")})))
-    assert text.startswith("💡 **Hint:** Discard `K♠︎` — the highest card that fits no spread.")
+    assert text.startswith("💡 **Hint:** Discard `K♤` — the highest card that fits no spread.")
     drop = hint_text(T, Hint(Drop("1"), Reason("drop", {"value": 6, "chance": 80})))
     assert "Drop — nobody is likely to beat 6 (a drop wins in about 80%" in drop
     tonk = TonkOut("1", SAMPLE["first"], SAMPLE["second"])  # type: ignore[arg-type]
-    assert "`9♠︎`" in hint_text(T, Hint(tonk, Reason("tonk", SAMPLE)))
+    assert "`9♤`" in hint_text(T, Hint(tonk, Reason("tonk", SAMPLE)))
 
 
 def test_waiting_players_are_told_what_to_watch_for() -> None:
     text = watch_text(T, Reason("watch", {"wanted": (C("JS"),), "value": 40}), "ben")
-    assert "it's **ben**'s" in text and "`J♠︎`" in text and "worth 40" in text
+    assert "it's **ben**'s" in text and "`J♤`" in text and "worth 40" in text
 
 
 def test_a_look_back_lists_the_costly_decisions_and_says_when_it_stopped() -> None:
