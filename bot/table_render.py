@@ -541,6 +541,14 @@ def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:
                     name=seat_name(table, t, e.player), card=card(e.card, t)
                 )
             )
+        elif isinstance(e, Dropped):
+            parts.append(
+                t.gettext("{name} dropped with {value}").format(
+                    name=seat_name(table, t, e.player), value=t.number(e.value)
+                )
+            )
+        elif isinstance(e, PlayerLeft):
+            parts.append(t.gettext("{name} left the game").format(name=seat_name(table, t, e.player)))
     return "; ".join(parts)
 
 
@@ -638,6 +646,10 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
             "⏰ {name} ran out of time, so the bot played their turn with the basic computer strategy "
             "(timeout {count} of {allowed} allowed in a row)."
         ).format(name=who, count=t.number(notice.count), allowed=t.number(notice.allowed))
+    if isinstance(notice, LeavingAfterRound) and notice.staying:
+        return t.gettext("🪑 {name} stays at the table after all.").format(
+            name=seat_name(table, t, notice.player)
+        )
     if isinstance(notice, LeavingAfterRound):
         return t.gettext("👋 {name} will leave after this round.").format(
             name=seat_name(table, t, notice.player)

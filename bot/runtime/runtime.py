@@ -351,7 +351,8 @@ class TableRuntime:
             if user_id not in table.leave_after_round:
                 raise TableError("not_leaving")
             await self.store.set_flag(table, lambda t: t.leave_after_round.remove(user_id))
-            return await self._finish(Outcome(table), reply)
+            stays = LeavingAfterRound(user_id, staying=True)
+            return await self._finish(Outcome(table, notices=(stays,)), reply)
 
     async def stop(
         self,

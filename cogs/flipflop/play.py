@@ -29,6 +29,7 @@ from cogs.flipflop.screens import (
     hand_screen,
     leave_confirm_screen,
     lobby_screen,
+    moved_hand_screen,
     practice_embed,
     rules_screen,
 )
@@ -227,7 +228,13 @@ class Controls:
         tip = await self._tip(table, user_id, t)
         if tip:  # last, under the cards and what to do now
             screen = replace(screen, content=f"{screen.content}\n{tip}")
+        older = self.notifier.open_hands.get((table.id, user_id))
         await interaction.response.send_message(ephemeral=True, **screen.send())
+        if older is not None:  # only the newest hand follows the game: the older one says so
+            try:
+                await older.interaction.edit_original_response(**moved_hand_screen(older.t).edit())
+            except discord.HTTPException:
+                pass  # its token ran out: it already says it stopped updating
         self.notifier.remember_hand(table, user_id, interaction, t)
 
     async def _tip(self, table: Table, user_id: int, t: Texts) -> str:
@@ -264,11 +271,18 @@ class Controls:
         if op == "hint":  # practice tables only (issue 16): answered privately, changes nothing
             await coach_of(interaction).hint(interaction, table)
             return
-        if op == "leaveok" and (value is None or now() > int(value)):
+        if op == "leaveok" and (value is None or not value.isdigit() or now() > int(value)):
             note = t.gettext(
                 "⌛ That question about leaving expired; nothing was done. Here is your hand now:"
             )
             await interaction.response.edit_message(**hand_screen(table, user_id, t, note).edit())
+            self.notifier.remember_hand(table, user_id, interaction, t)
+            return
+        if op == "pick":  # choosing cards to lay down changes nothing at the table: only this hand
+            note = t.gettext(STALE_NOTE) if seq != table.seq else ""
+            selection = value or None if seq == table.seq else None
+            screen = hand_screen(table, user_id, t, note, selection=selection)
+            await interaction.response.edit_message(**screen.edit())
             self.notifier.remember_hand(table, user_id, interaction, t)
             return
         action = parse_action(table.pid(user_id), op, value)

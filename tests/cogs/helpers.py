@@ -35,6 +35,31 @@ def buttons(message: Any) -> dict[str, str]:
     return out
 
 
+def card_buttons(message: Any, op: str = "discard") -> dict[str, str]:
+    """Card code -> custom_id of every enabled card button of a hand (``discard`` or ``pick``)."""
+    out: dict[str, str] = {}
+    for row in message.components:
+        row = row if isinstance(row, dict) else row.to_dict()
+        for c in row.get("components", []):
+            parts = str(c.get("custom_id", "")).split(":")
+            if (
+                c.get("type") == 2
+                and not c.get("disabled")
+                and len(parts) > 5
+                and parts[4] == op
+                and parts[5]
+            ):
+                out[parts[5]] = c["custom_id"]
+    return out
+
+
+def highest(codes: list[str]) -> str:
+    """The card of highest value among codes (the one a simple player discards)."""
+    from engine.cards import Card
+
+    return max(codes, key=lambda code: (Card.parse(code).value, code))
+
+
 def selects(message: Any) -> dict[str, list[str]]:
     """op (last part of custom_id) -> option values, for every select menu."""
     out: dict[str, list[str]] = {}
@@ -129,7 +154,12 @@ class Hands:
             self.opened[player.id] = self.opened.get(player.id, 0) + 1
             return response
         msg = message(self.world, table.channel_id, mid)
-        if "Refresh" in buttons(msg) and "Draw from stock" not in buttons(msg) and not selects(msg):
+        if (
+            "Refresh" in buttons(msg)
+            and "Draw from stock" not in buttons(msg)
+            and not selects(msg)
+            and not card_buttons(msg)
+        ):
             result = await player.click(msg, custom_id=buttons(msg)["Refresh"])
             return result.response
         return msg
@@ -149,9 +179,9 @@ async def play_simple_turn(
     result = await player.click(hand, custom_id=labels["Draw from stock"])
     hand2 = result.response
     assert hand2 is not None
-    if "discard" in selects(hand2):
-        values = selects(hand2)["discard"]
-        await player.select(hand2.message, [values[0]], custom_id=select_id(hand2, "discard"))
+    discards = card_buttons(hand2)
+    if discards:
+        await player.click(hand2.message, custom_id=discards[highest(list(discards))])
 
 
 async def play_step(world: World, hands: Hands, drop_below: int) -> bool:

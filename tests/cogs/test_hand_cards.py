@@ -1,0 +1,178 @@
+"""The hand as cards you click, and no click landing on a control that drops or leaves."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from bot.i18n import texts
+from bot.tables import Table
+from cogs.flipflop.controls import parse_action
+from cogs.flipflop.screens import Screen, hand_screen, leave_confirm_screen
+from engine import IllegalAction
+from engine.cards import Card
+from tests.cogs.helpers import (
+    Hands,
+    buttons,
+    card_buttons,
+    channel_text,
+    my_hand,
+    open_table,
+    play_step,
+    table_in,
+)
+from tests.conftest import World
+
+T = texts("en")
+DESTRUCTIVE = {"drop", "leaveok"}
+"""Controls that drop, leave or forfeit: never where the pointer was after a click."""
+GAME_MOVES = {"stock", "take", "drop", "discard", "spread", "layoff"}
+
+
+def grid(screen: Screen) -> list[list[dict[str, Any]]]:
+    """The controls as Discord lays them out: rows in order, empty rows gone."""
+    if screen.view is None:
+        return []
+    return [list(row["components"]) for row in screen.view.to_components()]
+
+
+def parts(control: dict[str, Any]) -> tuple[str, str | None]:
+    """A hand control's op and value from its custom id."""
+    bits = str(control.get("custom_id", "")).split(":")
+    if len(bits) < 5 or bits[1] not in ("a", "s"):
+        return "", None
+    return bits[4], bits[5] if len(bits) > 5 else None
+
+
+def successors(table: Table, uid: int, control: dict[str, Any]) -> list[tuple[Table, Screen, str | None]]:
+    """The screens a click on ``control`` can lead to (with the table they show and the selection)."""
+    op, value = parts(control)
+    if control.get("type") == 3:  # a menu: each of its choices
+        out = []
+        for option in control["options"]:
+            out += successors(table, uid, {"type": 2, "custom_id": f"ff:a:x:0:{op}:{option['value']}"})
+        return out
+    if op in GAME_MOVES:
+        action = parse_action(table.pid(uid), op, value)
+        if action is None:
+            return []
+        after = copy.deepcopy(table)
+        assert after.game is not None
+        try:
+            after.game.apply(action)
+        except IllegalAction:
+            return []
+        return [(after, hand_screen(after, uid, T), None)]
+    if op == "pick":
+        return [(table, hand_screen(table, uid, T, selection=value or None), value or None)]
+    if op == "leave":
+        return [(table, leave_confirm_screen(table, uid, 0, T), None)]
+    if op in ("refresh", "leaveok"):  # an expired Yes, leave answers with the hand
+        return [(table, hand_screen(table, uid, T), None)]
+    return []
+
+
+def check(table: Table, uid: int, screen: Screen, depth: int, seen: list[int]) -> None:
+    """After every click on ``screen`` (``depth`` clicks deep), nothing destructive sits under the pointer."""
+    for r, row in enumerate(grid(screen)):
+        for i, control in enumerate(row):
+            if control.get("disabled"):
+                continue
+            for after, next_screen, _ in successors(table, uid, control):
+                seen[0] += 1
+                rows = grid(next_screen)
+                there = rows[r][i] if r < len(rows) and i < len(rows[r]) else None
+                if there is not None:
+                    assert parts(there)[0] not in DESTRUCTIVE, (
+                        [[x.get("label") for x in w] for w in grid(screen)],
+                        [[x.get("label") for x in w] for w in rows],
+                    )
+                if depth > 1 and parts(control)[0] != "drop":
+                    check(after, uid, next_screen, depth - 1, seen)
+
+
+async def test_no_click_lands_on_a_control_that_drops_or_leaves(world: World) -> None:
+    """Every hand screen of a played game, every control on it, two clicks deep."""
+    await open_table(world, world.members[:3], stake=5, buy_in=40)
+    hands = Hands(world)
+    seen = [0]
+    for _ in range(12):
+        table = table_in(world)
+        if table is None:
+            break
+        for m in world.members[:3]:
+            if table.game is not None and table.pid(m.id) in table.game.order:
+                check(table, m.id, hand_screen(table, m.id, T), 2, seen)
+        if not await play_step(world, hands, drop_below=12):
+            break
+    assert seen[0] > 100  # transitions checked
+
+
+async def test_discarding_takes_two_clicks_and_a_spread_at_most_four(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None and g.round is not None
+    actor = next(m for m in world.members if str(m.id) == g.to_act)
+    hand = await my_hand(world, actor)
+    drawn = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])  # click 1
+    discards = card_buttons(drawn.response)
+    assert len(discards) == 6
+    code = next(iter(discards))
+    before = len(g.round.discard)
+    await actor.click(drawn.response.message, custom_id=discards[code])  # click 2: the card is discarded
+    assert len(g.round.discard) == before + 1 and g.round.discard[-1].code == code
+    assert "discarded" in channel_text(world) or g.to_act != str(actor.id)
+
+
+def give(table: Table, pid: str, codes: list[str]) -> None:
+    """Put these cards in a player's hand, swapped with whatever held them (the deck stays whole)."""
+    assert table.game is not None and table.game.round is not None
+    r = table.game.round
+    hand = r.hands[pid]
+    for code in codes:
+        wanted = Card.parse(code)
+        if wanted in hand:
+            continue
+        piles = [r.stock, r.discard, *r.hands.values()]
+        pile = next(p for p in piles if wanted in p)
+        mine = next(c for c in hand if c.code not in codes)
+        pile[pile.index(wanted)], hand[hand.index(mine)] = mine, wanted
+
+
+async def test_a_spread_takes_two_clicks_or_is_picked_card_by_card(world: World) -> None:
+    """After a draw, a spread is one button; or Select cards…, its cards, Lay down."""
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None and g.round is not None
+    actor = next(m for m in world.members if str(m.id) == g.to_act)
+    pid = str(actor.id)
+    hand = await my_hand(world, actor)
+    drawn = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])  # click 1
+    give(table, pid, ["7S", "7D", "7C"])
+    fresh = await actor.click(drawn.response.message, custom_id=buttons(drawn.response)["Refresh"])
+    quick = [label for label in buttons(fresh.response) if label.startswith("Lay down 7")]
+    assert quick  # one click lays it down: two clicks from the start of the turn
+    picking = await actor.click(fresh.response.message, custom_id=buttons(fresh.response)["Select cards…"])
+    screen = picking.response
+    for code in ["7S", "7D", "7C"]:
+        lay = next(
+            c
+            for r in screen.message.components
+            for c in r.to_dict()["components"]
+            if ":spread:" in c["custom_id"]
+        )
+        assert lay.get("disabled")  # not a spread yet: Lay down is not clickable
+        picks = card_buttons(screen, "pick")
+        key = next(k for k in picks if code in picks[k].split(":")[5][1:].split("."))
+        screen = (await actor.click(screen.message, custom_id=picks[key])).response
+    lay = next(
+        c
+        for r in screen.message.components
+        for c in r.to_dict()["components"]
+        if ":spread:" in c["custom_id"]
+    )
+    assert not lay.get("disabled")
+    before = len(g.round.spreads)
+    await actor.click(screen.message, custom_id=lay["custom_id"])
+    assert len(g.round.spreads) == before + 1
+    assert {c.code for c in g.round.spreads[-1].cards} == {"7S", "7D", "7C"}
