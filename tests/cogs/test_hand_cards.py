@@ -20,6 +20,7 @@ from tests.cogs.helpers import (
     open_table,
     play_step,
     table_in,
+    table_message,
 )
 from tests.conftest import World
 
@@ -176,3 +177,34 @@ async def test_a_spread_takes_two_clicks_or_is_picked_card_by_card(world: World)
     await actor.click(screen.message, custom_id=lay["custom_id"])
     assert len(g.round.spreads) == before + 1
     assert {c.code for c in g.round.spreads[-1].cards} == {"7S", "7D", "7C"}
+
+
+async def test_stay_after_all_is_said_in_the_log(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    ann = world.members[0]
+    await ann.click(table_message(world), label="Leave after this round")
+    await world.env.settle()
+    assert "will leave after this round" in channel_text(world)
+    await ann.click(table_message(world), label="Stay after all")
+    await world.env.settle()
+    text = channel_text(world)
+    assert text.index("stays at the table after all") > text.index("will leave after this round")
+    assert int(ann.id) not in table.leave_after_round
+
+
+async def test_the_last_move_says_who_dropped(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    first = next(m for m in world.members if str(m.id) == g.to_act)
+    hand = await my_hand(world, first)
+    drawn = await first.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
+    discards = card_buttons(drawn.response)
+    await first.click(drawn.response.message, custom_id=discards[next(iter(discards))])
+    second = next(m for m in world.members if str(m.id) == g.to_act)
+    hand = await my_hand(world, second)
+    drop = next(label for label in buttons(hand) if label.startswith("Drop ("))
+    await second.click(hand.message, custom_id=buttons(hand)[drop])
+    await world.env.settle()
+    last = next(f.value for f in table_message(world).embeds[0].fields if f.name == "Last move")
+    assert f"{second.name} dropped with" in (last or "") and "discarded" not in (last or "")
