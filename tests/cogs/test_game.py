@@ -255,7 +255,7 @@ async def test_leaving_mid_round_forfeits_and_returns_the_stack_at_round_end(wor
     asked = await member.click(hand.message, custom_id=buttons(hand)["Leave game…"])
     assert "Leave the game?" in asked.response.content
     assert leaver not in g.round.dead  # asking changes nothing
-    assert list(buttons(asked.response))[-2:] == ["Yes, leave", "Keep playing"]
+    assert list(buttons(asked.response))[-2:] == ["Keep playing", "Yes, leave"]
     result = await member.click(asked.response.message, custom_id=buttons(asked.response)["Yes, leave"])
     assert "You left this round" in result.response.content
     assert leaver in g.round.dead
