@@ -14,6 +14,7 @@ import discord
 
 from bot.i18n import N_, Texts
 from bot.render import card, cards, suit_name
+from bot.round_picture import Ending
 from bot.runtime.computers import LEVEL_LABEL
 from bot.runtime.outcomes import (
     ComputersOnly,
@@ -506,6 +507,19 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
             ]
             out.append(t.gettext("🏆 **Game over!** Final standings:") + "\n" + "\n".join(standings))
     return out
+
+
+def round_ending(table: Table, ended: RoundEnded, t: Texts) -> Ending:
+    """What the round's picture shows: each hand as dealt out to the end, the spreads, the winners."""
+    v = table.game.public_view() if table.game is not None else None
+    return Ending(
+        number=v.round_number if v is not None else 0,
+        hands=tuple(
+            (seat_name(table, t, p), tuple(h), ended.values.get(p, 0)) for p, h in ended.hands.items()
+        ),
+        spreads=tuple((seat_name(table, t, s.owner), s.cards) for s in (v.spreads if v is not None else ())),
+        winners=tuple(seat_name(table, t, p) for p in ended.game_winners),
+    )
 
 
 def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:

@@ -21,20 +21,21 @@ from bot.db import StoreError
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.replay_link import story_file, watch_button
+from bot.round_picture import Ending
 from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
 from bot.table_render import (
     RESTARTED,
     event_lines,
     last_move,
     notice_line,
-    round_record_embed,
+    round_ending,
     round_title,
     unreadable_line,
 )
 from bot.tables import Table, Unreadable
 from cogs.flipflop.pacing import EditPacer
-from cogs.flipflop.screens import Screen, current_screen, hand_screen, practice_embed
-from engine.events import Drew, GameOver, PlayerLeft, RoundStarted
+from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, practice_title
+from engine.events import Drew, GameOver, PlayerLeft, RoundEnded, RoundStarted
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -144,6 +145,8 @@ class DiscordNotifier:
         self.public: dict[int, Texts] = {}
         """Each server's language for public messages, as last read (for callers that can not wait)."""
         self._tasks: set[asyncio.Future[None]] = set()
+        self.endings: dict[str, Ending] = {}
+        """How each table's last round ended (its record's picture), until the next deal."""
 
     async def server_texts(self, guild_id: int) -> Texts:
         """The server's language for the table message, the round log and the channel's news.
@@ -302,7 +305,10 @@ class DiscordNotifier:
         assert table.game is not None
         number = table.game.public_view().round_number
         if number > 1 and table.message_id is not None:
-            record = practice_embed(table, round_record_embed(round_title(number - 1, t), finished), t)
+            ending = self.endings.pop(tid, None)
+            style = t.faces.style if t.faces is not None else "classic"
+            title = practice_title(table, round_title(number - 1, t), t)
+            record = RoundRecord(title, tuple(finished), ending, style)
             stored = None if table.practice else table.last_round_id  # the round that just ended
             self._spawn(self._move_down(table, table.message_id, record, stored))
 
@@ -324,7 +330,7 @@ class DiscordNotifier:
             self._spawn(self._move_down(table, table.message_id, None))
 
     async def _move_down(
-        self, table: Table, old_id: int, record: discord.Embed | None, round_id: int | None = None
+        self, table: Table, old_id: int, record: RoundRecord | None, round_id: int | None = None
     ) -> None:
         """Post the table at the bottom of the channel; the old message keeps the finished round.
 
@@ -350,7 +356,7 @@ class DiscordNotifier:
                 await self.retire(table, old_id)
                 return
             view = await self._replay_view(table, round_id, t)
-            await self._call(table.id, "edit the old table message", old.edit(embed=record, view=view))
+            await self._call(table.id, "edit the old table message", old.edit(**await record.edit(t, view)))
 
         self.pacer.request(table.channel_id, freeze, key=f"record:{old_id}")
 
@@ -383,6 +389,9 @@ class DiscordNotifier:
             self.last_lines[tid] = t.gettext(RESTARTED)
         if any(isinstance(e, RoundStarted) for e in outcome.events):
             self.last_lines[tid] = ""
+        for e in outcome.events:
+            if isinstance(e, RoundEnded):
+                self.endings[tid] = round_ending(outcome.table, e, t)
         line = last_move(outcome.table, outcome.events, t)
         if line:
             self.last_lines[tid] = line

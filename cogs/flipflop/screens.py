@@ -6,6 +6,8 @@ the words come from ``bot.table_render`` and the controls from ``controls``.
 
 from __future__ import annotations
 
+import asyncio
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,9 +17,13 @@ import discord
 from bot.coach_render import PRACTICE_BANNER, practice_dress
 from bot.i18n import N_, Texts
 from bot.render import card_emoji, plain, plain_cards
+from bot.round_picture import MAX_BYTES as PICTURE_BYTES
+from bot.round_picture import Ending, picture_alt
+from bot.round_picture import file_name as picture_file
+from bot.round_picture import render as render_round
 from bot.rules_pages import rules_pages
 from bot.runtime import LEVELS
-from bot.table_render import closed_embed, hand_text, lobby_embed, table_embed
+from bot.table_render import closed_embed, hand_text, lobby_embed, log_text, table_embed
 from bot.tables import Table
 from cogs.flipflop.coach import practice_review_button
 from cogs.flipflop.controls import (
@@ -138,6 +144,11 @@ def practice_embed(table: Table, embed: discord.Embed, t: Texts) -> discord.Embe
     return embed
 
 
+def practice_title(table: Table, title: str, t: Texts) -> str:
+    """A title as a practice table dresses it (a real table's stays as it is)."""
+    return practice_dress(t, title, None, None)[0] if table.practice else title
+
+
 def current_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> Screen:
     """The table message as it should read now, whatever the table's state (server's language)."""
     if table.status == "lobby":
@@ -153,6 +164,52 @@ def current_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[st
         )
     )
     return Screen(embed=practice_embed(table, embed, t))
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A finished round as the channel keeps it: its story and, when known, a picture of its end.
+
+    A Components V2 message: a container with the title and the round's log, the picture
+    (every hand and spread, ``bot.round_picture``) in a media gallery with its alt text, and
+    **Watch the replay** when there is one. It replaces the table message the round was played
+    in, once, and is never edited again (a V2 message can not go back to an embed).
+    """
+
+    title: str
+    lines: tuple[str, ...]
+    ending: Ending | None = None
+    style: str = "classic"
+
+    async def edit(self, t: Texts, replay: discord.ui.View | None = None) -> dict[str, Any]:
+        """Keyword arguments for the message's one edit; the picture is drawn off the event loop."""
+        layout = discord.ui.LayoutView(timeout=None)
+        box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+            accent_colour=discord.Colour.dark_grey()
+        )
+        box.add_item(discord.ui.TextDisplay(fit(f"### {self.title}", 300)))
+        box.add_item(discord.ui.TextDisplay(log_text(self.lines, RECORD_CHARS) or "—"))
+        files: list[discord.File] = []
+        if self.ending is not None:
+            data = await asyncio.to_thread(render_round, self.ending, self.style)
+            if len(data) <= PICTURE_BYTES:
+                name = picture_file(self.ending.number)
+                files.append(discord.File(io.BytesIO(data), filename=name))
+                item = discord.MediaGalleryItem(
+                    f"attachment://{name}", description=picture_alt(self.ending, t)
+                )
+                box.add_item(discord.ui.MediaGallery(item))
+        buttons = [
+            c for c in (replay.children if replay is not None else []) if isinstance(c, discord.ui.Button)
+        ]
+        if buttons:
+            box.add_item(discord.ui.ActionRow(*buttons))
+        layout.add_item(box)
+        return {"content": None, "embed": None, "view": layout, "attachments": files}
+
+
+RECORD_CHARS = 3000
+"""Room for a finished round's log in its record (the text of a V2 message holds 4,000)."""
 
 
 def closed_screen(title: str, text: str) -> Screen:

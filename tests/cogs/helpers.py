@@ -107,6 +107,27 @@ async def open_table(world: World, players: list[simcord.MemberActor], **options
     return table
 
 
+def walk(message: Any) -> list[dict[str, Any]]:
+    """Every component of a message as Discord receives it, nested ones (V2 containers, rows) included."""
+    out: list[dict[str, Any]] = []
+
+    def visit(c: dict[str, Any]) -> None:
+        out.append(c)
+        for child in c.get("components") or []:
+            visit(child)
+        if c.get("accessory"):
+            visit(c["accessory"])
+
+    for c in message.components or []:
+        visit(c if isinstance(c, dict) else c.to_dict())
+    return out
+
+
+def displayed(message: Any) -> str:
+    """The text a Components V2 message shows (its text displays, in order)."""
+    return "\n".join(c["content"] for c in walk(message) if c.get("type") == 10)
+
+
 def channel_text(world: World, channel: simcord.ChannelHandle | None = None) -> str:
     """Everything the channel reads: messages and their embeds (the table's round log included)."""
     out: list[str] = []
@@ -114,6 +135,7 @@ def channel_text(world: World, channel: simcord.ChannelHandle | None = None) -> 
         if m.flags.ephemeral:
             continue
         out.append(m.content or "")
+        out.append(displayed(m))
         for e in m.embeds:
             out += [e.title or "", e.description or ""]
     return "\n".join(out)

@@ -161,7 +161,8 @@ async def test_pseudo_locale_game_leaves_no_text_outside_the_catalogs(
     assert {aud for aud, _, _ in sent.texts} == {"private", "public"}
     private = " ".join(text for aud, _kind, text in sent.texts if aud == "private")
     assert (
-        "⟦You're not playing at this table.⟧" in private and "⟦↪️ This hand moved to your newer hand" in private
+        "⟦You're not playing at this table.⟧" in private
+        and "⟦↪️ This hand moved to your newer hand" in private
     )
     leaks = {(kind, text) for _aud, kind, text in sent.texts if unmarked(text)}
     assert not leaks, sorted(leaks)[:20]
