@@ -52,6 +52,11 @@ class CardStyles:
                 )
         self._saved[(guild_id, user_id)] = style
 
+    def forget_member(self, user_id: int) -> None:
+        """Drop a member's remembered choices (the database rows were rewritten: privacy forget)."""
+        for key in [k for k in self._saved if k[1] == user_id]:
+            del self._saved[key]
+
     async def server(self, guild_id: int | None) -> str:
         """The style of a server's public messages (classic until an admin sets one)."""
         saved = None if guild_id is None else await self.saved(guild_id, SERVER)

@@ -24,11 +24,13 @@ from bot.runtime import Answered, Outcome, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import TableError, TableService
 from cogs.flipflop import controls
+from cogs.flipflop.admin import AdminCommands
 from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
 from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import Controls, may_manage, not_enough
+from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
 
 # Slash-command ranges come from the guild settings model, the one source of their bounds.
@@ -74,6 +76,8 @@ class FlipFlop(
     CardCommands,
     CoachCommands,
     HistoryCommands,
+    AdminCommands,
+    PrivacyCommands,
     commands.GroupCog,
     group_name="flipflop",
     group_description="Play Flip Flop.",
