@@ -50,6 +50,20 @@ from engine.events import (
 from engine.view import PlayerView, PublicView
 
 GREEN = discord.Colour.from_rgb(46, 139, 87)
+PLAYING = discord.Colour.blurple()
+BETWEEN = discord.Colour.gold()
+OVER = discord.Colour.dark_grey()
+
+
+def state_colour(table: Table) -> discord.Colour:
+    """The table message's accent: green open lobby, blurple round in play, gold between rounds, grey over."""
+    if table.status == "lobby":
+        return GREEN
+    if table.status != "playing" or table.game is None or table.game.public_view().over:
+        return OVER
+    return PLAYING if table.game.public_view().in_round else BETWEEN
+
+
 POT_NAME = {"game": N_("game pot"), "flip": N_("flip pot"), "flop": N_("flop pot")}
 """A pot's name where it stands alone (a field, a list); sentences name their pot whole."""
 
@@ -243,7 +257,7 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
     v = table.game.public_view()
     dealt = bool(v.players)
     title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
-    e = discord.Embed(title=title, colour=GREEN)
+    e = discord.Embed(title=title, colour=state_colour(table))
     desc: list[str] = [
         t.gettext("Stake **{stake}** · buy-in {buy_in}").format(
             stake=t.chips(table.stake), buy_in=t.chips(table.buy_in)

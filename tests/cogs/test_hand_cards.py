@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from bot.i18n import texts
+from bot.table_render import BETWEEN, GREEN, OVER, PLAYING
 from bot.tables import Table
 from cogs.flipflop.controls import parse_action
 from cogs.flipflop.screens import Screen, hand_screen, leave_confirm_screen
@@ -208,3 +209,22 @@ async def test_the_last_move_says_who_dropped(world: World) -> None:
     await world.env.settle()
     last = next(f.value for f in table_message(world).embeds[0].fields if f.name == "Last move")
     assert f"{second.name} dropped with" in (last or "") and "discarded" not in (last or "")
+
+
+async def test_the_table_colour_says_its_state(world: World) -> None:
+    ann, ben, cat = world.members[:3]
+    lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+    assert lobby.embeds[0].colour == GREEN
+    await ben.click(lobby, label="Join")
+    await cat.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    await world.env.settle()
+    assert table_message(world).embeds[0].colour == PLAYING
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    hands = Hands(world)
+    while table.game.in_round:
+        await play_step(world, hands, drop_below=40)
+    await world.env.settle()
+    assert table_message(world).embeds[0].colour in (BETWEEN, OVER)
+    assert (table_message(world).embeds[0].colour == OVER) == table.game.public_view().over
