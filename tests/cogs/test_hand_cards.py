@@ -228,3 +228,60 @@ async def test_the_table_colour_says_its_state(world: World) -> None:
     await world.env.settle()
     assert table_message(world).embeds[0].colour in (BETWEEN, OVER)
     assert (table_message(world).embeds[0].colour == OVER) == table.game.public_view().over
+
+
+LONG_NAMES = [
+    "Anastasia Konstantinopolskaya-Lee",
+    "김수한무거북이와두루미삼천갑자동방삭치치카포사리사리센터",
+    "ધર્મેન્દ્રકુમાર ભટ્ટાચાર્ય પટેલ દેસાઈ",
+    "Алесь Станіслававіч Завадскі-Мураўёў",
+    "Mwanaisha Nyambura wa Kilimanjaro",
+]
+"""Display names as long as Discord allows (32 characters), in several scripts."""
+
+
+def within_discord_limits(screen: Screen) -> None:
+    """A hand message within Discord's limits: text, rows, buttons, labels, custom ids, menus."""
+    assert screen.content is None or len(screen.content) <= 2000
+    if screen.view is None:
+        return
+    rows = screen.view.to_components()
+    assert len(rows) <= 5 and all(len(r["components"]) <= 5 for r in rows)
+    for row in rows:
+        for c in row["components"]:
+            assert len(c.get("custom_id", "")) <= 100
+            assert len(c.get("label", "")) <= 80 and len(c.get("placeholder", "")) <= 150
+            assert len(c.get("options", [])) <= 25
+            assert all(
+                len(o["label"]) <= 100 and len(o.get("description", "")) <= 100 for o in c.get("options", [])
+            )
+
+
+async def test_every_hand_screen_fits_discord_at_five_players_with_long_names_in_every_language(
+    world: World,
+) -> None:
+    ann, ben, cat, dan = world.members[:4]
+    eve = world.guild.add_member(world.env.create_user("eve"))
+    table = await open_table(world, [ann, ben, cat, dan, eve])
+    for member, name in zip([ann, ben, cat, dan, eve], LONG_NAMES, strict=True):
+        table.names[member.id] = name
+    assert table.game is not None
+    checked = 0
+    for language in ("en", "fil", "be", "sw", "ko", "gu"):
+        t = texts(language)
+        for member in (ann, ben, cat, dan, eve):
+            view = table.game.view(table.pid(member.id))
+            screens = [hand_screen(table, member.id, t), leave_confirm_screen(table, member.id, 0, t)]
+            if view.to_act == view.player:
+                after = copy.deepcopy(table)
+                assert after.game is not None
+                after.game.apply(parse_action(after.pid(member.id), "stock", None))  # type: ignore[arg-type]
+                everything = "~" + ".".join(c.code for c in after.game.view(after.pid(member.id)).hand)
+                screens += [
+                    hand_screen(after, member.id, t),
+                    hand_screen(after, member.id, t, selection=everything),
+                ]
+            for screen in screens:
+                within_discord_limits(screen)
+                checked += 1
+    assert checked >= 6 * 5 * 2 + 6 * 2
