@@ -74,6 +74,16 @@ def buttons(message: object) -> dict[str, str]:
     return out
 
 
+def card_buttons(message: object) -> list[str]:
+    """The custom ids of a hand's card buttons that discard now (after a draw), in the hand's order."""
+    return [
+        c["custom_id"]
+        for row in getattr(message, "components", [])
+        for c in (row if isinstance(row, dict) else row.to_dict())["components"]
+        if c.get("type") == 2 and ":discard:" in c.get("custom_id", "") and not c.get("disabled")
+    ]
+
+
 def shot_name(name: str, language: str | None, cards: str | None = None) -> str:
     """``game.png``; ``game-ko.png`` for a language other than English, ``game-four.png`` for a card style."""
     tail = "".join(f"-{x}" for x in (language, cards) if x not in (None, "en", "classic"))
@@ -111,11 +121,7 @@ async def main(out_dir: Path, language: str | None = None, cards: str | None = N
                     await actor.click(table_message(), custom_id=buttons(table_message())["hand"])
                 ).response
                 drawn = (await actor.click(hand.message, custom_id=buttons(hand)["stock"])).response
-                sel = [c for row in drawn.components for c in row["components"] if c["type"] == 3]
-                discard = next(s for s in sel if s["custom_id"].endswith(":discard"))
-                await actor.select(
-                    drawn.message, [discard["options"][0]["value"]], custom_id=discard["custom_id"]
-                )
+                await actor.click(drawn.message, custom_id=card_buttons(drawn)[-1])  # a click discards it
             actor = by_id[table.game.to_act]
             hand = (await actor.click(table_message(), custom_id=buttons(table_message())["hand"])).response
             await actor.click(hand.message, custom_id=buttons(hand)["stock"])
@@ -151,12 +157,10 @@ async def hint_shot(out_dir: Path, tries: int = 12) -> None:
                 shown = (hint.followups[-1] if hint.followups else hint.response).content
                 if any(words in shown for words in ("fits no spread", "Lay down", "Tonk out", "Lay `")):
                     break
-                sel = [c for row in drawn.components for c in row["components"] if c["type"] == 3]
-                discard = next((s for s in sel if s["custom_id"].endswith(":discard")), None)
-                if discard is None:
+                cards = card_buttons(drawn)
+                if not cards:
                     break
-                first = [discard["options"][0]["value"]]
-                await ann.select(drawn.message, first, custom_id=discard["custom_id"])
+                await ann.click(drawn.message, custom_id=cards[-1])
             print(shown)
             async with world.env.preview(
                 world.channel, viewers=[ann], layout="channel", width=1100, height=900
