@@ -638,6 +638,8 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
             lines.append(
                 t.gettext("▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card.")
             )
+        if view.phase != "start":
+            lines.append(t.gettext("👆 Click one of your cards below to discard it."))
         if table.turn_deadline:
             lines.append(
                 t.gettext("⏳ Time runs out {when}.").format(when=f"<t:{int(table.turn_deadline)}:R>")
