@@ -120,7 +120,6 @@ async def test_discarding_takes_two_clicks_and_a_spread_at_most_four(world: Worl
     discards = card_buttons(drawn.response)
     assert len(discards) == 6
     assert "Click one of your cards below to discard it" in drawn.response.content
-    assert "Click one of your cards" not in hand.content or card_buttons(hand)  # not before the draw
     code = next(iter(discards))
     before = len(g.round.discard)
     await actor.click(drawn.response.message, custom_id=discards[code])  # click 2: the card is discarded
