@@ -168,14 +168,53 @@ async def hint_shot(out_dir: Path, tries: int = 12) -> None:
                 await capture(pv.url, out_dir / "hint.png", 1100, 900)
 
 
+async def record_shot(out_dir: Path) -> None:
+    """A finished round's record: its log and the picture of every hand and spread (issue 22)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with playground(Path(tmp) / "record.sqlite3", members=3, preview=False) as world:
+            ann, ben, cat = world.members
+            lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+            await ben.click(lobby, custom_id=buttons(lobby)["join"])
+            await cat.click(lobby, custom_id=buttons(lobby)["join"])
+            await ann.click(lobby, custom_id=buttons(lobby)["start"])
+            assert world.bot.runtime is not None
+            table = world.bot.runtime.in_channel(world.channel.id)
+            assert table is not None and table.game is not None
+            by_id = {str(m.id): m for m in world.members}
+            while table.game.rounds_played < 2:
+                if not table.game.in_round:
+                    await world.env.advance_time(world.bot.pause_between_rounds + 1)
+                    continue
+                actor = by_id[table.game.to_act]  # type: ignore[index]
+                message = next(m for m in world.channel.history() if m.id == table.message_id)
+                hand = (await actor.click(message, custom_id=buttons(message)["hand"])).response
+                if "drop" in buttons(hand) and table.game.view(table.game.to_act).hand_value < 25:  # type: ignore[arg-type]
+                    await actor.click(hand.message, custom_id=buttons(hand)["drop"])
+                    continue
+                drawn = (await actor.click(hand.message, custom_id=buttons(hand)["stock"])).response
+                if card_buttons(drawn):  # (drawing the last card of the stock ends the round)
+                    await actor.click(drawn.message, custom_id=card_buttons(drawn)[-1])
+            await world.env.settle()
+            assert any(m.flags.components_v2 for m in world.channel.history())  # the record is there
+            async with world.env.preview(  # seen by someone at no seat: no private hands in the way
+                world.channel, viewers=[world.admin], layout="channel", width=1100, height=1500
+            ) as pv:
+                await capture(pv.url, out_dir / "round-end.png", 1100, 1500)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--language", choices=list(LANGUAGES), default=None, help="e.g. ko or gu")
     parser.add_argument("--cards", choices=["classic", "four", "text", "plain"], default=None)
     parser.add_argument("--only-hint", action="store_true", help="only docs/screenshots/hint.png")
+    parser.add_argument("--only-record", action="store_true", help="only docs/screenshots/round-end.png")
     args = parser.parse_args()
-    if not args.only_hint:
+    if args.only_record:
+        asyncio.run(record_shot(args.out))
+    elif not args.only_hint:
         asyncio.run(main(args.out, args.language, args.cards))
-    if args.language is None and args.cards is None:
+    if args.language is None and args.cards is None and not args.only_record:
         asyncio.run(hint_shot(args.out))
+        asyncio.run(record_shot(args.out))
