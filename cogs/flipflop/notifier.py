@@ -401,6 +401,7 @@ class DiscordNotifier:
         for key in [k for k in self.open_hands if k[0] == table_id]:
             self.forget_hand(*key)
         self.below.pop(table_id, None)
+        self.endings.pop(table_id, None)
 
     async def post(self, table: Table, text: str) -> Sent:
         """One message in the table's channel."""

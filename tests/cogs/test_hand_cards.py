@@ -286,3 +286,28 @@ async def test_every_hand_screen_fits_discord_at_five_players_with_long_names_in
                 within_discord_limits(screen)
                 checked += 1
     assert checked >= 6 * 5 * 2 + 6 * 2
+
+
+def test_a_card_control_with_a_bad_value_is_no_action() -> None:
+    """A tampered or garbled card control plays nothing (the click is told so, privately)."""
+    for op, value in [
+        ("discard", "ZZ"),
+        ("discard", ""),
+        ("spread", ""),
+        ("spread", "7S.XX"),
+        ("layoff", "7S"),
+    ]:
+        assert parse_action("1", op, value) is None
+    assert parse_action("1", "discard", "7S") is not None
+
+
+def test_a_selection_keeps_only_cards_in_the_hand() -> None:
+    from cogs.flipflop.screens import picked  # noqa: PLC0415
+
+    class View:
+        to_act = player = "1"
+        hand = (Card.parse("7S"), Card.parse("7D"))
+        legal = (parse_action("1", "discard", "7S"),)
+
+    assert picked(View(), "~7S.KH.ZZ") == (Card.parse("7S"),)  # type: ignore[arg-type]
+    assert picked(View(), None) is None and picked(View(), "7S") is None  # type: ignore[arg-type]
