@@ -138,9 +138,12 @@ async def running(tmp_path: Path) -> AsyncIterator[tuple[FakeDiscord, BotProcess
 
 
 def control(message: dict[str, Any], suffix: str) -> dict[str, Any] | None:
+    """The control whose custom id ends with ``suffix``; for ``:discard``, the first card that discards."""
     for row in message.get("components", []):
         for c in row.get("components", []):
-            if str(c.get("custom_id", "")).endswith(suffix):
+            cid = str(c.get("custom_id", ""))
+            a_card = f"{suffix}:" in cid and not cid.endswith(":") and not c.get("disabled")
+            if cid.endswith(suffix) or a_card:
                 return c
     return None
 
