@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import simcord
@@ -16,8 +17,9 @@ from tests.conftest import World
 
 
 def said(result: Any) -> str:
+    """The answer's text, a command mention (``</flipflop cards:ID>``) read as the typed command."""
     assert result.response is not None, result
-    return str(result.response.content)
+    return re.sub(r"</([a-z ]+):\d+>", r"`/\1`", str(result.response.content))
 
 
 async def test_cards_shows_saves_and_goes_back_to_the_servers_style(world: World) -> None:
