@@ -14,6 +14,7 @@ import discord
 
 from bot.i18n import N_, Texts
 from bot.render import card, cards, suit_name
+from bot.round_picture import Ending
 from bot.runtime.computers import LEVEL_LABEL
 from bot.runtime.outcomes import (
     ComputersOnly,
@@ -49,6 +50,20 @@ from engine.events import (
 from engine.view import PlayerView, PublicView
 
 GREEN = discord.Colour.from_rgb(46, 139, 87)
+PLAYING = discord.Colour.blurple()
+BETWEEN = discord.Colour.gold()
+OVER = discord.Colour.dark_grey()
+
+
+def state_colour(table: Table) -> discord.Colour:
+    """The table message's accent: green open lobby, blurple round in play, gold between rounds, grey over."""
+    if table.status == "lobby":
+        return GREEN
+    if table.status != "playing" or table.game is None or table.game.public_view().over:
+        return OVER
+    return PLAYING if table.game.public_view().in_round else BETWEEN
+
+
 POT_NAME = {"game": N_("game pot"), "flip": N_("flip pot"), "flop": N_("flop pot")}
 """A pot's name where it stands alone (a field, a list); sentences name their pot whole."""
 
@@ -243,7 +258,7 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
     v = table.game.public_view()
     dealt = bool(v.players)
     title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
-    e = discord.Embed(title=title, colour=GREEN)
+    e = discord.Embed(title=title, colour=state_colour(table))
     desc: list[str] = [
         t.gettext("Stake **{stake}** · buy-in {buy_in}").format(
             stake=t.chips(table.stake), buy_in=t.chips(table.buy_in)
@@ -509,6 +524,19 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
     return out
 
 
+def round_ending(table: Table, ended: RoundEnded, t: Texts) -> Ending:
+    """What the round's picture shows: each hand as dealt out to the end, the spreads, the winners."""
+    v = table.game.public_view() if table.game is not None else None
+    return Ending(
+        number=v.round_number if v is not None else 0,
+        hands=tuple(
+            (seat_name(table, t, p), tuple(h), ended.values.get(p, 0)) for p, h in ended.hands.items()
+        ),
+        spreads=tuple((seat_name(table, t, s.owner), s.cards) for s in (v.spreads if v is not None else ())),
+        winners=tuple(seat_name(table, t, p) for p in ended.game_winners),
+    )
+
+
 def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:
     """One line for the table message about the ordinary moves just made."""
     parts: list[str] = []
@@ -542,6 +570,14 @@ def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:
                     name=seat_name(table, t, e.player), card=card(e.card, t)
                 )
             )
+        elif isinstance(e, Dropped):
+            parts.append(
+                t.gettext("{name} dropped with {value}").format(
+                    name=seat_name(table, t, e.player), value=t.number(e.value)
+                )
+            )
+        elif isinstance(e, PlayerLeft):
+            parts.append(t.gettext("{name} left the game").format(name=seat_name(table, t, e.player)))
     return "; ".join(parts)
 
 
@@ -603,6 +639,8 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
             lines.append(
                 t.gettext("▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card.")
             )
+        if view.phase != "start":
+            lines.append(t.gettext("👆 Click one of your cards below to discard it."))
         if table.turn_deadline:
             lines.append(
                 t.gettext("⏳ Time runs out {when}.").format(when=f"<t:{int(table.turn_deadline)}:R>")
@@ -639,6 +677,10 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
             "⏰ {name} ran out of time, so the bot played this turn for them with the basic computer "
             "strategy (timeouts in a row: {count}; at {limit} they are removed from the game)."
         ).format(name=who, count=t.number(notice.count), limit=t.number(notice.allowed + 1))
+    if isinstance(notice, LeavingAfterRound) and notice.staying:
+        return t.gettext("🪑 {name} stays at the table after all.").format(
+            name=seat_name(table, t, notice.player)
+        )
     if isinstance(notice, LeavingAfterRound):
         return t.gettext("👋 {name} will leave after this round.").format(
             name=seat_name(table, t, notice.player)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.cards import SUIT_TEXT, CardFaces, Look, all_faces
+from bot.cards import CardFaces, Look, all_faces
 from bot.client import FlipFlopBot
 from bot.i18n import texts
 from bot.metrics.registry import REGISTRY
@@ -132,7 +132,7 @@ async def test_hands_and_the_table_show_the_card_emojis_once_synced(world: World
     assert hand.content.count("<:ff_") >= 5
 
 
-async def test_menu_options_carry_the_card_picture_beside_their_text(world: World) -> None:
+async def test_card_buttons_carry_the_card_picture(world: World) -> None:
     await started_sync(world)
     table = await open_table(world, world.members[:3])
     assert table.game is not None
@@ -140,18 +140,18 @@ async def test_menu_options_carry_the_card_picture_beside_their_text(world: Worl
     hand = await my_hand(world, actor)
     drawn = (await actor.click(hand.message, label="Draw from stock")).response
     assert drawn is not None
-    options = [
-        o
+    cards = [
+        c
         for row in drawn.components
         for c in (row if isinstance(row, dict) else row.to_dict()).get("components", [])
-        if c.get("type") == 3 and c["custom_id"].endswith(":discard")
-        for o in c["options"]
+        if c.get("type") == 2 and ":discard:" in c["custom_id"]
     ]
-    assert options
-    for o in options:
-        face = world.bot.card_faces.emoji(Card.parse(o["value"]), "classic")
-        assert face is not None and int(o["emoji"]["id"]) == face.id
-        assert o["label"] == Card.parse(o["value"]).label[:-1] + SUIT_TEXT[o["value"][-1]]
+    assert len(cards) == 6
+    for c in cards:
+        code = c["custom_id"].rsplit(":", 1)[1]
+        face = world.bot.card_faces.emoji(Card.parse(code), "classic")
+        assert face is not None and int(c["emoji"]["id"]) == face.id
+        assert not c.get("label") and not c.get("disabled")  # the picture is the card; a click discards it
 
 
 async def test_a_table_too_long_for_emojis_shows_its_cards_as_text(
