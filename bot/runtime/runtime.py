@@ -564,8 +564,11 @@ class TableRuntime:
         for table in list(self._loaded):
             try:
                 where = await self.notifier.locate(table)  # asked of Discord before the lock is taken
+                posted = None
+                if where == "message_gone" and self.repost_missing_messages:
+                    posted = await self.notifier.post_table(table)  # likewise outside the lock
                 async with self.store.lock(table.id):
-                    resumed = await self._resume_one(table, where)
+                    resumed = await self._resume_one(table, where, posted)
                 if resumed is not None:
                     await self.tell(resumed)
             except Exception:
@@ -573,15 +576,23 @@ class TableRuntime:
         if self._loaded or self._unreadable:
             log.info("Resumed %d table(s); closed %d unreadable.", len(self._loaded), len(self._unreadable))
 
-    async def _resume_one(self, table: Table, where: Whereabouts) -> Outcome | None:
-        """Carry one table on; its "resumed" outcome is told once the lock is released."""
+    async def _resume_one(self, table: Table, where: Whereabouts, posted: int | None) -> Outcome | None:
+        """Carry one table on; its "resumed" (or "closed") outcome is told once the lock is released.
+
+        ``posted`` is the table message posted again (before the lock) for a table
+        that had none; without one the table is closed and refunded.
+        """
         if self.store.get(table.id) is not table:
             return None
         if where == "channel_gone":
             await self._close_lost(table, "channel_gone")
             return None
-        if where == "message_gone" and not await self._message_gone(table):
-            return None
+        if where == "message_gone":
+            if posted is None:
+                refunds = await self._close_lost(table, "message_gone")
+                closed = Outcome(table, notices=(TableClosed("message_gone", refunds),))
+                return replace(closed, turn=self.outbox.book(table.id))
+            await self.store.set_flag(table, lambda t: setattr(t, "message_id", posted))
         # playable at once; the table message is brought up to date by one paced edit
         return self._done(Outcome(table, notices=(Resumed(),)))
 

@@ -13,7 +13,9 @@ import random
 from pathlib import Path
 
 from bot.runtime import Outcome, Sent, TableRuntime
-from tests.bot.runtime.fakes import ANN, BEN, CAT, CH, DAN, NAMES, G, MemoryNotifier, harness
+from bot.runtime.outcomes import TableClosed
+from bot.tables import Table
+from tests.bot.runtime.fakes import ANN, BEN, CAT, CH, DAN, NAMES, FakeClock, G, MemoryNotifier, harness
 
 
 class BlockingNotifier(MemoryNotifier):
@@ -65,3 +67,69 @@ async def test_a_change_nobody_told_does_not_stall_its_table(tmp_path: Path) -> 
         told = await h.runtime.join(table.id, DAN, NAMES[DAN])  # told at once, after waiting 0.05 s at most
         assert untold.turn < told.turn and h.notifier.outcomes[-1] is told
         assert h.runtime.outbox.waiting() == 0  # the untold turn was dropped with it
+
+
+class LockWatchingNotifier(MemoryNotifier):
+    """Notes whether the table's lock is held each time Discord would be called."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runtime: TableRuntime | None = None
+        self.locked: list[bool] = []
+
+    def _watch(self, table_id: str) -> None:
+        assert self.runtime is not None
+        self.locked.append(self.runtime.store.lock(table_id).locked())
+
+    async def post_table(self, table: Table) -> int | None:
+        self._watch(table.id)
+        return await super().post_table(table)
+
+    async def publish(self, outcome: Outcome, table_message: bool = True) -> Sent:
+        self._watch(outcome.table.id)
+        return await super().publish(outcome, table_message)
+
+
+async def test_a_table_without_its_message_after_a_restart_is_posted_again_outside_its_lock(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    async with harness(tmp_path / "t.db", clock) as h:
+        await h.game()
+    async with harness(tmp_path / "t.db", clock) as h:
+        notifier = LockWatchingNotifier()
+        notifier.where = "message_gone"
+        rt = TableRuntime(
+            h.store,
+            notifier,
+            clock=h.clock,
+            rng=random.Random(1),
+            scheduler=h.scheduler,
+            repost_missing_messages=True,
+        )
+        notifier.runtime = rt
+        await rt.load()
+        await rt.resume()
+        [table] = rt.tables.values()
+        assert table.message_id == 4242  # posted again, play goes on
+        assert len(notifier.locked) == 2 and not any(notifier.locked)  # the post, then "resumed"
+
+
+async def test_a_table_that_cannot_be_posted_again_is_closed_and_told_outside_its_lock(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    async with harness(tmp_path / "t.db", clock) as h:
+        await h.game()
+    async with harness(tmp_path / "t.db", clock) as h:
+        notifier = LockWatchingNotifier()
+        notifier.where = "message_gone"
+        rt = TableRuntime(h.store, notifier, clock=h.clock, rng=random.Random(1), scheduler=h.scheduler)
+        notifier.runtime = rt
+        await rt.load()
+        await rt.resume()
+        assert rt.tables == {}
+        closed = [n for n in notifier.notices() if isinstance(n, TableClosed)]
+        assert len(closed) == 1 and closed[0].reason == "message_gone"
+        assert notifier.locked == [False]
+        await h.conserved()
