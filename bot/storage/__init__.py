@@ -14,6 +14,7 @@ from bot.storage.base import (
     Store,
     StoreError,
     Tx,
+    Unavailable,
     parse_target,
     store_target,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "Store",
     "StoreError",
     "Tx",
+    "Unavailable",
     "parse_target",
     "store_target",
 ]

@@ -21,6 +21,7 @@ from bot.client import send_ephemeral
 from bot.fair_deal import Reveal
 from bot.history import RoundStory, history, round_story, stats
 from bot.i18n import N_, Texts
+from bot.limits import CONTENT, shorten
 from bot.refusals import explain
 from bot.replay_link import story_file, watch_button
 from bot.tables import TableError
@@ -41,6 +42,18 @@ NO_BOTS = N_("Bots don't play Flip Flop here: pick a person.")
 SHOWN_LINES = 40
 """Story lines shown in the answer (the attachment always has the whole round)."""
 NONE = discord.AllowedMentions.none()
+CLIENT_SEED_FILE = "client_seed.txt"
+SEEDS_INLINE = N_(
+    "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
+    "Round {number}; its client seed is written out in the command below.\n"
+    "Check it yourself (docs/FAIRNESS.md):"
+)
+SEEDS_IN_FILE = N_(
+    "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
+    "Round {number}; its client seed ({length} characters) is the attached file {file}.\n"
+    "Check it yourself (docs/FAIRNESS.md) where you saved the file:"
+)
+"""``/flipflop verify``: the seeds, the client seed shown once (in the command, or as a file when long)."""
 
 
 def _round_id(value: int) -> int | None:
@@ -146,27 +159,31 @@ class HistoryCommands(commands.Cog):
             if result.ok
             else t.gettext("❌ Round #{id} does NOT check out:").format(id=found.round_id)
         )
-        text = (
-            f"{head}\n"
-            + "\n".join(f"• {line}" for line in _checks(result, t))
-            + "\n"
+        checks = "\n".join(f"• {line}" for line in _checks(result, t))
+        values = {
+            "server_seed": reveal.server_seed,
+            "commitment": reveal.commitment,
+            "number": t.number(reveal.round),
+        }
+        browser = (
+            "\n"
             + t.gettext(
-                "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
-                "Client seed `{client_seed}` · round {number}\n"
-                "Check it yourself (docs/FAIRNESS.md):"
-            ).format(
-                server_seed=reveal.server_seed,
-                commitment=reveal.commitment,
-                client_seed=reveal.client_seed,
-                number=t.number(reveal.round),
-            )
-            + f"\n```\n{reveal.command()}\n```"
-        )
-        if self.bot.settings.replay_url:
-            text += "\n" + t.gettext(
                 "Or in your browser: `/flipflop round id:{id}` → **Watch the replay** → **Verify this deal**."
             ).format(id=found.round_id)
-        await interaction.response.send_message(text, allowed_mentions=NONE)
+            if self.bot.settings.replay_url
+            else ""
+        )
+        inline = t.gettext(SEEDS_INLINE).format(**values)
+        text = f"{head}\n{checks}\n{inline}\n```\n{reveal.command()}\n```{browser}"
+        if len(text) <= CONTENT:  # the client seed once, in the command that checks it
+            await interaction.response.send_message(text, allowed_mentions=NONE)
+            return
+        seeds = t.gettext(SEEDS_IN_FILE).format(
+            **values, length=t.number(len(reveal.client_seed)), file=f"`{CLIENT_SEED_FILE}`"
+        )
+        text = f"{head}\n{checks}\n{seeds}\n```\n{reveal.command(CLIENT_SEED_FILE)}\n```{browser}"
+        whole = discord.File(io.BytesIO(reveal.client_seed.encode()), filename=CLIENT_SEED_FILE)
+        await interaction.response.send_message(shorten(text, CONTENT), file=whole, allowed_mentions=NONE)
 
     @app_commands.command(name="history", description="The last rounds played here (or by a member).")
     @app_commands.describe(member="Only rounds this member played")
