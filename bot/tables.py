@@ -36,6 +36,8 @@ MAX_SEATS = 5
 MIN_SEATS = 3
 LOBBY_IDLE_SECONDS = 10 * 60
 TIMEOUTS_BEFORE_REMOVAL = 3
+AWAY_ROUNDS_BEFORE_RELEASE = 3
+"""Rounds a seat may be played by the computer for an away member before it is released (stack home)."""
 Status = Literal["lobby", "playing", "closed"]
 
 
@@ -104,6 +106,16 @@ class Table:
     """A practice table (issue 16): play-money chips, never in the ledger; no history, stats or ratings."""
     practice_rounds: list[dict[str, Any]] = field(default_factory=list)
     """A practice table's last finished rounds (``PRACTICE_ROUNDS_KEPT``), for "Analyse my play"."""
+    away: dict[int, int] = field(default_factory=dict)
+    """Members in away mode (the basic computer plays their seat with their chips): rounds ended away."""
+    away_rounds: int = AWAY_ROUNDS_BEFORE_RELEASE
+    """Rounds away after which a seat is released and its stack goes home (said on the table)."""
+    invited: list[int] = field(default_factory=list)
+    """A Play-again lobby: the previous game's players, named in it until they join."""
+
+    def is_away(self, user_id: int | str) -> bool:
+        """A member whose seat the computer plays for now."""
+        return int(user_id) in self.away
 
     @staticmethod
     def pid(user_id: int) -> str:
@@ -167,6 +179,9 @@ class Table:
             "finishes": {str(k): v for k, v in self.finishes.items()},
             "practice": self.practice,
             "practice_rounds": self.practice_rounds,
+            "away": {str(k): v for k, v in self.away.items()},
+            "away_rounds": self.away_rounds,
+            "invited": list(self.invited),
         }
 
     @classmethod
@@ -205,6 +220,9 @@ class Table:
                 finishes={int(k): [int(c), int(r)] for k, (c, r) in data.get("finishes", {}).items()},
                 practice=bool(data.get("practice", False)),
                 practice_rounds=list(data.get("practice_rounds", [])),
+                away={int(k): int(v) for k, v in data.get("away", {}).items()},
+                away_rounds=int(data.get("away_rounds", AWAY_ROUNDS_BEFORE_RELEASE)),
+                invited=[int(u) for u in data.get("invited", [])],
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
             raise TableFormatError(f"saved table is damaged: {e}") from None
@@ -306,6 +324,19 @@ def note_finishes(table: Table, events: Iterable[Event]) -> None:
         elif isinstance(e, GameOver):
             for p, stack in e.stacks.items():
                 table.finishes.setdefault(int(p), [0, 0])[0] = stack
+
+
+def note_away(table: Table, events: Iterable[Event]) -> None:
+    """Count a round ended away for each away member dealt into it; forget those no longer seated."""
+    assert table.game is not None
+    for e in events:
+        if isinstance(e, RoundEnded):
+            for user_id in table.away:
+                if table.pid(user_id) in table.game.seated:
+                    table.away[user_id] += 1
+    for user_id in list(table.away):
+        if table.pid(user_id) not in table.game.seated:
+            del table.away[user_id]
 
 
 @dataclass(frozen=True)
@@ -731,7 +762,10 @@ class TableService:
                 if t.pid(user_id) in t.game.seated and not t.game.over:
                     events += t.game.apply(Leave(t.pid(user_id)))
             t.leave_after_round = []
-            humans = [p for p in t.game.seated if not t.is_computer(p)]
+            for user_id, rounds in list(t.away.items()):
+                if rounds >= t.away_rounds and t.pid(user_id) in t.game.seated and not t.game.over:
+                    events += t.game.apply(Leave(t.pid(user_id)))  # released: the stack goes home
+            humans = [p for p in t.game.seated if not t.is_computer(p) and not t.is_away(p)]
             if not t.game.over and (t.stop_after_round or not humans):
                 events += t.game.end_game()  # R8.2; computers never play on alone
             if not t.game.over:
@@ -765,6 +799,7 @@ class TableService:
     def _after_events(self, t: Table, events: list[Event]) -> None:
         assert t.game is not None
         note_finishes(t, events)
+        note_away(t, events)
         if not t.game.in_round and t.fair.in_play_round is not None:
             # the round is over (or the game ended with it): its seed may be shown now, never before
             t.last_reveal = t.fair.reveal(t.fair.in_play_round).public()

@@ -283,7 +283,7 @@ class LobbySelect(
 class TableButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay)",
+    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay|back)",
 ):
     """A button on the public table message."""
 
@@ -316,7 +316,7 @@ class HandButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave|leaveok|hint)"
+        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave|leaveok|hint|away|back)"
         r"(?::(?P<until>\d+))?"
     ),
 ):

@@ -63,6 +63,14 @@ def now() -> float:
 STALE_NOTE = N_("⚠️ That control was from an earlier turn; nothing was done. Here is your hand now:")
 
 
+AWAY_NOTE = N_(
+    "💤 You're away: the basic computer plays your seat with your chips until you click **I'm back** "
+    "(here or on the table). After {rounds} rounds away your seat is released and your stack goes back "
+    "to your balance."
+)
+BACK_NOTE = N_("👋 Welcome back: you play your own seat again.")
+
+
 def may_manage(interaction: discord.Interaction) -> bool:
     """The member has Manage Server here (may stop or cancel any table)."""
     perms = interaction.permissions
@@ -325,7 +333,9 @@ class Controls:
         t = await self.member_texts(interaction)
         user_id, heard = interaction.user.id, interaction.id
         try:
-            if op == "stay":
+            if op == "back":
+                outcome = await self.runtime.back(tid, user_id, interaction_id=heard)
+            elif op == "stay":
                 outcome = await self.runtime.stay(tid, user_id, interaction_id=heard)
             else:
                 outcome = await self.runtime.leave_after_round(tid, user_id, interaction_id=heard)
@@ -333,7 +343,9 @@ class Controls:
             await answer.refused(e, t, table)
             await self.warn_if_muted(interaction, tid)
             return
-        if op == "stay":
+        if op == "back":
+            text = t.gettext(BACK_NOTE)
+        elif op == "stay":
             text = t.gettext("Got it: you stay at the table for the next round.")
         elif table.practice:  # practice chips never reach a balance
             text = (
@@ -396,6 +408,28 @@ class Controls:
 
     # ------------------------------------------------------------------ hands
 
+    async def away_or_back(
+        self, answer: Answer, interaction: discord.Interaction, table: Table, op: str, t: Texts
+    ) -> None:
+        """**Away** or **I'm back** from a private hand: the hand answers with what it means."""
+        user_id, heard = interaction.user.id, interaction.id
+        try:
+            if op == "away":
+                outcome = await self.runtime.away(table.id, user_id, interaction_id=heard)
+            else:
+                outcome = await self.runtime.back(table.id, user_id, interaction_id=heard)
+        except REFUSED as e:
+            await answer.refused(e, t, table)
+            return
+        note = (
+            t.gettext(AWAY_NOTE).format(rounds=t.number(outcome.table.away_rounds))
+            if op == "away"
+            else t.gettext(BACK_NOTE)
+        )
+        if await self._answered(table.id, answer.edit(**hand_screen(outcome.table, user_id, t, note).edit())):
+            self.notifier.remember_hand(outcome.table, user_id, interaction, t)
+        await self.runtime.tell(outcome)
+
     async def on_hand(
         self, interaction: discord.Interaction, tid: str, seq: int, op: str, value: str | None
     ) -> None:
@@ -415,6 +449,9 @@ class Controls:
             return
         if op == "leave":
             await answer.edit(**leave_confirm_screen(table, user_id, now(), t).edit())
+            return
+        if op in ("away", "back"):
+            await self.away_or_back(answer, interaction, table, op, t)
             return
         if op == "leaveok" and (value is None or now() > int(value)):
             note = t.gettext(
