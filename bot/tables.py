@@ -409,6 +409,20 @@ class TableService:
                 return t
         return None
 
+    async def ended(self, table_id: str) -> Table | None:
+        """A closed table as it was saved (for **Play again**); None if unknown, open or unreadable."""
+        if table_id in self.tables:
+            return None
+        row = await self.db.fetchone(
+            "SELECT state FROM tables WHERE table_id = ? AND status = 'closed'", (table_id,)
+        )
+        if row is None:
+            return None
+        try:
+            return Table.from_json(json.loads(row[0]))
+        except (TableFormatError, ValueError):
+            return None
+
     # ---------------------------------------------------------------- storage
 
     async def _save(self, tx: Tx, table: Table) -> bool:

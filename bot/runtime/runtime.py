@@ -40,7 +40,6 @@ from bot.runtime.outcomes import (
     Stopped,
     StopRequested,
     TableClosed,
-    TimedOut,
     WentAway,
 )
 from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent, Whereabouts
@@ -182,6 +181,32 @@ class TableRuntime:
             async with self.store.lock(table.id):
                 for _ in range(computers):
                     await self.store.add_computer(table, level, LEVEL_LABEL[level])
+        return table
+
+    async def play_again(self, ended_id: str, host_id: int, host_name: str) -> Table:
+        """**Play again** on a game's final standings: a new lobby in its channel, same stake and buy-in.
+
+        The member who clicked is seated as its host (their buy-in debited anew); the
+        previous game's other players are named in it until they join. Refused (nothing
+        opened) when the game is unknown or still open, the channel has a table, or the
+        buy-in is more than the member has (``InsufficientChips``).
+        """
+        ended = await self.store.ended(ended_id)
+        if ended is None or ended.practice:
+            raise TableError("table_closed")
+        table = await self.open(
+            ended.guild_id,
+            ended.channel_id,
+            host_id,
+            host_name,
+            ended.stake,
+            ended.buy_in,
+            ended.turn_seconds,
+        )
+        invited = [u for u in ended.seats if u >= 0 and u != host_id]
+        if invited:
+            async with self.store.lock(table.id):
+                await self.store.set_flag(table, lambda t: setattr(t, "invited", invited))
         return table
 
     async def placed(self, table_id: str, message_id: int) -> None:

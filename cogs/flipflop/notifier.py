@@ -45,6 +45,7 @@ from bot.table_render import (
     unreadable_line,
 )
 from bot.tables import Table, Unreadable
+from cogs.flipflop.controls import PlayAgainButton, label
 from cogs.flipflop.pacing import EditPacer
 from cogs.flipflop.screens import Screen, current_screen, hand_screen, practice_embed
 from engine.events import Drew, GameOver, PlayerLeft, RoundStarted
@@ -178,6 +179,13 @@ def only_a_draw(outcome: Outcome) -> bool:
 def worst(results: Sequence[Sent]) -> Sent:
     """The most serious of several results (gone, then forbidden, then failed)."""
     return max(results, key=lambda s: _RANK[s.status], default=Sent(Delivery.OK))
+
+
+def play_again_view(table: Table, t: Texts) -> discord.ui.View:
+    """The final standings' one control: a new lobby with the same stake and buy-in."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayAgainButton(table.id, label(t.gettext("Play again"))))
+    return view
 
 
 class DiscordNotifier:
@@ -356,8 +364,10 @@ class DiscordNotifier:
             if (table_message and not only_a_draw(outcome)) or lines:
                 self.refresh_soon(table)
             news = [line for n in posted if (line := notice_line(table, n, t))] + final
-            for text in split_message(news):  # a restart, a closing and the final standings are news
-                results.append(await self.post(table, text))
+            chunks = split_message(news)
+            for i, text in enumerate(chunks):  # a restart, a closing and the final standings are news
+                again = final and i == len(chunks) - 1 and not table.practice
+                results.append(await self.post(table, text, play_again_view(table, t) if again else None))
         await self._update_open_hands(table)
         if table.status == "closed":
             self.forget(table.id)
@@ -506,9 +516,14 @@ class DiscordNotifier:
         self.below.pop(table_id, None)
         self.failures.pop(table_id, None)
 
-    async def post(self, table: Table, text: str) -> Sent:
-        """One message in the table's channel."""
-        call = self.channel(table).send(text, allowed_mentions=discord.AllowedMentions.none())
+    async def post(self, table: Table, text: str, view: discord.ui.View | None = None) -> Sent:
+        """One message in the table's channel (the final standings carry **Play again**)."""
+        channel, quiet = self.channel(table), discord.AllowedMentions.none()
+        call = (
+            channel.send(text, allowed_mentions=quiet, view=view)
+            if view
+            else channel.send(text, allowed_mentions=quiet)
+        )
         return await self._call(table.id, "post", call)
 
     def refresh_soon(self, table: Table, delay: float = 0.0) -> None:

@@ -400,6 +400,29 @@ class Controls:
             return ""
         return "💡 " + t.gettext(FIRST_HAND_TIP).format(rules="`/flipflop rules`") if first else ""
 
+    async def on_play_again(self, interaction: discord.Interaction, tid: str) -> None:
+        """**Play again**: a new lobby below, same stake and buy-in, the clicker seated as host."""
+        answer = Answer(interaction).start()
+        user = interaction.user
+        try:
+            table = await self.runtime.play_again(tid, user.id, user.display_name)
+        except InsufficientChips as e:
+            await answer.private(not_enough(e.balance, e.needed, await self.member_texts(interaction)))
+            return
+        except REFUSED as e:
+            await answer.refused(e, await self.member_texts(interaction), None)
+            return
+        screen = lobby_screen(table, await self.server_texts(interaction))
+        try:
+            posted = await answer.post(**screen.send())
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not post the Play again lobby (%s %s)", table.id, e.status, e.code)
+            again = await self.notifier.post_table(table)
+            if again is None:
+                return  # the lobby expires with its buy-ins refunded, as any lobby nobody can see
+            posted = again
+        await self.runtime.placed(table.id, posted)
+
     async def on_rules(self, interaction: discord.Interaction, page: int) -> None:
         """Turn a page of the rules (in the member's language)."""
         answer = Answer(interaction).start()

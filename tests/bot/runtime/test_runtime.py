@@ -110,7 +110,9 @@ async def test_an_away_seat_is_released_after_the_servers_rounds(tmp_path: Path)
         def released() -> bool:
             if table.game is not None and str(BEN) in table.game.stacks:
                 stacks[BEN] = table.game.stacks[str(BEN)]
-            return any(isinstance(n, Released) for n in h.notifier.notices()) or h.runtime.get(table.id) is None
+            return (
+                any(isinstance(n, Released) for n in h.notifier.notices()) or h.runtime.get(table.id) is None
+            )
 
         before = await h.ledger.balance(G, BEN)
         for _ in range(100):  # the others drop at once (R7), ben's seat is played by the computer
