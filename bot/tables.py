@@ -112,6 +112,15 @@ class Table:
     """Rounds away after which a seat is released and its stack goes home (said on the table)."""
     invited: list[int] = field(default_factory=list)
     """A Play-again lobby: the previous game's players, named in it until they join."""
+    thread_id: int | None = None
+    """The public thread the game is played in (opened from the lobby message at Start), if any."""
+    lobby_message_id: int | None = None
+    """With a thread: the lobby message in the channel, which shows the final standings at the end."""
+
+    @property
+    def plays_in(self) -> int:
+        """Where the table's messages go: its thread, else its channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
 
     def is_away(self, user_id: int | str) -> bool:
         """A member whose seat the computer plays for now."""
@@ -182,6 +191,8 @@ class Table:
             "away": {str(k): v for k, v in self.away.items()},
             "away_rounds": self.away_rounds,
             "invited": list(self.invited),
+            "thread_id": self.thread_id,
+            "lobby_message_id": self.lobby_message_id,
         }
 
     @classmethod
@@ -223,6 +234,10 @@ class Table:
                 away={int(k): int(v) for k, v in data.get("away", {}).items()},
                 away_rounds=int(data.get("away_rounds", AWAY_ROUNDS_BEFORE_RELEASE)),
                 invited=[int(u) for u in data.get("invited", [])],
+                thread_id=int(data["thread_id"]) if data.get("thread_id") is not None else None,
+                lobby_message_id=(
+                    int(data["lobby_message_id"]) if data.get("lobby_message_id") is not None else None
+                ),
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
             raise TableFormatError(f"saved table is damaged: {e}") from None
@@ -403,9 +418,9 @@ class TableService:
         return self.tables.get(table_id)
 
     def in_channel(self, channel_id: int) -> Table | None:
-        """The open table in a channel (one per channel)."""
+        """The open table in a channel or in its game's thread (one per channel)."""
         for t in self.tables.values():
-            if t.channel_id == channel_id and t.status != "closed":
+            if channel_id in (t.channel_id, t.thread_id) and t.status != "closed":
                 return t
         return None
 

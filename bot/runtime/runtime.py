@@ -216,6 +216,16 @@ class TableRuntime:
             await self.store.set_flag(table, lambda t: self._shown(t, message_id))
             self._arm(table)
 
+    async def in_thread(self, table_id: str, thread_id: int | None, lobby_message_id: int | None) -> None:
+        """The game is played in ``thread_id`` from now on; the lobby message stays in the channel."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+
+            def change(t: Table) -> None:
+                t.thread_id, t.lobby_message_id = thread_id, lobby_message_id
+
+            await self.store.set_flag(table, change)
+
     async def moved(self, table_id: str, message_id: int) -> None:
         """The notifier posted the table again at the bottom of the channel: save where (no timer changes)."""
         async with self.store.lock(table_id):

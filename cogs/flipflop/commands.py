@@ -171,7 +171,10 @@ class FlipFlop(
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.runtime.channel_gone(payload.thread_id)
+        table = self.runtime.in_channel(payload.thread_id)
+        refunds = await self.runtime.channel_gone(payload.thread_id)
+        if table is not None and refunds is not None and table.thread_id == payload.thread_id:
+            await self.notifier.thread_gone(table, refunds)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -179,7 +182,7 @@ class FlipFlop(
         if message.guild is None or self.bot.user is None or message.author.id == self.bot.user.id:
             return
         table = self.runtime.store.in_channel(message.channel.id)
-        if table is not None and table.status == "playing":
+        if table is not None and table.status == "playing" and table.plays_in == message.channel.id:
             self.notifier.pushed_up(table)
 
     # ------------------------------------------------------------------ commands

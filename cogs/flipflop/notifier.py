@@ -81,6 +81,7 @@ STOPPED_UPDATING = N_(
     "Click 🔄 **Refresh** or **My hand** on the table for a fresh one."
 )
 MOVED = N_("The table moved to the bottom of the channel ⬇️")
+THREAD_ENDED = N_("🧵 The game was played in {thread}.")
 RETRY_SECONDS = (0.5, 4.0)
 """Backoff after a failed table edit: the first wait, doubling up to the last (a little less, at random).
 
@@ -270,8 +271,8 @@ class DiscordNotifier:
             log.warning("Table %s: could not mark a hand as stopped (%s %s)", key[0], e.status, e.code)
 
     def channel(self, table: Table) -> discord.PartialMessageable:
-        """The table's channel (no fetch needed to post)."""
-        return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        """Where the table plays: its game's thread, else its channel (no fetch needed to post)."""
+        return self.bot.get_partial_messageable(table.plays_in, guild_id=table.guild_id)
 
     async def _call(
         self, table_id: str, what: str, call: Awaitable[Any], timeout: float | None = None
@@ -365,9 +366,12 @@ class DiscordNotifier:
                 self.refresh_soon(table)
             news = [line for n in posted if (line := notice_line(table, n, t))] + final
             chunks = split_message(news)
+            threaded = table.thread_id is not None
             for i, text in enumerate(chunks):  # a restart, a closing and the final standings are news
-                again = final and i == len(chunks) - 1 and not table.practice
+                again = final and i == len(chunks) - 1 and not table.practice and not threaded
                 results.append(await self.post(table, text, play_again_view(table, t) if again else None))
+            if threaded and table.status == "closed":  # the channel's lobby shows how it ended
+                self._spawn(self.wrap_up_thread(table, news, bool(final), t))
         await self._update_open_hands(table)
         if table.status == "closed":
             self.forget(table.id)
@@ -634,9 +638,9 @@ class DiscordNotifier:
         The table message itself is not fetched: the one edit that brings it up
         to date finds out (404 Unknown Message: the table is posted again).
         """
-        if self.bot.get_channel(table.channel_id) is None:
+        if self.bot.get_channel(table.plays_in) is None:
             try:
-                await self.bot.fetch_channel(table.channel_id)
+                await self.bot.fetch_channel(table.plays_in)
             except (discord.NotFound, discord.Forbidden):
                 return "channel_gone"
         return "ok" if table.message_id is not None else "message_gone"
@@ -657,6 +661,42 @@ class DiscordNotifier:
         t = await self.server_texts(bad.guild_id)
         call = channel.send(unreadable_line(bad.refunds, t), allowed_mentions=discord.AllowedMentions.none())
         return await self._call(bad.table_id, "post", call)
+
+    async def wrap_up_thread(self, table: Table, lines: Sequence[str], final: bool, t: Texts) -> None:
+        """A game played in a thread ended: the channel's lobby message shows how; the thread is archived.
+
+        The final standings come with a link to the thread and **Play again** (a new lobby
+        in the channel). An archived thread can still be read and opened again by anyone.
+        """
+        thread_id, lobby = table.thread_id, table.lobby_message_id
+        if thread_id is None:
+            return
+        if lobby is not None:
+            text = "\n".join([*lines, t.gettext(THREAD_ENDED).format(thread=f"<#{thread_id}>")])
+            old = self.bot.get_partial_messageable(
+                table.channel_id, guild_id=table.guild_id
+            ).get_partial_message(lobby)
+            view = play_again_view(table, t) if final and not table.practice else None
+            edit = old.edit(
+                content=split_message([text])[0],
+                embed=None,
+                view=view,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self._call(table.id, "edit the lobby message", edit, CALL_SECONDS)
+        await self._call(table.id, "archive the thread", self.bot.http.edit_channel(thread_id, archived=True))
+
+    async def thread_gone(self, table: Table, refunds: dict[int, int]) -> None:
+        """The game's thread was deleted: the lobby message in the channel says the table closed, refunded."""
+        if table.lobby_message_id is None:
+            return
+        t = await self.table_texts(table)
+        text = notice_line(table, TableClosed("channel_gone", refunds), t) or ""
+        old = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id).get_partial_message(
+            table.lobby_message_id
+        )
+        edit = old.edit(content=text, embed=None, view=None, allowed_mentions=discord.AllowedMentions.none())
+        await self._call(table.id, "edit the lobby message", edit, CALL_SECONDS)
 
     async def retire(self, table: Table, message_id: int) -> Sent:
         """The table moved to a new message: say so on the old one."""

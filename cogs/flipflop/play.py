@@ -29,7 +29,7 @@ from bot.storage import StoreError
 from bot.table_render import notice_line
 from bot.tables import Table, TableError
 from cogs.flipflop.coach import coach_of
-from cogs.flipflop.controls import OUR_SIDE, parse_action
+from cogs.flipflop.controls import OUR_SIDE, fit, parse_action
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.screens import (
     Screen,
@@ -69,6 +69,19 @@ AWAY_NOTE = N_(
     "to your balance."
 )
 BACK_NOTE = N_("👋 Welcome back: you play your own seat again.")
+
+
+IN_THREAD_TITLE = N_("🃏 Flip Flop — game on")
+IN_THREAD = N_("🧵 The game is played in {thread}; the final standings will be shown here.")
+NO_THREADS_HERE = N_(
+    "🧵 The game is played here in the channel: threads can't be opened in this kind of channel."
+)
+NO_THREAD_PERMISSION = N_(
+    "🧵 The game is played here in the channel: I need the **Create Public Threads** and "
+    "**Send Messages in Threads** permissions to give it a thread of its own."
+)
+THREAD_NAME_CHARS = 100
+"""Discord's limit for a thread's name."""
 
 
 def may_manage(interaction: discord.Interaction) -> bool:
@@ -274,15 +287,21 @@ class Controls:
         await self.warn_if_muted(interaction, tid)
 
     async def dealt(self, answer: Answer, outcome: Outcome) -> None:
-        """The Start click's answer is the table, posted as a new message below the lobby.
+        """The Start click's answer: the game opens in a thread from the lobby, else below it.
 
-        A new message because round 2's commitment, drawn at this deal, must be
-        published in a message created before the clicks of round 1 that seed
-        round 2 (docs/FAIRNESS.md); the lobby message then says where the table went.
+        In a thread, the lobby message (the click's answer) says where the game went, and
+        the channel gets no message per round. Where no thread can be opened, the table is
+        posted as a new message below the lobby, and whoever clicked Start is told why once.
+        A new message either way because round 2's commitment, drawn at this deal, must be
+        published in a message created before the clicks of round 1 that seed round 2
+        (docs/FAIRNESS.md).
         """
         table = outcome.table
         lobby = table.message_id
         t = await self.notifier.table_texts(table)
+        thread, why = await self._thread_for(answer.interaction, table, lobby)
+        if thread is not None and await self._deal_in_thread(answer, outcome, thread, lobby, t):
+            return
         try:
             posted = await answer.post(**self.notifier.screen(table, t).send())
         except discord.HTTPException as e:
@@ -294,12 +313,60 @@ class Controls:
             await self.runtime.placed(table.id, posted)
         finally:  # the deal is told even if saving where the table went failed
             await self.runtime.tell(outcome)
+        if why is not None:
+            reader = await self.member_texts(answer.interaction)
+            await self._answered(table.id, answer.private(reader.gettext(why)))
         if lobby is not None:  # one paced edit: the lobby says where the table went
 
             async def retire() -> None:
                 await self.notifier.retire(table, lobby)
 
             self.notifier.pacer.request(table.channel_id, retire, key=f"retire:{lobby}")
+
+    async def _thread_for(
+        self, interaction: discord.Interaction, table: Table, lobby: int | None
+    ) -> tuple[discord.Thread | None, str | None]:
+        """A public thread opened from the lobby message, or None and why not (None: nothing to say)."""
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread) or lobby is None or table.practice:
+            return None, None  # already in a thread (a forum post), or nothing to open it from
+        if not isinstance(channel, discord.TextChannel):
+            return None, NO_THREADS_HERE
+        perms = interaction.app_permissions
+        if not (perms.create_public_threads and perms.send_messages_in_threads):
+            return None, NO_THREAD_PERMISSION
+        name = fit(f"🃏 Flip Flop · {table.stake}/{table.buy_in} · {table.id}", THREAD_NAME_CHARS)
+        try:
+            thread = await channel.get_partial_message(lobby).create_thread(
+                name=name, auto_archive_duration=1440
+            )
+        except discord.Forbidden:
+            return None, NO_THREAD_PERMISSION
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not open a thread (%s %s)", table.id, e.status, e.code)
+            return None, None
+        return thread, None
+
+    async def _deal_in_thread(
+        self, answer: Answer, outcome: Outcome, thread: discord.Thread, lobby: int | None, t: Texts
+    ) -> bool:
+        """Post the table in its new thread and make the lobby point there; False: play in the channel."""
+        table = outcome.table
+        try:
+            await self.runtime.in_thread(table.id, thread.id, lobby)
+            message = await thread.send(**self.notifier.screen(table, t).send())
+        except (discord.HTTPException, *REFUSED) as e:
+            log.warning("Table %s: could not start the game in its thread (%s)", table.id, e)
+            if table.thread_id is not None:
+                await self.runtime.in_thread(table.id, None, None)
+            return False
+        try:
+            await self.runtime.placed(table.id, message.id)
+        finally:  # the deal is told even if saving where the table went failed
+            await self.runtime.tell(outcome)
+        screen = closed_screen(t.gettext(IN_THREAD_TITLE), t.gettext(IN_THREAD).format(thread=thread.mention))
+        await self._answered(table.id, answer.edit(**screen.edit()))
+        return True
 
     @staticmethod
     def lobby_screen(outcome: Outcome, t: Texts) -> Screen:
