@@ -42,6 +42,7 @@ from bot.table_render import (
     notice_line,
     round_record_embed,
     round_title,
+    seat_name,
     unreadable_line,
 )
 from bot.tables import Table, Unreadable
@@ -82,6 +83,9 @@ STOPPED_UPDATING = N_(
 )
 MOVED = N_("The table moved to the bottom of the channel ⬇️")
 THREAD_ENDED = N_("🧵 The game was played in {thread}.")
+THREAD_DELETED = N_(
+    "🧵 The game's thread was deleted, so the table closed and every chip went back: {refunds}."
+)
 RETRY_SECONDS = (0.5, 4.0)
 """Backoff after a failed table edit: the first wait, doubling up to the last (a little less, at random).
 
@@ -691,7 +695,12 @@ class DiscordNotifier:
         if table.lobby_message_id is None:
             return
         t = await self.table_texts(table)
-        text = notice_line(table, TableClosed("channel_gone", refunds), t) or ""
+        paid = ", ".join(
+            t.gettext("{name} got {amount} back").format(name=seat_name(table, t, u), amount=t.chips(a))
+            for u, a in refunds.items()
+            if a
+        )
+        text = t.gettext(THREAD_DELETED).format(refunds=paid or "—")
         old = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id).get_partial_message(
             table.lobby_message_id
         )

@@ -328,7 +328,9 @@ class Controls:
     ) -> tuple[discord.Thread | None, str | None]:
         """A public thread opened from the lobby message, or None and why not (None: nothing to say)."""
         channel = interaction.channel
-        if isinstance(channel, discord.Thread) or lobby is None or table.practice:
+        if not self.notifier.bot.tables_in_threads or lobby is None or table.practice:
+            return None, None
+        if isinstance(channel, discord.Thread):
             return None, None  # already in a thread (a forum post), or nothing to open it from
         if not isinstance(channel, discord.TextChannel):
             return None, NO_THREADS_HERE

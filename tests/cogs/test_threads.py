@@ -1,0 +1,139 @@
+"""A game in a thread of its own: the lobby stays in the channel, the rounds go to the thread."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest_asyncio
+import simcord
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
+
+from bot.client import FlipFlopBot
+from tests.cogs.helpers import (
+    Hands,
+    buttons,
+    channel_text,
+    conserved,
+    message,
+    my_hand,
+    open_table,
+    play_simple_turn,
+    table_in,
+)
+from tests.conftest import World, make_bot
+
+
+@pytest_asyncio.fixture
+async def simcord_bot(db_path: Path) -> AsyncIterator[FlipFlopBot]:
+    bot = make_bot(db_path, tables_in_threads=True)  # the bot's own default
+    yield bot
+    await bot.db.close()
+
+
+def member_by_pid(world: World, pid: str) -> simcord.MemberActor:
+    return next(m for m in world.members if str(m.id) == pid)
+
+
+def public(channel: simcord.ChannelHandle) -> list[discord.Message]:
+    return [m for m in channel.history() if not m.flags.ephemeral]
+
+
+async def test_a_game_is_played_in_its_thread_and_the_channel_gets_no_message_per_round(world: World) -> None:
+    players = world.members[:3]
+    table = await open_table(world, players, stake=5, buy_in=20)
+    (thread,) = world.channel.threads
+    assert thread.is_thread and table.thread_id == thread.id and table.plays_in == thread.id
+    assert len(thread.name or "") <= 100 and table.id in (thread.name or "")
+    lobby = message(world, world.channel.id, table.lobby_message_id)  # type: ignore[arg-type]
+    assert thread.mention in (lobby.embeds[0].description or "") and buttons(lobby) == {}
+    in_channel = len(public(world.channel))
+    hands = Hands(world)
+    rounds = set()
+    for _ in range(2000):
+        t = table_in(world)
+        if t is None:
+            break
+        g = t.game
+        assert g is not None
+        if not g.in_round:
+            await world.env.advance_time(world.bot.pause_between_rounds + 1)
+            continue
+        rounds.add(g.rounds_played)
+        await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=20, hands=hands)  # type: ignore[arg-type]
+    else:
+        raise AssertionError("the game did not end")
+    await world.env.settle()
+    assert len(rounds) >= 2
+    assert len(public(world.channel)) == in_channel  # 0 new messages in the channel, whatever the rounds
+    assert "Round 1" in channel_text(world, thread) and "Final standings" in channel_text(world, thread)
+    lobby = message(world, world.channel.id, table.lobby_message_id)  # type: ignore[arg-type]
+    assert "Final standings" in lobby.content and thread.mention in lobby.content
+    assert "Play again" in buttons(lobby)
+    assert world.env.backend.get_channel(thread.id).thread_metadata.archived  # type: ignore[union-attr]
+    assert sum([await world.bot.ledger.balance(world.guild.id, p.id) for p in players]) == 3000
+    await conserved(world)
+    again = await players[1].click(lobby, label="Play again")  # the new lobby opens in the channel
+    assert again.acknowledged and not again.ephemeral
+    opened = table_in(world)
+    assert opened is not None and opened.channel_id == world.channel.id and opened.thread_id is None
+
+
+async def test_away_and_back_in_a_thread_keep_every_chip(world: World) -> None:
+    table = await open_table(world, world.members[:3], stake=5, buy_in=200)
+    (thread,) = world.channel.threads
+    g = table.game
+    assert g is not None and g.to_act is not None
+    victim = member_by_pid(world, g.to_act)
+    hand = await my_hand(world, victim)
+    stepped = await victim.click(hand, label="Away")
+    assert stepped.acknowledged and table.is_away(victim.id)
+    await world.env.settle()
+    assert g.to_act != str(victim.id) or not g.in_round  # the computer played the seat
+    assert "stepped away" in channel_text(world, thread)
+    await conserved(world)
+    back = await victim.click(message(world, thread.id, table.message_id), label="I'm back")  # type: ignore[arg-type]
+    assert back.ephemeral and not table.is_away(victim.id)
+    await conserved(world)
+
+
+async def test_a_thread_deleted_mid_game_closes_the_table_with_refunds(world: World) -> None:
+    players = world.members[:3]
+    table = await open_table(world, players)
+    (thread,) = world.channel.threads
+    world.env.backend.delete_channel(thread.id)  # the gateway says THREAD_DELETE
+    await world.env.settle()
+    assert table_in(world) is None and table.status == "closed"
+    assert sum([await world.bot.ledger.balance(world.guild.id, p.id) for p in players]) == 3000
+    lobby = message(world, world.channel.id, table.lobby_message_id)  # type: ignore[arg-type]
+    assert "got 200 chips back" in lobby.content and buttons(lobby) == {}
+    await conserved(world)
+
+
+async def test_without_thread_permissions_the_game_plays_in_the_channel_and_the_starter_is_told(
+    world: World,
+) -> None:
+    channel = world.env.backend.get_channel(world.channel.id)
+    assert world.bot.user is not None
+    deny = discord.Permissions(create_public_threads=True).value
+    channel.overwrites.append(Overwrite(world.bot.user.id, OverwriteType.MEMBER, deny=deny))
+    world.env.backend.announce_channel_update(channel.id)
+    ann, ben, cat = world.members[:3]
+    lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+    await ben.click(lobby, label="Join")
+    await cat.click(lobby, label="Join")
+    started = await ann.click(lobby, label="Start")
+    assert started.acknowledged
+    table = table_in(world)
+    assert table is not None and table.status == "playing" and table.thread_id is None
+    assert world.channel.threads == []
+    told = [
+        m
+        for m in world.channel.history(viewer=ann)
+        if m.flags.ephemeral and "Create Public Threads" in m.content
+    ]
+    assert len(told) == 1  # told once, privately
+    assert not [m for m in world.channel.history(viewer=ben) if "Create Public Threads" in (m.content or "")]
+    await conserved(world)
