@@ -177,6 +177,26 @@ class FlipFlop(
             await self.notifier.thread_gone(table, refunds)
 
     @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread was archived mid-game: opened again if the bot may, else closed with refunds."""
+        table = self.runtime.in_channel(payload.thread_id)
+        archived = bool(payload.data.get("thread_metadata", {}).get("archived"))
+        if table is None or table.thread_id != payload.thread_id or not archived:
+            return
+        try:
+            await self.bot.http.edit_channel(payload.thread_id, archived=False)
+        except discord.HTTPException as e:
+            logging.getLogger("flipflop").warning(
+                "Table %s: its thread was archived and can't be opened again (%s %s)",
+                table.id,
+                e.status,
+                e.code,
+            )
+            refunds = await self.runtime.channel_gone(payload.thread_id)
+            if refunds is not None:
+                await self.notifier.thread_gone(table, refunds)
+
+    @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         """Members' chat pushes the table up: the notifier moves it down past a screenful."""
         if message.guild is None or self.bot.user is None or message.author.id == self.bot.user.id:

@@ -137,3 +137,36 @@ async def test_without_thread_permissions_the_game_plays_in_the_channel_and_the_
     assert len(told) == 1  # told once, privately
     assert not [m for m in world.channel.history(viewer=ben) if "Create Public Threads" in (m.content or "")]
     await conserved(world)
+
+
+def archive(world: World, thread_id: int, locked: bool = False) -> None:
+    """A moderator archives the thread (THREAD_UPDATE)."""
+    world.env.backend.edit_channel(thread_id, {}, thread_metadata={"archived": True, "locked": locked})
+
+
+async def test_a_thread_archived_mid_game_is_opened_again_and_play_goes_on(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    (thread,) = world.channel.threads
+    archive(world, thread.id)
+    await world.env.settle()
+    assert not world.env.backend.get_channel(thread.id).thread_metadata.archived  # type: ignore[union-attr]
+    assert table_in(world) is table and table.status == "playing"
+    await world.env.advance_time(61)  # a turn runs out: told in the thread as usual
+    assert "ran out of time and is away" in channel_text(world, thread)
+    await conserved(world)
+
+
+async def test_a_game_in_a_thread_carries_on_after_a_restart(world: World, db_path: Path) -> None:
+    table = await open_table(world, world.members[:3])
+    (thread,) = world.channel.threads
+    old = world.bot
+    await world.env.restart_bot(make_bot(db_path, seed=2, tables_in_threads=True))
+    await old.db.close()
+    await world.env.settle()
+    resumed = table_in(world)
+    assert resumed is not None and resumed is not table and resumed.thread_id == thread.id
+    assert table_in(world, thread) is resumed  # found from the thread too (/flipflop hand there)
+    await world.env.advance_time(61)
+    assert "restarted; the game carries on" in channel_text(world, thread)
+    assert "ran out of time and is away" in channel_text(world, thread)
+    await conserved(world)
