@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,6 +13,9 @@ from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
 from bot.client import FlipFlopBot
+from bot.i18n import texts
+from bot.refusals import explain
+from bot.tables import TableError
 from tests.cogs.helpers import (
     Hands,
     buttons,
@@ -21,6 +25,7 @@ from tests.cogs.helpers import (
     my_hand,
     open_table,
     play_simple_turn,
+    runtime,
     table_in,
 )
 from tests.conftest import World, make_bot
@@ -169,4 +174,56 @@ async def test_a_game_in_a_thread_carries_on_after_a_restart(world: World, db_pa
     await world.env.advance_time(61)
     assert "restarted; the game carries on" in channel_text(world, thread)
     assert "ran out of time and is away" in channel_text(world, thread)
+    await conserved(world)
+
+
+async def test_in_a_forum_the_lobby_is_a_post_titled_with_the_stake_and_open_seats(world: World) -> None:
+    forum = world.guild.create_forum_channel("card-tables")
+    ann, ben, cat = world.members[:3]
+    opened = await ann.slash(forum, "flipflop start", stake=5, buy_in=200)
+    assert opened.ephemeral and "in its own post" in opened.response.content
+    (post,) = forum.threads
+    assert post.name == "🃏 Flip Flop · stake 5 chips · 4 seats open" and len(post.name) <= 100
+    table = table_in(world, post)
+    assert table is not None and table.channel_id == post.id and table.seats == [ann.id]
+    lobby = message(world, post.id, table.message_id)  # type: ignore[arg-type]
+    await ben.click(lobby, label="Join")
+    await cat.click(lobby, label="Join")
+    started = await ann.click(lobby, label="Start")
+    assert started.acknowledged and table.status == "playing"
+    assert table.thread_id is None and post.threads == []  # a post is a thread already: played in place
+    await conserved(world)
+
+
+async def test_a_forum_lobby_the_member_cannot_afford_leaves_no_post(world: World) -> None:
+    forum = world.guild.create_forum_channel("card-tables")
+    ann = world.members[0]
+    refused = await ann.slash(forum, "flipflop start", stake=50, buy_in=2000)
+    assert refused.ephemeral and "the buy-in is 2,000" in refused.response.content
+    assert forum.threads == [] and runtime(world).tables == {}
+    await conserved(world)
+
+
+async def test_two_lobbies_racing_for_one_post_open_one(world: World) -> None:
+    forum = world.guild.create_forum_channel("card-tables")
+    ann, ben, cat = world.members[:3]
+    await ann.slash(forum, "flipflop start")
+    (post,) = forum.threads
+    table = table_in(world, post)
+    assert table is not None
+    await ann.click(message(world, post.id, table.message_id), label="Cancel")  # type: ignore[arg-type]
+    assert table_in(world, post) is None  # the post is free again
+    opened = await ben.slash(post, "flipflop start")
+    assert not opened.ephemeral and table_in(world, post) is not None
+    refused = await cat.slash(post, "flipflop start")  # simcord runs one command at a time
+    assert refused.ephemeral and "already a table" in refused.response.content
+    assert len(runtime(world).tables) == 1 and len(forum.threads) == 1
+    rt = runtime(world)
+    race = await asyncio.gather(
+        rt.open(world.guild.id, post.id + 1, ben.id, "ben", 5, 200, 60),
+        rt.open(world.guild.id, post.id + 1, cat.id, "cat", 5, 200, 60),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, TableError) for r in race) == 1  # the runtime's own guard, at the same instant
+    assert "already a table" in explain(next(r for r in race if isinstance(r, TableError)), texts("en"))
     await conserved(world)
