@@ -21,6 +21,7 @@ import discord
 
 from bot.client import send_ephemeral
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
+from bot.i18n.mentions import mention
 from bot.runtime import TableRuntime
 from bot.storage import StoreError
 from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut
@@ -210,7 +211,7 @@ class _Guarded:
                 await send_ephemeral(
                     interaction,
                     t.gettext("This table has closed. Open a new one with {command}.").format(
-                        command="`/flipflop start`"
+                        command=mention("flipflop start")
                     ),
                 )
             return False

@@ -165,25 +165,29 @@ class HistoryCommands(commands.Cog):
             "commitment": reveal.commitment,
             "number": t.number(reveal.round),
         }
-        browser = (
-            "\n"
-            + t.gettext(
-                "Or in your browser: `/flipflop round id:{id}` → **Watch the replay** → **Verify this deal**."
-            ).format(id=found.round_id)
-            if self.bot.settings.replay_url
-            else ""
-        )
+        view = discord.utils.MISSING
+        browser = ""
+        replay_url = self.bot.settings.replay_url
+        if replay_url:  # something to open from Discord: the page recomputes the deck in the browser
+            browser = "\n" + t.gettext(
+                "Check it yourself in your browser: **Watch the replay** (below) → **Verify this deal** "
+                "recomputes this deck from the seeds."
+            )
+            view = discord.ui.View(timeout=None)
+            view.add_item(watch_button(replay_url, story_file(found, interaction.guild, t, {}), t))
         inline = t.gettext(SEEDS_INLINE).format(**values)
         text = f"{head}\n{checks}\n{inline}\n```\n{reveal.command()}\n```{browser}"
         if len(text) <= CONTENT:  # the client seed once, in the command that checks it
-            await interaction.response.send_message(text, allowed_mentions=NONE)
+            await interaction.response.send_message(text, allowed_mentions=NONE, view=view)
             return
         seeds = t.gettext(SEEDS_IN_FILE).format(
             **values, length=t.number(len(reveal.client_seed)), file=f"`{CLIENT_SEED_FILE}`"
         )
         text = f"{head}\n{checks}\n{seeds}\n```\n{reveal.command(CLIENT_SEED_FILE)}\n```{browser}"
         whole = discord.File(io.BytesIO(reveal.client_seed.encode()), filename=CLIENT_SEED_FILE)
-        await interaction.response.send_message(shorten(text, CONTENT), file=whole, allowed_mentions=NONE)
+        await interaction.response.send_message(
+            shorten(text, CONTENT), file=whole, allowed_mentions=NONE, view=view
+        )
 
     @app_commands.command(name="history", description="The last rounds played here (or by a member).")
     @app_commands.describe(member="Only rounds this member played")

@@ -20,6 +20,7 @@ import discord
 from bot.client import send_ephemeral
 from bot.first_hands import FirstHands
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
+from bot.i18n.mentions import mention
 from bot.ledger import InsufficientChips, LedgerError
 from bot.limits import fitted
 from bot.refusals import explain
@@ -94,7 +95,7 @@ def not_enough(balance: int, buy_in: int, t: Texts) -> str:
     """A member who can not afford the buy-in (R2.2), in their language."""
     return t.gettext(
         "You have {balance}, but the buy-in is {buy_in}. Claim your free chips with {daily}, or ask an admin."
-    ).format(balance=t.chips(balance), buy_in=t.chips(buy_in), daily="`/daily`")
+    ).format(balance=t.chips(balance), buy_in=t.chips(buy_in), daily=mention("daily"))
 
 
 class Answer:
@@ -467,7 +468,7 @@ class Controls:
             first = await self.first_hands.first(self.runtime.store.db, table.guild_id, user_id)
         except StoreError:
             return ""
-        return "💡 " + t.gettext(FIRST_HAND_TIP).format(rules="`/flipflop rules`") if first else ""
+        return "💡 " + t.gettext(FIRST_HAND_TIP).format(rules=mention("flipflop rules")) if first else ""
 
     async def on_play_again(self, interaction: discord.Interaction, tid: str) -> None:
         """**Play again**: a new lobby below, same stake and buy-in, the clicker seated as host."""
