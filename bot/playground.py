@@ -67,12 +67,15 @@ def build_bot(db_path: Path, replay_url: str | None = None) -> FlipFlopBot:
     """The real bot on the playground's own database; lost table messages are posted again.
 
     Its computer players are moved by ``drive_computers``, not by its own timer (``PARKED``).
+    Games stay in the channel: the world is built anew each run, and a thread from an
+    earlier run would be gone (the preview shows one channel).
     """
     return create_bot(
         Settings(database_path=db_path, shard_count=1, replay_url=replay_url),
         repost_missing_messages=True,
         resume_on_ready=False,
         computer_pause=PARKED,
+        tables_in_threads=False,
     )
 
 
