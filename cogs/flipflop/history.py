@@ -49,7 +49,8 @@ SEEDS_INLINE = N_(
 )
 SEEDS_IN_FILE = N_(
     "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
-    "Round {number}; its client seed ({length} characters) is the attached file {file}."
+    "Round {number}; its client seed ({length} characters) is the attached file {file}.\n"
+    "Check it yourself where you saved the file:"
 )
 """``/flipflop verify``: the seeds, the client seed shown once (in the command, or as a file when long)."""
 
@@ -163,36 +164,40 @@ class HistoryCommands(commands.Cog):
             "commitment": reveal.commitment,
             "number": t.number(reveal.round),
         }
+        browser = ""
+        view: discord.ui.View = discord.utils.MISSING
         replay_url = self.bot.settings.replay_url
         if replay_url:  # something to open from Discord: the page recomputes the deck in the browser
-            seeds = t.gettext(
-                "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
-                "Client seed `{client_seed}` · round {number}"
-            ).format(**values, client_seed=reveal.client_seed)
-            browser = t.gettext(
+            browser = "\n" + t.gettext(
                 "Check it yourself in your browser: **Watch the replay** (below) → **Verify this deal** "
                 "recomputes this deck from the seeds."
             )
             view = discord.ui.View(timeout=None)
             view.add_item(watch_button(replay_url, story_file(found, interaction.guild, t, {}), t))
-            text = shorten(f"{head}\n{checks}\n{seeds}\n{browser}", CONTENT)
-            await interaction.response.send_message(text, allowed_mentions=NONE, view=view)
-            return
-        pointer = t.gettext(
-            "Check it yourself: anyone can recompute this deck from the seeds with the bot's "
-            "open-source checker (`/flipflop round id:{id}` gives the whole round as a file):"
-        ).format(id=found.round_id)
-        inline = t.gettext(SEEDS_INLINE).format(**values)
-        text = f"{head}\n{checks}\n{inline}\n{pointer}\n```\n{reveal.command()}\n```"
+        if replay_url:  # the page checks it: the seeds shown once, no command to type
+            inline = t.gettext(
+                "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
+                "Client seed `{client_seed}` · round {number}"
+            ).format(**values, client_seed=reveal.client_seed)
+            text = f"{head}\n{checks}\n{inline}{browser}"
+        else:
+            inline = t.gettext(SEEDS_INLINE).format(**values)
+            how = t.gettext(
+                "Check it yourself: anyone can recompute this deck from the seeds with the bot's open-source "
+                "checker (`/flipflop round id:{id}` gives the whole round as a file):"
+            ).format(id=found.round_id)
+            text = f"{head}\n{checks}\n{inline}\n{how}\n```\n{reveal.command()}\n```"
         if len(text) <= CONTENT:  # the client seed once, in the command that checks it
-            await interaction.response.send_message(text, allowed_mentions=NONE)
+            await interaction.response.send_message(text, allowed_mentions=NONE, view=view)
             return
         seeds = t.gettext(SEEDS_IN_FILE).format(
             **values, length=t.number(len(reveal.client_seed)), file=f"`{CLIENT_SEED_FILE}`"
         )
-        text = f"{head}\n{checks}\n{seeds}\n{pointer}\n```\n{reveal.command(CLIENT_SEED_FILE)}\n```"
+        text = f"{head}\n{checks}\n{seeds}\n```\n{reveal.command(CLIENT_SEED_FILE)}\n```{browser}"
         whole = discord.File(io.BytesIO(reveal.client_seed.encode()), filename=CLIENT_SEED_FILE)
-        await interaction.response.send_message(shorten(text, CONTENT), file=whole, allowed_mentions=NONE)
+        await interaction.response.send_message(
+            shorten(text, CONTENT), file=whole, allowed_mentions=NONE, view=view
+        )
 
     @app_commands.command(name="history", description="The last rounds played here (or by a member).")
     @app_commands.describe(member="Only rounds this member played")
