@@ -11,6 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cards import CardFaces
+from bot.cards.styles import CardStyles
 from bot.db import Database, StoreError
 from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.i18n.mentions import remember as remember_commands
@@ -47,6 +49,7 @@ class FlipFlopBot(commands.AutoShardedBot):
         resume_on_ready: bool = True,
         computer_pause: tuple[float, float] = (1.0, 2.0),
         tables_in_threads: bool = True,
+        card_emojis: bool = True,
     ) -> None:
         intents = discord.Intents.default()
         shards: dict[str, Any] = {"shard_count": settings.shard_count}
@@ -79,6 +82,11 @@ class FlipFlopBot(commands.AutoShardedBot):
         self.ledger = Ledger(self.db)
         self.languages = LanguageBook(self.db)
         """Which language each server and member reads (issue 14)."""
+        self.card_faces = CardFaces()
+        """The card faces as application emojis, once ``cogs.flipflop.emojis`` has synced them."""
+        self.card_emojis = card_emojis
+        """Whether to sync the card emojis at start-up (tests that read cards as text leave it off)."""
+        self.languages.cards = CardStyles(self.db, self.card_faces)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._closing: asyncio.Future[None] | None = None
 

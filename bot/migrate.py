@@ -84,6 +84,7 @@ COPIED: dict[str, tuple[str, ...]] = {
     "language_choices": ("guild_id", "user_id", "language"),
     "forget_permits": ("user_id", "pseudonym"),
     "privacy_requests": ("id", "pseudonym", "requested_by", "rows_changed", "created_at"),
+    "card_styles": ("guild_id", "user_id", "style"),
 }
 """Every table of the schema and its columns, in an order that satisfies the foreign keys."""
 SERIAL_IDS = ("ledger", "rounds", "privacy_requests")

@@ -1,11 +1,13 @@
 """Regenerate the README's screenshots: a game in progress, seen in the playground.
 
-    .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--language ko]
+    .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--language ko] [--cards four]
 
 Plays a few turns with simulated members, then captures simcord's preview
 page with headless Chromium (Debian's ``chromium`` package). With ``--language``
 the server and members read that language and the files are ``lobby-ko.png``,
-``game-ko.png`` (Hangul and Gujarati need ``fonts-noto-cjk`` and ``fonts-noto-core``).
+``game-ko.png`` (Hangul and Gujarati need ``fonts-noto-cjk`` and ``fonts-noto-core``). With
+``--cards`` everyone sees cards in that style (``game-four.png``, ``game-text.png``); without
+it, the bot's classic card faces.
 """
 
 from __future__ import annotations
@@ -72,22 +74,24 @@ def buttons(message: object) -> dict[str, str]:
     return out
 
 
-def shot_name(name: str, language: str | None) -> str:
-    """``game.png``, or ``game-ko.png`` for a language other than English."""
-    return f"{name}.png" if language in (None, "en") else f"{name}-{language}.png"
+def shot_name(name: str, language: str | None, cards: str | None = None) -> str:
+    """``game.png``; ``game-ko.png`` for a language other than English, ``game-four.png`` for a card style."""
+    tail = "".join(f"-{x}" for x in (language, cards) if x not in (None, "en", "classic"))
+    return f"{name}{tail}.png"
 
 
-async def main(out_dir: Path, language: str | None = None) -> None:
+async def main(out_dir: Path, language: str | None = None, cards: str | None = None) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "shot.sqlite3"
-        async with playground(db, members=3, preview=False, language=language) as world:
+        async with playground(db, members=3, preview=False, language=language, cards=cards) as world:
             ann, ben, cat = world.members
             lobby = (await ann.slash(world.channel, "flipflop start")).response.message
             async with world.env.preview(
                 world.channel, viewers=[ann, ben, cat], layout="channel", width=1100, height=800
             ) as pv:
-                await capture(pv.url, out_dir / shot_name("lobby", language))
+                if cards is None:
+                    await capture(pv.url, out_dir / shot_name("lobby", language))
             await ben.click(lobby, custom_id=buttons(lobby)["join"])
             await cat.click(lobby, custom_id=buttons(lobby)["join"])
             await ann.click(lobby, custom_id=buttons(lobby)["start"])
@@ -119,7 +123,7 @@ async def main(out_dir: Path, language: str | None = None) -> None:
             async with world.env.preview(
                 world.channel, viewers=[actor, *others], layout="channel", width=1100, height=800
             ) as pv:
-                await capture(pv.url, out_dir / shot_name("game", language), 1100, 1000)
+                await capture(pv.url, out_dir / shot_name("game", language, cards), 1100, 1000)
 
 
 async def hint_shot(out_dir: Path, tries: int = 12) -> None:
@@ -142,7 +146,7 @@ async def hint_shot(out_dir: Path, tries: int = 12) -> None:
                     continue
                 message = next(m for m in world.channel.history() if m.id == table.message_id)
                 hand = (await ann.click(message, label="My hand")).response
-                drawn = (await ann.click(hand.message, custom_id=buttons(hand)["Draw from stock"])).response
+                drawn = (await ann.click(hand.message, custom_id=buttons(hand)["stock"])).response
                 hint = await ann.click(drawn.message, label="Hint")
                 shown = (hint.followups[-1] if hint.followups else hint.response).content
                 if any(words in shown for words in ("fits no spread", "Lay down", "Tonk out", "Lay `")):
@@ -164,9 +168,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--language", choices=list(LANGUAGES), default=None, help="e.g. ko or gu")
+    parser.add_argument("--cards", choices=["classic", "four", "text", "plain"], default=None)
     parser.add_argument("--only-hint", action="store_true", help="only docs/screenshots/hint.png")
     args = parser.parse_args()
     if not args.only_hint:
-        asyncio.run(main(args.out, args.language))
-    if args.language is None:
+        asyncio.run(main(args.out, args.language, args.cards))
+    if args.language is None and args.cards is None:
         asyncio.run(hint_shot(args.out))

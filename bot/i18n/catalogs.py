@@ -9,10 +9,12 @@ never used. Plural forms come from the catalog header, which Babel writes from C
 
 from __future__ import annotations
 
+import copy
 import gettext
 from functools import cache
 from io import BytesIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -21,6 +23,9 @@ from babel.numbers import format_decimal, format_percent
 
 from bot.i18n.languages import LANGUAGES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE
 from bot.i18n.mentions import link_commands
+
+if TYPE_CHECKING:
+    from bot.cards import Look
 
 DOMAIN = "flipflop"
 LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
@@ -81,6 +86,8 @@ class Texts:
         self.language = language
         self._translations = translations
         self._number_locale = SOURCE_LANGUAGE if language == PSEUDO_LANGUAGE else language
+        self.faces: Look | None = None
+        """How this reader sees cards (``bot.cards.Look``); None: as text, the classic style."""
 
     def gettext(self, message: str) -> str:
         """The message in this language (a typed command becomes a mention once ids are known)."""
@@ -114,8 +121,19 @@ class Texts:
     def at(self, practice: bool) -> Texts:
         """These texts for a table: at a practice table every chip amount says "practice chips"."""
         if practice:
-            return PracticeTexts(self.language, self._translations)
-        return self if type(self) is Texts else Texts(self.language, self._translations)
+            out: Texts = PracticeTexts(self.language, self._translations)
+        elif type(self) is Texts:
+            return self
+        else:
+            out = Texts(self.language, self._translations)
+        out.faces = self.faces
+        return out
+
+    def with_faces(self, faces: Look | None) -> Texts:
+        """These texts for a reader who sees cards as ``faces`` (a copy: ``texts()`` are shared)."""
+        out = copy.copy(self)
+        out.faces = faces
+        return out
 
 
 class PracticeTexts(Texts):

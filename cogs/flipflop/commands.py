@@ -29,6 +29,7 @@ from bot.table_render import notice_line
 from bot.tables import MAX_SEATS, TableError, TableService
 from cogs.flipflop import controls
 from cogs.flipflop.admin import AdminCommands
+from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
 from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.controls import fit
 from cogs.flipflop.history import HistoryCommands
@@ -87,6 +88,7 @@ def now() -> float:
 
 @app_commands.guild_only()
 class FlipFlop(
+    CardCommands,
     CoachCommands,
     HistoryCommands,
     AdminCommands,
@@ -391,8 +393,9 @@ class FlipFlop(
         buy_in="Default buy-in for new tables (a multiple of the stake, at least 4 stakes)",
         turn_seconds="Seconds a player has for each turn",
         language="The language of public messages: the table, round logs, results",
+        cards="How cards look in public messages: the table, round logs",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, cards=STYLE_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def config(
@@ -404,6 +407,7 @@ class FlipFlop(
         buy_in: BuyIn | None = None,
         turn_seconds: TurnSeconds | None = None,
         language: app_commands.Choice[str] | None = None,
+        cards: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild is not None
         books = self.bot.languages
@@ -431,10 +435,12 @@ class FlipFlop(
             s = await ledger.settings(interaction.guild.id)
         if language is not None:
             await books.choose(interaction.guild.id, SERVER, language.value)
+        if cards is not None and books.cards is not None:
+            await books.cards.choose(interaction.guild.id, SERVER, cards.value)
         t = await books.reader(interaction)
         head = (
             t.gettext("Settings saved. New tables use them; tables already open keep theirs.")
-            if changes or language is not None
+            if changes or language is not None or cards is not None
             else t.gettext("This server's Flip Flop settings:")
         )
         public = await books.server(interaction.guild.id)
@@ -453,6 +459,7 @@ class FlipFlop(
             t.gettext("• Language of public messages: **{language}**").format(
                 language=picker_label(public, t.language)
             ),
+            await config_line(self.bot, interaction.guild.id, t),
             t.gettext("Change any of them with `/flipflop config` and its options."),
         ]
         await send_ephemeral(interaction, "\n".join(lines))

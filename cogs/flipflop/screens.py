@@ -14,7 +14,7 @@ import discord
 
 from bot.coach_render import PRACTICE_BANNER, practice_dress
 from bot.i18n import N_, Texts
-from bot.render import plain, plain_cards
+from bot.render import card_emoji, plain, plain_cards
 from bot.rules_pages import rules_pages
 from bot.runtime import LEVELS
 from bot.table_render import closed_embed, hand_text, lobby_embed, table_embed
@@ -251,11 +251,12 @@ def _hand_controls(table: Table, v: PlayerView, t: Texts) -> discord.ui.View:
             elif isinstance(a, Draw):
                 top = v.top_discard
                 take = (
-                    label(t.gettext("Take {card}").format(card=plain(top)))
+                    label(t.gettext("Take {card}").format(card=plain(top, t)))
                     if top
                     else label(t.gettext("Take the discard"))
                 )
-                out.add_item(HandButton(tid, seq, "take", take, discord.ButtonStyle.primary))
+                face = str(emoji) if top and (emoji := card_emoji(top, t)) else None
+                out.add_item(HandButton(tid, seq, "take", take, discord.ButtonStyle.primary, face))
             elif isinstance(a, Drop):
                 drop = label(t.gettext("Drop ({value})").format(value=t.number(v.hand_value)))
                 out.add_item(HandButton(tid, seq, "drop", drop, discord.ButtonStyle.danger, "✋"))
@@ -309,10 +310,10 @@ def _menus(out: discord.ui.View, table: Table, v: PlayerView, t: Texts) -> None:
     if tonks:
         options = [
             discord.SelectOption(
-                label=f"{plain_cards(t.first)} + {plain_cards(t.second)}",
-                value=f"{code(t.first)}|{code(t.second)}",
+                label=fit(f"{plain_cards(tk.first, t)} + {plain_cards(tk.second, t)}", OPTION_CHARS),
+                value=f"{code(tk.first)}|{code(tk.second)}",
             )
-            for t in tonks[:25]
+            for tk in tonks[:25]
         ]
         out.add_item(
             HandSelect(tid, seq, "tonk", label(t.gettext("🎉 Tonk out! Lay down your whole hand…")), options)
@@ -320,7 +321,9 @@ def _menus(out: discord.ui.View, table: Table, v: PlayerView, t: Texts) -> None:
     if spreads:
         options = [
             discord.SelectOption(
-                label=plain_cards(s.cards), description=_spread_kind(s, t), value=code(s.cards)
+                label=fit(plain_cards(s.cards, t), OPTION_CHARS),
+                description=_spread_kind(s, t),
+                value=code(s.cards),
             )
             for s in spreads[:25]
         ]
@@ -329,8 +332,12 @@ def _menus(out: discord.ui.View, table: Table, v: PlayerView, t: Texts) -> None:
         on = {s.index: s.cards for s in v.spreads}
         options = [
             discord.SelectOption(
-                label=f"{plain(lo.card)} → #{lo.target + 1} " + plain_cards(on.get(lo.target, ())),
+                label=fit(
+                    f"{plain(lo.card, t)} → #{lo.target + 1} " + plain_cards(on.get(lo.target, ()), t),
+                    OPTION_CHARS,
+                ),
                 value=f"{lo.card.code}@{lo.target}",
+                emoji=card_emoji(lo.card, t),
             )
             for lo in layoffs[:25]
         ]
@@ -338,8 +345,9 @@ def _menus(out: discord.ui.View, table: Table, v: PlayerView, t: Texts) -> None:
     if discards:
         options = [
             discord.SelectOption(
-                label=plain(d.card),
+                label=plain(d.card, t),
                 value=d.card.code,
+                emoji=card_emoji(d.card, t),
                 description=fit(
                     t.gettext("value {value}").format(value=t.number(d.card.value)), OPTION_CHARS
                 ),
