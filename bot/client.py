@@ -48,6 +48,7 @@ class FlipFlopBot(commands.AutoShardedBot):
         repost_missing_messages: bool = False,
         resume_on_ready: bool = True,
         computer_pause: tuple[float, float] = (1.0, 2.0),
+        tables_in_threads: bool = True,
         card_emojis: bool = True,
     ) -> None:
         intents = discord.Intents.default()
@@ -69,6 +70,8 @@ class FlipFlopBot(commands.AutoShardedBot):
         self.repost_missing_messages = repost_missing_messages
         self.resume_on_ready = resume_on_ready
         self.computer_pause = computer_pause
+        self.tables_in_threads = tables_in_threads
+        """At Start, a game moves to a public thread from its lobby where the bot may open one."""
         """Seconds (at least, at most) a computer player waits before each move, to feel human."""
         """The playground builds its world after READY, then resumes tables itself."""
         """The playground's world is new each run: post a lost table message again instead of closing."""

@@ -68,6 +68,8 @@ def build_bot(db_path: Path, replay_url: str | None = None, card_emojis: bool = 
     """The real bot on the playground's own database; lost table messages are posted again.
 
     Its computer players are moved by ``drive_computers``, not by its own timer (``PARKED``).
+    Games stay in the channel: the world is built anew each run, and a thread from an
+    earlier run would be gone (the preview shows one channel).
     """
     return create_bot(
         Settings(database_path=db_path, shard_count=1, replay_url=replay_url),
@@ -75,6 +77,7 @@ def build_bot(db_path: Path, replay_url: str | None = None, card_emojis: bool = 
         resume_on_ready=False,
         card_emojis=card_emojis,
         computer_pause=PARKED,
+        tables_in_threads=False,
     )
 
 

@@ -62,6 +62,8 @@ MESSAGES: dict[str, str] = {
     "stale_control": N_("That control was from an earlier turn; nothing was done."),
     "leaving_after_round": N_("You'll leave when this round ends; your stack goes back to your balance."),
     "not_leaving": N_("You weren't leaving; you stay at the table."),
+    "already_away": N_("You're already away; click **I'm back** to play your seat again."),
+    "not_away": N_("You're not away at this table; nothing to come back from."),
     # the fair deal's player seed
     "seed_not_seated": N_("Only players seated at this table can add a text to its next deal."),
     "seed_empty": N_("Your seed text is empty: write 1 to {limit} characters. Nothing was changed."),

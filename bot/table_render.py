@@ -17,15 +17,18 @@ from bot.render import card, cards, suit_name
 from bot.round_picture import Ending
 from bot.runtime.computers import LEVEL_LABEL
 from bot.runtime.outcomes import (
+    CameBack,
     ComputersOnly,
     GameStarted,
     LeavingAfterRound,
     Notice,
+    Released,
     Resumed,
     Stopped,
     StopRequested,
     TableClosed,
     TimedOut,
+    WentAway,
 )
 from bot.tables import MAX_SEATS, MIN_SEATS, Table
 from engine import Card
@@ -81,6 +84,19 @@ def seat_name(table: Table, t: Texts, user_id: int | str) -> str:
     return f"🤖 {label} {number}"
 
 
+AWAY_RULE = N_(
+    "💤 Away (your click, or a turn that runs out): the basic computer plays your seat with your own chips "
+    "until you click **I'm back**; after {rounds} rounds away your seat is released and your stack goes "
+    "back to your balance."
+)
+"""The away rule, said on the lobby and the table: nobody loses chips to a rule they were not told."""
+
+
+def away_rule(table: Table, t: Texts) -> str:
+    """The table's away rule in ``t``'s language."""
+    return t.gettext(AWAY_RULE).format(rounds=t.number(table.away_rounds))
+
+
 def lobby_embed(table: Table, t: Texts) -> discord.Embed:
     """The lobby: who is seated, the stake and the buy-in."""
     lines = [
@@ -103,9 +119,17 @@ def lobby_embed(table: Table, t: Texts) -> discord.Embed:
             seconds=t.number(table.turn_seconds),
             least=t.number(MIN_SEATS),
             most=t.number(MAX_SEATS),
-        ),
+        )
+        + "\n"
+        + away_rule(table, t),
         colour=GREEN,
     )
+    if waiting := [u for u in table.invited if u not in table.seats]:
+        e.add_field(
+            name=t.gettext("🔁 Play again: last game's players, click Join"),
+            value=", ".join(f"<@{u}>" for u in waiting)[:1024],
+            inline=False,
+        )
     e.add_field(
         name=t.gettext("Seated ({seated}/{seats})").format(
             seated=t.number(len(table.seats)), seats=t.number(MAX_SEATS)
@@ -290,6 +314,8 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
             desc.append(t.gettext("▶️ **{name}**'s turn").format(name=name))
     elif table.next_round_at and not v.over and not table.stop_after_round and table.status == "playing":
         desc.append(t.gettext("⏸️ Next round {when}").format(when=f"<t:{int(table.next_round_at)}:R>"))
+    if table.status == "playing":
+        desc.append(away_rule(table, t))
     if log:
         desc.append("\n" + t.gettext("📜 **This round**") + "\n" + log_text(log))
     e.description = "\n".join(desc)
@@ -301,6 +327,12 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
             notes.append(t.gettext("(dealer)"))
         if pid.isdigit() and int(pid) in table.leave_after_round:
             notes.append(t.gettext("· leaving after this round"))
+        if pid.isdigit() and table.is_away(pid):
+            notes.append(
+                t.gettext("· 💤 away ({rounds} of {allowed} rounds)").format(
+                    rounds=t.number(table.away[int(pid)]), allowed=t.number(table.away_rounds)
+                )
+            )
         marks = "".join(" " + note for note in notes)
         pointer = "▶️ " if v.in_round and v.to_act == pid else ""
         rows.append(
@@ -681,6 +713,28 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
         return t.gettext("🪑 {name} stays at the table after all.").format(
             name=seat_name(table, t, notice.player)
         )
+    if isinstance(notice, WentAway):
+        who = seat_name(table, t, notice.player)
+        if notice.timed_out:
+            text = t.gettext(
+                "💤 {name} ran out of time and is away: the basic computer plays their seat with their chips "
+                "until they click **I'm back** (after {rounds} rounds away the seat is released)."
+            )
+        else:
+            text = t.gettext(
+                "💤 {name} stepped away: the basic computer plays their seat with their chips "
+                "until they click **I'm back** (after {rounds} rounds away the seat is released)."
+            )
+        return text.format(name=who, rounds=t.number(notice.rounds))
+    if isinstance(notice, CameBack):
+        return t.gettext("👋 {name} is back and plays their own seat again.").format(
+            name=seat_name(table, t, notice.player)
+        )
+    if isinstance(notice, Released):
+        return t.gettext(
+            "💤 {name} was away for {rounds} rounds: their seat is released and their stack went back "
+            "to their balance."
+        ).format(name=seat_name(table, t, notice.player), rounds=t.number(notice.rounds))
     if isinstance(notice, LeavingAfterRound):
         return t.gettext("👋 {name} will leave after this round.").format(
             name=seat_name(table, t, notice.player)

@@ -36,6 +36,8 @@ MAX_SEATS = 5
 MIN_SEATS = 3
 LOBBY_IDLE_SECONDS = 10 * 60
 TIMEOUTS_BEFORE_REMOVAL = 3
+AWAY_ROUNDS_BEFORE_RELEASE = 3
+"""Rounds a seat may be played by the computer for an away member before it is released (stack home)."""
 Status = Literal["lobby", "playing", "closed"]
 
 
@@ -104,6 +106,25 @@ class Table:
     """A practice table (issue 16): play-money chips, never in the ledger; no history, stats or ratings."""
     practice_rounds: list[dict[str, Any]] = field(default_factory=list)
     """A practice table's last finished rounds (``PRACTICE_ROUNDS_KEPT``), for "Analyse my play"."""
+    away: dict[int, int] = field(default_factory=dict)
+    """Members in away mode (the basic computer plays their seat with their chips): rounds ended away."""
+    away_rounds: int = AWAY_ROUNDS_BEFORE_RELEASE
+    """Rounds away after which a seat is released and its stack goes home (said on the table)."""
+    invited: list[int] = field(default_factory=list)
+    """A Play-again lobby: the previous game's players, named in it until they join."""
+    thread_id: int | None = None
+    """The public thread the game is played in (opened from the lobby message at Start), if any."""
+    lobby_message_id: int | None = None
+    """With a thread: the lobby message in the channel, which shows the final standings at the end."""
+
+    @property
+    def plays_in(self) -> int:
+        """Where the table's messages go: its thread, else its channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    def is_away(self, user_id: int | str) -> bool:
+        """A member whose seat the computer plays for now."""
+        return int(user_id) in self.away
 
     @staticmethod
     def pid(user_id: int) -> str:
@@ -167,6 +188,11 @@ class Table:
             "finishes": {str(k): v for k, v in self.finishes.items()},
             "practice": self.practice,
             "practice_rounds": self.practice_rounds,
+            "away": {str(k): v for k, v in self.away.items()},
+            "away_rounds": self.away_rounds,
+            "invited": list(self.invited),
+            "thread_id": self.thread_id,
+            "lobby_message_id": self.lobby_message_id,
         }
 
     @classmethod
@@ -205,6 +231,13 @@ class Table:
                 finishes={int(k): [int(c), int(r)] for k, (c, r) in data.get("finishes", {}).items()},
                 practice=bool(data.get("practice", False)),
                 practice_rounds=list(data.get("practice_rounds", [])),
+                away={int(k): int(v) for k, v in data.get("away", {}).items()},
+                away_rounds=int(data.get("away_rounds", AWAY_ROUNDS_BEFORE_RELEASE)),
+                invited=[int(u) for u in data.get("invited", [])],
+                thread_id=int(data["thread_id"]) if data.get("thread_id") is not None else None,
+                lobby_message_id=(
+                    int(data["lobby_message_id"]) if data.get("lobby_message_id") is not None else None
+                ),
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
             raise TableFormatError(f"saved table is damaged: {e}") from None
@@ -308,6 +341,19 @@ def note_finishes(table: Table, events: Iterable[Event]) -> None:
                 table.finishes.setdefault(int(p), [0, 0])[0] = stack
 
 
+def note_away(table: Table, events: Iterable[Event]) -> None:
+    """Count a round ended away for each away member dealt into it; forget those no longer seated."""
+    assert table.game is not None
+    for e in events:
+        if isinstance(e, RoundEnded):
+            for user_id in table.away:
+                if table.pid(user_id) in table.game.seated:
+                    table.away[user_id] += 1
+    for user_id in list(table.away):
+        if table.pid(user_id) not in table.game.seated:
+            del table.away[user_id]
+
+
 @dataclass(frozen=True)
 class Unreadable:
     """A saved table this version can not load: closed with ``refunds`` paid back."""
@@ -372,11 +418,25 @@ class TableService:
         return self.tables.get(table_id)
 
     def in_channel(self, channel_id: int) -> Table | None:
-        """The open table in a channel (one per channel)."""
+        """The open table in a channel or in its game's thread (one per channel)."""
         for t in self.tables.values():
-            if t.channel_id == channel_id and t.status != "closed":
+            if channel_id in (t.channel_id, t.thread_id) and t.status != "closed":
                 return t
         return None
+
+    async def ended(self, table_id: str) -> Table | None:
+        """A closed table as it was saved (for **Play again**); None if unknown, open or unreadable."""
+        if table_id in self.tables:
+            return None
+        row = await self.db.fetchone(
+            "SELECT state FROM tables WHERE table_id = ? AND status = 'closed'", (table_id,)
+        )
+        if row is None:
+            return None
+        try:
+            return Table.from_json(json.loads(row[0]))
+        except (TableFormatError, ValueError):
+            return None
 
     # ---------------------------------------------------------------- storage
 
@@ -731,7 +791,10 @@ class TableService:
                 if t.pid(user_id) in t.game.seated and not t.game.over:
                     events += t.game.apply(Leave(t.pid(user_id)))
             t.leave_after_round = []
-            humans = [p for p in t.game.seated if not t.is_computer(p)]
+            for user_id, rounds in list(t.away.items()):
+                if rounds >= t.away_rounds and t.pid(user_id) in t.game.seated and not t.game.over:
+                    events += t.game.apply(Leave(t.pid(user_id)))  # released: the stack goes home
+            humans = [p for p in t.game.seated if not t.is_computer(p) and not t.is_away(p)]
             if not t.game.over and (t.stop_after_round or not humans):
                 events += t.game.end_game()  # R8.2; computers never play on alone
             if not t.game.over:
@@ -765,6 +828,7 @@ class TableService:
     def _after_events(self, t: Table, events: list[Event]) -> None:
         assert t.game is not None
         note_finishes(t, events)
+        note_away(t, events)
         if not t.game.in_round and t.fair.in_play_round is not None:
             # the round is over (or the game ended with it): its seed may be shown now, never before
             t.last_reveal = t.fair.reveal(t.fair.in_play_round).public()

@@ -2,16 +2,19 @@
 
 from bot.runtime.computers import LEVEL_LABEL, LEVELS, ComputerPlayers
 from bot.runtime.outcomes import (
+    CameBack,
     ComputersOnly,
     GameStarted,
     LeavingAfterRound,
     Notice,
     Outcome,
+    Released,
     Resumed,
     Stopped,
     StopRequested,
     TableClosed,
     TimedOut,
+    WentAway,
 )
 from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent, Whereabouts
 from bot.runtime.runtime import StaleControl, TableRuntime
@@ -19,6 +22,7 @@ from bot.runtime.runtime import StaleControl, TableRuntime
 __all__ = [
     "LEVELS",
     "LEVEL_LABEL",
+    "CameBack",
     "Clock",
     "ComputerPlayers",
     "ComputersOnly",
@@ -28,6 +32,7 @@ __all__ = [
     "Notice",
     "Notifier",
     "Outcome",
+    "Released",
     "Resumed",
     "Scheduler",
     "Sent",
@@ -37,5 +42,6 @@ __all__ = [
     "TableClosed",
     "TableRuntime",
     "TimedOut",
+    "WentAway",
     "Whereabouts",
 ]

@@ -34,6 +34,32 @@ class TimedOut:
 
 
 @dataclass(frozen=True)
+class WentAway:
+    """A member is away: the basic computer plays their seat with their chips until they are back."""
+
+    player: int
+    timed_out: bool
+    """Put away because their turn ran out (not by their own click)."""
+    rounds: int
+    """Rounds away after which the seat is released (its stack goes home)."""
+
+
+@dataclass(frozen=True)
+class CameBack:
+    """An away member is back and plays their own seat again."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class Released:
+    """An away member's seat was released after ``rounds`` rounds away; their stack went home."""
+
+    player: int
+    rounds: int
+
+
+@dataclass(frozen=True)
 class LeavingAfterRound:
     """A member asked to leave once this round ends (R8.4), or took it back (``staying``)."""
 
@@ -80,6 +106,9 @@ class Resumed:
 Notice = (
     GameStarted
     | TimedOut
+    | WentAway
+    | CameBack
+    | Released
     | LeavingAfterRound
     | StopRequested
     | Stopped

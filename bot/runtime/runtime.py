@@ -29,22 +29,23 @@ from bot.fair_deal import PLAYER_SEED_MAX, FairDealError, check_player_seed
 from bot.runtime.computers import LEVEL_LABEL, LEVELS, ComputerPlayers
 from bot.runtime.outbox import Outbox
 from bot.runtime.outcomes import (
+    CameBack,
     ComputersOnly,
     GameStarted,
     LeavingAfterRound,
     Notice,
     Outcome,
+    Released,
     Resumed,
     Stopped,
     StopRequested,
     TableClosed,
-    TimedOut,
+    WentAway,
 )
 from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent, Whereabouts
 from bot.runtime.scheduler import AsyncioScheduler
 from bot.tables import (
     LOBBY_IDLE_SECONDS,
-    TIMEOUTS_BEFORE_REMOVAL,
     Table,
     TableError,
     TableService,
@@ -182,12 +183,48 @@ class TableRuntime:
                     await self.store.add_computer(table, level, LEVEL_LABEL[level])
         return table
 
+    async def play_again(self, ended_id: str, host_id: int, host_name: str) -> Table:
+        """**Play again** on a game's final standings: a new lobby in its channel, same stake and buy-in.
+
+        The member who clicked is seated as its host (their buy-in debited anew); the
+        previous game's other players are named in it until they join. Refused (nothing
+        opened) when the game is unknown or still open, the channel has a table, or the
+        buy-in is more than the member has (``InsufficientChips``).
+        """
+        ended = await self.store.ended(ended_id)
+        if ended is None or ended.practice:
+            raise TableError("table_closed")
+        table = await self.open(
+            ended.guild_id,
+            ended.channel_id,
+            host_id,
+            host_name,
+            ended.stake,
+            ended.buy_in,
+            ended.turn_seconds,
+        )
+        invited = [u for u in ended.seats if u >= 0 and u != host_id]
+        if invited:
+            async with self.store.lock(table.id):
+                await self.store.set_flag(table, lambda t: setattr(t, "invited", invited))
+        return table
+
     async def placed(self, table_id: str, message_id: int) -> None:
         """The table's message is now ``message_id``, just created (a lobby, a deal, the table again)."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
             await self.store.set_flag(table, lambda t: self._shown(t, message_id))
             self._arm(table)
+
+    async def in_thread(self, table_id: str, thread_id: int | None, lobby_message_id: int | None) -> None:
+        """The game is played in ``thread_id`` from now on; the lobby message stays in the channel."""
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+
+            def change(t: Table) -> None:
+                t.thread_id, t.lobby_message_id = thread_id, lobby_message_id
+
+            await self.store.set_flag(table, change)
 
     async def moved(self, table_id: str, message_id: int) -> None:
         """The notifier posted the table again at the bottom of the channel: save where (no timer changes)."""
@@ -314,8 +351,37 @@ class TableRuntime:
             self._must_play(table, user_id)
             if seq != table.seq:
                 raise StaleControl("stale_control")
+            back: tuple[Notice, ...] = ()
+            if table.is_away(user_id):  # their own move says they are back
+                await self.store.set_flag(table, lambda t: self._back(t, user_id))
+                back = (CameBack(user_id),)
             events = await self.store.apply(table, action)
-            return self._done(Outcome(table, tuple(events)))
+            return self._done(Outcome(table, tuple(events), back))
+
+    async def away(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
+        """A seated member steps away: the basic computer plays their seat with their chips."""
+        async with self._command(table_id, interaction_id) as table:
+            self._must_play(table, user_id, seated=True)
+            if table.is_away(user_id):
+                raise TableError("already_away")
+            await self.store.set_flag(table, lambda t: t.away.__setitem__(user_id, 0))
+            return self._done(Outcome(table, notices=(WentAway(user_id, False, table.away_rounds),)))
+
+    async def back(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
+        """An away member is back (**I'm back**, from the table or their hand): they play their seat again."""
+        async with self._command(table_id, interaction_id) as table:
+            if not table.is_away(user_id) or not table.is_seated(user_id):
+                raise TableError("not_away")
+            await self.store.set_flag(table, lambda t: self._back(t, user_id))
+            return self._done(Outcome(table, notices=(CameBack(user_id),)))
+
+    def _back(self, table: Table, user_id: int) -> None:
+        """``user_id`` plays their own seat again; a turn of theirs in progress gets a full timer."""
+        table.away.pop(user_id, None)
+        table.timeouts.pop(user_id, None)
+        game = table.game
+        if game is not None and game.in_round and game.to_act == table.pid(user_id):
+            table.turn_deadline = self.clock() + table.turn_seconds
 
     async def leave_after_round(
         self, table_id: str, user_id: int, *, interaction_id: int | None = None
@@ -395,7 +461,7 @@ class TableRuntime:
         if table.status != "playing" or table.game is None:
             return None
         view = table.game.public_view()
-        if view.in_round and view.to_act is not None and table.is_computer(view.to_act):
+        if view.in_round and view.to_act is not None and self._played_by_computer(table, view.to_act):
             return self.clock() + self.rng.uniform(*self.computer_pause)
         if view.in_round:
             return table.turn_deadline
@@ -436,6 +502,8 @@ class TableRuntime:
         view = table.game.public_view()
         if view.in_round and view.to_act is not None and table.is_computer(view.to_act):
             return await self._computer_turn(table, view.to_act)
+        if view.in_round and view.to_act is not None and table.is_away(view.to_act):
+            return Outcome(table, tuple(await self._play_for(table, view.to_act)))
         if view.in_round and table.turn_deadline is not None and now >= table.turn_deadline:
             return await self._timed_out(table)
         if not view.in_round and table.next_round_at is not None and now >= table.next_round_at:
@@ -449,36 +517,49 @@ class TableRuntime:
         action = await self.computers.choose(level, table.game.view(player), self.rng.random())
         return Outcome(table, tuple(await self.store.apply(table, action, by_timer=True)))
 
+    @staticmethod
+    def _played_by_computer(table: Table, player: str) -> bool:
+        """A computer seat, or an away member's seat (the basic computer plays it)."""
+        return table.is_computer(player) or table.is_away(player)
+
+    async def _play_for(self, table: Table, player: str) -> list[Event]:
+        """The basic computer plays an away member's whole turn, with their chips."""
+        game = table.game
+        assert game is not None
+        events: list[Event] = []
+        while game.in_round and game.to_act == player:
+            action = await self.computers.choose("basic", game.view(player), self.rng.random())
+            events += await self.store.apply(table, action, by_timer=True)
+        return events
+
     async def _timed_out(self, table: Table) -> Outcome:
-        """R8.4: the basic strategy plays an absent member's turn; after three in a row they are removed."""
+        """A member's turn ran out: they are put in away mode (never removed) and the computer plays it."""
         game = table.game
         assert game is not None
         player = game.to_act
         assert player is not None
         user_id = int(player)
         count = table.timeouts.get(user_id, 0) + 1
-        removed = count >= TIMEOUTS_BEFORE_REMOVAL
-        events: list[Event] = []
-        if removed:
-            events += await self.store.apply(table, Leave(player), by_timer=True)
-        else:
-            while game.in_round and game.to_act == player:
-                action = await self.computers.choose("basic", game.view(player), self.rng.random())
-                events += await self.store.apply(table, action, by_timer=True)
-            await self.store.set_flag(table, lambda t: t.timeouts.__setitem__(user_id, count))
-        notice = TimedOut(user_id, count, TIMEOUTS_BEFORE_REMOVAL - 1, removed)
-        return Outcome(table, tuple(events), (notice,))
+
+        def went_away(t: Table) -> None:
+            t.timeouts[user_id] = count
+            t.away.setdefault(user_id, 0)
+
+        await self.store.set_flag(table, went_away)
+        events = await self._play_for(table, player)
+        return Outcome(table, tuple(events), (WentAway(user_id, True, table.away_rounds),))
 
     async def _deal_next(self, table: Table) -> Outcome:
         """Between rounds: let leavers go, stop if asked, end if only computers are left, else deal."""
         stopping = table.stop_after_round
+        releasing = [u for u, rounds in table.away.items() if rounds >= table.away_rounds]
         events = await self.store.next_round(table)
         game = table.game
         assert game is not None
         view = game.public_view()
-        notices: tuple[Notice, ...] = ()
-        if view.over and not stopping and all(table.is_computer(p) for p in view.seated):
-            notices = (ComputersOnly(),)
+        notices: tuple[Notice, ...] = tuple(Released(u, table.away_rounds) for u in releasing)
+        if view.over and not stopping and all(self._played_by_computer(table, p) for p in view.seated):
+            notices += (ComputersOnly(),)
         return Outcome(table, tuple(events), notices)
 
     # ---------------------------------------------------------------- telling

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import send_ephemeral
-from bot.i18n import LANGUAGES, N_, language_name, picker_label
+from bot.i18n import LANGUAGES, N_, Texts, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.languages import SERVER
 from bot.ledger import InsufficientChips, LedgerError, setting_range
@@ -26,14 +26,15 @@ from bot.limits import CONTENT, shorten
 from bot.refusals import NOTHING_CHANGED, explain
 from bot.runtime import Delivery, Sent, TableRuntime
 from bot.table_render import notice_line
-from bot.tables import TableError, TableService
+from bot.tables import MAX_SEATS, TableError, TableService
 from cogs.flipflop import controls
 from cogs.flipflop.admin import AdminCommands
 from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
 from cogs.flipflop.coach import Coach, CoachCommands
+from cogs.flipflop.controls import fit
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier, Moved, News
-from cogs.flipflop.play import REFUSED, Answer, Controls, may_manage, not_enough
+from cogs.flipflop.play import REFUSED, THREAD_NAME_CHARS, Answer, Controls, may_manage, not_enough
 from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
 
@@ -47,6 +48,14 @@ TurnSeconds = app_commands.Range[int, setting_range("turn_seconds")[0], setting_
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
 
+FORUM_TITLE = N_("🃏 Flip Flop · stake {stake} · {seats} seats open")
+"""A forum post's title (at most 100 characters, cut with "…" if a translation runs longer)."""
+FORUM_OPENING = N_("🃏 Opening a Flip Flop table…")
+FORUM_OPENED = N_("Your table is open in its own post: {post}. Players join there.")
+FORUM_REFUSED = N_(
+    "I couldn't open a post in this forum: I need the **Create Posts** and **Send Messages in Posts** "
+    "permissions here. Nothing was changed."
+)
 NO_TABLE = N_("There's no table in this channel. Open one with `/flipflop start`.")
 AUTOMATIC = "auto"
 """``/flipflop language language:Automatic``: forget the member's choice."""
@@ -183,7 +192,30 @@ class FlipFlop(
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.runtime.channel_gone(payload.thread_id)
+        table = self.runtime.in_channel(payload.thread_id)
+        refunds = await self.runtime.channel_gone(payload.thread_id)
+        if table is not None and refunds is not None and table.thread_id == payload.thread_id:
+            await self.notifier.thread_gone(table, refunds)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread was archived mid-game: opened again if the bot may, else closed with refunds."""
+        table = self.runtime.in_channel(payload.thread_id)
+        archived = bool(payload.data.get("thread_metadata", {}).get("archived"))
+        if table is None or table.thread_id != payload.thread_id or not archived:
+            return
+        try:
+            await self.bot.http.edit_channel(payload.thread_id, archived=False)
+        except discord.HTTPException as e:
+            logging.getLogger("flipflop").warning(
+                "Table %s: its thread was archived and can't be opened again (%s %s)",
+                table.id,
+                e.status,
+                e.code,
+            )
+            refunds = await self.runtime.channel_gone(payload.thread_id)
+            if refunds is not None:
+                await self.notifier.thread_gone(table, refunds)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -191,7 +223,7 @@ class FlipFlop(
         if message.guild is None or self.bot.user is None or message.author.id == self.bot.user.id:
             return
         table = self.runtime.store.in_channel(message.channel.id)
-        if table is not None and table.status == "playing":
+        if table is not None and table.status == "playing" and table.plays_in == message.channel.id:
             self.notifier.pushed_up(table)
 
     # ------------------------------------------------------------------ commands
@@ -227,6 +259,11 @@ class FlipFlop(
         if buy_in is None:
             buy_in = settings.default_buy_in if stake == settings.default_stake else 40 * stake
         user = interaction.user
+        if isinstance(interaction.channel, discord.ForumChannel):
+            await self.start_in_forum(
+                interaction, interaction.channel, stake, buy_in, settings.turn_seconds, t
+            )
+            return
         try:
             table = await self.runtime.open(
                 interaction.guild.id,
@@ -244,6 +281,54 @@ class FlipFlop(
             await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
             return
         await self.post_table(interaction, table)
+
+    async def start_in_forum(
+        self,
+        interaction: discord.Interaction,
+        forum: discord.ForumChannel,
+        stake: int,
+        buy_in: int,
+        turn_seconds: int,
+        t: Texts,
+    ) -> None:
+        """In a forum, a new post is the lobby and the game's place; its title says the stake and open seats.
+
+        The post is made first, so the table is bound to it from the start; a lobby the
+        member can not open (the buy-in, a refusal) takes its post away again.
+        """
+        assert interaction.guild is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        public = await self.bot.languages.public(interaction)
+        title = public.gettext(FORUM_TITLE).format(
+            stake=public.chips(stake), seats=public.number(MAX_SEATS - 1)
+        )
+        user = interaction.user
+        try:
+            post = await forum.create_thread(
+                name=fit(title, THREAD_NAME_CHARS), content=public.gettext(FORUM_OPENING)
+            )
+        except discord.HTTPException as e:
+            logging.getLogger("flipflop").warning("Could not open a forum post (%s %s)", e.status, e.code)
+            await interaction.followup.send(t.gettext(FORUM_REFUSED), ephemeral=True)
+            return
+        try:
+            table = await self.runtime.open(
+                interaction.guild.id, post.thread.id, user.id, user.display_name, stake, buy_in, turn_seconds
+            )
+        except (InsufficientChips, LedgerError, TableError) as e:
+            await post.thread.delete()
+            text = (
+                not_enough(e.balance, buy_in, t)
+                if isinstance(e, InsufficientChips)
+                else t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t))
+            )
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        await post.message.edit(content=None, **self.notifier.screen(table, public).send())
+        await self.runtime.placed(table.id, post.message.id)
+        await interaction.followup.send(
+            t.gettext(FORUM_OPENED).format(post=post.thread.mention), ephemeral=True
+        )
 
     @app_commands.command(
         name="hand", description="See your cards at this channel's table (only you see them)."

@@ -78,6 +78,10 @@ class Handler(Protocol):
         """A page button on the rules (``page`` counts from 1)."""
         ...
 
+    async def on_play_again(self, interaction: discord.Interaction, tid: str) -> None:
+        """**Play again** on an ended game's final standings."""
+        ...
+
 
 _handlers: weakref.WeakValueDictionary[int, Handler] = weakref.WeakValueDictionary()
 """Each client's handler, held weakly (the cog owns it), so a finished bot can be collected."""
@@ -86,12 +90,16 @@ _handlers: weakref.WeakValueDictionary[int, Handler] = weakref.WeakValueDictiona
 def bind(client: discord.Client, handler: Handler) -> None:
     """Register the persistent controls on ``client`` and who answers them."""
     _handlers[id(client)] = handler
-    client.add_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton)
+    client.add_dynamic_items(
+        LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton, PlayAgainButton
+    )
 
 
 def unbind(client: discord.Client) -> None:
     """Stop answering the controls (the cog is unloading)."""
-    client.remove_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton)
+    client.remove_dynamic_items(
+        LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton, PlayAgainButton
+    )
     _handlers.pop(id(client), None)
 
 
@@ -284,7 +292,7 @@ class LobbySelect(
 class TableButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay)",
+    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay|back)",
 ):
     """A button on the public table message."""
 
@@ -318,7 +326,7 @@ class HandButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
         r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+)"
-        r":(?P<op>stock|take|drop|refresh|leave|leaveok|hint|discard|spread|layoff|pick)"
+        r":(?P<op>stock|take|drop|refresh|leave|leaveok|hint|discard|spread|layoff|pick|away|back)"
         r"(?::(?P<until>[0-9A-Z.@~]*))?"
     ),
 ):
@@ -433,6 +441,29 @@ class RulesButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answered(interaction, handler_of(interaction).on_rules(interaction, self.page))
+
+
+class PlayAgainButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ff:p:(?P<tid>[0-9a-f]+):again"
+):
+    """**Play again** on a game's final standings: it names the ended table (closed, so no guard)."""
+
+    def __init__(self, tid: str, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.success, emoji="🔁", custom_id=f"ff:p:{tid}:again"
+            )
+        )
+        self.tid = tid
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> PlayAgainButton:
+        return cls(match["tid"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answered(interaction, handler_of(interaction).on_play_again(interaction, self.tid))
 
 
 # ---------------------------------------------------------------------- select values

@@ -43,9 +43,11 @@ from bot.table_render import (
     notice_line,
     round_ending,
     round_title,
+    seat_name,
     unreadable_line,
 )
 from bot.tables import Table, Unreadable
+from cogs.flipflop.controls import PlayAgainButton, label
 from cogs.flipflop.pacing import EditPacer
 from cogs.flipflop.pings import TurnPings
 from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, practice_title
@@ -82,6 +84,10 @@ STOPPED_UPDATING = N_(
     "Click 🔄 **Refresh** or **My hand** on the table for a fresh one."
 )
 MOVED = N_("The table moved to the bottom of the channel ⬇️")
+THREAD_ENDED = N_("🧵 The game was played in {thread}.")
+THREAD_DELETED = N_(
+    "🧵 The game's thread was deleted, so the table closed and every chip went back: {refunds}."
+)
 RETRY_SECONDS = (0.5, 4.0)
 """Backoff after a failed table edit: the first wait, doubling up to the last (a little less, at random).
 
@@ -182,6 +188,13 @@ def worst(results: Sequence[Sent]) -> Sent:
     return max(results, key=lambda s: _RANK[s.status], default=Sent(Delivery.OK))
 
 
+def play_again_view(table: Table, t: Texts) -> discord.ui.View:
+    """The final standings' one control: a new lobby with the same stake and buy-in."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayAgainButton(table.id, label(t.gettext("Play again"))))
+    return view
+
+
 class DiscordNotifier:
     """Posts outcomes in a table's channel, keeps the table message and open hands current."""
 
@@ -268,8 +281,8 @@ class DiscordNotifier:
             log.warning("Table %s: could not mark a hand as stopped (%s %s)", key[0], e.status, e.code)
 
     def channel(self, table: Table) -> discord.PartialMessageable:
-        """The table's channel (no fetch needed to post)."""
-        return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        """Where the table plays: its game's thread, else its channel (no fetch needed to post)."""
+        return self.bot.get_partial_messageable(table.plays_in, guild_id=table.guild_id)
 
     async def _call(
         self, table_id: str, what: str, call: Awaitable[Any], timeout: float | None = None
@@ -362,8 +375,13 @@ class DiscordNotifier:
             if (table_message and not only_a_draw(outcome)) or lines:
                 self.refresh_soon(table)
             news = [line for n in posted if (line := notice_line(table, n, t))] + final
-            for text in split_message(news):  # a restart, a closing and the final standings are news
-                results.append(await self.post(table, text))
+            chunks = split_message(news)
+            threaded = table.thread_id is not None
+            for i, text in enumerate(chunks):  # a restart, a closing and the final standings are news
+                again = final and i == len(chunks) - 1 and not table.practice and not threaded
+                results.append(await self.post(table, text, play_again_view(table, t) if again else None))
+            if threaded and table.status == "closed":  # the channel's lobby shows how it ended
+                self._spawn(self.wrap_up_thread(table, news, bool(final), t))
         await self._update_open_hands(table)
         self.pings.after(outcome)
         if table.status == "closed":
@@ -520,9 +538,14 @@ class DiscordNotifier:
         self.endings.pop(table_id, None)
         self.failures.pop(table_id, None)
 
-    async def post(self, table: Table, text: str) -> Sent:
-        """One message in the table's channel."""
-        call = self.channel(table).send(text, allowed_mentions=discord.AllowedMentions.none())
+    async def post(self, table: Table, text: str, view: discord.ui.View | None = None) -> Sent:
+        """One message in the table's channel (the final standings carry **Play again**)."""
+        channel, quiet = self.channel(table), discord.AllowedMentions.none()
+        call = (
+            channel.send(text, allowed_mentions=quiet, view=view)
+            if view
+            else channel.send(text, allowed_mentions=quiet)
+        )
         return await self._call(table.id, "post", call)
 
     def refresh_soon(self, table: Table, delay: float = 0.0) -> None:
@@ -633,9 +656,9 @@ class DiscordNotifier:
         The table message itself is not fetched: the one edit that brings it up
         to date finds out (404 Unknown Message: the table is posted again).
         """
-        if self.bot.get_channel(table.channel_id) is None:
+        if self.bot.get_channel(table.plays_in) is None:
             try:
-                await self.bot.fetch_channel(table.channel_id)
+                await self.bot.fetch_channel(table.plays_in)
             except (discord.NotFound, discord.Forbidden):
                 return "channel_gone"
         return "ok" if table.message_id is not None else "message_gone"
@@ -656,6 +679,47 @@ class DiscordNotifier:
         t = await self.server_texts(bad.guild_id)
         call = channel.send(unreadable_line(bad.refunds, t), allowed_mentions=discord.AllowedMentions.none())
         return await self._call(bad.table_id, "post", call)
+
+    async def wrap_up_thread(self, table: Table, lines: Sequence[str], final: bool, t: Texts) -> None:
+        """A game played in a thread ended: the channel's lobby message shows how; the thread is archived.
+
+        The final standings come with a link to the thread and **Play again** (a new lobby
+        in the channel). An archived thread can still be read and opened again by anyone.
+        """
+        thread_id, lobby = table.thread_id, table.lobby_message_id
+        if thread_id is None:
+            return
+        if lobby is not None:
+            text = "\n".join([*lines, t.gettext(THREAD_ENDED).format(thread=f"<#{thread_id}>")])
+            old = self.bot.get_partial_messageable(
+                table.channel_id, guild_id=table.guild_id
+            ).get_partial_message(lobby)
+            view = play_again_view(table, t) if final and not table.practice else None
+            edit = old.edit(
+                content=split_message([text])[0],
+                embed=None,
+                view=view,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self._call(table.id, "edit the lobby message", edit, CALL_SECONDS)
+        await self._call(table.id, "archive the thread", self.bot.http.edit_channel(thread_id, archived=True))
+
+    async def thread_gone(self, table: Table, refunds: dict[int, int]) -> None:
+        """The game's thread was deleted: the lobby message in the channel says the table closed, refunded."""
+        if table.lobby_message_id is None:
+            return
+        t = await self.table_texts(table)
+        paid = ", ".join(
+            t.gettext("{name} got {amount} back").format(name=seat_name(table, t, u), amount=t.chips(a))
+            for u, a in refunds.items()
+            if a
+        )
+        text = t.gettext(THREAD_DELETED).format(refunds=paid or "—")
+        old = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id).get_partial_message(
+            table.lobby_message_id
+        )
+        edit = old.edit(content=text, embed=None, view=None, allowed_mentions=discord.AllowedMentions.none())
+        await self._call(table.id, "edit the lobby message", edit, CALL_SECONDS)
 
     async def retire(self, table: Table, message_id: int) -> Sent:
         """The table moved to a new message: say so on the old one."""

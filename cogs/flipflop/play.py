@@ -30,7 +30,7 @@ from bot.storage import StoreError
 from bot.table_render import notice_line
 from bot.tables import Table, TableError
 from cogs.flipflop.coach import coach_of
-from cogs.flipflop.controls import OUR_SIDE, parse_action
+from cogs.flipflop.controls import OUR_SIDE, fit, parse_action
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.screens import (
     Screen,
@@ -63,6 +63,27 @@ def now() -> float:
 
 
 STALE_NOTE = N_("⚠️ That control was from an earlier turn; nothing was done. Here is your hand now:")
+
+
+AWAY_NOTE = N_(
+    "💤 You're away: the basic computer plays your seat with your chips until you click **I'm back** "
+    "(here or on the table). After {rounds} rounds away your seat is released and your stack goes back "
+    "to your balance."
+)
+BACK_NOTE = N_("👋 Welcome back: you play your own seat again.")
+
+
+IN_THREAD_TITLE = N_("🃏 Flip Flop — game on")
+IN_THREAD = N_("🧵 The game is played in {thread}; the final standings will be shown here.")
+NO_THREADS_HERE = N_(
+    "🧵 The game is played here in the channel: threads can't be opened in this kind of channel."
+)
+NO_THREAD_PERMISSION = N_(
+    "🧵 The game is played here in the channel: I need the **Create Public Threads** and "
+    "**Send Messages in Threads** permissions to give it a thread of its own."
+)
+THREAD_NAME_CHARS = 100
+"""Discord's limit for a thread's name."""
 
 
 def may_manage(interaction: discord.Interaction) -> bool:
@@ -268,15 +289,21 @@ class Controls:
         await self.warn_if_muted(interaction, tid)
 
     async def dealt(self, answer: Answer, outcome: Outcome) -> None:
-        """The Start click's answer is the table, posted as a new message below the lobby.
+        """The Start click's answer: the game opens in a thread from the lobby, else below it.
 
-        A new message because round 2's commitment, drawn at this deal, must be
-        published in a message created before the clicks of round 1 that seed
-        round 2 (docs/FAIRNESS.md); the lobby message then says where the table went.
+        In a thread, the lobby message (the click's answer) says where the game went, and
+        the channel gets no message per round. Where no thread can be opened, the table is
+        posted as a new message below the lobby, and whoever clicked Start is told why once.
+        A new message either way because round 2's commitment, drawn at this deal, must be
+        published in a message created before the clicks of round 1 that seed round 2
+        (docs/FAIRNESS.md).
         """
         table = outcome.table
         lobby = table.message_id
         t = await self.notifier.table_texts(table)
+        thread, why = await self._thread_for(answer.interaction, table, lobby)
+        if thread is not None and await self._deal_in_thread(answer, outcome, thread, lobby, t):
+            return
         try:
             posted = await answer.post(**self.notifier.screen(table, t).send())
         except discord.HTTPException as e:
@@ -288,12 +315,62 @@ class Controls:
             await self.runtime.placed(table.id, posted)
         finally:  # the deal is told even if saving where the table went failed
             await self.runtime.tell(outcome)
+        if why is not None:
+            reader = await self.member_texts(answer.interaction)
+            await self._answered(table.id, answer.private(reader.gettext(why)))
         if lobby is not None:  # one paced edit: the lobby says where the table went
 
             async def retire() -> None:
                 await self.notifier.retire(table, lobby)
 
             self.notifier.pacer.request(table.channel_id, retire, key=f"retire:{lobby}")
+
+    async def _thread_for(
+        self, interaction: discord.Interaction, table: Table, lobby: int | None
+    ) -> tuple[discord.Thread | None, str | None]:
+        """A public thread opened from the lobby message, or None and why not (None: nothing to say)."""
+        channel = interaction.channel
+        if not self.notifier.bot.tables_in_threads or lobby is None or table.practice:
+            return None, None
+        if isinstance(channel, discord.Thread):
+            return None, None  # already in a thread (a forum post), or nothing to open it from
+        if not isinstance(channel, discord.TextChannel):
+            return None, NO_THREADS_HERE
+        perms = interaction.app_permissions
+        if not (perms.create_public_threads and perms.send_messages_in_threads):
+            return None, NO_THREAD_PERMISSION
+        name = fit(f"🃏 Flip Flop · {table.stake}/{table.buy_in} · {table.id}", THREAD_NAME_CHARS)
+        try:
+            thread = await channel.get_partial_message(lobby).create_thread(
+                name=name, auto_archive_duration=1440
+            )
+        except discord.Forbidden:
+            return None, NO_THREAD_PERMISSION
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not open a thread (%s %s)", table.id, e.status, e.code)
+            return None, None
+        return thread, None
+
+    async def _deal_in_thread(
+        self, answer: Answer, outcome: Outcome, thread: discord.Thread, lobby: int | None, t: Texts
+    ) -> bool:
+        """Post the table in its new thread and make the lobby point there; False: play in the channel."""
+        table = outcome.table
+        try:
+            await self.runtime.in_thread(table.id, thread.id, lobby)
+            message = await thread.send(**self.notifier.screen(table, t).send())
+        except (discord.HTTPException, *REFUSED) as e:
+            log.warning("Table %s: could not start the game in its thread (%s)", table.id, e)
+            if table.thread_id is not None:
+                await self.runtime.in_thread(table.id, None, None)
+            return False
+        try:
+            await self.runtime.placed(table.id, message.id)
+        finally:  # the deal is told even if saving where the table went failed
+            await self.runtime.tell(outcome)
+        screen = closed_screen(t.gettext(IN_THREAD_TITLE), t.gettext(IN_THREAD).format(thread=thread.mention))
+        await self._answered(table.id, answer.edit(**screen.edit()))
+        return True
 
     @staticmethod
     def lobby_screen(outcome: Outcome, t: Texts) -> Screen:
@@ -327,7 +404,9 @@ class Controls:
         t = await self.member_texts(interaction)
         user_id, heard = interaction.user.id, interaction.id
         try:
-            if op == "stay":
+            if op == "back":
+                outcome = await self.runtime.back(tid, user_id, interaction_id=heard)
+            elif op == "stay":
                 outcome = await self.runtime.stay(tid, user_id, interaction_id=heard)
             else:
                 outcome = await self.runtime.leave_after_round(tid, user_id, interaction_id=heard)
@@ -335,7 +414,9 @@ class Controls:
             await answer.refused(e, t, table)
             await self.warn_if_muted(interaction, tid)
             return
-        if op == "stay":
+        if op == "back":
+            text = t.gettext(BACK_NOTE)
+        elif op == "stay":
             text = t.gettext("Got it: you stay at the table for the next round.")
         elif table.practice:  # practice chips never reach a balance
             text = (
@@ -396,6 +477,29 @@ class Controls:
             return ""
         return "💡 " + t.gettext(FIRST_HAND_TIP).format(rules=mention("flipflop rules")) if first else ""
 
+    async def on_play_again(self, interaction: discord.Interaction, tid: str) -> None:
+        """**Play again**: a new lobby below, same stake and buy-in, the clicker seated as host."""
+        answer = Answer(interaction).start()
+        user = interaction.user
+        try:
+            table = await self.runtime.play_again(tid, user.id, user.display_name)
+        except InsufficientChips as e:
+            await answer.private(not_enough(e.balance, e.needed, await self.member_texts(interaction)))
+            return
+        except REFUSED as e:
+            await answer.refused(e, await self.member_texts(interaction), None)
+            return
+        screen = lobby_screen(table, await self.server_texts(interaction))
+        try:
+            posted = await answer.post(**screen.send())
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not post the Play again lobby (%s %s)", table.id, e.status, e.code)
+            again = await self.notifier.post_table(table)
+            if again is None:
+                return  # the lobby expires with its buy-ins refunded, as any lobby nobody can see
+            posted = again
+        await self.runtime.placed(table.id, posted)
+
     async def on_rules(self, interaction: discord.Interaction, page: int) -> None:
         """Turn a page of the rules (in the member's language)."""
         answer = Answer(interaction).start()
@@ -403,6 +507,28 @@ class Controls:
         await answer.edit(**rules_screen(page, t).edit())
 
     # ------------------------------------------------------------------ hands
+
+    async def away_or_back(
+        self, answer: Answer, interaction: discord.Interaction, table: Table, op: str, t: Texts
+    ) -> None:
+        """**Away** or **I'm back** from a private hand: the hand answers with what it means."""
+        user_id, heard = interaction.user.id, interaction.id
+        try:
+            if op == "away":
+                outcome = await self.runtime.away(table.id, user_id, interaction_id=heard)
+            else:
+                outcome = await self.runtime.back(table.id, user_id, interaction_id=heard)
+        except REFUSED as e:
+            await answer.refused(e, t, table)
+            return
+        note = (
+            t.gettext(AWAY_NOTE).format(rounds=t.number(outcome.table.away_rounds))
+            if op == "away"
+            else t.gettext(BACK_NOTE)
+        )
+        if await self._answered(table.id, answer.edit(**hand_screen(outcome.table, user_id, t, note).edit())):
+            self.notifier.remember_hand(outcome.table, user_id, interaction, t)
+        await self.runtime.tell(outcome)
 
     async def on_hand(
         self, interaction: discord.Interaction, tid: str, seq: int, op: str, value: str | None
@@ -423,6 +549,9 @@ class Controls:
             return
         if op == "leave":
             await answer.edit(**leave_confirm_screen(table, user_id, now(), t).edit())
+            return
+        if op in ("away", "back"):
+            await self.away_or_back(answer, interaction, table, op, t)
             return
         if op == "leaveok" and (value is None or not value.isdigit() or now() > int(value)):
             note = t.gettext(

@@ -119,6 +119,10 @@ def table_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str]
         view.add_item(
             TableButton(table.id, "stay", label(t.gettext("Stay after all")), discord.ButtonStyle.secondary)
         )
+    if table.away:
+        view.add_item(
+            TableButton(table.id, "back", label(t.gettext("I'm back")), discord.ButtonStyle.success, "👋")
+        )
     return Screen(
         embed=practice_embed(table, table_embed(table, t.at(table.practice), last_line, log), t), view=view
     )
@@ -482,6 +486,14 @@ def _hand_controls(
                 tid, seq, "leave", label(t.gettext("Leave game…")), discord.ButtonStyle.secondary, row=4
             )
         )
+    if table.is_seated(int(v.player)):
+        away = table.is_away(v.player)
+        op, text, style = (
+            ("back", t.gettext("I'm back"), discord.ButtonStyle.success)
+            if away
+            else ("away", t.gettext("Away"), discord.ButtonStyle.secondary)
+        )
+        out.add_item(HandButton(tid, seq, op, label(text), style, "👋" if away else "💤", row=4))
     return out
 
 

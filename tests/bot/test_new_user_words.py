@@ -13,7 +13,7 @@ from bot.i18n.languages import LANGUAGES
 from bot.rules_pages import PAGES, rules_pages
 from bot.runtime.outcomes import TimedOut
 from bot.table_render import notice_line
-from bot.tables import TIMEOUTS_BEFORE_REMOVAL, Table
+from bot.tables import AWAY_ROUNDS_BEFORE_RELEASE, TIMEOUTS_BEFORE_REMOVAL, Table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,11 +49,10 @@ def test_the_timeout_line_and_the_readme_say_the_same_limit() -> None:
     )
     assert removed is not None and f"{TIMEOUTS_BEFORE_REMOVAL} turns in a row" in removed
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    timer = readme[readme.index("- **Turn timer**") :].split("\n- ", 1)[0]
-    assert f"at {TIMEOUTS_BEFORE_REMOVAL} they are removed" in timer
-    assert f"the {TIMEOUTS_BEFORE_REMOVAL}rd in a row removes" in timer
-    assert f"first {TIMEOUTS_BEFORE_REMOVAL - 1} timeouts" in timer
-    assert "basic computer strategy" in timer and "highest" not in timer
+    timer = readme[readme.index("- **Turn timer and away mode**") :].split("\n- ", 1)[0]
+    # a turn that runs out puts the player away now (never removed): the README says the table's rule
+    assert "never\n  removed" in timer and f"after {AWAY_ROUNDS_BEFORE_RELEASE} rounds away" in timer
+    assert "basic computer player" in timer and "highest" not in timer
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

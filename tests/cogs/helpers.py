@@ -89,7 +89,7 @@ def message(world: World, channel_id: int, message_id: int) -> discord.Message:
 def table_message(world: World, channel: simcord.ChannelHandle | None = None) -> discord.Message:
     table = table_in(world, channel)
     assert table is not None and table.message_id is not None
-    return message(world, table.channel_id, table.message_id)
+    return message(world, table.plays_in, table.message_id)
 
 
 async def open_table(world: World, players: list[simcord.MemberActor], **options: int) -> Table:
@@ -174,7 +174,7 @@ class Hands:
             self.ids[player.id] = response.id
             self.opened[player.id] = self.opened.get(player.id, 0) + 1
             return response
-        msg = message(self.world, table.channel_id, mid)
+        msg = message(self.world, table.plays_in, mid)
         if (
             "Refresh" in buttons(msg)
             and "Draw from stock" not in buttons(msg)

@@ -108,7 +108,7 @@ async def test_timeout_plays_the_turn_with_the_basic_strategy(world: World) -> N
     absent = g.to_act
     await world.env.advance_time(61)
     assert g.to_act != absent or not g.in_round
-    assert "basic computer strategy" in channel_text(world)
+    assert "ran out of time and is away: the basic computer plays their seat" in channel_text(world)
     await conserved(world)
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import simcord
 
+from engine import Drop
 from tests.cogs.helpers import (
     Hands,
     buttons,
@@ -18,6 +20,7 @@ from tests.cogs.helpers import (
     open_table,
     play_simple_turn,
     play_step,
+    runtime,
     selects,
     table_in,
     table_message,
@@ -186,7 +189,7 @@ async def test_waiting_players_see_their_hand_but_no_moves(world: World) -> None
     controls = [
         c for r in hand.message.components for c in (r if isinstance(r, dict) else r.to_dict())["components"]
     ]
-    assert {c["label"] for c in controls if not c.get("disabled")} == {"Refresh", "Leave game…"}
+    assert {c["label"] for c in controls if not c.get("disabled")} == {"Refresh", "Leave game…", "Away"}
     shown = [c for c in controls if c.get("disabled")]  # the hand, as cards not clickable now
     assert len(shown) == 5 and all(":discard:" in c["custom_id"] for c in shown)
     assert selects(hand) == {}
@@ -209,23 +212,32 @@ async def test_turn_timer_plays_for_the_absent_player(world: World) -> None:
     await conserved(world)
 
 
-async def test_three_timeouts_in_a_row_remove_the_player(world: World) -> None:
-    """R8.4: removed for not acting in time, as if they had left."""
+async def test_a_timeout_puts_the_player_away_until_they_click_im_back(world: World) -> None:
+    """Away mode instead of removal: the computer plays the seat with the player's chips."""
     table = await open_table(world, world.members[:3], stake=5, buy_in=200)
     g = table.game
     assert g is not None and g.round is not None
-    victim = g.to_act
-    hands = Hands(world)
-    for _ in range(60):
-        if g.round.end is not None or victim in g.round.dead:
-            break
-        if g.to_act == victim:
-            await world.env.advance_time(61)
-        else:
-            await play_simple_turn(world, member_by_pid(world, g.to_act), hands=hands)  # type: ignore[arg-type]
-    assert victim in g.round.dead
-    assert "is removed from the game" in channel_text(world)
-    assert "left the game" not in channel_text(world)  # the removal says it once, not twice
+    victim = member_by_pid(world, g.to_act)  # type: ignore[arg-type]
+    other = next(m for m in world.members[:3] if m is not victim)
+    await world.env.advance_time(61)
+    assert table.is_away(victim.id) and table.is_seated(victim.id)
+    assert "ran out of time and is away" in channel_text(world)
+    assert "after 3 rounds away your seat is released" in channel_text(world)  # the table says the rule
+    shown = table_message(world)
+    assert "💤 away" in (shown.embeds[0].fields[0].value or "")
+    assert "I'm back" in buttons(shown)
+    seq = table.seq
+    refused = await other.click(shown, label="I'm back")  # someone not away
+    assert refused.ephemeral and "not away" in refused.response.content
+    assert table.seq == seq and table.is_away(victim.id)
+    back = await victim.click(table_message(world), label="I'm back")
+    assert back.ephemeral and "Welcome back" in back.response.content
+    assert not table.is_away(victim.id)
+    assert "is back and plays their own seat again" in channel_text(world)
+    hand = await my_hand(world, victim)
+    stepped = await victim.click(hand, label="Away")
+    assert stepped.acknowledged and table.is_away(victim.id)
+    assert "stepped away" in channel_text(world)
     await conserved(world)
 
 
@@ -380,3 +392,49 @@ async def test_chips_are_conserved_at_every_step_of_a_four_player_game(world: Wo
     for _ in range(300):
         if not await play_step(world, hands, drop_below=25):
             break
+
+
+async def ended_game(world: World, players: list[simcord.MemberActor]) -> discord.Message:
+    """A game stopped after its first round (a drop ends it, R7); its final standings message."""
+    table = await open_table(world, players, stake=5, buy_in=200)
+    rt = runtime(world)
+    assert table.game is not None and table.game.to_act is not None
+    await rt.tell(await rt.act(table.id, int(table.game.to_act), table.seq, Drop(table.game.to_act)))
+    await rt.tell(await rt.stop(table.id, players[0].id, may_manage=False))
+    assert table_in(world) is None
+    final = next(m for m in world.channel.history() if "Final standings" in (m.content or ""))
+    assert "Play again" in buttons(final)
+    return final
+
+
+async def test_play_again_opens_a_lobby_naming_the_last_players(world: World) -> None:
+    ann, ben, cat, dan = world.members[:4]
+    final = await ended_game(world, [ann, ben, cat])
+    before = await world.bot.ledger.balance(world.guild.id, ben.id)
+    again = await ben.click(final, label="Play again")
+    assert again.acknowledged and not again.ephemeral
+    lobby = table_in(world)
+    assert lobby is not None and lobby.status == "lobby" and lobby.host_id == ben.id
+    assert (lobby.stake, lobby.buy_in, lobby.seats) == (5, 200, [ben.id])
+    assert lobby.invited == [ann.id, cat.id]
+    assert await world.bot.ledger.balance(world.guild.id, ben.id) == before - 200  # debited anew
+    shown = message(world, world.channel.id, lobby.message_id)  # type: ignore[arg-type]
+    assert f"<@{ann.id}>" in shown.embeds[0].fields[0].value  # named until they join
+    joined = await ann.click(shown, label="Join")
+    assert joined.acknowledged and lobby.seats == [ben.id, ann.id]
+    # a second click while the lobby is open opens nothing more
+    twice = await cat.click(final, label="Play again")
+    assert twice.ephemeral and "already a table" in twice.response.content
+    assert table_in(world) is lobby and len(lobby.seats) == 2
+    await conserved(world)
+
+
+async def test_play_again_by_someone_who_cannot_afford_it(world: World) -> None:
+    ann, ben, cat, dan = world.members[:4]
+    final = await ended_game(world, [ann, ben, cat])
+    ledger, g = world.bot.ledger, world.guild.id
+    await ledger.take(g, dan.id, await ledger.balance(g, dan.id) - 50, world.admin.id)
+    refused = await dan.click(final, label="Play again")
+    assert refused.ephemeral and "the buy-in is 200" in refused.response.content
+    assert table_in(world) is None and await ledger.balance(g, dan.id) == 50
+    await conserved(world)

@@ -114,6 +114,10 @@ class Fault:
         )
 
 
+THREADS = (1 << 35) | (1 << 38)
+"""Create Public Threads and Send Messages in Threads."""
+
+
 def shard_of(guild_id: int, shard_count: int) -> int:
     """Discord's sharding formula."""
     return (guild_id >> 22) % shard_count
@@ -142,6 +146,10 @@ class FakeDiscord:
         self.guilds = guilds if guilds is not None else {GUILD_ID: CHANNEL_ID}
         """Each server and its one text channel."""
         self.channels = {c: g for g, c in self.guilds.items()}
+        self.threads: dict[int, dict[str, Any]] = {}
+        """Threads opened from a message: id (the message's) -> parent id and whether archived."""
+        self.app_permissions = 0x7FFFFFFFF
+        """The bot's permissions an interaction carries (``THREADS`` added: it may open threads)."""
         self.shard_of_socket: dict[web.WebSocketResponse, int] = {}
         self.seqs: dict[web.WebSocketResponse, int] = {}
         self.identifies: list[tuple[int, int]] = []
@@ -266,6 +274,8 @@ class FakeDiscord:
         r.add_patch(api + "/channels/{cid}/messages/{mid}", self.edit_message)
         r.add_delete(api + "/channels/{cid}/messages/{mid}", self.remove_message)
         r.add_get(api + "/channels/{cid}", self.get_channel)
+        r.add_patch(api + "/channels/{cid}", self.edit_channel)
+        r.add_post(api + "/channels/{cid}/messages/{mid}/threads", self.start_thread)
         self.runner = web.AppRunner(app, handler_cancellation=True)  # a request given up never lands
         await self.runner.setup()
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
@@ -464,9 +474,46 @@ class FakeDiscord:
             return self.json({"code": 10003, "message": "Unknown Channel"}, 404)
         return self.json(self.channel(cid))
 
+    async def start_thread(self, request: web.Request) -> web.Response:
+        """A public thread from a message: it takes the message's id, as in Discord."""
+        parent, mid = int(request.match_info["cid"]), int(request.match_info["mid"])
+        body = await request.json()
+        self.threads[mid] = {"parent": parent, "name": body.get("name", ""), "archived": False}
+        self.channels[mid] = self.channels[parent]
+        return self.json(self.channel(mid))
+
+    async def edit_channel(self, request: web.Request) -> web.Response:
+        cid = int(request.match_info["cid"])
+        if cid not in self.channels:
+            return self.json({"code": 10003, "message": "Unknown Channel"}, 404)
+        body = await request.json()
+        if cid in self.threads and "archived" in body:
+            self.threads[cid]["archived"] = bool(body["archived"])
+        return self.json(self.channel(cid))
+
     # ------------------------------------------------------------------ gateway
 
     def channel(self, channel_id: int = CHANNEL_ID) -> dict[str, Any]:
+        thread = self.threads.get(channel_id)
+        if thread is not None:
+            return {
+                "id": str(channel_id),
+                "type": 11,
+                "name": thread["name"],
+                "guild_id": str(self.channels[channel_id]),
+                "parent_id": str(thread["parent"]),
+                "owner_id": str(self.bot_user["id"]),
+                "message_count": 0,
+                "member_count": 1,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": thread["archived"],
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": _now(),
+                    "locked": False,
+                },
+            }
         return {
             "id": str(channel_id),
             "type": 0,
@@ -684,7 +731,7 @@ class FakeDiscord:
             "data": data,
             "locale": "en-US",
             "guild_locale": "en-US",
-            "app_permissions": str(0x7FFFFFFFF),
+            "app_permissions": str(self.app_permissions),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,

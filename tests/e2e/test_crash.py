@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest_asyncio
 
-from tests.e2e.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord
+from tests.e2e.fake_discord import CHANNEL_ID, EPHEMERAL, GUILD_ID, THREADS, FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = {801: "ann", 802: "ben", 803: "cat"}
@@ -266,6 +266,53 @@ async def test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish(running
     assert sum(balances.values()) == 3000
     check_rounds_chain(bot, bot.query("SELECT table_id FROM tables")[0][0])
     await wait_for(lambda: any("Game over!" in m["content"] for m in list(fake.messages.values())))
+
+
+async def test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby(running: Any) -> None:
+    """The bot may open threads: the game is played in one, killed mid-turn and between rounds."""
+    fake, bot = running
+    fake.app_permissions |= THREADS
+
+    def in_channel() -> int:
+        return sum(
+            1
+            for m in list(fake.messages.values())
+            if int(m["channel_id"]) == CHANNEL_ID and not m["flags"] & EPHEMERAL
+        )
+
+    await open_game(fake, bot)
+    state = bot.table()
+    assert state is not None and state["thread_id"] is not None
+    thread, lobby = int(state["thread_id"]), int(state["lobby_message_id"])
+    assert fake.threads[thread]["parent"] == CHANNEL_ID and len(fake.threads[thread]["name"]) <= 100
+    assert int(fake.messages[state["message_id"]]["channel_id"]) == thread  # the table is in the thread
+    before = in_channel()
+    await play_turn(fake, bot, kill_after_draw=True)  # killed mid-turn
+    killed_between_rounds = False
+    for _ in range(2000):
+        state = bot.table()
+        if state is None:
+            break
+        r = state["game"]["round"]
+        if r is not None and r["end"] is not None:
+            if not killed_between_rounds:
+                await bot.kill()  # between rounds: the next deal must still come, in the thread
+                await bot.start()
+                killed_between_rounds = True
+                bot.conserved()
+            await wait_for(lambda: bot.table() is None or to_act(bot) is not None, 15)
+            continue
+        await play_turn(fake, bot)
+        bot.conserved()
+    else:
+        raise AssertionError("the game did not end")
+    assert killed_between_rounds
+    bot.conserved()
+    assert sum(dict(bot.query("SELECT user_id, balance FROM accounts")).values()) == 3000
+    await wait_for(lambda: "Final standings" in fake.messages[lobby]["content"])
+    assert f"<#{thread}>" in fake.messages[lobby]["content"]  # the lobby links the thread
+    assert in_channel() == before  # not one new message in the channel while the game ran in its thread
+    await wait_for(lambda: fake.threads[thread]["archived"])
 
 
 def check_rounds_chain(bot: BotProcess, table_id: str) -> None:

@@ -8,18 +8,20 @@ import pytest
 
 from bot.ledger import HOUSE_ID, LedgerError
 from bot.runtime import (
+    CameBack,
     ComputersOnly,
     Delivery,
     GameStarted,
     LeavingAfterRound,
+    Released,
     Resumed,
     StaleControl,
     Stopped,
     StopRequested,
     TableClosed,
-    TimedOut,
+    WentAway,
 )
-from bot.tables import LOBBY_IDLE_SECONDS, TableError
+from bot.tables import AWAY_ROUNDS_BEFORE_RELEASE, LOBBY_IDLE_SECONDS, Table, TableError
 from engine import Draw, Drop, IllegalAction
 from engine.events import Drew
 from tests.bot.runtime.fakes import ANN, BEN, CAT, CH, DAN, FakeClock, G, harness
@@ -85,20 +87,91 @@ async def test_stale_and_illegal_moves_change_nothing(tmp_path: Path) -> None:
         await h.conserved()
 
 
-async def test_timeouts_play_the_turn_then_remove_after_three_in_a_row(tmp_path: Path) -> None:
+async def test_a_timeout_puts_the_member_away_and_the_computer_plays_on(tmp_path: Path) -> None:
     async with harness(tmp_path / "t.db") as h:
         table = await h.game()
-
-        def removed() -> bool:
-            return any(isinstance(n, TimedOut) and n.removed for n in h.notifier.notices())
-
-        await h.until(removed)
-        timeouts = [n for n in h.notifier.notices() if isinstance(n, TimedOut)]
-        gone = next(n for n in timeouts if n.removed)
-        theirs = [n.count for n in timeouts if n.player == gone.player]
-        assert theirs == [1, 2, 3] and gone.allowed == 2
-        assert table.game is not None and str(gone.player) in table.game.public_view().dead
+        assert table.game is not None
+        absent = table.game.public_view().to_act
+        assert absent is not None
+        await h.advance(61)
+        went = [n for n in h.notifier.notices() if isinstance(n, WentAway)]
+        assert went == [WentAway(int(absent), True, AWAY_ROUNDS_BEFORE_RELEASE)]
+        assert table.is_away(absent) and table.is_seated(int(absent))
+        assert table.game.public_view().to_act != absent  # the basic computer played the turn
         await h.conserved()
+
+
+async def test_an_away_seat_is_released_after_the_servers_rounds(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game((ANN, BEN, CAT, DAN))
+        await h.runtime.away(table.id, BEN)
+        stacks: dict[int, int] = {}
+
+        def released() -> bool:
+            if table.game is not None and str(BEN) in table.game.stacks:
+                stacks[BEN] = table.game.stacks[str(BEN)]
+            return (
+                any(isinstance(n, Released) for n in h.notifier.notices()) or h.runtime.get(table.id) is None
+            )
+
+        before = await h.ledger.balance(G, BEN)
+        for _ in range(100):  # the others drop at once (R7), ben's seat is played by the computer
+            if released():
+                break
+            assert table.game is not None
+            view = table.game.public_view()
+            if view.in_round and view.to_act is not None and int(view.to_act) != BEN:
+                await h.runtime.act(table.id, int(view.to_act), table.seq, Drop(view.to_act))
+            else:
+                await h.advance(10)
+        notices = [n for n in h.notifier.notices() if isinstance(n, Released)]
+        assert notices == [Released(BEN, AWAY_ROUNDS_BEFORE_RELEASE)]
+        assert not table.is_seated(BEN) and BEN not in table.away
+        assert stacks[BEN] > 0 and await h.ledger.balance(G, BEN) == before + stacks[BEN]
+        await h.conserved()
+
+
+async def test_away_and_back_by_click_and_the_refusals(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        seq, chips = table.seq, table.chips()
+        with pytest.raises(TableError, match="not away"):
+            await h.runtime.back(table.id, BEN)
+        with pytest.raises(TableError, match="not playing"):
+            await h.runtime.away(table.id, DAN)
+        assert table.seq == seq and table.away == {}
+        outcome = await h.runtime.away(table.id, BEN)
+        assert outcome.notices == (WentAway(BEN, False, AWAY_ROUNDS_BEFORE_RELEASE),)
+        with pytest.raises(TableError, match="already away"):
+            await h.runtime.away(table.id, BEN)
+        outcome = await h.runtime.back(table.id, BEN)
+        assert outcome.notices == (CameBack(BEN),) and not table.is_away(BEN)
+        assert table.chips() == chips
+        await h.conserved()
+
+
+async def test_an_away_members_own_move_brings_them_back(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert table.game is not None
+        to_act = table.game.public_view().to_act
+        assert to_act is not None
+        await h.runtime.away(table.id, int(to_act))
+        outcome = await h.runtime.act(table.id, int(to_act), table.seq, Draw(to_act, "stock"))
+        assert outcome.notices == (CameBack(int(to_act)),) and not table.is_away(to_act)
+        await h.conserved()
+
+
+async def test_a_table_saved_before_away_mode_loads(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        await h.runtime.away(table.id, BEN)
+        saved = table.to_json()
+    for key in ("away", "away_rounds", "invited"):
+        saved.pop(key)
+    old = Table.from_json(saved)
+    assert old.away == {} and old.away_rounds == AWAY_ROUNDS_BEFORE_RELEASE and old.invited == []
+    assert old.game is not None and old.game.public_view() == table.game.public_view()  # type: ignore[union-attr]
 
 
 async def test_leave_after_round_lets_the_member_go_at_the_next_deal(tmp_path: Path) -> None:
@@ -158,7 +231,7 @@ async def test_computers_play_their_turns_and_never_play_alone(tmp_path: Path) -
         assert any(m < 0 for m in movers)  # the computer seats drew cards themselves
         await h.until(lambda: h.runtime.get(table.id) is None)
         notices = h.notifier.notices()
-        if any(isinstance(n, TimedOut) and n.removed for n in notices) and ComputersOnly() not in notices:
+        if any(isinstance(n, WentAway) for n in notices) and ComputersOnly() not in notices:
             raise AssertionError("the game went on with computers alone")
         house, ann = await h.ledger.balance(G, HOUSE_ID), await h.ledger.balance(G, ANN)
         assert house + ann == 2000  # every chip came home: the house's 1,000 and ann's 1,000
@@ -220,8 +293,8 @@ async def test_recovery_plays_an_overdue_turn_at_once(tmp_path: Path) -> None:
         assert isinstance(h.notifier.outcomes[0].notices[0], Resumed)
         assert h.scheduler.armed[table.id] == deadline
         await h.run_due()
-        first = next(n for n in h.notifier.notices() if isinstance(n, TimedOut))
-        assert str(first.player) == to_act and first.count == 1
+        first = next(n for n in h.notifier.notices() if isinstance(n, WentAway))
+        assert str(first.player) == to_act and first.timed_out
         await h.conserved()
 
 
