@@ -144,10 +144,12 @@ class TurnPings:
         seat = view.to_act
         if seat is None or table.is_computer(seat) or not _on_turn(table, int(seat), view.round_number):
             return
+        if table.is_away(seat):
+            return  # the computer plays an away seat: they asked not to be there
         user = int(seat)
         if (table.id, user) in self.notifier.open_hands:
             return  # their open hand shows the turn
-        ping = Ping(table.id, table.guild_id, table.channel_id, user, view.round_number)
+        ping = Ping(table.id, table.guild_id, table.plays_in, user, view.round_number)  # the game's thread
         self.standing[table.id] = ping
         self.notifier.pacer.request(
             table.channel_id, lambda: self._post(table, ping), key=f"ping:{table.id}:{id(ping)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest_asyncio
@@ -227,3 +228,32 @@ async def test_two_lobbies_racing_for_one_post_open_one(world: World) -> None:
     assert sum(isinstance(r, TableError) for r in race) == 1  # the runtime's own guard, at the same instant
     assert "already a table" in explain(next(r for r in race if isinstance(r, TableError)), texts("en"))
     await conserved(world)
+
+
+async def test_a_turn_ping_goes_to_the_games_thread_and_never_to_an_away_player(world: World) -> None:
+    table = await open_table(world, world.members[:3], stake=5, buy_in=200)
+    (thread,) = world.channel.threads
+    cog: Any = world.bot.get_cog("FlipFlop")
+    await cog.notifier.pings.settle()
+    await world.env.settle()
+
+    def pings(channel: simcord.ChannelHandle) -> list[discord.Message]:
+        return [m for m in public(channel) if (m.content or "").startswith("🔔")]
+
+    g = table.game
+    assert g is not None and g.to_act is not None
+    first = member_by_pid(world, g.to_act)
+    [ping] = pings(thread)
+    assert f"<@{first.id}>" in (ping.content or "") and pings(world.channel) == []
+    others = [m for m in world.members[:3] if m.id != first.id]
+    for member in others:  # both step away: the computer plays their seats, nobody pings them
+        await cog.runtime.tell(await cog.runtime.away(table.id, member.id))
+    await world.env.settle()
+    await play_simple_turn(world, first, hands=None)
+    await cog.notifier.pings.settle()
+    await world.env.settle()
+    assert ping.id not in {m.id for m in public(thread)}  # removed from the thread when they played
+    mentioned = " ".join(m.content or "" for m in pings(thread) + pings(world.channel))
+    assert all(f"<@{m.id}>" not in mentioned for m in others)
+    assert pings(world.channel) == []
+    assert g.to_act == str(first.id) or not g.in_round  # both away seats were played for them
