@@ -60,7 +60,8 @@ def start_round(
     dealer = choose_dealer(t, rng, dealer)
     events: list[Event] = []
     # Where this round began, so that it can be replayed on its own (``round_transcript``).
-    start_stacks = {p: t.stacks[p] for p in t.seated}
+    seated = t.seated
+    start_stacks = dict(zip(seated, map(t.stacks.__getitem__, seated), strict=True))
     start_pots = dict(t.pots)
     close_short_stacks(t, events)  # R2.3
     if t.over:
@@ -104,7 +105,8 @@ def deal(t: Table, r: Round, cards: list[Card]) -> None:
     n = len(players)
     d = players.index(r.dealer)
     size = t.rules.hand_size * n
-    r.dealt = {p: tuple(h) for p, h in r.hands.items()}
+    hands = r.hands
+    r.dealt = dict(zip(hands, map(tuple, hands.values()), strict=True))
     r.upcard = cards[size - 1]
     r.stock = cards[: size - 1 : -1]  # R3.4: the rest is the stock (top card last); no discard yet
     find_candidates(r)

@@ -162,7 +162,8 @@ class Game(Table):
         p = action.player
         events: list[Event] = []
         r = self.round
-        if isinstance(action, Leave) and (r is None or r.end is not None):
+        kind = type(action)  # actions are final classes: one look instead of a chain of isinstance calls
+        if kind is Leave and (r is None or r.end is not None):
             events.append(PlayerLeft(p, during_round=False))  # R8.4, between rounds
             self.left_between_rounds.append(p)
             close_seat(self, p, "left", events)
@@ -171,13 +172,13 @@ class Game(Table):
             return events
         assert r is not None
         log = self.history[-1].actions
-        if isinstance(action, Draw):
+        if kind is Draw:
             log.append(action)
-            turns.draw(self, r, p, action.source, events)
-        elif isinstance(action, Discard):
+            turns.draw(self, r, p, action.source, events)  # type: ignore[union-attr]
+        elif kind is Discard:
             log.append(action)
-            turns.discard(self, r, p, action.card, events)
-        elif isinstance(action, Drop):
+            turns.discard(self, r, p, action.card, events)  # type: ignore[union-attr]
+        elif kind is Drop:
             log.append(action)
             turns.drop(self, r, p, events)
         elif isinstance(action, LayOff):

@@ -75,26 +75,22 @@ def legal_actions(t: Table, player: str | None = None) -> list[Action]:
     if player is not None and player != p:
         return [Leave(player)] if player in r.players and player not in r.dead else []
     moves = moves_of(p)
-    acts: list[Action]
     if before_draw(r):
-        acts = [moves.drop, moves.draw_stock]
-        if can_take_discard(r):
-            acts.append(moves.draw_discard)
+        return list(moves.before_draw if can_take_discard(r) else moves.before_draw_no_discard)
+    hand = r.hands[p]
+    found = find_spreads(hand)
+    acts: list[Action] = [Spread(p, s) for s in found] if found else []
+    for i, sp in enumerate(r.spreads):
+        wanted = sp.takes()
+        acts.extend([LayOff(p, c, i) for c in hand if c in wanted])
+    banned = forbidden_discard(r, hand)
+    discards = moves.discards
+    if banned is None:
+        acts.extend(map(discards.__getitem__, hand))
     else:
-        hand = r.hands[p]
-        found = find_spreads(hand)
-        acts = [Spread(p, s) for s in found] if found else []
-        for i, sp in enumerate(r.spreads):
-            wanted = sp.takes()
-            acts.extend([LayOff(p, c, i) for c in hand if c in wanted])
-        banned = forbidden_discard(r, hand)
-        discards = moves.discards
-        if banned is None:
-            acts.extend(map(discards.__getitem__, hand))
-        else:
-            acts.extend([discards[c] for c in hand if c != banned])
-        if found and holds_tonk_hand(t, r, hand) and not played_this_turn(r):
-            acts.extend(TonkOut(p, a, b) for a, b in two_spread_splits(hand, found))
+        acts.extend([discards[c] for c in hand if c != banned])
+    if found and holds_tonk_hand(t, r, hand) and not played_this_turn(r):
+        acts.extend(TonkOut(p, a, b) for a, b in two_spread_splits(hand, found))
     acts.append(moves.leave)
     return acts
 
@@ -105,7 +101,8 @@ def check(t: Table, action: Action) -> None:
         raise IllegalAction("game_over")
     p = action.player
     r = t.round
-    if isinstance(action, Leave):
+    kind = type(action)  # actions are final classes: one look instead of a chain of isinstance calls
+    if kind is Leave:
         if p not in t.seated:
             raise IllegalAction("not_seated", player=t.name(p))
         if r is not None and r.end is None and p in r.dead:
@@ -119,24 +116,25 @@ def check(t: Table, action: Action) -> None:
         if p not in r.players or p in r.dead:
             raise IllegalAction("not_in_round", player=t.name(p))
         raise IllegalAction("not_your_turn", player=t.name(r.players[r.turn]))
-    if isinstance(action, Drop):
-        if not before_draw(r):
-            raise IllegalAction("drop_after_draw")
-    elif isinstance(action, Draw):
+    if kind is Draw:
         if not before_draw(r):
             raise IllegalAction("already_drawn")
-        if action.source not in ("stock", "discard"):
-            raise IllegalAction("bad_draw_source", source=repr(action.source))
-        if action.source == "discard" and not can_take_discard(r):
+        source = action.source  # type: ignore[union-attr]
+        if source not in ("stock", "discard"):
+            raise IllegalAction("bad_draw_source", source=repr(source))
+        if source == "discard" and not can_take_discard(r):
             raise IllegalAction("discard_pile_empty")
-    elif isinstance(action, Discard):
+    elif kind is Discard:
         _after_draw(r, "draw_before_discard")
         hand = r.hands[p]
-        card = action.card
+        card: Card = action.card  # type: ignore[union-attr]
         if card not in hand:
             raise IllegalAction("not_held", card=card.label)
         if card == forbidden_discard(r, hand):
             raise IllegalAction("discard_taken", card=card.label)
+    elif kind is Drop:
+        if not before_draw(r):
+            raise IllegalAction("drop_after_draw")
     elif isinstance(action, Spread):
         _after_draw(r, "draw_before_spread")
         _held(r.hands[p], action.cards)

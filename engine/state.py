@@ -229,7 +229,15 @@ class PlayerMoves:
     ones at every step (actions are values: equal, hashable, never changed).
     """
 
-    __slots__ = ("discards", "draw_discard", "draw_stock", "drop", "leave")
+    __slots__ = (
+        "before_draw",
+        "before_draw_no_discard",
+        "discards",
+        "draw_discard",
+        "draw_stock",
+        "drop",
+        "leave",
+    )
 
     def __init__(self, player: str) -> None:
         self.drop = Drop(player)
@@ -237,6 +245,10 @@ class PlayerMoves:
         self.draw_discard = Draw(player, "discard")
         self.leave = Leave(player)
         self.discards = {c: Discard(player, c) for c in DECK}
+        self.before_draw: tuple[Action, ...] = (self.drop, self.draw_stock, self.draw_discard, self.leave)
+        """R6: every action of a turn's start (drop, either draw, leave), in ``legal_actions``'s order."""
+        self.before_draw_no_discard: tuple[Action, ...] = (self.drop, self.draw_stock, self.leave)
+        """The same with an empty discard pile (R6.2)."""
 
 
 @lru_cache(maxsize=4096)

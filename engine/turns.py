@@ -119,11 +119,12 @@ def lay_off(t: Table, r: Round, p: str, card: Card, target: int, events: list[Ev
 
 def drop(t: Table, r: Round, p: str, events: list[Event]) -> None:
     """R7.2: show the hand; lowest wins, otherwise the dropper is caught and pays a side stake."""
-    values = {q: hand_value(h) for q, h in r.hands.items()}
+    hands = r.hands
+    values = dict(zip(hands, map(hand_value, hands.values()), strict=True))
     mine = values[p]
     events.append(Dropped(p, mine))
     dead = r.dead
-    low = min(v for q, v in values.items() if q != p and q not in dead)
+    low = min([v for q, v in values.items() if q != p and q not in dead])
     if mine < low:
         end_round(t, r, events, "drop", p, [p], values=values)
     else:
@@ -166,9 +167,10 @@ def end_round(
     ``values`` may pass the hands' values when the caller has just counted them.
     """
     r.end = reason
-    hands = {p: tuple(h) for p, h in r.hands.items()}
+    held = r.hands
+    hands = dict(zip(held, map(tuple, held.values()), strict=True))
     if values is None:
-        values = {p: hand_value(h) for p, h in hands.items()}
+        values = dict(zip(hands, map(hand_value, hands.values()), strict=True))
     events.append(RoundEnded(reason, ender, hands, values, tuple(winners)))
     for payer, rule in side_to_pot:
         amount = side_stake(t, payer)

@@ -3,7 +3,7 @@
 A computer player's search (determinized Monte Carlo) plays many such worlds
 out. ``hidden_cards`` reads what the view says about the cards it can not see;
 ``sample_world`` deals the rest uniformly; ``sample_hidden`` also follows what
-the player inferred from the others' play (``engine.inference.Clues``).
+the player inferred from the others' play (``engine.ai.inference.Clues``).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.ai.inference import Clues, misfits
 from engine.cards import DECK, Card
 from engine.game import Game
-from engine.inference import Clues, misfits
 from engine.view import PlayerView
 
 

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine.ai.inference import BIT, NEAR, Tracker
+from engine.ai.rollout import Table, play_out
+from engine.ai.worlds import determinize, hidden_cards, sample_hidden
 from engine.cards import Card, hand_value
 from engine.game import Game
-from engine.inference import BIT, NEAR, Tracker
-from engine.rollout import Table, play_out
 from engine.spreads import find_spreads, takes
 from engine.view import PlayerView
-from engine.worlds import determinize, hidden_cards, sample_hidden
 
 
 class Strategy(Protocol):
@@ -172,7 +172,7 @@ def rollout_move(game: Game) -> Action:
 
 
 SHARED_TRACKER = Tracker()
-"""The memory strong players share in this process (``engine.inference.Tracker``)."""
+"""The memory strong players share in this process (``engine.ai.inference.Tracker``)."""
 
 
 @dataclass(frozen=True)
@@ -188,10 +188,10 @@ class StrongStrategy:
     """Determinized Monte Carlo: sample the hidden cards, play each move out, keep the best.
 
     Many worlds consistent with the view are sampled: the hidden hands follow
-    what the others were seen to take and discard (``engine.inference``). In each
+    what the others were seen to take and discard (``engine.ai.inference``). In each
     world every candidate action (drop or draw; then spread, lay off or which
     card to discard) is applied and the round is played to its end by the basic
-    strategy for everyone (``engine.rollout.play_out``); the action with the best
+    strategy for everyone (``engine.ai.rollout.play_out``); the action with the best
     average chip result wins. Actions clearly worse than the best stop being
     sampled early (successive halving), so the rest get more worlds. Stops when
     ``budget`` seconds are used (default 0.18: decisions stay under 250 ms

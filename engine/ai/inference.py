@@ -9,7 +9,7 @@ and what they discarded. Two things follow, used when sampling worlds:
   the table since, is still in their hand;
 - the hand an opponent discarded from is one from which the basic policy would
   discard that very card: the highest card not near a spread (R6.6 and
-  ``engine.strategies.drawn_move``). Worlds whose hands would not have are
+  ``engine.ai.strategies.drawn_move``). Worlds whose hands would not have are
   resampled a few times (rejection sampling), so hands are lower and closer to
   spreads than a uniform deal, as they really are.
 

@@ -8,7 +8,7 @@ known now.
 - ``hint(view, rng, budget)``: the strong player's move now and one short reason
   (``Reason``: a code and its parameters; ``bot.coach_words`` words it).
 - ``watch(view)``: for a player waiting for their turn, what to watch for.
-- ``engine.review.analyse``: the look back at a finished round, decision by
+- ``engine.ai.review.analyse``: the look back at a finished round, decision by
   decision, with the reasons from here.
 
 Estimates are the strong player's own (``StrongStrategy.evaluate``): the average
@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Spread, TonkOut
+from engine.ai.strategies import BasicStrategy, Scored, StrongStrategy, playable
+from engine.ai.worlds import hidden_cards
 from engine.cards import DECK, Card, hand_value
 from engine.spreads import find_spreads, takes
-from engine.strategies import BasicStrategy, Scored, StrongStrategy, playable
 from engine.view import PlayerView
-from engine.worlds import hidden_cards
 
 HINT_BUDGET = 0.5
 """Seconds of search for a hint."""
