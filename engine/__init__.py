@@ -10,7 +10,7 @@ inference, sampled worlds, play-outs, the coach and the review) is not a rule
 and lives apart, in ``engine.ai``.
 """
 
-from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, SeatId, Spread, TonkOut
 from engine.cards import DECK, Card, hand_value
 from engine.errors import IllegalAction, MalformedInput
 from engine.game import Game
@@ -35,6 +35,7 @@ __all__ = [
     "PlayerView",
     "PublicView",
     "Seat",
+    "SeatId",
     "Spread",
     "SpreadView",
     "TableSpread",

@@ -26,13 +26,13 @@ from engine.settings import HOUSE_RULES, HouseRules
 from engine.showing import find_candidates
 from engine.snapshot import read_record, read_snapshot, snapshot_table
 from engine.spreads import normalise
-from engine.state import Round, RoundRecord, Seat, Table, TableSpread
+from engine.state import GameState, Round, RoundRecord, Seat, TableSpread
 from engine.view import PlayerView, PublicView, make_public_view, make_view
 
 __all__ = ["Game", "Seat", "TableSpread"]
 
 
-class Game(Table):
+class Game(GameState):
     """A table's game of Flip Flop, from its first deal to its end (R8)."""
 
     def __init__(

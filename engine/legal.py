@@ -14,7 +14,7 @@ from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, T
 from engine.cards import Card, labels
 from engine.errors import IllegalAction
 from engine.spreads import find_spreads, spread_kind, two_spread_splits
-from engine.state import Round, Table, moves_of
+from engine.state import GameState, Round, moves_of
 
 
 def before_draw(r: Round) -> bool:
@@ -32,7 +32,7 @@ def forbidden_discard(r: Round, hand: Sequence[Card]) -> Card | None:
     return r.taken if len(hand) > 1 else None
 
 
-def holds_tonk_hand(t: Table, r: Round, hand: Sequence[Card]) -> bool:
+def holds_tonk_hand(t: GameState, r: Round, hand: Sequence[Card]) -> bool:
     """R7.4: the player holds all six cards they had after the draw."""
     size = t.rules.tonk_size
     return r.drawn_size == size and len(hand) == size
@@ -48,7 +48,7 @@ def valid_target(r: Round, target: object) -> bool:
     return isinstance(target, int) and not isinstance(target, bool) and 0 <= target < len(r.spreads)
 
 
-def can_tonk_out(t: Table) -> bool:
+def can_tonk_out(t: GameState) -> bool:
     """R7.4: the player to act can lay their whole hand down as two spreads of three now."""
     r = t.round
     if r is None or r.end is not None or before_draw(r):
@@ -59,7 +59,7 @@ def can_tonk_out(t: Table) -> bool:
     return bool(two_spread_splits(hand))
 
 
-def legal_actions(t: Table, player: str | None = None) -> list[Action]:
+def legal_actions(t: GameState, player: str | None = None) -> list[Action]:
     """Exactly what ``player`` (default: the player to act) may do now.
 
     For the player to act that is every drop, draw, new spread, lay-off,
@@ -95,7 +95,7 @@ def legal_actions(t: Table, player: str | None = None) -> list[Action]:
     return acts
 
 
-def check(t: Table, action: Action) -> None:
+def check(t: GameState, action: Action) -> None:
     """Raise the coded ``IllegalAction`` that refuses ``action`` now; return if it is legal."""
     if t.over:
         raise IllegalAction("game_over")
@@ -162,7 +162,7 @@ def _held(hand: Sequence[Card], cards: Sequence[Card]) -> None:
             raise IllegalAction("not_held", card=c.label)
 
 
-def _check_tonk_out(t: Table, r: Round, action: TonkOut) -> None:
+def _check_tonk_out(t: GameState, r: Round, action: TonkOut) -> None:
     """R7.4: two spreads of three, together the whole six-card hand, before any other play."""
     hand = r.hands[action.player]
     if before_draw(r) or not holds_tonk_hand(t, r, hand):

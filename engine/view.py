@@ -9,14 +9,15 @@ card of anyone but the viewer (every hand is public once the round is over).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import Action
+from engine.actions import Action, SeatId
 from engine.cards import Card, hand_value
 from engine.events import Pot
 from engine.legal import can_tonk_out, legal_actions
-from engine.spreads import SpreadKind
-from engine.state import Table
+from engine.spreads import SpreadKind, spread_kind
+from engine.state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +25,7 @@ class SpreadView:
     """A spread on the table, face up for all."""
 
     index: int
-    owner: str
+    owner: SeatId
     kind: SpreadKind
     cards: tuple[Card, ...]
 
@@ -34,40 +35,40 @@ class PublicView:
     """Everything any member of the channel may know about the table now."""
 
     stake: int
-    seated: tuple[str, ...]
-    stacks: dict[str, int]
+    seated: tuple[SeatId, ...]
+    stacks: dict[SeatId, int]
     pots: dict[Pot, int]
-    names: dict[str, str]
+    names: dict[SeatId, str]
     round_number: int
     in_round: bool
     over: bool
     """The game has ended (R8)."""
-    dealer: str | None
-    players: tuple[str, ...]
+    dealer: SeatId | None
+    players: tuple[SeatId, ...]
     """This round's players, in seat order."""
-    card_counts: dict[str, int]
-    dead: frozenset[str]
-    paid: dict[str, tuple[Pot, ...]]
+    card_counts: dict[SeatId, int]
+    dead: frozenset[SeatId]
+    paid: dict[SeatId, tuple[Pot, ...]]
     upcard: Card | None
     upcard_held: bool
     """The upcard is still in the dealer's hand (everyone saw it dealt)."""
     flip_suit: str | None
     flop_suit: str | None
-    showings: tuple[tuple[str, Pot, Card], ...]
+    showings: tuple[tuple[SeatId, Pot, Card], ...]
     flipflop_paid: bool
     spreads: tuple[SpreadView, ...]
     discard_pile: tuple[Card, ...]
     """Face up; the top card is the last."""
     stock_size: int
-    to_act: str | None
+    to_act: SeatId | None
     phase: str | None
     taken: Card | None
     """The card the player to act took from the discard pile this turn (everyone saw it)."""
     end: str | None
     """How the last round ended (``out``, ``tonk``, ``drop``, ``stock``, …), once it has."""
-    revealed: dict[str, tuple[Card, ...]]
+    revealed: dict[SeatId, tuple[Card, ...]]
     """Every hand of the round once it is over (R7); empty while it is played."""
-    winners: dict[Pot, tuple[str, ...]]
+    winners: dict[Pot, tuple[SeatId, ...]]
     """Who won each pot of the round once it is over (R2.6, R5.4, R7); empty while it is played."""
 
     @property
@@ -80,15 +81,36 @@ class PublicView:
 class PlayerView(PublicView):
     """Everything one player may know about the table now: the public view and their own hand."""
 
-    player: str
+    player: SeatId
     hand: tuple[Card, ...]
     hand_value: int
     legal: tuple[Action, ...]
     """The player's legal actions now (only ``Leave`` when it is not their turn)."""
     can_tonk_out: bool
+    just_drawn: Card | None
+    """R6.2: the card this player drew this turn, while it is still their turn and nothing has left
+    their hand since (the last card of ``hand``); else None."""
+
+    @property
+    def still_playing(self) -> bool:
+        """The player holds a live hand in the round being played: dealt in, and not left (R8.4)."""
+        return self.in_round and self.player in self.players and self.player not in self.dead
+
+    @property
+    def can_act(self) -> bool:
+        """It is this player's turn: their legal actions are more than ``Leave`` (R6)."""
+        return self.in_round and self.to_act == self.player
+
+    @staticmethod
+    def spread_kind(cards: Sequence[Card]) -> SpreadKind:
+        """R6.4: run or set, for a spread on the table or one of the player's ``Spread`` actions.
+
+        Raises ``IllegalAction`` if ``cards`` are neither.
+        """
+        return spread_kind(cards)
 
 
-def _public_fields(game: Table) -> dict[str, object]:
+def _public_fields(game: GameState) -> dict[str, object]:
     r = game.round
     in_round = game.in_round
     return {
@@ -127,17 +149,20 @@ def _public_fields(game: Table) -> dict[str, object]:
     }
 
 
-def make_public_view(game: Table) -> PublicView:
+def make_public_view(game: GameState) -> PublicView:
     """Build the view every member of the channel may see."""
     return PublicView(**_public_fields(game))  # type: ignore[arg-type]
 
 
-def make_view(game: Table, player: str) -> PlayerView:
+def make_view(game: GameState, player: SeatId) -> PlayerView:
     """Build ``player``'s view of ``game``."""
     r = game.round
     hand: tuple[Card, ...] = ()
+    drawn: Card | None = None
     if r is not None and player in r.hands:
         hand = tuple(r.hands[player])
+        if r.end is None and r.phase == "drawn" and r.players[r.turn] == player and len(hand) == r.drawn_size:
+            drawn = hand[-1]  # a draw appends; nothing has been laid down or off since
     return PlayerView(
         **_public_fields(game),  # type: ignore[arg-type]
         player=player,
@@ -145,4 +170,5 @@ def make_view(game: Table, player: str) -> PlayerView:
         hand_value=hand_value(hand),
         legal=tuple(legal_actions(game, player)),
         can_tonk_out=game.to_act == player and can_tonk_out(game),
+        just_drawn=drawn,
     )

@@ -20,8 +20,9 @@ from engine.actions import Action, Leave, Spread, TonkOut
 from engine.ai.coach import Reason, explain
 from engine.ai.strategies import BasicStrategy, StrongStrategy, playable
 from engine.cards import Card
+from engine.codec import parse_action
 from engine.game import Game
-from engine.replay import parse_action, parse_deck
+from engine.replay import parse_deck
 from engine.spreads import normalise
 from engine.state import Seat
 from engine.view import PlayerView

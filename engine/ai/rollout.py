@@ -8,6 +8,11 @@ on bare lists, and returns only what the search needs: the player's chip result
 from the game pot and side stakes. Flip and flop are settled by the deal (R5.4)
 and are not played for, as in ``Game.sampled_world``. A test plays many worlds
 both ways and checks the results agree.
+
+This is a second statement of R6-R7, kept only for speed (a play-out here is
+many times cheaper than through ``Game``). Its guard is the equivalence test
+``tests/engine/test_search.py::test_fast_play_outs_give_the_games_own_result``:
+change a rule of a turn or a round's end and this module must change with it.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ MAX_STEPS = 300
 """A play-out longer than this is cut short (the stock ends every round long before)."""
 
 
-class Table:
+class SharedPosition:
     """What every world sampled from one view shares: seats, stakes, stacks, the table's spreads."""
 
     __slots__ = ("dealer_order", "me", "players", "pot", "spreads", "stake", "stacks", "turn", "view")
@@ -64,7 +69,7 @@ def _op(action: Action) -> tuple[int, object, object]:
 
 
 def play_out(
-    table: Table, hands: Mapping[str, Sequence[Card]], stock: Sequence[Card], action: Action
+    table: SharedPosition, hands: Mapping[str, Sequence[Card]], stock: Sequence[Card], action: Action
 ) -> float:
     """Apply ``action`` in the world (``hands``; ``stock`` top card last), let basic finish; the chips won.
 

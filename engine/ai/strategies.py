@@ -19,7 +19,7 @@ from typing import Protocol
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.ai.inference import BIT, NEAR, Tracker
-from engine.ai.rollout import Table, play_out
+from engine.ai.rollout import SharedPosition, play_out
 from engine.ai.worlds import determinize, hidden_cards, sample_hidden
 from engine.cards import Card, hand_value
 from engine.game import Game
@@ -50,12 +50,6 @@ class RandomStrategy:
         """Any legal action, each as likely."""
         acts = playable(view)
         return acts[rng.randrange(len(acts))]
-
-
-def drop_threshold(view: PlayerView) -> int:
-    """How low a hand must be to drop now (see ``threshold_for``)."""
-    others = [view.card_counts[p] for p in view.players if p != view.player and p not in view.dead]
-    return threshold_for(others)
 
 
 def threshold_for(other_counts: Sequence[int]) -> int:
@@ -274,7 +268,7 @@ class StrongStrategy:
         start = self.clock()
         known, pool = hidden_cards(view)
         clues = self.tracker.clues(view)
-        table = Table(view)
+        table = SharedPosition(view)
         results: list[list[float]] = [[] for _ in acts]
         active = list(range(len(acts)))
         samples = 0
@@ -317,7 +311,7 @@ class StrongStrategy:
         return keep
 
     def _play_out(
-        self, table: Table, hands: dict[str, list[Card]], stock: list[Card], action: Action
+        self, table: SharedPosition, hands: dict[str, list[Card]], stock: list[Card], action: Action
     ) -> float:
         """Apply ``action`` in a sampled world and let the basic strategy finish the round (``play_out``)."""
         return play_out(table, hands, stock, action)
