@@ -8,13 +8,14 @@ accepted exactly when it is listed (the property tests try both ways).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.cards import Card, labels
 from engine.errors import IllegalAction
 from engine.spreads import find_spreads, spread_kind, two_spread_splits
-from engine.state import GameState, Round, moves_of
+from engine.state import GameState, PlayerMoves, Round, moves_of
 
 
 def before_draw(r: Round) -> bool:
@@ -77,6 +78,11 @@ def legal_actions(t: GameState, player: str | None = None) -> list[Action]:
     moves = moves_of(p)
     if before_draw(r):
         return list(moves.before_draw if can_take_discard(r) else moves.before_draw_no_discard)
+    return _after_draw_actions(t, r, p, moves)
+
+
+def _after_draw_actions(t: GameState, r: Round, p: str, moves: PlayerMoves) -> list[Action]:
+    """R6.4-R6.6, R7.4: the spreads, lay-offs, discards and tonk outs of a drawn hand, then ``Leave``."""
     hand = r.hands[p]
     found = find_spreads(hand)
     acts: list[Action] = [Spread(p, s) for s in found] if found else []
@@ -111,44 +117,65 @@ def check(t: GameState, action: Action) -> None:
     if r is None or r.end is not None:
         raise IllegalAction("no_round")
     if p != r.players[r.turn]:
-        if p not in t.names:
-            raise IllegalAction("not_at_table", player=p)
-        if p not in r.players or p in r.dead:
-            raise IllegalAction("not_in_round", player=t.name(p))
-        raise IllegalAction("not_your_turn", player=t.name(r.players[r.turn]))
-    if kind is Draw:
-        if not before_draw(r):
-            raise IllegalAction("already_drawn")
-        source = action.source  # type: ignore[union-attr]
-        if source not in ("stock", "discard"):
-            raise IllegalAction("bad_draw_source", source=repr(source))
-        if source == "discard" and not can_take_discard(r):
-            raise IllegalAction("discard_pile_empty")
-    elif kind is Discard:
-        _after_draw(r, "draw_before_discard")
-        hand = r.hands[p]
-        card: Card = action.card  # type: ignore[union-attr]
-        if card not in hand:
-            raise IllegalAction("not_held", card=card.label)
-        if card == forbidden_discard(r, hand):
-            raise IllegalAction("discard_taken", card=card.label)
-    elif kind is Drop:
-        if not before_draw(r):
-            raise IllegalAction("drop_after_draw")
-    elif isinstance(action, Spread):
-        _after_draw(r, "draw_before_spread")
-        _held(r.hands[p], action.cards)
-        spread_kind(action.cards)
-    elif isinstance(action, LayOff):
-        _after_draw(r, "draw_before_layoff")
-        _held(r.hands[p], (action.card,))
-        if not valid_target(r, action.target):
-            raise IllegalAction("no_such_spread", target=action.target)
-        sp = r.spreads[action.target]
-        if action.card not in sp.takes():
-            raise IllegalAction("does_not_fit", card=action.card.label, spread=labels(sp.cards))
-    elif isinstance(action, TonkOut):
-        _check_tonk_out(t, r, action)
+        _refuse_out_of_turn(t, r, p)
+    checker = _CHECKS.get(kind)
+    if checker is not None:
+        checker(t, r, action)
+
+
+def _refuse_out_of_turn(t: GameState, r: Round, p: str) -> None:
+    """R6, R8.4: who may not act now, and why."""
+    if p not in t.names:
+        raise IllegalAction("not_at_table", player=p)
+    if p not in r.players or p in r.dead:
+        raise IllegalAction("not_in_round", player=t.name(p))
+    raise IllegalAction("not_your_turn", player=t.name(r.players[r.turn]))
+
+
+def _check_draw(t: GameState, r: Round, action: Draw) -> None:
+    """R6.2: a draw, from the stock or a discard pile that has a card, before anything else."""
+    if not before_draw(r):
+        raise IllegalAction("already_drawn")
+    source = action.source
+    if source not in ("stock", "discard"):
+        raise IllegalAction("bad_draw_source", source=repr(source))
+    if source == "discard" and not can_take_discard(r):
+        raise IllegalAction("discard_pile_empty")
+
+
+def _check_discard(t: GameState, r: Round, action: Discard) -> None:
+    """R6.6: a card held, after the draw, and not the one just taken from the pile."""
+    _after_draw(r, "draw_before_discard")
+    hand = r.hands[action.player]
+    card = action.card
+    if card not in hand:
+        raise IllegalAction("not_held", card=card.label)
+    if card == forbidden_discard(r, hand):
+        raise IllegalAction("discard_taken", card=card.label)
+
+
+def _check_drop(t: GameState, r: Round, action: Drop) -> None:
+    """R6.1, R7.2: a drop comes instead of the draw."""
+    if not before_draw(r):
+        raise IllegalAction("drop_after_draw")
+
+
+def _check_spread(t: GameState, r: Round, action: Spread) -> None:
+    """R6.4: a run or set of cards held, after the draw."""
+    _after_draw(r, "draw_before_spread")
+    _held(r.hands[action.player], action.cards)
+    spread_kind(action.cards)
+
+
+def _check_lay_off(t: GameState, r: Round, action: LayOff) -> None:
+    """R6.5: a card held that the named spread takes, after the draw."""
+    _after_draw(r, "draw_before_layoff")
+    _held(r.hands[action.player], (action.card,))
+    if not valid_target(r, action.target):
+        raise IllegalAction("no_such_spread", target=action.target)
+    sp = r.spreads[action.target]
+    if action.card not in sp.takes():
+        raise IllegalAction("does_not_fit", card=action.card.label, spread=labels(sp.cards))
 
 
 def _after_draw(r: Round, code: str) -> None:
@@ -176,3 +203,14 @@ def _check_tonk_out(t: GameState, r: Round, action: TonkOut) -> None:
         spread_kind(group)
     if set(action.first) & set(action.second):
         raise IllegalAction("tonk_shared_card")
+
+
+_CHECKS: dict[type, Callable[[GameState, Round, Any], None]] = {
+    Draw: _check_draw,
+    Discard: _check_discard,
+    Drop: _check_drop,
+    Spread: _check_spread,
+    LayOff: _check_lay_off,
+    TonkOut: _check_tonk_out,
+}
+"""Each action's own checks, after the ones every action but ``Leave`` shares (``check``)."""

@@ -17,7 +17,7 @@ from engine.cards import Card, hand_value
 from engine.events import Pot
 from engine.legal import can_tonk_out, legal_actions
 from engine.spreads import SpreadKind, spread_kind
-from engine.state import GameState
+from engine.state import GameState, Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,41 +112,75 @@ class PlayerView(PublicView):
 
 def _public_fields(game: GameState) -> dict[str, object]:
     r = game.round
-    in_round = game.in_round
-    return {
+    fields: dict[str, object] = {
         "stake": game.stake,
         "seated": tuple(game.seated),
         "stacks": dict(game.stacks),
         "pots": dict(game.pots),
         "names": dict(game.names),
         "round_number": game.rounds_played,
-        "in_round": in_round,
+        "in_round": game.in_round,
         "over": game.over,
-        "dealer": r.dealer if r is not None else game.dealer,
-        "players": r.players if r is not None else (),
-        "card_counts": {p: len(h) for p, h in r.hands.items()} if r is not None else {},
-        "dead": frozenset(r.dead) if r is not None else frozenset(),
-        "paid": dict(r.paid) if r is not None else {},
-        "upcard": r.upcard if r is not None else None,
-        "upcard_held": r is not None and r.upcard in r.hands[r.dealer],
-        "flip_suit": r.flip_suit if r is not None else None,
-        "flop_suit": r.flop_suit if r is not None else None,
-        "showings": tuple(r.showings) if r is not None else (),
-        "flipflop_paid": r.flipflop_paid if r is not None else False,
-        "spreads": tuple(SpreadView(i, s.owner, s.kind, tuple(s.cards)) for i, s in enumerate(r.spreads))
-        if r is not None
-        else (),
-        "discard_pile": tuple(r.discard) if r is not None else (),
-        "stock_size": len(r.stock) if r is not None else 0,
         "to_act": game.to_act,
-        "phase": r.phase if in_round and r is not None else None,
-        "taken": r.taken if in_round and r is not None else None,
-        "end": r.end if r is not None and not in_round else None,
-        "revealed": {p: tuple(h) for p, h in r.hands.items()} if r is not None and not in_round else {},
-        "winners": {pot: tuple(w) for pot, w in r.winners.items() if w}
-        if r is not None and not in_round
-        else {},
     }
+    fields.update(_no_round_fields(game.dealer) if r is None else _round_fields(r, game.in_round))
+    return fields
+
+
+def _no_round_fields(dealer: str | None) -> dict[str, object]:
+    """A view's round fields before the first deal (fresh containers: a view never shares one)."""
+    return {
+        "dealer": dealer,
+        "players": (),
+        "card_counts": {},
+        "dead": frozenset(),
+        "paid": {},
+        "upcard": None,
+        "upcard_held": False,
+        "flip_suit": None,
+        "flop_suit": None,
+        "showings": (),
+        "flipflop_paid": False,
+        "spreads": (),
+        "discard_pile": (),
+        "stock_size": 0,
+        "phase": None,
+        "taken": None,
+        "end": None,
+        "revealed": {},
+        "winners": {},
+    }
+
+
+def _round_fields(r: Round, in_round: bool) -> dict[str, object]:
+    """The public fields of the round being played, or of the last one once it is over."""
+    fields: dict[str, object] = {
+        "dealer": r.dealer,
+        "players": r.players,
+        "card_counts": {p: len(h) for p, h in r.hands.items()},
+        "dead": frozenset(r.dead),
+        "paid": dict(r.paid),
+        "upcard": r.upcard,
+        "upcard_held": r.upcard in r.hands[r.dealer],
+        "flip_suit": r.flip_suit,
+        "flop_suit": r.flop_suit,
+        "showings": tuple(r.showings),
+        "flipflop_paid": r.flipflop_paid,
+        "spreads": tuple(SpreadView(i, s.owner, s.kind, tuple(s.cards)) for i, s in enumerate(r.spreads)),
+        "discard_pile": tuple(r.discard),
+        "stock_size": len(r.stock),
+    }
+    if in_round:
+        fields.update(phase=r.phase, taken=r.taken, end=None, revealed={}, winners={})
+    else:
+        fields.update(
+            phase=None,
+            taken=None,
+            end=r.end,
+            revealed={p: tuple(h) for p, h in r.hands.items()},
+            winners={pot: tuple(w) for pot, w in r.winners.items() if w},
+        )
+    return fields
 
 
 def make_public_view(game: GameState) -> PublicView:
