@@ -5,19 +5,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.db import Database
 from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
-from bot.languages import LanguageBook
+from bot.i18n.languages import LanguageBook
 from bot.ledger import Ledger, LedgerError
 from bot.refusals import explain
 from bot.settings import Settings
-from bot.storage import store_target
+from bot.storage import open_store, store_target
 
 log = logging.getLogger("flipflop")
 
@@ -25,6 +25,24 @@ EXTENSIONS = ("cogs.economy", "cogs.flipflop")
 
 if TYPE_CHECKING:
     from bot.runtime import TableRuntime
+
+
+@dataclass(frozen=True, slots=True)
+class Harness:
+    """What the playground changes about a real bot; production uses the defaults (``PRODUCTION``)."""
+
+    repost_missing_messages: bool = False
+    """The playground's world is new each run: post a lost table message again instead of closing."""
+    resume_on_ready: bool = True
+    """False: the playground builds its world after READY, then resumes tables itself."""
+    edit_limit: int | None = None
+    """Message edits a channel may have per pacing window (None: the cog's own, ``cogs.flipflop.pacing``).
+
+    simcord's clock stands still between clicks, so a paced edit would wait out real seconds.
+    """
+
+
+PRODUCTION = Harness()
 
 
 class FlipFlopBot(commands.AutoShardedBot):
@@ -41,9 +59,8 @@ class FlipFlopBot(commands.AutoShardedBot):
         *,
         rng: random.Random | None = None,
         pause_between_rounds: float | None = None,
-        repost_missing_messages: bool = False,
-        resume_on_ready: bool = True,
         computer_pause: tuple[float, float] = (1.0, 2.0),
+        harness: Harness = PRODUCTION,
     ) -> None:
         intents = discord.Intents.default()
         shards: dict[str, Any] = {"shard_count": settings.shard_count}
@@ -61,15 +78,13 @@ class FlipFlopBot(commands.AutoShardedBot):
         self.pause_between_rounds = (
             settings.round_pause if pause_between_rounds is None else pause_between_rounds
         )
-        self.repost_missing_messages = repost_missing_messages
-        self.resume_on_ready = resume_on_ready
         self.computer_pause = computer_pause
         """Seconds (at least, at most) a computer player waits before each move, to feel human."""
-        """The playground builds its world after READY, then resumes tables itself."""
-        """The playground's world is new each run: post a lost table message again instead of closing."""
+        self.harness = harness
+        """How the playground runs this bot differently (``PRODUCTION`` everywhere else)."""
         self.runtime: TableRuntime | None = None
         """The table runtime, set when the Flip Flop cog loads."""
-        self.db = Database(store_target(settings.database_url, settings.database_path))
+        self.db = open_store(store_target(settings.database_url, settings.database_path))
         self._db_open = False
         self.ledger = Ledger(self.db)
         self.languages = LanguageBook(self.db)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.client import FlipFlopBot, create_bot
+from bot.client import FlipFlopBot, Harness, create_bot
 from bot.i18n import LANGUAGES
 from bot.settings import Settings
 
@@ -48,9 +48,8 @@ class Playground:
 
 def build_bot(db_path: Path) -> FlipFlopBot:
     """The real bot on the playground's own database; lost table messages are posted again."""
-    return create_bot(
-        Settings(database_path=db_path, shard_count=1), repost_missing_messages=True, resume_on_ready=False
-    )
+    harness = Harness(repost_missing_messages=True, resume_on_ready=False, edit_limit=1_000_000)
+    return create_bot(Settings(database_path=db_path, shard_count=1), harness=harness)
 
 
 @contextlib.asynccontextmanager
@@ -80,10 +79,6 @@ async def playground(
     if not 1 <= members <= len(NAMES):
         raise SystemExit(f"--members must be between 1 and {len(NAMES)}.")
     bot = build_bot(db_path)
-    from cogs.flipflop import pacing
-
-    # simcord's clock stands still between clicks: a paced edit would wait out real seconds.
-    pacing.BUDGET = (1_000_000, pacing.WINDOW_SECONDS)
     try:
         # The same world every run, so a saved table finds its channel and players again.
         async with simcord.run(bot, check_errors=False) as env:
@@ -117,7 +112,7 @@ async def playground(
 
 async def choose_language(world: Playground, language: str) -> None:
     """The server's language and each member's own choice, as the commands would save them."""
-    from bot.languages import SERVER
+    from bot.i18n.languages import SERVER
 
     guild_id = world.channel.guild.id
     for who in (SERVER, world.admin.id, *(m.id for m in world.members)):

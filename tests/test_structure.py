@@ -26,7 +26,14 @@ COMPLEX_ON_PURPOSE = {
     "engine/replay.py:replay": "the replay loop reads a whole transcript and must name every way it can be "
     "wrong, in order, with one exit status",
 }
-"""Functions allowed a D or worse, and why."""
+"""Functions allowed a D or worse on purpose, and why."""
+NOT_SPLIT_YET = {
+    "bot/table_render.py:table_embed": "one branch per table state: the presentation rebuild splits it",
+    "bot/table_render.py:event_lines": "one line per engine event: the presentation rebuild splits it",
+    "cogs/flipflop/notifier.py:publish": "being reworked with the one-way outcomes of the runtime",
+    "cogs/flipflop/story.py:_line": "one line per stored action kind: the presentation rebuild splits it",
+}
+"""Functions graded D or worse that are known debt, outside the engine; this list may only shrink."""
 
 
 def modules() -> dict[str, Path]:
@@ -145,9 +152,14 @@ def test_no_function_is_too_complex() -> None:
         rel = path.relative_to(ROOT).as_posix()
         for block in cc_visit(path.read_text()):
             key = f"{rel}:{block.name}"
-            if cc_rank(block.complexity) > SIMPLE_ENOUGH and key not in COMPLEX_ON_PURPOSE:
+            allowed = key in COMPLEX_ON_PURPOSE or key in NOT_SPLIT_YET
+            if cc_rank(block.complexity) > SIMPLE_ENOUGH and not allowed:
                 complex_[key] = f"{cc_rank(block.complexity)} ({block.complexity})"
     assert complex_ == {}
+
+
+def test_no_engine_function_is_known_debt() -> None:
+    assert not [key for key in NOT_SPLIT_YET if key.startswith("engine/")]
 
 
 def test_the_exceptions_still_exist_and_are_complex() -> None:

@@ -19,7 +19,14 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
-from bot.i18n.languages import LANGUAGES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE
+SOURCE_LANGUAGE = "en"
+"""Messages are written in English; the English "translation" is the message itself."""
+
+LANGUAGES: tuple[str, ...] = ("en", "fil", "be", "sw", "ko", "gu")
+"""Every language a server or a member may choose, in the picker's order."""
+
+PSEUDO_LANGUAGE = "qps"
+"""A pseudo-locale for tests: every catalog message wrapped in markers (see ``catalogs``)."""
 
 DOMAIN = "flipflop"
 LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
