@@ -89,7 +89,8 @@ class PlayerView(PublicView):
     can_tonk_out: bool
     just_drawn: Card | None
     """R6.2: the card this player drew this turn, while it is still their turn and nothing has left
-    their hand since (the last card of ``hand``); else None."""
+    their hand since (the last card of ``hand``), or the last stock card that just ended the round
+    (R6.3); else None."""
 
     @property
     def still_playing(self) -> bool:
@@ -195,8 +196,10 @@ def make_view(game: GameState, player: SeatId) -> PlayerView:
     drawn: Card | None = None
     if r is not None and player in r.hands:
         hand = tuple(r.hands[player])
-        if r.end is None and r.phase == "drawn" and r.players[r.turn] == player and len(hand) == r.drawn_size:
-            drawn = hand[-1]  # a draw appends; nothing has been laid down or off since
+        if r.players[r.turn] == player and (
+            (r.end is None and r.phase == "drawn" and len(hand) == r.drawn_size) or r.end == "stock"
+        ):
+            drawn = hand[-1]  # a draw appends, and nothing has left the hand since (or it ended the round)
     return PlayerView(
         **_public_fields(game),  # type: ignore[arg-type]
         player=player,

@@ -64,3 +64,15 @@ def test_the_view_names_a_spread_run_or_set() -> None:
     with pytest.raises(IllegalAction) as refused:
         view.spread_kind(cards("5C 6D 7C"))
     assert refused.value.code == "not_a_spread"
+
+
+def test_just_drawn_is_the_last_stock_card_that_ended_the_round() -> None:
+    game, _ = make_game(QUIET, dealer="cat")
+    r = game.round
+    assert r is not None
+    r.stock[:] = r.stock[-1:]  # one card left: drawing it ends the round (R6.3)
+    last = r.stock[-1]
+    game.apply(Draw("ann", "stock"))
+    assert not game.in_round
+    assert game.view("ann").just_drawn == last
+    assert game.view("ben").just_drawn is None
