@@ -7,7 +7,7 @@ STAMP_TEST := $(VENV)/.installed-test
 STAMP_PLAY := $(VENV)/.installed-play
 STAMP_BROWSER := $(VENV)/.installed-browser
 
-.PHONY: run test test-browser play lint bench clean
+.PHONY: run test test-browser check-web play lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,15 @@ $(STAMP_BROWSER): pyproject.toml | $(BIN)/python
 test-browser: $(STAMP_BROWSER)
 	$(BIN)/mypy tests/browser
 	$(BIN)/python -m pytest tests/browser
+
+# The replay page (web/replay/) needs no build; its JavaScript is type-checked from its JSDoc
+# types by TypeScript's tsc --checkJs, installed from npm at the version web/package-lock.json pins.
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+check-web: web/node_modules/.installed
+	cd web && ./node_modules/.bin/tsc -p .
 
 COMPUTERS ?= 0
 MEMBERS ?= 3

@@ -13,10 +13,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
+import http.server
 import logging
 import signal
 import sys
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,8 @@ from bot.settings import Settings
 
 DEFAULT_DB = Path("data/playground.sqlite3")
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
+REPLAY_PAGE = Path(__file__).resolve().parents[1] / "web" / "replay"
+"""The static replay page, served beside the playground so its **Watch the replay** links open."""
 
 
 @dataclass
@@ -39,6 +44,7 @@ class Playground:
     members: list[Any]
     admin: Any
     preview: Any = None
+    replay_url: str | None = None
 
     @property
     def url(self) -> str:
@@ -46,10 +52,30 @@ class Playground:
         return str(self.preview.url) if self.preview is not None else ""
 
 
-def build_bot(db_path: Path) -> FlipFlopBot:
+def build_bot(db_path: Path, replay_url: str | None = None) -> FlipFlopBot:
     """The real bot on the playground's own database; lost table messages are posted again."""
     harness = Harness(repost_missing_messages=True, resume_on_ready=False, edit_limit=1_000_000)
-    return create_bot(Settings(database_path=db_path, shard_count=1), harness=harness)
+    return create_bot(Settings(database_path=db_path, shard_count=1, replay_url=replay_url), harness=harness)
+
+
+class _QuietFiles(http.server.SimpleHTTPRequestHandler):
+    """The replay page's files, without a log line per request."""
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the standard library's name
+        """Say nothing."""
+
+
+@contextlib.contextmanager
+def replay_page() -> Iterator[str]:
+    """``web/replay/`` on 127.0.0.1 (a static page: any file server does); yields its address."""
+    handler = functools.partial(_QuietFiles, directory=str(REPLAY_PAGE))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @contextlib.asynccontextmanager
@@ -78,7 +104,9 @@ async def playground(
         ) from None
     if not 1 <= members <= len(NAMES):
         raise SystemExit(f"--members must be between 1 and {len(NAMES)}.")
-    bot = build_bot(db_path)
+    pages = contextlib.ExitStack()
+    replay_url = pages.enter_context(replay_page())
+    bot = build_bot(db_path, replay_url)
     try:
         # The same world every run, so a saved table finds its channel and players again.
         async with simcord.run(bot, check_errors=False) as env:
@@ -93,7 +121,7 @@ async def playground(
             if bot.runtime is not None:
                 await bot.runtime.resume()
             await env.settle()
-            world = Playground(env, bot, channel, people, admin)
+            world = Playground(env, bot, channel, people, admin, replay_url=replay_url)
             if language is not None:
                 await choose_language(world, language)
             if computers:
@@ -108,6 +136,7 @@ async def playground(
                 yield world
     finally:
         await bot.db.close()
+        pages.close()
 
 
 async def choose_language(world: Playground, language: str) -> None:
@@ -193,6 +222,7 @@ async def serve(
         print("\nFlip Flop playground is running (the real bot, in a simulated Discord).")
         print(f"Open this address in your browser:\n\n    {world.url}\n")
         print(opening_line(world))
+        print(f"Watch the replay links open the replay page at {world.replay_url}")
         print(f"Chips and tables are kept in {db_path}. Press Ctrl-C to stop.\n", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

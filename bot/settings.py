@@ -82,6 +82,8 @@ class Settings(BaseSettings):
         default=8.0, ge=0, le=120, validation_alias=AliasChoices("round_pause", "ROUND_PAUSE_SECONDS")
     )
     """Seconds between a round's result and the next deal."""
+    replay_url: str | None = Field(default=None, validation_alias=AliasChoices("replay_url", "REPLAY_URL"))
+    """The public address of the static replay page (web/replay/); blank: no "Watch the replay" button."""
     api_base: str | None = Field(default=None, validation_alias=AliasChoices("api_base", "FLIPFLOP_API_BASE"))
     """Testing aid only: point discord.py at a local fake Discord (``http://127.0.0.1:PORT``)."""
 
@@ -96,6 +98,17 @@ class Settings(BaseSettings):
         except StoreError as e:
             raise ValueError(str(e)) from None
         return value.strip()
+
+    @field_validator("replay_url", mode="after")
+    @classmethod
+    def _replay_url(cls, value: str | None) -> str | None:
+        """An http(s) address without a fragment: the bot puts the round in the fragment itself."""
+        if value is None or not value.strip():
+            return None
+        url = value.strip()
+        if not url.startswith(("https://", "http://")) or "#" in url or " " in url:
+            raise ValueError("the replay page's address starts with https:// (or http://) and has no # part")
+        return url
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -22,6 +22,7 @@ from bot.fair_deal import Reveal
 from bot.history import RoundStory, history, round_story, stats
 from bot.i18n import N_, Texts
 from bot.refusals import explain
+from bot.replay_link import story_file, watch_button
 from bot.tables import TableError
 from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.story import history_line, stats_text, story_lines, who
@@ -161,6 +162,10 @@ class HistoryCommands(commands.Cog):
             )
             + f"\n```\n{reveal.command()}\n```"
         )
+        if self.bot.settings.replay_url:
+            text += "\n" + t.gettext(
+                "Or in your browser: `/flipflop round id:{id}` → **Watch the replay** → **Verify this deal**."
+            ).format(id=found.round_id)
         await interaction.response.send_message(text, allowed_mentions=NONE)
 
     @app_commands.command(name="history", description="The last rounds played here (or by a member).")
@@ -231,18 +236,27 @@ class HistoryCommands(commands.Cog):
         head = f"{title}\n{seed}\n"
         body = fit_lines(lines, 1990 - len(head), t.gettext("… (the whole round is in the file)"))
         filename = f"round-{found.round_id}.json"
+        open_table = self.runtime.in_channel(interaction.channel_id or 0)
+        known = dict(open_table.names) if open_table is not None and open_table.id == found.table_id else {}
+        known[interaction.user.id] = interaction.user.display_name
+        data = story_file(found, interaction.guild, t, known)
         attachment = discord.File(
-            io.BytesIO(json.dumps(found.transcript, indent=1).encode()),
+            io.BytesIO(json.dumps(data, indent=1, ensure_ascii=False).encode()),
             filename=filename,
             description=t.gettext("Replay: {command}").format(command=f"python -m engine.replay {filename}"),
         )
         played = interaction.user.id in found.members.values()  # issue 16: only one's own play
+        view = analyse_view(found.round_id, t) if played else None
+        replay_url = self.bot.settings.replay_url
+        if replay_url:
+            view = view if view is not None else discord.ui.View(timeout=None)
+            view.add_item(watch_button(replay_url, data, t))
         await interaction.response.send_message(
             head + body,
             file=attachment,
             ephemeral=True,
             allowed_mentions=NONE,
-            view=analyse_view(found.round_id, t) if played else discord.utils.MISSING,
+            view=view if view is not None else discord.utils.MISSING,
         )
 
     @app_commands.command(name="stats", description="A member's Flip Flop record and skill rating here.")

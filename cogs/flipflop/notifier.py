@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.db import StoreError
+from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
+from bot.replay_link import story_file, watch_button
 from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
 from bot.table_render import (
     RESTARTED,
@@ -301,7 +303,8 @@ class DiscordNotifier:
         number = table.game.public_view().round_number
         if number > 1 and table.message_id is not None:
             record = practice_embed(table, round_record_embed(round_title(number - 1, t), finished), t)
-            self._spawn(self._move_down(table, table.message_id, record))
+            stored = None if table.practice else table.last_round_id  # the round that just ended
+            self._spawn(self._move_down(table, table.message_id, record, stored))
 
     def _spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
@@ -320,10 +323,13 @@ class DiscordNotifier:
             self.below[table.id] = 0
             self._spawn(self._move_down(table, table.message_id, None))
 
-    async def _move_down(self, table: Table, old_id: int, record: discord.Embed | None) -> None:
+    async def _move_down(
+        self, table: Table, old_id: int, record: discord.Embed | None, round_id: int | None = None
+    ) -> None:
         """Post the table at the bottom of the channel; the old message keeps the finished round.
 
-        With no ``record`` (moved mid-round) the old message says where the table went.
+        With no ``record`` (moved mid-round) the old message says where the table went; with
+        the stored ``round_id`` the record offers **Watch the replay** (when ``REPLAY_URL`` is set).
         """
         self.below[table.id] = 0
         try:
@@ -343,9 +349,27 @@ class DiscordNotifier:
             if record is None:
                 await self.retire(table, old_id)
                 return
-            await self._call(table.id, "edit the old table message", old.edit(embed=record, view=None))
+            view = await self._replay_view(table, round_id, t)
+            await self._call(table.id, "edit the old table message", old.edit(embed=record, view=view))
 
         self.pacer.request(table.channel_id, freeze, key=f"record:{old_id}")
+
+    async def _replay_view(self, table: Table, round_id: int | None, t: Texts) -> discord.ui.View | None:
+        """**Watch the replay** for a stored round, or None (no ``REPLAY_URL``, no stored round)."""
+        url = self.bot.settings.replay_url
+        if not url or round_id is None:
+            return None
+        try:
+            found = await round_story(self.bot.db, table.guild_id, round_id)
+        except StoreError as e:  # the record still goes up, without its button
+            log.warning("Table %s: round %s not read for its replay link (%s)", table.id, round_id, e)
+            return None
+        if found is None:
+            return None
+        view = discord.ui.View(timeout=None)
+        data = story_file(found, self.bot.get_guild(table.guild_id), t, table.names)
+        view.add_item(watch_button(url, data, t))
+        return view
 
     async def _report(self, table: Table, sent: Sent) -> None:
         """Tell the runtime what a call made outside the table's lock achieved."""

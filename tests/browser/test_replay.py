@@ -1,0 +1,274 @@
+"""The replay page (web/replay/) in headless Chromium: rounds by link and by file, stepped, verified.
+
+The page is served as any static host would serve it (a plain HTTP file server); the rounds
+are real rounds of the engine dealt by the fair-deal scheme, written as the bot writes them.
+Every figure the page shows at a round's end is checked against ``engine.replay``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from bot.replay_link import binary_fragment, fragment, replay_link
+from engine.replay import replay
+from tests.browser.replay_rounds import played_game, played_round
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "web" / "replay"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files, no access log."""
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
+        """Say nothing."""
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """web/replay/ served on a free port, as GitHub Pages or any static host would."""
+    handler = functools.partial(QuietHandler, directory=str(PAGE))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def replay_page(browser: Browser) -> Iterator[Page]:
+    """A fresh desktop-sized tab; errors the page throws fail the test."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def final_figures(page: Page) -> tuple[list[int], dict[str, int]]:
+    """The stacks (seat order) and pots the page shows now."""
+    stacks = [
+        int(s)
+        for s in page.locator("#table .seat .stack").evaluate_all("els => els.map(e => e.dataset.stack)")
+    ]
+    pots = {
+        pot: int(page.locator(f"#table .pot-{pot} .pot-amount").get_attribute("data-amount") or "-1")
+        for pot in ("game", "flip", "flop")
+    }
+    return stacks, pots
+
+
+def expected_figures(data: dict[str, Any]) -> tuple[list[int], dict[str, int]]:
+    """``engine.replay``'s stacks (seat order) and pots after the round."""
+    result, status = replay(data)
+    assert status == 0, result["error"]
+    return [result["stacks"][s["id"]] for s in data["seats"]], result["pots"]
+
+
+def test_a_round_opens_from_its_link_plays_to_the_end_and_verifies(site: str, replay_page: Page) -> None:
+    data = played_round(3, seed=11, interactions=2)
+    link = replay_link(site, data)
+    assert "#b=" in link and len(link) <= 512  # the whole round rides in the link
+    page = replay_page
+    page.goto(link)
+    expect(page.locator("#round-title")).to_have_text("Round 1 · #11")
+    expect(page.locator("#table .seat")).to_have_count(3)
+    expect(page.locator("#table .seat-name")).to_have_text(["ann", "ben", "cat"])
+    assert page.locator("#table").get_attribute("data-frame") == "0"
+    page.locator("#forward").click()
+    expect(page.locator("#table")).to_have_attribute("data-frame", "1")
+    page.locator("#back").click()
+    expect(page.locator("#table")).to_have_attribute("data-frame", "0")
+    page.keyboard.press("End")
+    expect(page.locator("#table")).to_have_attribute("data-last", "true")
+    assert final_figures(page) == expected_figures(data)
+    # every hand face up at the end: 5 cards a seat were dealt, all of them are still shown somewhere
+    assert page.locator("#table .seat .hand .card.back").count() == 0
+    page.locator("#verify").click()
+    expect(page.locator("#verdict")).to_have_attribute("data-ok", "true")
+    expect(page.locator("#verdict")).to_contain_text("✔ This deal checks out")
+    expect(page.locator("#verdict")).to_contain_text("✔ first dealer")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / "replay.png", full_page=True)
+
+
+def test_the_move_list_and_arrow_keys_step_through_the_round(site: str, replay_page: Page) -> None:
+    data = played_round(3, seed=12, interactions=1)
+    page = replay_page
+    page.goto(replay_link(site, data))
+    moves = page.locator("#moves button:not([data-kind=end])")
+    count = moves.count()
+    assert count == len(data["rounds"][0]["actions"]) + 1  # the deal, then one per action
+    moves.nth(3).click()
+    expect(page.locator("#table")).to_have_attribute("data-frame", "3")
+    expect(moves.nth(3)).to_have_class("current")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#table")).to_have_attribute("data-frame", "4")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#table")).to_have_attribute("data-frame", "2")
+    page.locator("#play").click()
+    expect(page.locator("#play")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#table")).to_have_attribute("data-frame", "3")
+    page.locator("#play").click()
+    expect(page.locator("#play")).to_have_attribute("aria-pressed", "false")
+
+
+def test_a_round_opens_from_its_file_and_on_a_phone(site: str, browser: Browser, tmp_path: Path) -> None:
+    data = played_round(5, seed=21, interactions=16)
+    path = tmp_path / "round-21.json"
+    path.write_text(json.dumps(data, indent=1))
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(site)
+    expect(page.locator("#intro")).to_be_visible()
+    page.locator("#files").set_input_files(str(path))
+    expect(page.locator("#table .seat")).to_have_count(5)
+    steps = len(data["rounds"][0]["actions"])
+    for _ in range(steps):
+        page.locator("#forward").click()
+    expect(page.locator("#table")).to_have_attribute("data-last", "true")
+    assert final_figures(page) == expected_figures(data)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px phone"
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=SCREENSHOTS / "replay-phone.png", full_page=False)
+    page.locator("#verify").click()
+    expect(page.locator("#verdict")).to_have_attribute("data-ok", "true")
+    context.close()
+
+
+def test_several_files_are_a_game_stepped_round_by_round(
+    site: str, replay_page: Page, tmp_path: Path
+) -> None:
+    files = played_game(3, seed=5, rounds=3)
+    assert len(files) == 3
+    paths = []
+    for data in reversed(files):  # picked in any order: the page puts them in round order
+        path = tmp_path / f"round-{data['round_id']}.json"
+        path.write_text(json.dumps(data))
+        paths.append(str(path))
+    page = replay_page
+    page.goto(site)
+    page.locator("#files").set_input_files(paths)
+    for number, data in enumerate(files, start=1):
+        expect(page.locator("#round-title")).to_have_text(f"Round {number} · #{100 + number} ({number} of 3)")
+        page.locator("#last").click()
+        expect(page.locator("#table")).to_have_attribute("data-last", "true")
+        assert final_figures(page) == expected_figures(data)
+        page.locator("#verify").click()
+        expect(page.locator("#verdict")).to_have_attribute("data-ok", "true")
+        if number < 3:
+            page.locator("#next-round").click()
+    expect(page.locator("#next-round")).to_be_disabled()
+    # the game opened from its files becomes one link to share
+    page.locator("#share").click()
+    expect(page.locator("#shared")).to_contain_text("now links to these rounds")
+    assert "#r=" in page.url
+    again = page.context.new_page()
+    again.goto(page.url)
+    expect(again.locator("#round-title")).to_have_text("Round 1 · #101 (1 of 3)")
+    again.keyboard.press("PageDown")
+    again.keyboard.press("PageDown")
+    expect(again.locator("#round-title")).to_have_text("Round 3 · #103 (3 of 3)")
+    again.keyboard.press("End")
+    expect(again.locator("#table")).to_have_attribute("data-last", "true")
+    assert final_figures(again) == expected_figures(files[2])
+
+
+def test_a_tampered_seed_shows_a_cross_and_what_differs(site: str, replay_page: Page) -> None:
+    data = played_round(3, seed=11, interactions=2)
+    seed = data["reveal"]["server_seed"]
+    data["reveal"]["server_seed"] = ("1" if seed[0] != "1" else "2") + seed[1:]
+    page = replay_page
+    page.goto(replay_link(site, data))
+    page.locator("#verify").click()
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_attribute("data-ok", "false")
+    expect(verdict).to_contain_text("✘ This deal does NOT check out")
+    expect(verdict).to_contain_text(f"the published commitment is {data['reveal']['commitment']}")
+    expect(verdict).to_contain_text("✘ deck: the seeds give another deck; the first difference is card")
+    page.screenshot(path=SCREENSHOTS / "replay-tampered.png", full_page=True)
+
+
+def test_a_game_link_of_json_rounds_opens_too(site: str, replay_page: Page) -> None:
+    files = played_game(3, seed=5, rounds=2)
+    page = replay_page
+    page.goto(site + fragment(files))  # the deflated JSON form: a list of rounds
+    expect(page.locator("#round-title")).to_have_text("Round 1 · #101 (1 of 2)")
+    page.keyboard.press("PageDown")
+    expect(page.locator("#round-title")).to_have_text("Round 2 · #102 (2 of 2)")
+
+
+def cut(link: str) -> str:
+    return link[: len(link) - 40]
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        ("damaged binary link", "This link is damaged"),
+        ("damaged json link", "This link is damaged"),
+        ("truncated file", "is not JSON (was it cut short or edited?)"),
+        ("future version", "replay format 2, newer than this page"),
+        ("unknown card", 'unknown card code "ZZ"'),
+        ("edited move", "breaks the rules"),
+        ("edited deck", "is not the 52 cards once each"),
+    ],
+)
+def test_bad_input_is_one_clear_message_and_nothing_drawn(
+    site: str, replay_page: Page, tmp_path: Path, edit: str, message: str
+) -> None:
+    data = played_round(3, seed=13, interactions=1)
+    page = replay_page
+    if edit.startswith("damaged"):
+        link = site + (binary_fragment(data) or "") if "binary" in edit else site + fragment(data)
+        page.goto(cut(link))
+    else:
+        text = json.dumps(data)
+        if edit == "truncated file":
+            text = text[: len(text) // 2]
+        elif edit == "future version":
+            text = json.dumps({**data, "version": 2})
+        elif edit == "unknown card":
+            data["rounds"][0]["deck"][7] = "ZZ"
+            text = json.dumps(data)
+        elif edit == "edited move":
+            actions = data["rounds"][0]["actions"]
+            first = next(i for i, a in enumerate(actions) if a[1] == "discard")
+            held = set(data["rounds"][0]["deck"][:15])
+            actions[first][2] = next(c for c in data["rounds"][0]["deck"][40:] if c not in held)
+            text = json.dumps(data)
+        elif edit == "edited deck":
+            data["rounds"][0]["deck"][0] = data["rounds"][0]["deck"][1]
+            text = json.dumps(data)
+        path = tmp_path / "round.json"
+        path.write_text(text)
+        page.goto(site)
+        page.locator("#files").set_input_files(str(path))
+    expect(page.locator("#error")).to_be_visible()
+    expect(page.locator("#error")).to_contain_text(message)
+    expect(page.locator("#viewer")).to_be_hidden()
+    assert page.locator("#table .seat").count() == 0
+
+
+def test_a_round_too_long_for_a_link_asks_for_its_file(site: str, replay_page: Page) -> None:
+    data = played_round(5, seed=3, interactions=16)
+    link = replay_link(site, data, limit=100)
+    assert link.endswith("#file")
+    replay_page.goto(link)
+    expect(replay_page.locator("#error")).to_contain_text("too long for a link")
+    expect(replay_page.locator("#files")).to_be_attached()

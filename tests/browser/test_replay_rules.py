@@ -1,0 +1,90 @@
+"""The replay page's rules (web/replay/js/rules.js) against the engine, on many real rounds.
+
+The page plays a transcript by itself (it shares no code with the bot); here Node runs its
+module on rounds of 3, 4 and 5 basic computers and every stack and pot it ends with must be
+``engine.replay``'s.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from bot.replay_link import _short_ids, binary_fragment
+from engine.replay import replay
+from tests.browser.replay_rounds import played_game, played_round
+
+RULES = (Path(__file__).resolve().parents[2] / "web" / "replay" / "js" / "rules.js").as_uri()
+
+
+def page_results(transcripts: list[dict[str, object]]) -> list[dict[str, object]]:
+    """What the page's ``playTranscript`` ends each transcript with: stacks and pots of its last round."""
+    script = f"""
+import {{ playTranscript }} from {json.dumps(RULES)};
+import {{ readFileSync }} from "node:fs";
+const all = JSON.parse(readFileSync(0, "utf8"));
+console.log(JSON.stringify(all.map((t) => playTranscript(t).at(-1).result)));
+"""
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(transcripts),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert isinstance(out, list)
+    return out
+
+
+def test_the_page_settles_every_round_as_the_engine_does() -> None:
+    rounds = [played_round(players, seed, interactions=1) for players in (3, 4, 5) for seed in range(120)]
+    games = [
+        {**files[0], "rounds": [f["rounds"][0] for f in files]}
+        for files in (played_game(players, seed, rounds=12) for players in (3, 5) for seed in range(15))
+    ]
+    transcripts = rounds + games
+    ends = {r["rounds"][0]["actions"][-1][1] for r in rounds if r["rounds"][0]["actions"]}
+    assert {"drop", "discard"} <= ends  # rounds end in more than one way
+    got = page_results(transcripts)
+    for data, page in zip(transcripts, got, strict=True):
+        result, status = replay(data)
+        assert status == 0
+        assert page == {"stacks": result["stacks"], "pots": result["pots"]}, data
+
+
+CODEC = (Path(__file__).resolve().parents[2] / "web" / "replay" / "js" / "codec.js").as_uri()
+
+
+def test_the_bots_compact_links_unpack_in_the_page_to_the_same_round() -> None:
+    rounds = [played_round(players, seed, interactions=16) for players in (3, 5) for seed in range(1, 41)]
+    # ids out of order (negative steps), players' texts, an empty seed and one of another shape
+    rounds[0]["reveal"]["client_seed"] = "-".join(reversed(rounds[0]["reveal"]["client_seed"].split("-")))
+    rounds[1]["reveal"]["client_seed"] += ":lucky 7:🎲 ünïcode"
+    rounds[2]["reveal"]["client_seed"] = ""
+    rounds[3]["reveal"]["client_seed"] = "not-ids-007:x"
+    del rounds[4]["reveal"]
+    rounds[5]["names"] = {}
+    packed_forms = [binary_fragment(r) for r in rounds]
+    script = f"""
+import {{ unpack }} from {json.dumps(CODEC)};
+import {{ readFileSync }} from "node:fs";
+const links = JSON.parse(readFileSync(0, "utf8"));
+const bytes = (t) => Uint8Array.from(atob(t.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+console.log(JSON.stringify(links.map((l) => unpack(bytes(l.slice(3))))));
+"""
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(packed_forms),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    for sent, got in zip(rounds, json.loads(done.stdout), strict=True):
+        want = _short_ids(sent)
+        seats = len(want["seats"])
+        want["names"] = {str(i): want["names"].get(str(i), f"seat {i}") for i in range(1, seats + 1)}
+        assert got == want

@@ -1,0 +1,107 @@
+// Draws one table state. It knows nothing of transcripts: give it a `TableState` (rules.js) and it
+// draws it, so the same code can draw a live table from the bot's public view (hands as counts).
+
+import { SUIT_MARK, SUIT_NAME, cardFace, label } from "./cards.js";
+
+/**
+ * @param {string} tag
+ * @param {string} [className]
+ * @param {string} [text]
+ * @returns {HTMLElement}
+ */
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/**
+ * Draw `state` into `root`, replacing what was there.
+ * @param {HTMLElement} root
+ * @param {import("./rules.js").TableState} state
+ */
+export function drawTable(root, state) {
+  root.replaceChildren();
+  root.classList.add("table");
+
+  const pots = el("div", "pots");
+  for (const pot of /** @type {const} */ (["game", "flip", "flop"])) {
+    const box = el("div", `pot pot-${pot}`);
+    box.dataset.pot = pot;
+    const suitOf = pot === "flip" ? state.flipSuit : pot === "flop" ? state.flopSuit : null;
+    box.append(el("span", "pot-name", pot + (suitOf ? " " + SUIT_MARK[suitOf] : "")));
+    const amount = el("span", "pot-amount", String(state.pots[pot]));
+    amount.dataset.amount = String(state.pots[pot]);
+    box.append(amount);
+    if (suitOf) box.title = `${pot} suit: ${SUIT_NAME[suitOf]}`;
+    pots.append(box);
+  }
+  root.append(pots);
+
+  const middle = el("div", "middle");
+  const stock = el("div", "pile stock");
+  stock.append(state.stock ? cardFace(null) : el("span", "empty", "—"), el("span", "pile-name", `stock ${state.stock}`));
+  stock.dataset.count = String(state.stock);
+  const discard = el("div", "pile discard");
+  const top = state.discard[state.discard.length - 1];
+  discard.append(top ? cardFace(top) : el("span", "empty", "—"), el("span", "pile-name", `discard ${state.discard.length}`));
+  const up = el("div", "pile upcard");
+  // the upcard stays in the dealer's hand (R3.3); shown here as the card that set the flip suit
+  up.append(state.upcard ? cardFace(state.upcard) : el("span", "empty", "—"), el("span", "pile-name", "upcard (dealt)"));
+  middle.append(stock, discard, up);
+  root.append(middle);
+
+  const spreads = el("div", "spreads");
+  state.spreads.forEach((s, i) => {
+    const box = el("div", "spread");
+    const owner = state.seats.find((q) => q.id === s.owner);
+    box.append(el("span", "spread-name", `${i}: ${owner ? owner.name : s.owner}`));
+    const row = el("span", "cards");
+    for (const c of s.cards) row.append(cardFace(c, { small: true }));
+    box.append(row);
+    spreads.append(box);
+  });
+  if (!state.spreads.length) spreads.append(el("span", "empty", "no spreads yet"));
+  root.append(spreads);
+
+  const seats = el("div", "seats");
+  for (const seat of state.seats) {
+    const box = el("section", "seat");
+    box.dataset.seat = seat.id;
+    if (seat.toAct) box.classList.add("to-act");
+    if (seat.out) box.classList.add("out");
+    if (seat.dead) box.classList.add("dead");
+    const head = el("div", "seat-head");
+    head.append(el("span", "seat-name", seat.name));
+    if (seat.dealer) head.append(el("span", "badge dealer", "dealer"));
+    if (seat.toAct) head.append(el("span", "badge turn", "to act"));
+    if (seat.dead) head.append(el("span", "badge", "left"));
+    if (seat.out) head.append(el("span", "badge", "out"));
+    for (const pot of seat.won) head.append(el("span", `badge won won-${pot}`, `won ${pot}`));
+    const chips = el("span", "stack", `${seat.stack} chips`);
+    chips.dataset.stack = String(seat.stack);
+    head.append(chips);
+    box.append(head);
+    if (!seat.out) {
+      const hand = el("div", "hand");
+      if (typeof seat.hand === "number") {
+        for (let i = 0; i < seat.hand; i++) hand.append(cardFace(null));
+      } else {
+        for (const c of seat.hand) hand.append(cardFace(c, c === state.upcard && seat.dealer ? { mark: "upcard" } : {}));
+      }
+      box.append(hand);
+      const facts = [];
+      if (seat.value !== null) facts.push(`hand ${seat.value}`);
+      facts.push(`plays for ${seat.paid.join(", ")}`);
+      if (seat.shown.length) facts.push(`showed ${seat.shown.map(label).join(" ")}`);
+      box.append(el("div", "facts", facts.join(" · ")));
+    }
+    seats.append(box);
+  }
+  root.append(seats);
+
+  const caption = el("p", "caption", state.caption);
+  caption.setAttribute("aria-live", "polite");
+  root.append(caption);
+}
