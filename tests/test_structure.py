@@ -32,7 +32,7 @@ NOT_SPLIT_YET = {
     "bot/table_render.py:event_lines": "one line per engine event: the presentation rebuild splits it",
     "cogs/flipflop/notifier.py:publish": "being reworked with the one-way outcomes of the runtime",
     "cogs/flipflop/story.py:_line": "one line per stored action kind: the presentation rebuild splits it",
-    "bot/replay_link.py:packed": "new with the replay page: its action packing can move to the engine's codec",
+    "bot/replay_link.py:packed": "new with the replay page: its action packing belongs in engine.codec",
 }
 """Functions graded D or worse that are known debt, outside the engine; this list may only shrink."""
 
