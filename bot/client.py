@@ -131,7 +131,9 @@ class FlipFlopBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Let actions in flight finish, disconnect, close the database (a clean SIGTERM ends here).
 
-        Tables are saved after every action, so nothing else needs saving.
+        Tables are saved after every action, so nothing else needs saving. Unloading the
+        cogs (the first step of discord.py's own close) makes the pending table edits,
+        within a bound, while the HTTP session is still open.
         """
         if self._closing is not None:
             await asyncio.shield(self._closing)

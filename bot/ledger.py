@@ -319,9 +319,9 @@ class Ledger:
             return amount, balance
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[int, int]]:
-        """The richest members (the house is not on it), most chips first."""
+        """The richest members (not the house, nor forgotten members' pseudonyms), most chips first."""
         rows = await self.db.fetchall(
-            "SELECT user_id, balance FROM accounts WHERE guild_id = ? AND user_id != ?"
+            "SELECT user_id, balance FROM accounts WHERE guild_id = ? AND user_id > ?"
             " ORDER BY balance DESC, created_at ASC, user_id ASC LIMIT ?",
             (guild_id, HOUSE_ID, limit),
         )
@@ -330,9 +330,9 @@ class Ledger:
     async def rank(self, guild_id: int, user_id: int) -> tuple[int, int]:
         """(place, members with accounts): 1 is the richest; ties share a place."""
         row = await self.db.fetchone(
-            "SELECT (SELECT COUNT(*) FROM accounts a WHERE a.guild_id = ? AND a.user_id != ?"
+            "SELECT (SELECT COUNT(*) FROM accounts a WHERE a.guild_id = ? AND a.user_id > ?"
             "        AND a.balance > me.balance) + 1,"
-            "       (SELECT COUNT(*) FROM accounts WHERE guild_id = ? AND user_id != ?)"
+            "       (SELECT COUNT(*) FROM accounts WHERE guild_id = ? AND user_id > ?)"
             " FROM accounts me WHERE me.guild_id = ? AND me.user_id = ?",
             (guild_id, HOUSE_ID, guild_id, HOUSE_ID, guild_id, user_id),
         )

@@ -82,9 +82,11 @@ COPIED: dict[str, tuple[str, ...]] = {
     ),
     "ratings": ("guild_id", "user_id", "mu", "sigma", "ordinal", "games", "updated_at"),
     "language_choices": ("guild_id", "user_id", "language"),
+    "forget_permits": ("user_id", "pseudonym"),
+    "privacy_requests": ("id", "pseudonym", "requested_by", "rows_changed", "created_at"),
 }
 """Every table of the schema and its columns, in an order that satisfies the foreign keys."""
-SERIAL_IDS = ("ledger", "rounds")
+SERIAL_IDS = ("ledger", "rounds", "privacy_requests")
 """Tables whose ``id`` the database hands out: PostgreSQL's sequence must continue after the copied ids."""
 
 

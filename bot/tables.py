@@ -618,8 +618,11 @@ class TableService:
         closed: bool = await self._commit(table, change, ledger_ops)
         return closed
 
-    async def cancel(self, table: Table) -> dict[int, int]:
-        """Close a lobby (or a table that can not go on): every chip goes back. Returns the refunds."""
+    async def cancel(self, table: Table, actor_id: int | None = None) -> dict[int, int]:
+        """Close a lobby (or a table that can not go on): every chip goes back. Returns the refunds.
+
+        ``actor_id``: the manager who closed it, written on each refund's ledger entry.
+        """
         refunds = self._refunds(table)
 
         def change(t: Table) -> dict[int, int]:
@@ -630,7 +633,7 @@ class TableService:
             for user_id, amount in refunds.items():
                 if amount:
                     await self.ledger.credit(
-                        tx, t.guild_id, account(user_id), amount, "refund", reference=t.id
+                        tx, t.guild_id, account(user_id), amount, "refund", reference=t.id, actor_id=actor_id
                     )
 
         await self._commit(table, change, ledger_ops)

@@ -601,6 +601,19 @@ class TableRuntime:
         await self.store.idle()
         self.computers.close()
 
+    async def close_by_manager(self, table_id: str, manager_id: int) -> Outcome:
+        """A server manager closes a table (``/flipflop admin close``): every stack and pot goes back.
+
+        The refunds' ledger entries name the manager. ``TableError('table_closed')``
+        when the table has already ended (nothing changes then).
+        """
+        async with self.store.lock(table_id):
+            table = self._open(table_id)
+            refunds = await self.store.cancel(table, actor_id=manager_id)
+            self.lacking.pop(table.id, None)
+            notice = TableClosed("cancelled", refunds, by=manager_id)
+            return await self._finish(Outcome(table, notices=(notice,)), None)
+
 
 def seed_refusal(error: FairDealError) -> TableError:
     """A player's bad ``/flipflop seed`` text as a refusal with its own code (words in ``bot.refusals``)."""

@@ -8,6 +8,8 @@ runtime or the ledger becomes a private answer and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,14 +22,16 @@ from bot.i18n import picker as picker_words
 from bot.languages import SERVER
 from bot.ledger import InsufficientChips, LedgerError, setting_range
 from bot.refusals import NOTHING_CHANGED, explain
-from bot.runtime import Answered, Outcome, TableRuntime
+from bot.runtime import Answered, Delivery, Outcome, Sent, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import TableError, TableService
 from cogs.flipflop import controls
+from cogs.flipflop.admin import AdminCommands
 from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.history import HistoryCommands
-from cogs.flipflop.notifier import DiscordNotifier
+from cogs.flipflop.notifier import DiscordNotifier, Moved, News
 from cogs.flipflop.play import Controls, may_manage, not_enough
+from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
 
 # Slash-command ranges come from the guild settings model, the one source of their bounds.
@@ -60,6 +64,8 @@ LANGUAGE_SHOWN = {
 PUBLIC_LANGUAGE = N_(
     "Public messages (the table, round logs, results) are in this server's language: {language}."
 )
+NEWS_SECONDS = 2.0
+"""At shutdown, how long recording what the notifier's last calls found may take."""
 FOLLOW_CLIENT = N_("You now follow your Discord client's language: {language}.")
 
 
@@ -72,6 +78,8 @@ def now() -> float:
 class FlipFlop(
     CoachCommands,
     HistoryCommands,
+    AdminCommands,
+    PrivacyCommands,
     commands.GroupCog,
     group_name="flipflop",
     group_description="Play Flip Flop.",
@@ -80,7 +88,8 @@ class FlipFlop(
 
     def __init__(self, bot: FlipFlopBot) -> None:
         self.bot = bot
-        self.notifier = DiscordNotifier(bot)
+        self.notifier = DiscordNotifier(bot, tell=self.tell_runtime)
+        self.recording: set[asyncio.Future[None]] = set()
         store = TableService(
             bot.db, bot.ledger, clock=now, round_pause=bot.pause_between_rounds, owns=bot.owns_guild
         )
@@ -104,9 +113,45 @@ class FlipFlop(
         await self.runtime.load()
 
     async def cog_unload(self) -> None:
+        """Stop (a clean shutdown): pending table edits are made, within a bound, before Discord closes."""
         controls.unbind(self.bot)
         self.coach.unbind()
         await self.runtime.scheduler.close()
+        await self.notifier.close()
+        if self.recording:  # what the last edits found is recorded before the database closes
+            await asyncio.wait(list(self.recording), timeout=NEWS_SECONDS)
+
+    def tell_runtime(self, news: News) -> None:
+        """The notifier's news, as a command to the runtime: calls go one way, cog to runtime."""
+        task = asyncio.ensure_future(self.record(news))
+        self.recording.add(task)
+        task.add_done_callback(self.recording.discard)
+
+    async def record(self, news: News) -> None:
+        """The table message moved (save its id), or its channel is gone or refuses the bot."""
+        try:
+            if isinstance(news, Moved):
+                await self.runtime.moved(news.table_id, news.message_id)
+                await self.runtime.report(news.table_id, Sent(Delivery.OK, posted=True))
+            else:
+                await self.runtime.report(news.table_id, news.sent)
+        except Exception:  # a store fault: the table carries on, its message id as last saved
+            logging.getLogger("flipflop").exception("Could not record news of table %s", news.table_id)
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A moderator deleted the table message: post it again (play goes on)."""
+        table = self.runtime.in_channel(payload.channel_id)
+        if table is not None:
+            self.notifier.message_deleted(table, payload.message_id)
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        """A moderator purged messages, the table message among them: post it again."""
+        table = self.runtime.in_channel(payload.channel_id)
+        if table is not None:
+            for message_id in payload.message_ids:
+                self.notifier.message_deleted(table, message_id)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -3,18 +3,30 @@
 Every Discord call is made here and its failure is returned as a value
 (``Sent``), logged as one warning line: 404 Unknown Channel means the channel
 is gone; 403 means the bot lacks a permission there; anything else is a
-passing failure. Open hands are edited through their interactions, which
+passing failure (a 5xx, a 429 past discord.py's own retries, a timeout or a
+broken connection). Open hands are edited through their interactions, which
 need no channel permission, so a game goes on while the bot can not post.
+
+The table message converges: an edit that fails in passing is made again,
+paced and with backoff (``RETRY_SECONDS``), rendering the state of that moment,
+until it succeeds or the message is gone. A table message that is gone (deleted
+by a moderator, mid-game or while the bot was down) is posted again and play
+goes on. Calls go one way: what the runtime must learn from a call made
+outside a table's lock — the table message moved, the channel is gone or
+refuses the bot — is handed as ``News`` to ``tell``, a sink the cog gives, and
+the cog tells the runtime. The notifier never calls the runtime.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+import random
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.db import StoreError
@@ -67,6 +79,47 @@ STOPPED_UPDATING = N_(
     "Click 🔄 **Refresh** or **My hand** on the table for a fresh one."
 )
 MOVED = N_("The table moved to the bottom of the channel ⬇️")
+RETRY_SECONDS = (0.5, 4.0)
+"""Backoff after a failed table edit: the first wait, doubling up to the last (a little less, at random).
+
+Capped well under the 10 s in which a table must show the saved state once Discord answers again."""
+CALL_SECONDS = 10.0
+"""A table edit (or post) not answered by then counts as failed and is made again: one hung request
+must not hold the channel's edits (discord.py's own waits for a 429 fit well within it)."""
+OTHER_EDIT_TRIES = 5
+"""Tries to update an open hand, or to freeze a table message left behind, through passing failures
+(backoff as the table's) before letting it go."""
+DRAIN_SECONDS = 5.0
+"""At shutdown, how long pending table edits may take before the HTTP session closes."""
+PASSING = (aiohttp.ClientError, TimeoutError)
+"""Failures below discord.py's ``HTTPException``: a broken connection, a timeout."""
+
+
+@dataclass(frozen=True)
+class Moved:
+    """The notifier posted the table message again (moved down, or the old one was deleted)."""
+
+    table_id: str
+    message_id: int
+
+
+@dataclass(frozen=True)
+class Undelivered:
+    """A call made outside the table's lock found the channel gone or refusing the bot."""
+
+    table_id: str
+    sent: Sent
+
+
+News = Moved | Undelivered
+"""What the runtime must be told of the notifier's own calls (the cog tells it)."""
+
+
+def backoff(failures: int) -> float:
+    """Seconds to wait before the next try after ``failures`` failed edits in a row."""
+    first, cap = RETRY_SECONDS
+    return float(min(cap, first * 2 ** (failures - 1))) * random.uniform(0.8, 1.0)
+
 
 Moment = tuple[int, bool, bool]
 """What an open hand must follow: (round number, the player's turn, the game still on)."""
@@ -129,7 +182,7 @@ def worst(results: Sequence[Sent]) -> Sent:
 class DiscordNotifier:
     """Posts outcomes in a table's channel, keeps the table message and open hands current."""
 
-    def __init__(self, bot: FlipFlopBot) -> None:
+    def __init__(self, bot: FlipFlopBot, tell: Callable[[News], object] | None = None) -> None:
         self.bot = bot
         self.open_hands: dict[tuple[str, int], OpenHand] = {}
         """The latest interaction behind each player's private hand message (valid 15 minutes)."""
@@ -143,6 +196,12 @@ class DiscordNotifier:
         """How many members' messages were posted below each table message since it was posted."""
         self.public: dict[int, Texts] = {}
         """Each server's language for public messages, as last read (for callers that can not wait)."""
+        self.tell: Callable[[News], object] = tell or (lambda news: None)
+        """Where news for the runtime goes (the cog, which tells the runtime): never awaited here."""
+        self.reposted: dict[str, tuple[int, int]] = {}
+        """Tables whose message this notifier posted again: (old id, new id) until the runtime saves it."""
+        self.failures: dict[str, int] = {}
+        """Failed table edits in a row, per table (the backoff grows with them)."""
         self._tasks: set[asyncio.Future[None]] = set()
 
     async def server_texts(self, guild_id: int) -> Texts:
@@ -205,13 +264,19 @@ class DiscordNotifier:
         """The table's channel (no fetch needed to post)."""
         return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
-    async def _call(self, table_id: str, what: str, call: Awaitable[Any]) -> Sent:
+    async def _call(
+        self, table_id: str, what: str, call: Awaitable[Any], timeout: float | None = None
+    ) -> Sent:
         try:
-            await call
+            async with asyncio.timeout(timeout):
+                await call
         except discord.HTTPException as e:
             sent = self._classify(e, what)
             log.warning("Table %s: could not %s (%s %s: %s)", table_id, what, e.status, e.code, e.text)
             return sent
+        except PASSING as e:
+            log.warning("Table %s: could not %s (%s)", table_id, what, type(e).__name__)
+            return Sent(Delivery.FAILED)
         return Sent(Delivery.OK)
 
     @staticmethod
@@ -224,6 +289,17 @@ class DiscordNotifier:
             default = SEND_MESSAGES if what == "post" else SEND_AND_EMBED
             return Sent(Delivery.FORBIDDEN, PERMISSION.get(e.code, default))
         return Sent(Delivery.FAILED)
+
+    def message_id(self, table: Table) -> int | None:
+        """The table message as this notifier knows it: one it posted again counts before it is saved."""
+        moved = self.reposted.get(table.id)
+        if moved is None:
+            return table.message_id
+        old, new = moved
+        if table.message_id == old:
+            return new
+        del self.reposted[table.id]  # saved (or the table was shown again by a command)
+        return table.message_id
 
     async def publish(self, outcome: Outcome, table_message: bool = True) -> Sent:
         """Tell the channel and the open hands what happened.
@@ -301,10 +377,11 @@ class DiscordNotifier:
         self.logs[tid] = list(lines)
         assert table.game is not None
         number = table.game.public_view().round_number
-        if number > 1 and table.message_id is not None:
+        old = self.message_id(table)
+        if number > 1 and old is not None:
             record = practice_embed(table, round_record_embed(round_title(number - 1, t), finished), t)
             stored = None if table.practice else table.last_round_id  # the round that just ended
-            self._spawn(self._move_down(table, table.message_id, record, stored))
+            self._spawn(self._move_down(table, old, record, stored))
 
     def _spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
@@ -319,9 +396,10 @@ class DiscordNotifier:
         """
         count = self.below.get(table.id, 0) + 1
         self.below[table.id] = count
-        if count >= PUSHED_UP_AFTER and table.message_id is not None and table.game is not None:
+        old = self.message_id(table)
+        if count >= PUSHED_UP_AFTER and old is not None and table.game is not None:
             self.below[table.id] = 0
-            self._spawn(self._move_down(table, table.message_id, None))
+            self._spawn(self._move_down(table, old, None))
 
     async def _move_down(
         self, table: Table, old_id: int, record: discord.Embed | None, round_id: int | None = None
@@ -332,27 +410,24 @@ class DiscordNotifier:
         the stored ``round_id`` the record offers **Watch the replay** (when ``REPLAY_URL`` is set).
         """
         self.below[table.id] = 0
-        try:
-            t = await self.table_texts(table)
-            message = await self.channel(table).send(**self.screen(table, t).send())
-        except discord.HTTPException as e:
-            log.warning("Table %s: could not move the table down (%s %s)", table.id, e.status, e.code)
-            await self._report(table, self._classify(e, "post"))
+        if await self._post_again(table, old_id) is None:
             return
-        await self._report(table, Sent(Delivery.OK, posted=True))
-        runtime = self.bot.runtime
-        if runtime is not None:
-            await runtime.moved(table.id, message.id)
         old = self.channel(table).get_partial_message(old_id)
+        key = f"record:{old_id}"
 
-        async def freeze() -> None:
+        async def freeze(failures: int = 0) -> None:
             if record is None:
-                await self.retire(table, old_id)
-                return
-            view = await self._replay_view(table, round_id, t)
-            await self._call(table.id, "edit the old table message", old.edit(embed=record, view=view))
+                sent = await self.retire(table, old_id)
+            else:
+                view = await self._replay_view(table, round_id, await self.table_texts(table))
+                sent = await self._call(
+                    table.id, "edit the old table message", old.edit(embed=record, view=view), CALL_SECONDS
+                )
+            # a passing failure: again with backoff, or the old message keeps its controls
+            if sent.status is Delivery.FAILED and failures + 1 < OTHER_EDIT_TRIES:
+                self.pacer.request(table.channel_id, lambda: freeze(failures + 1), key, backoff(failures + 1))
 
-        self.pacer.request(table.channel_id, freeze, key=f"record:{old_id}")
+        self.pacer.request(table.channel_id, freeze, key=key)
 
     async def _replay_view(self, table: Table, round_id: int | None, t: Texts) -> discord.ui.View | None:
         """**Watch the replay** for a stored round, or None (no ``REPLAY_URL``, no stored round)."""
@@ -371,11 +446,47 @@ class DiscordNotifier:
         view.add_item(watch_button(url, data, t))
         return view
 
-    async def _report(self, table: Table, sent: Sent) -> None:
-        """Tell the runtime what a call made outside the table's lock achieved."""
-        runtime = self.bot.runtime
-        if runtime is not None and not (sent.ok and not sent.posted):
-            await runtime.report(table.id, sent)
+    async def _post_again(self, table: Table, old_id: int | None) -> int | None:
+        """Post the table message anew in place of ``old_id``; the runtime learns its id through ``tell``.
+
+        A passing failure is tried again (a paced edit of the old message finds it gone and
+        comes back here); a channel that is gone or refuses the bot is news for the runtime.
+        """
+        try:
+            t = await self.table_texts(table)
+            async with asyncio.timeout(CALL_SECONDS):  # in this task (a simulated Discord follows it)
+                message = await self.channel(table).send(**self.screen(table, t).send())
+        except (discord.HTTPException, *PASSING) as e:
+            status = (e.status, e.code) if isinstance(e, discord.HTTPException) else (type(e).__name__, "")
+            log.warning("Table %s: could not post the table message again (%s %s)", table.id, *status)
+            sent = (
+                self._classify(e, "post") if isinstance(e, discord.HTTPException) else Sent(Delivery.FAILED)
+            )
+            if sent.status is Delivery.FAILED:
+                self._retry(table)
+            else:
+                self.tell(Undelivered(table.id, sent))
+            return None
+        self.failures.pop(table.id, None)
+        if old_id is not None:
+            self.reposted[table.id] = (old_id, message.id)
+        self.tell(Moved(table.id, message.id))
+        return message.id
+
+    def message_deleted(self, table: Table, message_id: int) -> None:
+        """A message was deleted in the table's channel: if it was the table message, post it again."""
+        if message_id == self.message_id(table) and table.status != "closed":
+            self.pacer.request(table.channel_id, lambda: self._repost(table, message_id))
+
+    async def _repost(self, table: Table, gone: int) -> None:
+        """The table message ``gone`` is deleted: post the table again, unless that was done already."""
+        if self.message_id(table) == gone and table.status != "closed":
+            await self._post_again(table, gone)
+
+    def _retry(self, table: Table) -> None:
+        """A call to bring the table message up to date failed in passing: again, after a backoff."""
+        failures = self.failures[table.id] = self.failures.get(table.id, 0) + 1
+        self.refresh_soon(table, backoff(failures))
 
     def _remember_moves(self, outcome: Outcome, t: Texts) -> None:
         tid = outcome.table.id
@@ -392,38 +503,65 @@ class DiscordNotifier:
         for key in [k for k in self.open_hands if k[0] == table_id]:
             self.forget_hand(*key)
         self.below.pop(table_id, None)
+        self.failures.pop(table_id, None)
 
     async def post(self, table: Table, text: str) -> Sent:
         """One message in the table's channel."""
         call = self.channel(table).send(text, allowed_mentions=discord.AllowedMentions.none())
         return await self._call(table.id, "post", call)
 
-    def refresh_soon(self, table: Table) -> None:
+    def refresh_soon(self, table: Table, delay: float = 0.0) -> None:
         """Bring the table message up to date as soon as the channel's edit budget allows.
 
         Rendered when the edit is made, so the latest state wins; never awaited
-        here, so no rate-limited call waits under the table's lock.
+        here, so no rate-limited call waits under the table's lock. ``delay``: not
+        sooner than that (a backoff after a failure, which a new change keeps).
         """
-        self.pacer.request(table.channel_id, lambda: self._refresh_and_report(table))
+        self.pacer.request(table.channel_id, lambda: self._refresh_and_report(table), delay=delay)
 
     async def _refresh_and_report(self, table: Table) -> None:
+        """One paced edit of the table message, and what follows from how it went.
+
+        A passing failure is tried again with backoff, a deleted message is posted
+        again, and a channel gone or refusing the bot is news for the runtime.
+        """
+        old = self.message_id(table)
         sent = await self.refresh(table)
+        if sent.status is Delivery.FAILED:
+            self._retry(table)
+            return
+        self.failures.pop(table.id, None)
+        if sent.status is Delivery.MESSAGE_GONE and old is not None:
+            await self._repost(table, old)
+        elif sent.status in (Delivery.GONE, Delivery.FORBIDDEN):
+            self.tell(Undelivered(table.id, sent))
         if table.status == "closed":  # its last edit is made: nothing of it to keep
             self.last_lines.pop(table.id, None)
             self.logs.pop(table.id, None)
-        if sent.status in (Delivery.GONE, Delivery.FORBIDDEN, Delivery.MESSAGE_GONE):
-            await self._report(table, sent)
 
     async def refresh(self, table: Table) -> Sent:
-        """Edit the table message to read as the table is now."""
-        if table.message_id is None:
+        """Edit the table message to read as the table is now (``FAILED``: a passing failure)."""
+        message_id = self.message_id(table)
+        if message_id is None:
             return Sent(Delivery.OK)
-        message = self.channel(table).get_partial_message(table.message_id)
+        message = self.channel(table).get_partial_message(message_id)
         screen = self.screen(table, await self.server_texts(table.guild_id))
-        sent = await self._call(table.id, "edit the table message", message.edit(**screen.edit()))
-        if sent.status is Delivery.FAILED:  # a passing failure: the next change edits again
-            return Sent(Delivery.OK)
-        return sent
+        return await self._call(
+            table.id, "edit the table message", message.edit(**screen.edit()), CALL_SECONDS
+        )
+
+    async def close(self) -> None:
+        """Shutdown: wait (at most ``DRAIN_SECONDS``) for the pending table edits and moves, then stop."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + DRAIN_SECONDS
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=DRAIN_SECONDS)
+        if not await self.pacer.close(max(0.0, end - loop.time())):
+            log.warning("Stopped with table edits still pending; the next start brings the tables up to date")
+        for task in list(self._tasks):
+            task.cancel()
+        for key in list(self.open_hands):
+            self.forget_hand(*key)
 
     def screen(self, table: Table, t: Texts | None = None) -> Screen:
         """The table message as it should read now (for a reply that shows it), in the server's language.
@@ -450,17 +588,34 @@ class DiscordNotifier:
             if now == hand.shown or table.game is None:
                 continue
             hand.shown = now
-            try:
-                await hand.interaction.edit_original_response(**hand_screen(table, key[1], hand.t).edit())
-            except discord.HTTPException as e:
-                log.warning("Table %s: could not update a hand (%s %s)", table.id, e.status, e.code)
+            hand.table = table
+            await self._edit_hand(key, hand, 0)
+
+    async def _edit_hand(self, key: tuple[str, int], hand: OpenHand, failures: int) -> None:
+        """Edit an open hand to its table's moment; a passing failure is tried again with backoff."""
+        table = hand.table
+        try:
+            await hand.interaction.edit_original_response(**hand_screen(table, key[1], hand.t).edit())
+        except (discord.HTTPException, *PASSING) as e:
+            status = (e.status, e.code) if isinstance(e, discord.HTTPException) else (type(e).__name__, "")
+            log.warning("Table %s: could not update a hand (%s %s)", table.id, *status)
+            passing = not isinstance(e, discord.HTTPException) or e.status == 429 or e.status >= 500
+            if passing and failures + 1 < OTHER_EDIT_TRIES:
+                self._spawn(self._hand_again(key, hand, failures + 1))
+            else:
                 self.forget_hand(*key)
+
+    async def _hand_again(self, key: tuple[str, int], hand: OpenHand, failures: int) -> None:
+        await asyncio.sleep(backoff(failures))
+        if self.open_hands.get(key) is hand and hand.table.game is not None:
+            hand.shown = moment(hand.table, key[1])
+            await self._edit_hand(key, hand, failures)
 
     async def locate(self, table: Table) -> Whereabouts:
         """After a restart, whether the channel is there (from the gateway's cache when it can).
 
         The table message itself is not fetched: the one edit that brings it up
-        to date finds out (404 Unknown Message is reported as ``MESSAGE_GONE``).
+        to date finds out (404 Unknown Message: the table is posted again).
         """
         if self.bot.get_channel(table.channel_id) is None:
             try:
@@ -491,4 +646,4 @@ class DiscordNotifier:
         old = self.channel(table).get_partial_message(message_id)
         t = await self.table_texts(table)
         call = old.edit(content=t.gettext(MOVED), embed=None, view=None)
-        return await self._call(table.id, "edit the old table message", call)
+        return await self._call(table.id, "edit the old table message", call, CALL_SECONDS)

@@ -6,12 +6,18 @@ that, so an edit is never made per change: a change marks the channel's
 table message as due, and one worker per channel edits it as soon as the
 budget allows, rendering the table as it is *then*. Nothing here is awaited
 by the runtime, so no rate-limited call waits while a table's lock is held.
+
+An edit may be asked for no sooner than some time from now (``delay``): the
+notifier's backoff after a failed edit. A later request for the same message
+keeps that time, so a burst of changes does not cut the backoff short; the
+edit made then still renders the latest state.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections import deque
 from collections.abc import Awaitable, Callable
 
@@ -38,7 +44,7 @@ class EditPacer:
     ) -> None:
         self._limit, self._window = limit, window
         self._clock = clock
-        self._due: dict[int, dict[str, Edit]] = {}
+        self._due: dict[int, dict[str, tuple[Edit, float]]] = {}
         self._sent: dict[int, deque[float]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
 
@@ -55,12 +61,19 @@ class EditPacer:
     def _now(self) -> float:
         return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
 
-    def request(self, channel_id: int, edit: Edit, key: str = "table") -> None:
+    def request(self, channel_id: int, edit: Edit, key: str = "table", delay: float = 0.0) -> None:
         """A message in the channel should be brought up to date (replaces its pending edit).
 
-        Edits of one channel are made one at a time, in the order first asked.
+        Edits of one channel are made one at a time, in the order first asked, each no
+        sooner than ``delay`` seconds from now (nor sooner than its pending edit was due).
         """
-        self._due.setdefault(channel_id, {})[key] = edit
+        due = self._due.setdefault(channel_id, {})
+        # No delay is "due now" whatever the clock says: a simulated clock may stand still or
+        # start over, and an edit asked for without a backoff must never wait on it.
+        at = self._now() + delay if delay > 0 else -math.inf
+        if key in due:
+            at = max(at, due[key][1])
+        due[key] = (edit, at)
         if channel_id not in self._workers:
             self._workers[channel_id] = asyncio.create_task(self._work(channel_id))
 
@@ -77,12 +90,17 @@ class EditPacer:
     async def _work(self, channel_id: int) -> None:
         try:
             while channel_id in self._due:
+                due = self._due[channel_id]
+                now = self._now()
+                ready = next((key for key, (_, at) in due.items() if at <= now), None)
                 wait = self.wait_needed(channel_id)
+                if ready is None:
+                    wait = max(wait, min(at for _, at in due.values()) - now)
                 if wait > 0:
                     await asyncio.sleep(wait)
                     continue
-                due = self._due[channel_id]
-                edit = due.pop(next(iter(due)))
+                assert ready is not None
+                edit, _ = due.pop(ready)
                 if not due:
                     del self._due[channel_id]
                 self._sent.setdefault(channel_id, deque()).append(self._now())
@@ -99,3 +117,19 @@ class EditPacer:
         """Wait until every requested edit has been made (tests, shutdown)."""
         while self._workers:
             await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+    async def close(self, timeout: float) -> bool:
+        """Wait at most ``timeout`` seconds for the pending edits, then drop the rest (shutdown).
+
+        True if every edit was made.
+        """
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self._workers and (left := end - loop.time()) > 0:
+            await asyncio.wait(list(self._workers.values()), timeout=left)
+        dropped = bool(self._workers)
+        for worker in list(self._workers.values()):
+            worker.cancel()
+        await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+        self._due.clear()
+        return not dropped

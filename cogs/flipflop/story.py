@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.history import RoundSummary, Stats, computer_level
 from bot.i18n import N_, Texts
+from bot.privacy import PSEUDONYM_FLOOR
 from bot.runtime import LEVEL_LABEL
 from engine import Card
 
@@ -44,6 +45,8 @@ def who(member: int | str, t: Texts) -> str:
         level = computer_level(member)
         if level is not None:
             return f"🤖 {t.gettext(LEVEL_LABEL[level]) if level in LEVEL_LABEL else level}"
+        if member <= PSEUDONYM_FLOOR:  # a member who asked to be forgotten: no mention, no name
+            return f"👤 {str(member)[-4:]}"
         return f"<@{member}>"
     return str(member)
 

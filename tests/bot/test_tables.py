@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from bot.audit import audit_guild
 from bot.db import Database
 from bot.ledger import InsufficientChips, Ledger
 from bot.tables import Table, TableError, TableService
@@ -29,9 +30,9 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
 
 
 async def conserved(s: TableService) -> None:
-    ledger = s.ledger
-    assert await ledger.total_balances(G) + await ledger.chips_at_tables(G) == await ledger.minted(G)
-    assert await ledger.chips_at_tables(G) == sum(t.chips() for t in s.tables.values())
+    result = await audit_guild(s.ledger, G)
+    assert result.ok, result.lines()
+    assert result.at_tables == sum(t.chips() for t in s.tables.values())
 
 
 async def started(s: TableService) -> Table:

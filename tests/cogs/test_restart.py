@@ -1,4 +1,5 @@
-"""Restarts: saved tables carry on with the same buttons; lost or unreadable ones are refunded."""
+"""Restarts: saved tables carry on with the same buttons (a deleted table message is posted again);
+unreadable tables and gone channels are closed and refunded."""
 
 from __future__ import annotations
 
@@ -76,16 +77,49 @@ async def test_a_lobby_survives_a_restart(world: World, db_path: Path) -> None:
     await conserved(world)
 
 
-async def test_deleted_table_message_closes_and_refunds(world: World, db_path: Path) -> None:
+async def test_a_table_message_deleted_while_down_is_posted_again_and_play_goes_on(
+    world: World, db_path: Path
+) -> None:
     table = await open_table(world, world.members[:3])
     mid = table.message_id
     assert mid is not None
     await world.admin.delete(message(world, world.channel.id, mid))
     await restart(world, db_path)
-    assert table_in(world) is None
-    assert "table message was deleted" in channel_text(world)
-    total = sum([await world.bot.ledger.balance(world.guild.id, m.id) for m in world.members[:3]])
-    assert total == 3000
+    resumed = table_in(world)
+    assert resumed is not None and resumed.status == "playing"
+    assert resumed.message_id not in (None, mid)  # posted again, and saved
+    assert "Players" in str(message(world, world.channel.id, resumed.message_id).embeds[0].to_dict())
+    assert "table message was deleted" not in channel_text(world)
+    hands = Hands(world)
+    for _ in range(3):
+        assert await play_step(world, hands, drop_below=0)
+    await conserved(world)
+
+
+async def test_a_table_message_deleted_mid_game_is_posted_again_at_once(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    mid = table.message_id
+    assert mid is not None
+    await world.admin.delete(message(world, world.channel.id, mid))  # MESSAGE_DELETE reaches the bot
+    await world.env.settle()
+    assert table_in(world) is table and table.message_id not in (None, mid)
+    assert "Players" in str(message(world, world.channel.id, table.message_id).embeds[0].to_dict())
+    assert "closed" not in channel_text(world)
+    hands = Hands(world)
+    for _ in range(3):
+        assert await play_step(world, hands, drop_below=0)
+    await conserved(world)
+
+
+async def test_a_table_message_purged_with_others_is_posted_again(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    mid = table.message_id
+    assert mid is not None
+    chat = await world.members[3].send(world.channel, "gg")
+    world.env.backend.bulk_delete_messages(world.channel.id, [mid, chat.id])  # a moderator's purge
+    await world.env.settle()
+    assert table_in(world) is table and table.message_id not in (None, mid)
+    assert "Players" in str(message(world, world.channel.id, table.message_id).embeds[0].to_dict())
     await conserved(world)
 
 

@@ -9,13 +9,59 @@ It is sharded the way Discord is: ``/gateway/bot`` tells the shard count, each
 IDENTIFY names its ``shard: [id, count]``, and a server's events go only to
 the connection of its shard, ``(guild_id >> 22) % count``. Several bot
 processes, each running some of the shards, can connect at once.
+
+Ids are real snowflakes for the current time (``FakeDiscord.next_id``), so an
+interaction is as old as it is: the bot keeps open hands updating for their
+15 minutes, as with real Discord.
+
+Faults, injected by a test while the bot runs (each returns what it did):
+
+``fail(route, status, times=1, retry_after=0.5, after=False, message_id=None) -> Fault``
+    The next ``times`` requests to ``route`` answer ``status`` (429 with
+    Discord's body, ``retry_after`` seconds and a ``Via`` header, as discord.py
+    expects of a real rate limit; 5xx with a JSON error). ``after=True``: the
+    request takes effect first (the message is created or edited, the
+    interaction answered), then the error is answered — the bot can not tell
+    whether it happened. ``message_id`` limits a fault to one message (an edit
+    of it, or of the interaction response that it is).
+    ``Fault.hits`` holds the loop time each injected failure was answered, so a
+    test measures from the last one. Routes: ``edit_message``,
+    ``create_message``, ``get_message``, ``get_channel``, ``callback``
+    (interaction callbacks), ``followup``, ``edit_original``, ``get_original``,
+    or ``any``.
+``hang(route, seconds, times=1, message_id=None) -> Fault``
+    The next ``times`` requests to ``route`` are answered only after
+    ``seconds`` — a timeout for the bot. A request the bot gives up on never
+    takes effect (the server cancels its handler when the client goes).
+``slow(seconds=(1.0, 2.0), routes=None)``
+    Every REST answer (or those of ``routes``) waits a random time in that
+    range first; ``slow(None)`` makes it fast again.
+``delete_message(message_id, announce=True)``
+    A moderator deletes a message: later edits answer 404 Unknown Message, and
+    MESSAGE_DELETE is dispatched (unless ``announce=False``: an event lost).
+``await chat(uid, name, text)``
+    A member posts in the channel (MESSAGE_CREATE): chat that pushes the table up.
+``await reconnect(shard=0)``
+    Gateway op 7 RECONNECT: the bot resumes (RESUME, answered with the events
+    it missed and RESUMED); ``resumes`` counts them.
+``await invalidate(shard=0, resumable=False)``
+    Gateway op 9 INVALID_SESSION: the bot identifies afresh (a new READY).
+
+Events dispatched while a shard has no connection wait for its RESUME, as
+Discord replays them; a new IDENTIFY drops them. ``edits[message_id]`` is the
+loop time of every successful edit of a message. ``interact``/``click`` record
+``info["sent"]`` and ``info["answered_at"]`` (loop times of the click and of its
+first callback's arrival, before any ``slow`` wait or fault); with ``wait=False``
+they return at once.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
+import random
+import time
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,6 +72,46 @@ BOT_ID = 900000000000000002
 GUILD_ID = 900000000000000010
 CHANNEL_ID = 900000000000000011
 EPHEMERAL = 64
+DISCORD_EPOCH_MS = 1420070400000
+UNKNOWN_MESSAGE = {"code": 10008, "message": "Unknown Message"}
+
+
+@dataclass
+class Fault:
+    """An injected failure: the next ``times`` requests to ``route`` answer ``status``."""
+
+    route: str
+    status: int
+    times: int = 1
+    retry_after: float = 0.5
+    after: bool = False
+    message_id: int | None = None
+    hits: list[float] = field(default_factory=list)
+    """Loop time at which each injected failure was answered."""
+
+    @property
+    def spent(self) -> bool:
+        return len(self.hits) >= self.times
+
+    def matches(self, route: str, message_id: int | None) -> bool:
+        if self.spent or self.route not in (route, "any"):
+            return False
+        return self.message_id is None or message_id == self.message_id
+
+    def response(self) -> Any:
+        if self.status == 429:
+            body = {
+                "message": "You are being rate limited.",
+                "retry_after": self.retry_after,
+                "global": False,
+            }
+            headers = {"Content-Type": "application/json", "Via": "1.1 google", "Retry-After": "1"}
+            return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
+        reasons = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+        body = {"message": reasons.get(self.status, "Error"), "code": 0}
+        return web.Response(
+            body=json.dumps(body).encode(), status=self.status, headers={"Content-Type": "application/json"}
+        )
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -61,7 +147,19 @@ class FakeDiscord:
         self.identifies: list[tuple[int, int]] = []
         """Every IDENTIFY's ``[shard_id, shard_count]``, in order."""
         self.shard_ready = {shard: asyncio.Event() for shard in range(shard_count)}
-        self.ids = itertools.count(900000000000001000)
+        self._last_id = 0
+        self.ids = iter(self.next_id, None)
+        """Fresh snowflakes (``next(self.ids)``), dated now."""
+        self.faults: list[Fault] = []
+        self.delay: tuple[float, float] | None = None
+        self.slow_routes: set[str] | None = None
+        self.edits: dict[int, list[float]] = {}
+        self.resumes = 0
+        self.sessions: dict[str, int] = {}
+        """Each live gateway session and its shard (a RESUME of any other is refused)."""
+        self.missed: dict[int, list[str]] = {}
+        """Events for a shard with no connection, replayed on its RESUME."""
+        self.resumed = asyncio.Event()
         self.bot_user = user(BOT_ID, "FlipFlop", bot=True)
         self.users: dict[int, dict[str, Any]] = {}
         self.messages: dict[int, dict[str, Any]] = {}
@@ -73,6 +171,79 @@ class FakeDiscord:
         self.requests: list[str] = []
         self.runner: web.AppRunner | None = None
         self.port = 0
+        self._background: set[asyncio.Future[None]] = set()
+
+    def next_id(self) -> int:
+        """A snowflake for the current time, greater than every earlier one."""
+        now = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last_id = max(now, self._last_id + 1)
+        return self._last_id
+
+    # ------------------------------------------------------------------ faults
+
+    def fail(
+        self,
+        route: str,
+        status: int,
+        times: int = 1,
+        *,
+        retry_after: float = 0.5,
+        after: bool = False,
+        message_id: int | None = None,
+    ) -> Fault:
+        """The next ``times`` requests to ``route`` answer ``status`` (see the module's docstring)."""
+        fault = Fault(route, status, times, retry_after, after, message_id)
+        self.faults.append(fault)
+        return fault
+
+    def hang(self, route: str, seconds: float, times: int = 1, *, message_id: int | None = None) -> Fault:
+        """The next ``times`` requests to ``route`` are answered after ``seconds`` (see the docstring)."""
+        fault = Fault(route, 0, times, seconds, False, message_id)
+        self.faults.append(fault)
+        return fault
+
+    def slow(self, seconds: tuple[float, float] | None = (1.0, 2.0), routes: set[str] | None = None) -> None:
+        """REST answers wait ``seconds`` (a random time in the range) first; ``None``: fast again."""
+        self.delay, self.slow_routes = seconds, routes
+
+    def delete_message(self, message_id: int, announce: bool = True) -> None:
+        """A moderator deletes a message (the gateway tells the bot, as Discord does, if ``announce``)."""
+        msg = self.messages.pop(message_id)
+        if not announce:
+            return
+        cid = int(msg["channel_id"])
+        payload = {"id": str(message_id), "channel_id": str(cid), "guild_id": str(self.channels[cid])}
+        task = asyncio.ensure_future(self.send(0, payload, "MESSAGE_DELETE", guild_id=self.channels[cid]))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def chat(self, uid: int, name: str, text: str, channel_id: int = CHANNEL_ID) -> dict[str, Any]:
+        """A member posts a message in a channel (MESSAGE_CREATE to the server's shard)."""
+        msg = self._message(channel_id, {"content": text})
+        msg["author"] = user(uid, name)
+        member = self.member(uid, name)
+        msg["member"] = {k: v for k, v in member.items() if k != "user"}
+        await self.send(0, msg, "MESSAGE_CREATE", guild_id=self.channels[channel_id])
+        return msg
+
+    async def reconnect(self, shard: int = 0) -> None:
+        """Gateway op 7 RECONNECT to a shard's connection: the bot resumes its session."""
+        self.resumed.clear()
+        for ws in self._sockets_of(shard):
+            await ws.send_str(json.dumps({"op": 7, "d": None}))
+            self.shard_of_socket.pop(ws)  # from now on the shard's events wait for its RESUME
+
+    async def invalidate(self, shard: int = 0, resumable: bool = False) -> None:
+        """Gateway op 9 INVALID_SESSION: the bot identifies afresh (or resumes, if ``resumable``)."""
+        self.identified.clear()
+        if not resumable:
+            for old in [k for k, v in self.sessions.items() if v == shard]:
+                del self.sessions[old]
+        for ws in self._sockets_of(shard):
+            await ws.send_str(json.dumps({"op": 9, "d": resumable}))
+
+    def _sockets_of(self, shard: int) -> list[web.WebSocketResponse]:
+        return [ws for ws, s in self.shard_of_socket.items() if s == shard and not ws.closed]
 
     # ------------------------------------------------------------------ server
 
@@ -94,7 +265,7 @@ class FakeDiscord:
         r.add_get(api + "/channels/{cid}/messages/{mid}", self.get_message)
         r.add_patch(api + "/channels/{cid}/messages/{mid}", self.edit_message)
         r.add_get(api + "/channels/{cid}", self.get_channel)
-        self.runner = web.AppRunner(app)
+        self.runner = web.AppRunner(app, handler_cancellation=True)  # a request given up never lands
         await self.runner.setup()
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         await site.start()
@@ -103,9 +274,36 @@ class FakeDiscord:
 
     @web.middleware
     async def _record(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        response = await handler(request)
+        route = getattr(request.match_info.handler, "__name__", "")
+        if route == "callback" and request.match_info["token"] in self.interactions:  # reached Discord
+            self.interactions[request.match_info["token"]].setdefault(
+                "answered_at", asyncio.get_running_loop().time()
+            )
+        if route != "gateway":
+            await self._lag(route)
+        mid: int | None = int(request.match_info["mid"]) if "mid" in request.match_info else None
+        if route in ("edit_original", "get_original"):
+            original = self._original(request)
+            mid = int(original["id"]) if original else None
+        fault = next((f for f in self.faults if f.matches(route, mid)), None)
+        if fault is not None and fault.status == 0:  # a hang: answered late, if the bot still waits
+            fault.hits.append(asyncio.get_running_loop().time())
+            await asyncio.sleep(fault.retry_after)
+            response: web.StreamResponse = await handler(request)
+        elif fault is not None:
+            fault.hits.append(-1.0)  # taken now: a concurrent request does not take it too
+            if fault.after:
+                await handler(request)
+            response = fault.response()
+            fault.hits[fault.hits.index(-1.0)] = asyncio.get_running_loop().time()
+        else:
+            response = await handler(request)
         self.requests.append(f"{request.method} {request.path} -> {response.status}")
         return response
+
+    async def _lag(self, route: str) -> None:
+        if self.delay is not None and (self.slow_routes is None or route in self.slow_routes):
+            await asyncio.sleep(random.uniform(*self.delay))
 
     async def stop(self) -> None:
         for ws in list(self.sockets):
@@ -191,6 +389,7 @@ class FakeDiscord:
             if key in body:
                 msg[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         msg["edited_timestamp"] = _now()
+        self.edits.setdefault(int(msg["id"]), []).append(asyncio.get_running_loop().time())
         return msg
 
     async def callback(self, request: web.Request) -> web.Response:
@@ -199,6 +398,7 @@ class FakeDiscord:
         body = await request.json()
         kind, data = body["type"], body.get("data") or {}
         info["responses"].append(body)
+        info.setdefault("answered_at", asyncio.get_running_loop().time())
         result: dict[str, Any] = {"interaction": {"id": request.match_info["iid"], "type": info["type"]}}
         if kind == 4:  # a new message
             msg = self._message(info["channel_id"], data)
@@ -323,13 +523,25 @@ class FakeDiscord:
         }
 
     async def send(self, op: int, d: Any, t: str | None = None, guild_id: int | None = None) -> None:
-        """Dispatch to the connection of the server's shard (to every connection without a server)."""
+        """Dispatch to the connection of the server's shard (to every connection without a server).
+
+        A server's event while its shard has no connection waits for the shard's RESUME.
+        """
+        sent = False
         for ws in list(self.sockets):
             if ws.closed or ws not in self.shard_of_socket:
                 continue
             if guild_id is not None and shard_of(guild_id, self.shard_count) != self.shard_of_socket[ws]:
                 continue
-            await self._send_to(ws, op, d, t)
+            try:
+                await self._send_to(ws, op, d, t)
+            except ConnectionResetError:  # a connection going away (the bot killed): as if not there
+                continue
+            sent = True
+        if not sent and guild_id is not None and op == 0:
+            self.missed.setdefault(shard_of(guild_id, self.shard_count), []).append(
+                json.dumps({"op": op, "d": d, "t": t})
+            )
 
     async def _send_to(self, ws: web.WebSocketResponse, op: int, d: Any, t: str | None = None) -> None:
         payload: dict[str, Any] = {"op": op, "d": d}
@@ -349,10 +561,15 @@ class FakeDiscord:
             data = json.loads(msg.data)
             if data["op"] == 1:
                 await ws.send_str(json.dumps({"op": 11}))
-            elif data["op"] in (2, 6):  # IDENTIFY (or a RESUME we answer as a fresh session)
-                shard, count = (data["d"].get("shard") or [0, 1]) if data["op"] == 2 else [0, 1]
-                if data["op"] == 6:
-                    shard = self.shard_of_socket.get(ws, 0)
+            elif data["op"] == 6:  # RESUME: a known session carries on; any other is invalid
+                session = str(data["d"].get("session_id"))
+                if session in self.sessions:
+                    await self._resume(ws, self.sessions[session], int(data["d"].get("seq") or 0))
+                else:
+                    await ws.send_str(json.dumps({"op": 9, "d": False}))
+            elif data["op"] == 2:  # IDENTIFY: a new session; events the shard missed are dropped
+                shard, count = data["d"].get("shard") or [0, 1]
+                self.missed.pop(shard, None)
                 if count != self.shard_count:
                     await ws.close(code=4011, message=b"Sharding required")  # Discord's close code
                     break
@@ -367,7 +584,7 @@ class FakeDiscord:
                         "v": 10,
                         "user": self.bot_user,
                         "guilds": [{"id": str(g), "unavailable": True} for g in mine],
-                        "session_id": f"e2e-{shard}",
+                        "session_id": self._new_session(shard),
                         "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
                         "application": {"id": str(APP_ID), "flags": 0},
                         "shard": [shard, count],
@@ -382,6 +599,24 @@ class FakeDiscord:
             self.sockets.remove(ws)
         self.shard_of_socket.pop(ws, None)
         return ws
+
+    def _new_session(self, shard: int) -> str:
+        for old in [k for k, v in self.sessions.items() if v == shard]:
+            del self.sessions[old]
+        session = f"e2e-{shard}-{self.next_id()}"
+        self.sessions[session] = shard
+        return session
+
+    async def _resume(self, ws: web.WebSocketResponse, shard: int, seq: int) -> None:
+        """RESUME: the events the shard missed, in order, then RESUMED (Discord's answer)."""
+        self.shard_of_socket[ws] = shard
+        self.seqs[ws] = seq
+        for event in self.missed.pop(shard, []):
+            data = json.loads(event)
+            await self._send_to(ws, data["op"], data["d"], data["t"])
+        await self._send_to(ws, 0, {}, "RESUMED")
+        self.resumes += 1
+        self.resumed.set()
 
     # ------------------------------------------------------------------ acting as players
 
@@ -410,8 +645,12 @@ class FakeDiscord:
         message: dict[str, Any] | None = None,
         timeout: float = 10.0,
         channel_id: int = CHANNEL_ID,
+        wait: bool = True,
     ) -> dict[str, Any]:
-        """Send an INTERACTION_CREATE as ``uid`` in a channel, to its server's shard; wait for the answer."""
+        """Send an INTERACTION_CREATE as ``uid`` in a channel, to its server's shard; wait for the answer.
+
+        ``info["sent"]`` is the loop time it was sent; ``wait=False`` returns at once.
+        """
         if message is not None:
             channel_id = int(message["channel_id"])
         guild_id = self.channels[channel_id]
@@ -446,8 +685,10 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message
+        info["sent"] = asyncio.get_running_loop().time()
         await self.send(0, payload, "INTERACTION_CREATE", guild_id=guild_id)
-        await asyncio.wait_for(info["answered"].wait(), timeout)
+        if wait:
+            await asyncio.wait_for(info["answered"].wait(), timeout)
         return info
 
     async def slash(
@@ -469,12 +710,18 @@ class FakeDiscord:
         return await self.interact(uid, name, 2, data, channel_id=channel_id)
 
     async def click(
-        self, uid: int, name: str, message: dict[str, Any], custom_id: str, values: list[str] | None = None
+        self,
+        uid: int,
+        name: str,
+        message: dict[str, Any],
+        custom_id: str,
+        values: list[str] | None = None,
+        wait: bool = True,
     ) -> dict[str, Any]:
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": 3 if values is not None else 2}
         if values is not None:
             data["values"] = values
-        return await self.interact(uid, name, 3, data, message=message)
+        return await self.interact(uid, name, 3, data, message=message, wait=wait)
 
     def message_of(self, info: dict[str, Any]) -> dict[str, Any]:
         return self.messages[int(info["message_id"])]

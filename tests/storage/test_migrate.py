@@ -64,7 +64,7 @@ async def test_a_deployment_is_copied_whole_and_verified(
     out = capsys.readouterr().out
     assert (
         "Copied accounts 2, guild_settings 1, ledger 6, tables 2, rounds 1, round_players 2,"
-        " round_seats 0, ratings 0, language_choices 1." in out
+        " round_seats 0, ratings 0, language_choices 1, forget_permits 0, privacy_requests 0." in out
     )
     assert "Verified: 2 balances equal their ledger sums and the source; 200 chips at open tables." in out
     async with Store(source) as old, Store(target) as new:

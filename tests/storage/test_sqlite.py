@@ -27,7 +27,8 @@ async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) ->
         await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60)")
     con = sqlite3.connect(path)
     con.executescript(
-        "DROP TABLE language_choices; DROP TABLE round_seats; DROP TABLE ratings;"  # migrations 4 and 3
+        "DROP TABLE privacy_requests; DROP TABLE forget_permits; DROP INDEX ledger_by_reference;"  # 5
+        " DROP TABLE language_choices; DROP TABLE round_seats; DROP TABLE ratings;"  # migrations 4 and 3
         " DROP TABLE round_players; DROP TABLE rounds; PRAGMA user_version = 1;"
     )
     con.close()

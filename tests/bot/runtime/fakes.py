@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.audit import audit_guild
 from bot.db import Database
 from bot.ledger import HOUSE_ID, Ledger
 from bot.runtime import Delivery, Notice, Outcome, Sent, TableRuntime, Whereabouts
@@ -128,9 +129,9 @@ class Harness:
 
     async def conserved(self) -> None:
         at_tables = sum(t.chips() for t in self.runtime.tables.values())
-        assert await self.ledger.total_balances(G) + at_tables == await self.ledger.minted(G)
-        assert await self.ledger.chips_at_tables(G) == at_tables
-        assert await self.ledger.audit(G) == []
+        result = await audit_guild(self.ledger, G)
+        assert result.ok, result.lines()
+        assert result.at_tables == at_tables
 
     async def fund_house(self, amount: int = 1000) -> None:
         await self.ledger.grant(G, HOUSE_ID, amount, actor_id=ANN)

@@ -1,0 +1,264 @@
+"""``/flipflop admin tables``, ``close`` and ``audit``: a server manager's tools (Manage Server).
+
+A mixin of the ``/flipflop`` group cog (``commands.FlipFlop``). Every answer
+is private; a member without Manage Server is refused privately by the
+bot's command error handler, and nothing changes. Closing a table asks
+first, then goes through the runtime's own close (every stack and pot goes
+back; the refunds' ledger entries name the manager). The audit is
+``bot.audit``'s, the same as ``python -m bot.audit`` for the whole database.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.audit import audit_guild
+from bot.client import send_ephemeral
+from bot.i18n import N_, Texts
+from bot.refusals import NOTHING_CHANGED, explain
+from bot.tables import Table, TableError, TableMoved
+
+if TYPE_CHECKING:
+    from bot.client import FlipFlopBot
+    from bot.runtime import TableRuntime
+
+log = logging.getLogger("flipflop.admin")
+
+CONFIRM_SECONDS = 120
+"""How long a confirmation's buttons answer: a decision of the moment."""
+MESSAGE_CHARS = 2000
+"""Discord's limit for a message's text."""
+AUTOCOMPLETE_CHOICES = 25
+"""Discord shows at most this many autocomplete choices."""
+
+NO_TABLES = N_("No Flip Flop table is open in this server.")
+TABLES_HEAD = N_("Open Flip Flop tables in this server:")
+TABLE_LINE = N_(
+    "`{id}` in {channel} · {status} · {players} · {chips} at the table · opened {opened} · last move {active}"
+)
+STATUS = {
+    "lobby": N_("waiting for players"),
+    "playing": N_("in play"),
+    "practice": N_("practice"),
+}
+MORE_TABLES = N_("… and {count} more.")
+NO_SUCH_TABLE = N_(
+    "There's no open table `{id}` in this server: it may have just ended. See `/flipflop admin tables`."
+)
+CLOSE_ASK = N_(
+    "Close table `{id}` in {channel}? The game ends now and every stack and pot goes back to the players"
+    " ({chips} in all). The ledger records that you closed it."
+)
+CLOSE_YES = N_("Close the table")
+CLOSED = N_("Table `{id}` is closed; {chips} went back to the players.")
+ALREADY_ENDED = N_("Table `{id}` has already ended; there was nothing to close.")
+KEPT = N_("Nothing was changed.")
+FAILED = N_("Something went wrong on our side; nothing was changed. Please try again.")
+AUDIT_OK = N_("✅ The chips balance: {minted} brought in = {balances} in balances + {at_tables} at tables.")
+AUDIT_BAD = N_(
+    "⚠️ The chips don't balance: {minted} brought in, but {balances} in balances + {at_tables} at tables"
+    " (a difference of {difference}). The rows to look at:"
+)
+
+
+class Confirm(discord.ui.View):
+    """A yes/no question for the member who asked it; the buttons answer for ``CONFIRM_SECONDS``."""
+
+    def __init__(
+        self,
+        user_id: int,
+        yes: str,
+        no: str,
+        on_yes: Callable[[discord.Interaction], Awaitable[str]],
+        no_text: str,
+        failed_text: str,
+    ) -> None:
+        super().__init__(timeout=CONFIRM_SECONDS)
+        self.user_id, self.on_yes, self.no_text, self.answered = user_id, on_yes, no_text, False
+        self.failed_text = failed_text
+        """Said when ``on_yes`` fails (it runs in one transaction: nothing was changed)."""
+        yes_button: discord.ui.Button[Confirm] = discord.ui.Button(
+            label=yes, style=discord.ButtonStyle.danger
+        )
+        no_button: discord.ui.Button[Confirm] = discord.ui.Button(
+            label=no, style=discord.ButtonStyle.secondary
+        )
+        yes_button.callback = self._yes  # type: ignore[method-assign]
+        no_button.callback = self._no  # type: ignore[method-assign]
+        self.add_item(yes_button)
+        self.add_item(no_button)
+
+    asked: discord.Interaction | None = None
+    """The command that showed the question: its message loses the buttons when they expire."""
+
+    async def on_timeout(self) -> None:
+        """Take the expired buttons away, so nobody clicks one that no longer answers."""
+        if self.asked is not None and not self.answered:
+            try:
+                await self.asked.edit_original_response(view=None)
+            except discord.HTTPException:
+                pass  # the question was dismissed, or its interaction expired: nothing to tidy
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Only the member who was asked answers (and only once)."""
+        return interaction.user.id == self.user_id and not self.answered
+
+    async def _yes(self, interaction: discord.Interaction) -> None:
+        self.answered = True
+        self.stop()
+        try:
+            text = await self.on_yes(interaction)
+        except Exception:
+            log.exception("A confirmed request failed")
+            text = self.failed_text
+        await interaction.response.edit_message(content=text, view=None)
+
+    async def _no(self, interaction: discord.Interaction) -> None:
+        self.answered = True
+        self.stop()
+        await interaction.response.edit_message(content=self.no_text, view=None)
+
+
+def _players(table: Table) -> str:
+    """Who is at the table: lobby seats, or the players still seated in the game."""
+    if table.game is None:
+        ids = list(table.seats)
+    else:
+        ids = [int(p) for p in table.game.seated]
+    return ", ".join(table.name(u) for u in ids) or "—"
+
+
+class AdminCommands(commands.Cog):
+    """The ``/flipflop admin`` subgroup (mixed into the group cog)."""
+
+    bot: FlipFlopBot
+    runtime: TableRuntime
+
+    admin = app_commands.Group(
+        name="admin", description="Server managers' tools: open tables, closing one, the chips audit."
+    )
+
+    def _guild_tables(self, guild_id: int) -> list[Table]:
+        return sorted(
+            (t for t in self.runtime.tables.values() if t.guild_id == guild_id and t.status != "closed"),
+            key=lambda t: t.last_activity,
+        )
+
+    async def _opened(self, table: Table) -> float | None:
+        """When the table was opened: its first ledger entry (a practice table has none)."""
+        row = await self.bot.db.fetchone(
+            "SELECT MIN(created_at) FROM ledger WHERE reference = ? AND guild_id = ?",
+            (table.id, table.guild_id),
+        )
+        return float(row[0]) if row and row[0] is not None else None
+
+    def _line(self, table: Table, opened: float | None, t: Texts) -> str:
+        status = "practice" if table.practice else table.status
+        return t.gettext(TABLE_LINE).format(
+            id=table.id,
+            channel=f"<#{table.channel_id}>",
+            status=t.gettext(STATUS.get(status, STATUS["playing"])),
+            players=_players(table),
+            chips=t.chips(table.chips()),
+            opened=f"<t:{int(opened)}:R>" if opened is not None else "—",
+            active=f"<t:{int(table.last_activity)}:R>",
+        )
+
+    @admin.command(name="tables", description="List this server's open Flip Flop tables (Manage Server).")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def admin_tables(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        t = await self.bot.languages.reader(interaction)
+        tables = self._guild_tables(interaction.guild.id)
+        if not tables:
+            await send_ephemeral(interaction, t.gettext(NO_TABLES))
+            return
+        lines = [t.gettext(TABLES_HEAD)]
+        for i, table in enumerate(tables):
+            line = self._line(table, await self._opened(table), t)
+            more = t.gettext(MORE_TABLES).format(count=t.number(len(tables) - i))
+            if len("\n".join([*lines, line, more])) > MESSAGE_CHARS:
+                lines.append(more)
+                break
+            lines.append(line)
+        await send_ephemeral(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+
+    @admin.command(
+        name="close", description="Close one open table, giving back every stack and pot (asks first)."
+    )
+    @app_commands.describe(table="The table's id, as /flipflop admin tables shows it")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def admin_close(self, interaction: discord.Interaction, table: str) -> None:
+        assert interaction.guild is not None
+        t = await self.bot.languages.reader(interaction)
+        table_id = table.strip().strip("`")
+        found = self.runtime.get(table_id)
+        if found is None or found.guild_id != interaction.guild.id:
+            await send_ephemeral(interaction, t.gettext(NO_SUCH_TABLE).format(id=table_id[:40]))
+            return
+        manager = interaction.user.id
+
+        async def close(_: discord.Interaction) -> str:
+            current = self.runtime.get(found.id)
+            chips = current.chips() if current is not None else 0  # the server's chips (practice holds none)
+            try:
+                await self.runtime.close_by_manager(found.id, manager)
+            except TableMoved as e:  # another process changed it first: look again, then decide
+                return t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t))
+            except TableError:
+                return t.gettext(ALREADY_ENDED).format(id=found.id)
+            return t.gettext(CLOSED).format(id=found.id, chips=t.chips(chips))
+
+        question = t.gettext(CLOSE_ASK).format(
+            id=found.id, channel=f"<#{found.channel_id}>", chips=t.chips(found.chips())
+        )
+        view = Confirm(
+            manager, t.gettext(CLOSE_YES), t.gettext("Cancel"), close, t.gettext(KEPT), t.gettext(FAILED)
+        )
+        view.asked = interaction
+        await interaction.response.send_message(question, view=view, ephemeral=True)
+
+    @admin_close.autocomplete("table")
+    async def _tables_here(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.guild is None:
+            return []
+        out = []
+        for table in self._guild_tables(interaction.guild.id):
+            if current.strip().lower() not in table.id:
+                continue
+            channel = interaction.guild.get_channel_or_thread(table.channel_id)
+            where = f"#{channel.name}" if channel is not None else str(table.channel_id)
+            out.append(app_commands.Choice(name=f"{table.id} · {where}"[:100], value=table.id))
+        return out[:AUTOCOMPLETE_CHOICES]
+
+    @admin.command(name="audit", description="Check this server's chips: brought in = balances + at tables.")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def admin_audit(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        t = await self.bot.languages.reader(interaction)
+        result = await audit_guild(self.bot.ledger, interaction.guild.id)
+        figures = {
+            "minted": t.chips(result.minted),
+            "balances": t.chips(result.balances),
+            "at_tables": t.chips(result.at_tables),
+        }
+        if result.ok:
+            await send_ephemeral(interaction, t.gettext(AUDIT_OK).format(**figures))
+            return
+        head = t.gettext(AUDIT_BAD).format(difference=f"{result.difference:+d}", **figures)
+        room = MESSAGE_CHARS - len(head) - 10
+        rows = ""
+        for line in result.lines():
+            if len(rows) + len(line) + 1 > room:
+                rows += "…\n"
+                break
+            rows += line + "\n"
+        await send_ephemeral(interaction, f"{head}\n```\n{rows}```")
