@@ -12,13 +12,13 @@ from dataclasses import replace
 import discord
 
 from bot.client import send_ephemeral
-from bot.db import StoreError
 from bot.first_hands import FirstHands
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.ledger import InsufficientChips, LedgerError
 from bot.refusals import explain
 from bot.rules_pages import FIRST_HAND_TIP
 from bot.runtime import Answered, Outcome, Reply, StaleControl, TableClosed, TableRuntime
+from bot.storage import StoreError
 from bot.table_render import notice_line
 from bot.tables import Table, TableError
 from cogs.flipflop.coach import coach_of
@@ -278,14 +278,12 @@ class Controls:
             )
             return
 
-        draws = op in ("stock", "take") and table.game is not None
-        before = set(table.game.view(table.pid(user_id)).hand) if draws and table.game else set()
+        draws = op in ("stock", "take")
 
         async def show(outcome: Outcome) -> Answered:
             played = outcome.table
-            new = set(played.game.view(played.pid(user_id)).hand) - before if draws and played.game else set()
-            drawn = next(iter(new)) if len(new) == 1 else None
-            gone = played.status == "closed" or (op == "leave" and not played.is_seated(user_id))
+            drawn = played.game.view(played.pid(user_id)).just_drawn if draws and played.game else None
+            gone = played.status == "closed" or (op == "leaveok" and not played.is_seated(user_id))
             if gone:
                 await interaction.response.edit_message(content=t.gettext("You left the game."), view=None)
                 self.notifier.forget_hand(played.id, user_id)

@@ -165,7 +165,6 @@ LEAVE_CONFIRM_SECONDS = 30
 PRACTICE_HAND = N_(
     "-# 🎓 Practice table: practice chips only. **Hint** shows what the strong player would do."
 )
-HAND_ENDED = N_("🏁 This game is over; this hand is finished. The results are in the channel.")
 
 
 def hand_screen(table: Table, user_id: int, t: Texts, note: str = "", drawn: Card | None = None) -> Screen:
@@ -199,10 +198,10 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
                 "🚪 **Leave the practice table?** Leaving now forfeits this round (your hand is dead). "
                 "This question expires in {seconds} seconds."
             )
-            if v.in_round and v.player in v.players and v.player not in v.dead
+            if v.still_playing
             else t.gettext("🚪 **Leave the practice table?** This question expires in {seconds} seconds.")
         )
-    elif v.in_round and v.player in v.players and v.player not in v.dead:
+    elif v.still_playing:
         ask = t.gettext(
             "🚪 **Leave the game?** Leaving now forfeits this round (your hand is dead); your stack goes "
             "back to your balance when the round ends. This question expires in {seconds} seconds."
@@ -231,7 +230,7 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
 def _hand_controls(table: Table, v: PlayerView, t: Texts) -> discord.ui.View:
     out = discord.ui.View(timeout=None)
     tid, seq = table.id, table.seq
-    if v.to_act == v.player:
+    if v.can_act:
         for a in v.legal:
             if isinstance(a, Draw) and a.source == "stock":
                 out.add_item(
@@ -263,7 +262,7 @@ def _hand_controls(table: Table, v: PlayerView, t: Texts) -> discord.ui.View:
             tid, seq, "refresh", label(t.gettext("Refresh")), discord.ButtonStyle.secondary, "🔄", row=4
         )
     )
-    if table.practice and v.in_round and v.player in v.players and v.player not in v.dead:
+    if table.practice and v.still_playing:
         out.add_item(
             HandButton(tid, seq, "hint", label(t.gettext("Hint")), discord.ButtonStyle.success, "💡", row=4)
         )
@@ -279,7 +278,7 @@ def _hand_controls(table: Table, v: PlayerView, t: Texts) -> discord.ui.View:
 
 
 def _spread_kind(s: Spread, t: Texts) -> str:
-    run = len({c.suit for c in s.cards}) == 1 and len({c.rank for c in s.cards}) > 1
+    run = PlayerView.spread_kind(s.cards) == "run"
     text = (
         t.gettext("Run · lowers your hand by {value}")
         if run

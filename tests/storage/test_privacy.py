@@ -14,12 +14,11 @@ import pytest
 
 from bot import privacy
 from bot.audit import audit_guild
-from bot.db import Database
 from bot.history import leaderboard_by_rating, round_story, stats
-from bot.languages import LanguageBook
+from bot.i18n.languages import LanguageBook
 from bot.migrate import COPIED
 from bot.privacy import PERSONAL_DATA, AtTable, forget
-from bot.storage import IntegrityError, Store
+from bot.storage import IntegrityError, Store, open_store
 from tests.bot.runtime.fakes import FakeClock, Harness
 
 G, CH = 2**59, 2**59 + 7
@@ -55,7 +54,7 @@ def mentions_anywhere(dump: dict[str, list[Any]], user_id: int) -> list[str]:
 
 @pytest.fixture
 async def played(target: str) -> Any:
-    db = Database(target)
+    db = open_store(target)
     await db.open()
     try:
         h = Harness(db, FakeClock())

@@ -8,9 +8,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.audit import audit_guild
-from bot.db import Database
 from bot.ledger import HOUSE_ID, Ledger
 from bot.runtime import Delivery, Notice, Outcome, Sent, TableRuntime, Whereabouts
+from bot.storage import Store, open_store
 from bot.tables import Table, TableService, Unreadable
 
 G, CH = 1, 2
@@ -75,7 +75,7 @@ class MemoryNotifier:
 class Harness:
     """A runtime on a real SQLite file with fake ports."""
 
-    def __init__(self, db: Database, clock: FakeClock, seed: int = 3) -> None:
+    def __init__(self, db: Store, clock: FakeClock, seed: int = 3) -> None:
         self.db = db
         self.ledger = Ledger(db)
         self.clock = clock
@@ -139,7 +139,7 @@ class Harness:
 
 @asynccontextmanager
 async def harness(path: Path, clock: FakeClock | None = None, seed: int = 3) -> AsyncIterator[Harness]:
-    db = Database(path)
+    db = open_store(path)
     await db.open()
     try:
         yield Harness(db, clock or FakeClock(), seed)
