@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.i18n.languages import LanguageBook
+from bot.i18n.mentions import remember as remember_commands
 from bot.ledger import Ledger, LedgerError
 from bot.refusals import explain
 from bot.settings import Settings
@@ -105,9 +106,10 @@ class FlipFlopBot(commands.AutoShardedBot):
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
+        remember_commands(synced)  # sentences name commands as clickable mentions from here on
         log.info("Slash commands synced.")
 
     async def open_database(self) -> None:

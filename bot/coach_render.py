@@ -25,13 +25,24 @@ PRACTICE_FOOTER = N_("{footer} · practice chips only")
 
 REASON_TEXT: dict[str, str] = {
     "only": N_("it's the only move the rules allow now"),
-    "tonk": N_("your whole hand as two spreads at once: {first} + {second}"),
-    "spread": N_("lays down {cards} and takes {value} off your hand"),
-    "layoff": N_("lays {card} off on spread #{target} and takes {value} off your hand"),
-    "discard_far": N_("the highest card that fits no spread"),
-    "discard_high": N_("the highest card; every card you hold is close to a spread"),
-    "discard_keep": N_("keeps {near}, close to spreads, for later"),
-    "discard_searched": N_("in play-outs of the hidden cards it did best"),
+    "tonk": N_("it ends the round now: you win the game pot and every other player pays you one extra stake"),
+    "spread": N_("your hand goes from {before} to {after} points, and you still discard this turn"),
+    "layoff": N_(
+        "spread #{target} takes it: your hand goes from {before} to {after} points, and you still discard"
+    ),
+    "discard_far": N_(
+        "the highest card that fits no spread: {value} points, "
+        "where {other}, the next such card, has {other_value}"
+    ),
+    "discard_lone": N_("the only card that fits no spread: every other card you hold is close to one"),
+    "discard_high": N_(
+        "every card you hold is close to a spread, and this one costs the most: {value} points, "
+        "where {other} has {other_value}"
+    ),
+    "discard_searched": N_(
+        "in play-outs of the hidden cards it did about {difference} chips better than discarding {other}"
+    ),
+    "discard_instead": N_("in play-outs of the hidden cards it did better than discarding {other}"),
     "drop": N_("nobody is likely to beat {value} (a drop wins in about {chance} of the deals it tried)"),
     "no_drop": N_(
         "a drop with {value} is likely caught (it wins in only about {chance} of the deals it tried)"
@@ -53,6 +64,8 @@ def _param(value: Any, t: Texts) -> str:
         return cards(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return t.number(value)
+    if isinstance(value, float):
+        return t.decimal(value)
     return str(value)
 
 
@@ -84,7 +97,9 @@ def action_text(t: Texts, action: Action) -> str:
             card=card(action.card), target=action.target + 1
         )
     if isinstance(action, TonkOut):
-        return t.gettext("tonk out")
+        return t.gettext("tonk out with {first} + {second}").format(
+            first=cards(action.first), second=cards(action.second)
+        )
     return t.gettext("leave")
 
 

@@ -16,6 +16,7 @@ import contextlib
 import functools
 import http.server
 import logging
+import random
 import signal
 import sys
 import threading
@@ -32,6 +33,16 @@ DEFAULT_DB = Path("data/playground.sqlite3")
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
 REPLAY_PAGE = Path(__file__).resolve().parents[1] / "web" / "replay"
 """The static replay page, served beside the playground so its **Watch the replay** links open."""
+COMPUTER_PAUSE = (1.0, 2.0)
+"""Real seconds a computer player takes before its move in the playground (as the real bot's default)."""
+PARKED = (24 * 3600.0, 24 * 3600.0)
+"""The bot's own computer-move timer here: far beyond a click's settlement, so no click waits for it.
+
+simcord settles a click by running every timer due within its settle timeout (5 s), so a
+computer pause of 1–2 s made each click at a practice table wait for all the computers'
+moves (4.3–4.8 s of "Completing action…"). ``drive_computers`` moves them instead, in
+real time, after the click has been answered.
+"""
 
 
 @dataclass
@@ -53,9 +64,58 @@ class Playground:
 
 
 def build_bot(db_path: Path, replay_url: str | None = None) -> FlipFlopBot:
-    """The real bot on the playground's own database; lost table messages are posted again."""
+    """The real bot on the playground's own database; lost table messages are posted again.
+
+    Its computer players are moved by ``drive_computers``, not by its own timer (``PARKED``).
+    """
     harness = Harness(repost_missing_messages=True, resume_on_ready=False, edit_limit=1_000_000)
-    return create_bot(Settings(database_path=db_path, shard_count=1, replay_url=replay_url), harness=harness)
+    return create_bot(
+        Settings(database_path=db_path, shard_count=1, replay_url=replay_url),
+        computer_pause=PARKED,
+        harness=harness,
+    )
+
+
+async def drive_computers(
+    bot: FlipFlopBot,
+    stop: asyncio.Event,
+    pause: tuple[float, float] = COMPUTER_PAUSE,
+    tick: float = 0.1,
+    rng: random.Random | None = None,
+) -> None:
+    """Move each computer player ``pause`` real seconds after its turn came, outside any click.
+
+    Runs beside the simulated Discord, not as the bot's own work, so a click is answered
+    as soon as the bot has answered it (as at a table of people); the computers' moves then
+    appear one by one. Stops once ``stop`` is set, never in the middle of a move (a move
+    cut short would leave its database transaction open).
+    """
+    rng = rng or random.Random()
+    loop = asyncio.get_running_loop()
+    due: dict[str, tuple[int, float]] = {}
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), tick)
+        runtime = bot.runtime
+        if runtime is None:
+            continue
+        for table in list(runtime.tables.values()):
+            if stop.is_set():
+                return
+            view = table.game.public_view() if table.status == "playing" and table.game is not None else None
+            to_act = view.to_act if view is not None and view.in_round else None
+            if to_act is None or not table.is_computer(to_act):
+                due.pop(table.id, None)
+                continue
+            seen = due.get(table.id)
+            if seen is None or seen[0] != table.seq:
+                due[table.id] = (table.seq, loop.time() + rng.uniform(*pause))
+            elif loop.time() >= seen[1]:
+                del due[table.id]
+                try:
+                    await runtime.fire(table.id)
+                except Exception:  # one table's failure must not stop the others' computers
+                    logging.getLogger(__name__).exception("computer move at table %s failed", table.id)
 
 
 class _QuietFiles(http.server.SimpleHTTPRequestHandler):
@@ -87,6 +147,7 @@ async def playground(
     computers: int = 0,
     level: str = "basic",
     language: str | None = None,
+    computer_pause: tuple[float, float] = COMPUTER_PAUSE,
 ) -> AsyncIterator[Playground]:
     """Start the bot in a simulated server; with ``preview``, serve the page too.
 
@@ -95,6 +156,8 @@ async def playground(
     With ``language``, the server and every member read that language (saved as
     ``/flipflop config language:`` and ``/flipflop language`` would save it; the
     simulated clients say ``en-US``, so members need the choice to read it too).
+    Computer players move ``computer_pause`` real seconds after their turn comes
+    (``drive_computers``), never inside a click.
     """
     try:
         import simcord
@@ -122,18 +185,24 @@ async def playground(
                 await bot.runtime.resume()
             await env.settle()
             world = Playground(env, bot, channel, people, admin, replay_url=replay_url)
-            if language is not None:
-                await choose_language(world, language)
-            if computers:
-                await seat_computers(world, computers, level)
-            if preview:
-                async with env.preview(
-                    channel, viewers=[*people, admin], layout="channel", width=1100, height=800, port=port
-                ) as pv:
-                    world.preview = pv
+            stop = asyncio.Event()
+            driver = asyncio.get_running_loop().create_task(drive_computers(bot, stop, computer_pause))
+            try:
+                if language is not None:
+                    await choose_language(world, language)
+                if computers:
+                    await seat_computers(world, computers, level)
+                if preview:
+                    async with env.preview(
+                        channel, viewers=[*people, admin], layout="channel", width=1100, height=800, port=port
+                    ) as pv:
+                        world.preview = pv
+                        yield world
+                else:
                     yield world
-            else:
-                yield world
+            finally:
+                stop.set()
+                await driver
     finally:
         await bot.db.close()
         pages.close()

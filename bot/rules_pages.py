@@ -79,7 +79,7 @@ PAGES: tuple[RulesPage, ...] = (
             "The flip and flop are settled from the dealt cards and the round ends."
         ),
     ),
-    RulesPage(  # R2.1-R2.7, R8.2-R8.4
+    RulesPage(  # R2.1-R2.7, R8.1-R8.4
         N_("Chips, stakes and leaving"),
         N_(
             "You sit down with a **buy-in** of chips from your balance. The table's **stake** is "
@@ -88,7 +88,10 @@ PAGES: tuple[RulesPage, ...] = (
             "with 2, into the game pot only; with 1 you go **all in** for the game pot. "
             "With less than one stake you are out of the game.\n\n"
             "You may leave between rounds; leaving during a round gives that round up. "
-            "When you leave or the game ends, your chips go back to your balance."
+            "When you leave or the game ends, your chips go back to your balance.\n\n"
+            "A game starts with 3 to 5 players and goes on while at least two have chips to play: "
+            "when others leave, run out of chips or are removed, the last rounds may be played by two. "
+            "The game ends when only one player can still pay, or when the host stops it between rounds."
         ),
     ),
 )

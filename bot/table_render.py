@@ -99,7 +99,8 @@ def lobby_embed(table: Table, t: Texts) -> discord.Embed:
         inline=False,
     )
     if fair := commitment_lines(table, t):
-        e.add_field(name=t.gettext("🔒 Fair deal (docs/FAIRNESS.md)"), value=fair, inline=False)
+        fair += "\n" + t.gettext("Once a round ends, `/flipflop verify` checks its deal against it.")
+        e.add_field(name=t.gettext("🔒 Fair deal"), value=fair, inline=False)
     e.set_footer(text=t.gettext("Table {table} · the host starts the game").format(table=table.id))
     return e
 
@@ -622,9 +623,9 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
                 "(their hand is dead; their stack goes back at the end of the round)."
             ).format(name=who, count=t.number(notice.count))
         return t.gettext(
-            "⏰ {name} ran out of time, so the bot played their turn with the basic computer strategy "
-            "(timeout {count} of {allowed} allowed in a row)."
-        ).format(name=who, count=t.number(notice.count), allowed=t.number(notice.allowed))
+            "⏰ {name} ran out of time, so the bot played this turn for them with the basic computer "
+            "strategy (timeouts in a row: {count}; at {limit} they are removed from the game)."
+        ).format(name=who, count=t.number(notice.count), limit=t.number(notice.allowed + 1))
     if isinstance(notice, LeavingAfterRound):
         return t.gettext("👋 {name} will leave after this round.").format(
             name=seat_name(table, t, notice.player)

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.history import leaderboard_by_rating
 from bot.i18n import N_, Texts
 from bot.ledger import HOUSE_ID, MAX_AMOUNT, DailyNotReady, InsufficientChips
+from bot.member_names import known_names, look_up, member_name
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -128,9 +129,12 @@ class Economy(commands.Cog):
         t = await self.bot.languages.public(interaction)
         await self.ledger.balance(guild, interaction.user.id)
         top = await self.ledger.leaderboard(guild, 10)
+        known = await look_up(interaction.guild, [u for u, _ in top], self._known(guild, interaction.user))
         lines = []
         for i, (user_id, balance) in enumerate(top, start=1):
-            lines.append(f"{_medal(i, t)} <@{user_id}> — {t.chips(balance)}")
+            lines.append(
+                f"{_medal(i, t)} {member_name(interaction.guild, user_id, known)} — {t.chips(balance)}"
+            )
         if interaction.user.id not in [u for u, _ in top]:
             place, total = await self.ledger.rank(guild, interaction.user.id)
             mine = await self.ledger.balance(guild, interaction.user.id)
@@ -138,7 +142,7 @@ class Economy(commands.Cog):
                 "…\n"
                 + t.gettext("{place} {member} (you) — {chips} of {total}").format(
                     place=f"`{t.number(place):>2}`",
-                    member=interaction.user.mention,
+                    member=member_name(interaction.guild, interaction.user.id, known),
                     chips=t.chips(mine),
                     total=t.number(total),
                 )
@@ -152,14 +156,20 @@ class Economy(commands.Cog):
         )
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
+    def _known(self, guild_id: int, caller: discord.abc.User) -> dict[int, str]:
+        """Names the bot knows without asking Discord: its open tables' seats and the caller."""
+        tables = self.bot.runtime.tables.values() if self.bot.runtime is not None else ()
+        return known_names(guild_id, tables, caller)
+
     async def _by_rating(self, interaction: discord.Interaction, guild: discord.Guild) -> None:
         """Issue 13: humans by their conservative skill rating (ordinal μ − 3σ); computers are left off."""
         top = await leaderboard_by_rating(self.bot.db, guild.id, 10)
         t = await self.bot.languages.public(interaction)
+        known = await look_up(guild, [e.member for e in top], self._known(guild.id, interaction.user))
         lines = []
         for i, entry in enumerate(top, start=1):
             shown = {
-                "member": f"<@{entry.member}>",
+                "member": member_name(guild, entry.member, known),
                 "rating": t.decimal(entry.rating.ordinal),
                 "games": t.ngettext("{count} game", "{count} games", entry.games).format(
                     count=t.number(entry.games)

@@ -19,6 +19,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
+from bot.i18n.mentions import link_commands
+
 SOURCE_LANGUAGE = "en"
 """Messages are written in English; the English "translation" is the message itself."""
 
@@ -89,12 +91,12 @@ class Texts:
         self._number_locale = SOURCE_LANGUAGE if language == PSEUDO_LANGUAGE else language
 
     def gettext(self, message: str) -> str:
-        """The message in this language."""
-        return self._translations.gettext(message)
+        """The message in this language (a typed command becomes a mention once ids are known)."""
+        return link_commands(self._translations.gettext(message))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form of the message for the count ``n`` (CLDR plural rules of the language)."""
-        return self._translations.ngettext(singular, plural, n)
+        return link_commands(self._translations.ngettext(singular, plural, n))
 
     def pgettext(self, context: str, message: str) -> str:
         """The message as meant in ``context`` (e.g. a slash-command name, not a sentence)."""

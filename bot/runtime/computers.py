@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import random
+import signal
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -38,6 +39,11 @@ def choose(level: str, view: PlayerView, seed: float) -> Action:
     return strategy.choose(view, random.Random(seed))
 
 
+def ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the bot, which stops the pool: no ``ForkServerProcess`` traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class ComputerPlayers:
     """Chooses computer players' moves, searching in a process pool made on first need."""
 
@@ -49,7 +55,9 @@ class ComputerPlayers:
         """The worker pool (``forkserver``: no copy of the running bot's threads or sockets)."""
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context, initializer=ignore_interrupts
+            )
         return self._pool
 
     @property

@@ -20,6 +20,7 @@ import discord
 
 from bot.client import send_ephemeral
 from bot.i18n import Texts
+from bot.i18n.mentions import mention
 from bot.runtime import TableRuntime
 from engine import Card
 from engine.actions import Action
@@ -126,7 +127,7 @@ class _Guarded:
                 await send_ephemeral(
                     interaction,
                     t.gettext("This table has closed. Open a new one with {command}.").format(
-                        command="`/flipflop start`"
+                        command=mention("flipflop start")
                     ),
                 )
             return False

@@ -152,21 +152,33 @@ class HistoryCommands(commands.Cog):
             + "\n"
             + t.gettext(
                 "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
-                "Client seed `{client_seed}` · round {number}\n"
-                "Check it yourself (docs/FAIRNESS.md):"
+                "Client seed `{client_seed}` · round {number}"
             ).format(
                 server_seed=reveal.server_seed,
                 commitment=reveal.commitment,
                 client_seed=reveal.client_seed,
                 number=t.number(reveal.round),
             )
-            + f"\n```\n{reveal.command()}\n```"
         )
-        if self.bot.settings.replay_url:
+        view = discord.utils.MISSING
+        replay_url = self.bot.settings.replay_url
+        if replay_url:  # something to open from Discord: the page recomputes the deck in the browser
             text += "\n" + t.gettext(
-                "Or in your browser: `/flipflop round id:{id}` → **Watch the replay** → **Verify this deal**."
-            ).format(id=found.round_id)
-        await interaction.response.send_message(text, allowed_mentions=NONE)
+                "Check it yourself in your browser: **Watch the replay** (below) → **Verify this deal** "
+                "recomputes this deck from the seeds."
+            )
+            view = discord.ui.View(timeout=None)
+            view.add_item(watch_button(replay_url, story_file(found, interaction.guild, t, {}), t))
+        else:
+            text += (
+                "\n"
+                + t.gettext(
+                    "Check it yourself: anyone can recompute this deck from the seeds with the bot's "
+                    "open-source checker (`/flipflop round id:{id}` gives the whole round as a file):"
+                ).format(id=found.round_id)
+                + f"\n```\n{reveal.command()}\n```"
+            )
+        await interaction.response.send_message(text, allowed_mentions=NONE, view=view)
 
     @app_commands.command(name="history", description="The last rounds played here (or by a member).")
     @app_commands.describe(member="Only rounds this member played")

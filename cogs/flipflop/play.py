@@ -14,6 +14,7 @@ import discord
 from bot.client import send_ephemeral
 from bot.first_hands import FirstHands
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
+from bot.i18n.mentions import mention
 from bot.ledger import InsufficientChips, LedgerError
 from bot.refusals import explain
 from bot.rules_pages import FIRST_HAND_TIP
@@ -53,7 +54,7 @@ def not_enough(balance: int, buy_in: int, t: Texts) -> str:
     """A member who can not afford the buy-in (R2.2), in their language."""
     return t.gettext(
         "You have {balance}, but the buy-in is {buy_in}. Claim your free chips with {daily}, or ask an admin."
-    ).format(balance=t.chips(balance), buy_in=t.chips(buy_in), daily="`/daily`")
+    ).format(balance=t.chips(balance), buy_in=t.chips(buy_in), daily=mention("daily"))
 
 
 class Controls:
@@ -236,7 +237,7 @@ class Controls:
             first = await self.first_hands.first(self.runtime.store.db, table.guild_id, user_id)
         except StoreError:
             return ""
-        return "💡 " + t.gettext(FIRST_HAND_TIP).format(rules="`/flipflop rules`") if first else ""
+        return "💡 " + t.gettext(FIRST_HAND_TIP).format(rules=mention("flipflop rules")) if first else ""
 
     async def on_rules(self, interaction: discord.Interaction, page: int) -> None:
         """Turn a page of the rules (in the member's language)."""

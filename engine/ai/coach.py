@@ -52,9 +52,10 @@ REASONS = frozenset(
         "spread",
         "layoff",
         "discard_far",
+        "discard_lone",
         "discard_high",
-        "discard_keep",
         "discard_searched",
+        "discard_instead",
         "drop",
         "no_drop",
         "take_spread",
@@ -104,7 +105,7 @@ def hint(view: PlayerView, rng: random.Random, budget: float = HINT_BUDGET) -> H
     action, scored = strong_move(view, rng, budget)
     if len(options) == 1:
         return Hint(action, Reason("only"), scored)
-    return Hint(action, explain(view, action, rng), scored)
+    return Hint(action, explain(view, action, rng, scored), scored)
 
 
 # ---------------------------------------------------------------------- reasons
@@ -163,17 +164,30 @@ def _take_reason(view: PlayerView, rng: random.Random) -> Reason:
     return Reason("take_searched", {"card": top})
 
 
-def explain(view: PlayerView, action: Action, rng: random.Random) -> Reason:
-    """One short reason for ``action`` from ``view``, generated from the action and what the view shows."""
+def explain(
+    view: PlayerView,
+    action: Action,
+    rng: random.Random,
+    scored: Sequence[Scored] = (),
+    instead: Action | None = None,
+) -> Reason:
+    """One short reason for ``action`` from ``view``: what sets it apart from the next best move.
+
+    A reason never restates the move (the hint says the move already); it names what the
+    move does that the alternative does not: the points it takes off the hand while a
+    discard still follows, the card a discard keeps back and what the play-outs measured
+    between them. ``scored`` is the search's estimates, if any; ``instead`` the move it is
+    compared with (a look back: the player's own), else the obvious alternative.
+    """
     if isinstance(action, TonkOut):
-        return Reason("tonk", {"first": action.first, "second": action.second})
-    if isinstance(action, Spread):
-        return Reason("spread", {"cards": action.cards, "value": hand_value(action.cards)})
-    if isinstance(action, LayOff):
-        return Reason(
-            "layoff",
-            {"card": action.card, "target": _spread_number(view, action.target), "value": action.card.value},
-        )
+        return Reason("tonk")
+    if isinstance(action, (Spread, LayOff)):
+        laid = action.cards if isinstance(action, Spread) else (action.card,)
+        before = view.hand_value
+        params: dict[str, Any] = {"before": before, "after": before - hand_value(laid)}
+        if isinstance(action, LayOff):
+            params["target"] = _spread_number(view, action.target)
+        return Reason("spread" if isinstance(action, Spread) else "layoff", params)
     if isinstance(action, Drop):
         chance = round(100 * drop_chance(view, rng))
         return Reason("drop", {"value": view.hand_value, "chance": chance})
@@ -189,24 +203,44 @@ def explain(view: PlayerView, action: Action, rng: random.Random) -> Reason:
             return Reason("stock", {"card": top})
         return Reason("stock_searched")
     if isinstance(action, Discard):
-        return _discard_reason(view, action.card)
+        other = instead.card if isinstance(instead, Discard) and instead.card != action.card else None
+        return _discard_reason(view, action.card, scored, other)
     return Reason("only")
 
 
-def _discard_reason(view: PlayerView, card: Card) -> Reason:
+def _by_value(cards: Sequence[Card]) -> list[Card]:
+    return sorted(cards, key=lambda c: (-c.value, -c.rank, c.suit))
+
+
+def _discard_reason(view: PlayerView, card: Card, scored: Sequence[Scored], other: Card | None) -> Reason:
+    """Why this discard and not ``other`` (default: the card the simple rule would throw)."""
     hand = list(view.hand)
     banned = view.taken if len(hand) > 1 else None
     choices = [c for c in hand if c != banned]
     far = [c for c in far_cards(hand) if c in choices]
-    if card in far and card.value == max(c.value for c in far):
-        return Reason("discard_far", {"card": card})
-    if not far and card.value == max(c.value for c in choices):
-        return Reason("discard_high", {"card": card})
-    rest = [c for c in hand if c != card]
-    kept = [c for c in rest if c in choices and c.value >= card.value and c not in far_cards(rest)]
-    if kept:
-        return Reason("discard_keep", {"card": card, "near": tuple(sorted(kept, key=lambda c: -c.value)[:3])})
-    return Reason("discard_searched", {"card": card})
+    obvious = _by_value(far or choices)[0]
+    if other is None and card == obvious:
+        return _obvious_discard_reason(card, far, choices)
+    compared = other if other is not None else obvious
+    means = {x.action.card: x.mean for x in scored if isinstance(x.action, Discard)}
+    mine, theirs = means.get(card), means.get(compared)
+    if mine is not None and theirs is not None and mine - theirs >= 0.1:
+        return Reason("discard_searched", {"other": compared, "difference": round(mine - theirs, 1)})
+    return Reason("discard_instead", {"other": compared})
+
+
+def _obvious_discard_reason(card: Card, far: Sequence[Card], choices: Sequence[Card]) -> Reason:
+    """The simple rule's own discard: the highest card near no spread, else the highest card."""
+    if far:
+        rest = [c for c in _by_value(far) if c != card]
+        if not rest:
+            return Reason("discard_lone", {"value": card.value})
+        nxt = rest[0]
+        return Reason("discard_far", {"value": card.value, "other": nxt, "other_value": nxt.value})
+    second = next((c for c in _by_value(choices) if c != card), None)
+    if second is not None:
+        return Reason("discard_high", {"value": card.value, "other": second, "other_value": second.value})
+    return Reason("only")
 
 
 def watch(view: PlayerView) -> Reason:

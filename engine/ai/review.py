@@ -189,7 +189,7 @@ def _review(
         chosen_mean=mine.mean,
         better_mean=best.mean,
         samples=min(best.samples, mine.samples),
-        reason=explain(view, best.action, rng),
+        reason=explain(view, best.action, rng, scored, chosen),
     )
 
 

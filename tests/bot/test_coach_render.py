@@ -20,6 +20,11 @@ SAMPLE = {
     "near": (C("JH"), C("JC")),
     "chance": 81,
     "with_cards": (C("5H"), C("6H")),
+    "before": 27,
+    "after": 12,
+    "other": C("9D"),
+    "other_value": 9,
+    "difference": 1.5,
 }
 
 
@@ -31,12 +36,17 @@ def test_every_reason_of_the_engine_has_words_and_fills_them() -> None:
 
 
 def test_a_hint_reads_as_a_move_and_a_reason() -> None:
-    text = hint_text(T, Hint(Discard("1", C("KS")), Reason("discard_far", {"card": C("KS")})))
-    assert text.startswith("💡 **Hint:** Discard `K♠︎` — the highest card that fits no spread.")
+    far = Reason("discard_far", {"value": 10, "other": C("9D"), "other_value": 9})
+    text = hint_text(T, Hint(Discard("1", C("KS")), far))
+    assert text.startswith(
+        "💡 **Hint:** Discard `K♠︎` — the highest card that fits no spread: 10 points, "
+        "where `9♦︎`, the next such card, has 9."
+    )
     drop = hint_text(T, Hint(Drop("1"), Reason("drop", {"value": 6, "chance": 80})))
     assert "Drop — nobody is likely to beat 6 (a drop wins in about 80%" in drop
     tonk = TonkOut("1", SAMPLE["first"], SAMPLE["second"])  # type: ignore[arg-type]
-    assert "`9♠︎`" in hint_text(T, Hint(tonk, Reason("tonk", SAMPLE)))
+    tonked = hint_text(T, Hint(tonk, Reason("tonk", SAMPLE)))
+    assert tonked.count("`9♠︎`") == 1 and "every other player pays you one extra stake" in tonked
 
 
 def test_waiting_players_are_told_what_to_watch_for() -> None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import time
 from pathlib import Path
 
 import aiohttp
 
 from bot.playground import playground
+from bot.runtime.computers import ComputerPlayers
 
 
 async def test_playground_serves_a_page_and_runs_the_real_bot(tmp_path: Path) -> None:
@@ -54,3 +58,43 @@ async def test_computer_players_option_seats_them(tmp_path: Path) -> None:
         lobby = [m for m in world.channel.history() if m.id == table.message_id][0]
         await world.members[0].click(lobby, label="Start")
         assert table.status == "playing"
+
+
+async def test_a_click_at_a_practice_table_does_not_wait_for_the_computers(tmp_path: Path) -> None:
+    """The Start click is answered at once; the computers then move in real time, one by one."""
+    started: list[float] = []
+    for attempt in range(8):  # until a computer has the first turn (the first dealer is random)
+        async with playground(
+            tmp_path / f"p{attempt}.sqlite3", members=1, preview=False, computers=2, computer_pause=(0.3, 0.4)
+        ) as world:
+            runtime = world.bot.runtime
+            assert runtime is not None
+            table = runtime.in_channel(world.channel.id)
+            assert table is not None
+            lobby = [m for m in world.channel.history() if m.id == table.message_id][0]
+            clock = time.perf_counter()
+            await world.members[0].click(lobby, label="Start")
+            took = time.perf_counter() - clock
+            assert table.game is not None and table.game.to_act is not None
+            if not table.is_computer(table.game.to_act):
+                continue
+            started.append(took)
+            assert took < 0.3  # answered before the first computer's pause is over
+            for _ in range(60):  # then the computers move without anyone clicking
+                await asyncio.sleep(0.1)
+                to_act = table.game.to_act
+                if to_act is None or not table.is_computer(to_act):
+                    break
+            assert to_act is None or not table.is_computer(to_act), "the computers never moved"
+            break
+    assert started, "a computer never had the first turn in eight deals"
+
+
+async def test_worker_processes_leave_ctrl_c_to_the_bot() -> None:
+    """Ctrl-C reaches every process of the terminal's group: a worker ignores it (no traceback)."""
+    players = ComputerPlayers(workers=1)
+    try:
+        handler = await players.run(signal.getsignal, signal.SIGINT)
+    finally:
+        players.close()
+    assert handler == signal.SIG_IGN

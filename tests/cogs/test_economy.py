@@ -51,8 +51,9 @@ async def test_leaderboard_shows_top_ten_and_the_callers_place(world: World) -> 
     assert not result.ephemeral
     text = result.response.embeds[0].description
     assert text.count("\n") >= 10
-    assert f"<@{extra[-1].id}>" in text.splitlines()[0]
-    assert "(you)" in text and "`12`" in text
+    assert text.splitlines()[0].startswith(f"🥇 {extra[-1].name} — ")
+    assert "<@" not in text  # an embed does not resolve mentions: a client that never met them shows digits
+    assert f"{ann.name} (you)" in text and "`12`" in text
 
 
 async def test_grant_and_take_by_an_admin_are_public_and_logged(world: World) -> None:
@@ -143,3 +144,13 @@ async def test_starting_balance_setting_applies_to_new_accounts(world: World) ->
     await world.admin.slash(world.channel, "flipflop config", starting_balance=50)
     result = await world.members[1].slash(world.channel, "balance")
     assert "**50 chips**" in result.response.content
+
+
+async def test_leaderboard_names_a_member_the_bot_does_not_know_by_mention_only(world: World) -> None:
+    """A member who left the server has no name the bot knows: the mention is the last resort."""
+    ann = world.members[0]
+    await world.bot.ledger.grant(world.guild.id, 987654321, 5000, world.admin.id)
+    board = await ann.slash(world.channel, "leaderboard")
+    lines = board.response.embeds[0].description.splitlines()
+    assert lines[0] == "🥇 <@987654321> — 6,000 chips"
+    assert all("<@" not in line for line in lines[1:])

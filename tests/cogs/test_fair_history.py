@@ -240,7 +240,11 @@ async def test_a_computer_is_rated_but_kept_off_the_human_board(world: World) ->
     assert -2 in {r[0] for r in rated}  # the basic computer's pseudo-member
     board = await ann.slash(world.channel, "leaderboard", by="rating")
     text = board.response.embeds[0].description
-    assert "<@-" not in text and "🤖" not in text and text.count("<@") == 2  # ann and ben only
+    assert "<@" not in text and "🤖" not in text  # names, never raw mentions, in an embed
+    assert {line.split(" — ")[0].split(" ", 1)[1].removesuffix(" (you)") for line in text.splitlines()} == {
+        ann.name,
+        ben.name,
+    }
 
 
 async def test_bad_input_gets_a_clear_private_answer_and_changes_nothing(world: World) -> None:

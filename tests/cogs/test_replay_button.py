@@ -61,9 +61,10 @@ async def test_round_verify_and_records_offer_the_replay_when_the_page_has_an_ad
     assert theirs["url"].startswith(PAGE) and len(theirs["url"]) <= LINK_LIMIT
     verified = await ben.slash(world.channel, "flipflop verify", round=ids[0])
     assert verified.response is not None
-    assert f"`/flipflop round id:{ids[0]}` → **Watch the replay** → **Verify this deal**" in (
-        verified.response.content
-    )
+    assert "**Watch the replay** (below) → **Verify this deal**" in verified.response.content
+    assert "docs/" not in verified.response.content and "python -m" not in verified.response.content
+    [verify_link] = link_buttons(verified.response)  # something to open from Discord, not a repository path
+    assert verify_link["url"].startswith(PAGE) and len(verify_link["url"]) <= LINK_LIMIT
     # each finished round's record in the channel (the old table message) carries its replay
     records = [m for m in world.channel.history() if any("round" in (e.title or "") for e in m.embeds)]
     urls = [b["url"] for m in records for b in link_buttons(m)]
@@ -80,6 +81,10 @@ async def test_without_an_address_there_is_no_replay_button_nor_pointer(world: W
     verified = await ann.slash(world.channel, "flipflop verify", round=1)
     assert verified.response is not None and "was dealt fairly" in verified.response.content
     assert "Watch the replay" not in verified.response.content
+    assert "docs/FAIRNESS.md" not in verified.response.content
+    assert "the whole round as a file" in verified.response.content and "python -m engine.fairness" in (
+        verified.response.content
+    )
     assert "Watch the replay" not in "\n".join(shown(m) for m in world.channel.history())
 
 

@@ -43,9 +43,8 @@ def test_a_tonk_out_is_the_hint_with_its_two_spreads() -> None:
     game.apply(Draw("1", "stock"))
     found = hint(game.view("1"), random.Random(1), budget=0.01)
     assert isinstance(found.action, TonkOut) and found.reason.code == "tonk"
-    assert {*found.reason.params["first"], *found.reason.params["second"]} == {
-        C(c) for c in "4H 5H 6H 9C 9D 9S".split()
-    }
+    assert {*found.action.first, *found.action.second} == {C(c) for c in "4H 5H 6H 9C 9D 9S".split()}
+    assert found.reason.params == {}  # the move names its spreads; the reason says what it wins
 
 
 def test_reasons_come_from_the_action_and_the_view() -> None:
@@ -53,9 +52,10 @@ def test_reasons_come_from_the_action_and_the_view() -> None:
     game.apply(Draw("1", "stock"))
     view = game.view("1")
     rng = random.Random(2)
-    assert explain(view, Discard("1", C("KS")), rng).code == "discard_far"  # K♠ is near nothing held
-    keep = explain(view, Discard("1", C("2C")), rng)
-    assert keep.code == "discard_keep" and C("3C") not in keep.params["near"]  # keeps higher cards only
+    far = explain(view, Discard("1", C("KS")), rng)  # K♠ is near nothing held; 9♦ the next such card
+    assert far.code == "discard_far" and far.params["other"] == C("9D") and far.params["other_value"] == 9
+    instead = explain(view, Discard("1", C("2C")), rng)  # not the obvious card: compared with K♠
+    assert instead.code == "discard_instead" and instead.params["other"] == C("KS")
     start = dealt({"1": "AC AD 2H 3S 9D", "2": "KD QS JD 8C 2D", "3": "KH QH JC 7S 4C"})
     low = start.view("1")
     reason = explain(low, Drop("1"), rng)

@@ -1,0 +1,111 @@
+"""What new users ran into, in words: the timeout line, two-player rounds in the rules, catalog terms."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.i18n import texts
+from bot.i18n.languages import LANGUAGES
+from bot.rules_pages import PAGES, rules_pages
+from bot.runtime.outcomes import TimedOut
+from bot.table_render import notice_line
+from bot.tables import TIMEOUTS_BEFORE_REMOVAL, Table
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def catalog(code: str) -> dict[str, str]:
+    """msgid -> msgstr (the first form of a plural) of one language's catalog."""
+    with (ROOT / "locales" / code / "LC_MESSAGES" / "flipflop.po").open("rb") as f:
+        cat = read_po(f, locale=code)
+    out: dict[str, str] = {}
+    for m in cat:
+        if not m.id:
+            continue
+        key = m.id if isinstance(m.id, str) else m.id[0]
+        out[key] = m.string if isinstance(m.string, str) else m.string[0]
+    return out
+
+
+def a_table() -> Table:
+    return Table(
+        "t1", 1, 2, 10, stake=5, buy_in=200, seats=[10, 11, 12], names={10: "ann", 11: "ben", 12: "cy"}
+    )
+
+
+def test_the_timeout_line_and_the_readme_say_the_same_limit() -> None:
+    """The line counts the timeouts in a row and names the one that removes; the README says the same."""
+    t = texts("en")
+    first = notice_line(a_table(), TimedOut(10, 1, TIMEOUTS_BEFORE_REMOVAL - 1, False), t)
+    assert first is not None
+    assert "timeouts in a row: 1" in first and f"at {TIMEOUTS_BEFORE_REMOVAL} they are removed" in first
+    assert "allowed" not in first  # "1 of 2 allowed" read as if two more were fine
+    removed = notice_line(
+        a_table(), TimedOut(10, TIMEOUTS_BEFORE_REMOVAL, TIMEOUTS_BEFORE_REMOVAL - 1, True), t
+    )
+    assert removed is not None and f"{TIMEOUTS_BEFORE_REMOVAL} turns in a row" in removed
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    timer = readme[readme.index("- **Turn timer**") :].split("\n- ", 1)[0]
+    assert f"at {TIMEOUTS_BEFORE_REMOVAL} they are removed" in timer
+    assert f"the {TIMEOUTS_BEFORE_REMOVAL}rd in a row removes" in timer
+    assert f"first {TIMEOUTS_BEFORE_REMOVAL - 1} timeouts" in timer
+    assert "basic computer strategy" in timer and "highest" not in timer
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_timeout_line_names_the_limit_in_every_language(language: str) -> None:
+    t = texts(language)
+    line = notice_line(a_table(), TimedOut(10, 2, TIMEOUTS_BEFORE_REMOVAL - 1, False), t)
+    assert line is not None and "ann" in line
+    assert t.number(2) in line and t.number(TIMEOUTS_BEFORE_REMOVAL) in line
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_rules_explain_a_game_finished_by_two(language: str) -> None:
+    """R8.1: a game starts with 3 to 5 and goes on while two remain; a page says so in every language."""
+    t = texts(language)
+    english = rules_pages(texts("en"))
+    page = next(i for i, p in enumerate(english) if "the last rounds may be played by two" in p.body)
+    assert PAGES[page].title == "Chips, stakes and leaving"
+    body = rules_pages(t)[page].body
+    assert t.number(2) in body or language == "ko" and "두 명" in body
+    assert len(body) <= 4096
+
+
+def test_swahili_says_dealer_buy_in_and_house_with_the_glossary_words() -> None:
+    sw = catalog("sw")
+    strings = "\n".join(sw.values()).lower()
+    assert "muuzaji" not in strings and "kundi la kuanzia" not in strings and "benki" not in strings
+    assert sum("mgawaji" in s.lower() for s in sw.values()) == 7
+    assert sum("mtaji" in s.lower() for s in sw.values()) >= 13
+    assert "mfuko wa boti" in sw["Bots don't have chips. Pick a person (or this bot, for the house account)."]
+    glossary = (ROOT / "docs" / "LANGUAGES.md").read_text(encoding="utf-8")
+    assert "| mtaji wa kuanzia" in glossary and "| mgawaji" in glossary and "mfuko wa boti" in glossary
+
+
+def test_suits_come_from_one_system() -> None:
+    assert catalog("be")["hearts"] == "чырвы"
+    gu = catalog("gu")
+    assert [gu[s] for s in ("spades", "hearts", "diamonds", "clubs")] == ["કાળી", "લાલ", "ચોકટ", "ચીડી"]
+
+
+def test_korean_chat_lines_are_in_haeyo_style() -> None:
+    ko = catalog("ko")
+    assert ko["I don't speak that language. Please choose one from the list."].startswith(
+        "지원하지 않는 언어예요."
+    )
+    follows = [s for i, s in ko.items() if i.startswith("You now follow")]
+    assert len(follows) == 2 and all("따라요" in s for s in follows)
+    standing = [s for s in ko.values() if "{place}위" in s]
+    assert standing and not any(re.search(r"칩은 \*\*\{chips\}", s) for s in standing)
+
+
+def test_tagalog_chips_go_back_to_the_balance_not_the_table() -> None:
+    fil = catalog("fil")
+    assert not any("ang chips mo sa mesa" in s or "chips niya sa mesa" in s for s in fil.values())
+    left = fil["You left this round; your stack comes back when it ends."]
+    assert "balanse" in left
