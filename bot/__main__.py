@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import signal
 import sys
 
@@ -25,6 +26,34 @@ To try Flip Flop right away without Discord, run:  make play
 """
 
 
+QUIET_DRIVERS = ("aiosqlite", "asyncpg")
+"""Database drivers whose DEBUG lines carry each statement's parameters: a saved table (its hands,
+its deck, the seeds of the rounds not yet revealed) would reach the log. They log from INFO up."""
+_SEED = re.compile(r"""(seed\\?["']\s*:\s*\\?["'])[0-9a-fA-F]{16,}""")
+
+
+class HideSeeds(logging.Filter):
+    """A last guard: a saved fair-deal record's ``"seed": "<hex>"`` is never written to the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Blank any seed in the formatted message (the record itself is kept, redacted)."""
+        message = record.getMessage()
+        if "seed" in message:
+            record.msg, record.args = _SEED.sub(r"\1…", message), None
+        return True
+
+
+def configure_logging(level: str | int) -> None:
+    """The log at ``LOG_LEVEL``, with no secret at any level (nothing of a round in play, FAIRNESS.md)."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(level)
+    floor = max(logging.INFO, logging.getLogger().getEffectiveLevel())
+    for name in QUIET_DRIVERS:
+        logging.getLogger(name).setLevel(floor)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(HideSeeds())
+
+
 def main() -> int:
     """Run the bot until it is stopped; return the exit status."""
     try:
@@ -35,7 +64,7 @@ def main() -> int:
     if not settings.discord_token:
         print(MISSING_TOKEN, file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.log_level)
     from bot.client import create_bot
     from bot.storage import StoreError
     from bot.testing_api import apply_api_base

@@ -16,9 +16,10 @@ from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.i18n.languages import LanguageBook
 from bot.i18n.mentions import remember as remember_commands
 from bot.ledger import Ledger, LedgerError
+from bot.limits import fitted
 from bot.refusals import explain
 from bot.settings import Settings
-from bot.storage import open_store, store_target
+from bot.storage import StoreError, open_store, store_target
 
 log = logging.getLogger("flipflop")
 
@@ -172,6 +173,9 @@ class FlipFlopBot(commands.AutoShardedBot):
             text = explain(original, t)
         elif isinstance(error, app_commands.CheckFailure):
             text = t.gettext("You can't use that command here.")
+        elif isinstance(original, StoreError):  # a database fault: rolled back, said without a traceback
+            log.warning("A command met a database fault: %s: %s", type(original).__name__, original)
+            text = t.gettext("Something went wrong on our side; nothing was changed. Please try again.")
         else:
             log.error("Command failed", exc_info=original)
             text = t.gettext("Something went wrong on our side; nothing was changed. Please try again.")
@@ -179,7 +183,9 @@ class FlipFlopBot(commands.AutoShardedBot):
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """Answer ephemerally, whether or not the interaction was already answered."""
+    """Answer ephemerally, whether or not the interaction was already answered (within Discord's limits)."""
+    fields = fitted({"content": text, **kwargs})
+    text, kwargs = fields.pop("content"), fields
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:

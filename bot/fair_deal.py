@@ -140,9 +140,17 @@ class Reveal:
         """What goes into the round's result and transcript (the seed is revealed: the round is over)."""
         return asdict(self)
 
-    def command(self) -> str:
-        """The command line that reprints this round's deck (docs/FAIRNESS.md, "Checking a round")."""
-        quoted = "'" + self.client_seed.replace("'", "'\\''") + "'"
+    def command(self, client_seed_file: str | None = None) -> str:
+        """The command line that reprints this round's deck (docs/FAIRNESS.md, "Checking a round").
+
+        With ``client_seed_file`` the client seed is read from that file (a long one is
+        offered as a file rather than written out in the message).
+        """
+        quoted = (
+            f'"$(cat {client_seed_file})"'
+            if client_seed_file is not None
+            else "'" + self.client_seed.replace("'", "'\\''") + "'"
+        )
         return (
             f"python -m engine.fairness deck --server-seed {self.server_seed} "
             f"--client-seed {quoted} --round {self.round}"
@@ -182,6 +190,8 @@ class FairDeal:
         self._in_play: _Sealed | None = None
         self._interactions: list[str] = []
         self._player_seeds: dict[str, str] = {}
+        self._shown_in: int | None = None
+        """The first message created showing the pending commitment (a snowflake), once known."""
 
     # ---- reading ---------------------------------------------------------------------------------------
 
@@ -257,7 +267,24 @@ class FairDeal:
         self._pending = _Sealed(round, new_server_seed())
         self._interactions = []
         self._player_seeds = {}
+        self._shown_in = None
         return self._pending.commitment
+
+    def shown_in(self, message_id: int | str) -> bool:
+        """The pending commitment is in message ``message_id``, just created; returns whether that is news.
+
+        The first such message is the one a verifier checks the client seed's
+        interaction ids against (a snowflake carries its creation time): ids
+        of interactions created before it are dropped, and later ones from
+        before it ignored, so every id counted is later than a message that
+        published the commitment. Later messages showing it change nothing.
+        """
+        number = int(_snowflake(message_id))
+        if self._pending is None or self._shown_in is not None:
+            return False
+        self._shown_in = number
+        self._interactions = [i for i in self._interactions if int(i) > number]
+        return True
 
     def add_interaction(self, interaction_id: int | str) -> bool:
         """Record a Discord interaction id for the pending round's client seed.
@@ -269,6 +296,8 @@ class FairDeal:
         text = _snowflake(interaction_id)
         if self._pending is None or text in self._interactions or len(self._interactions) >= MAX_INTERACTIONS:
             return False
+        if self._shown_in is not None and int(text) <= self._shown_in:
+            return False  # created before the message that published the commitment
         self._interactions.append(text)
         return True
 
@@ -344,6 +373,7 @@ class FairDeal:
             "in_play": None if self._in_play is None else _sealed_json(self._in_play),
             "interactions": list(self._interactions),
             "player_seeds": [[player, text] for player, text in self._player_seeds.items()],
+            "shown_in": None if self._shown_in is None else str(self._shown_in),
         }
 
     @classmethod
@@ -360,6 +390,8 @@ class FairDeal:
                 raise ValueError("interactions")
             fair._interactions = interactions
             fair._player_seeds = {str(p): check_player_seed(t) for p, t in data["player_seeds"]}
+            shown_in = data.get("shown_in")  # absent from tables saved before it was kept
+            fair._shown_in = None if shown_in is None else int(_snowflake(shown_in))
             if fair._pending and fair._in_play and fair._pending.round <= fair._in_play.round:
                 raise ValueError("rounds out of order")
         except (KeyError, TypeError, ValueError, AttributeError) as error:

@@ -235,7 +235,7 @@ async def seat_computers(world: Playground, count: int, level: str) -> None:
     table = runtime.in_channel(world.channel.id)
     assert table is not None
     for _ in range(count):
-        await runtime.add_computer(table.id, host.id, True, level)
+        await runtime.tell(await runtime.add_computer(table.id, host.id, True, level))
     await world.env.settle()
 
 

@@ -22,7 +22,7 @@ from bot.history import COMPUTER_MEMBERS, record_game, record_round
 from bot.ledger import HOUSE_ID, InsufficientChips, Ledger, LedgerError, check_stakes
 from bot.ratings import Finish
 from bot.refusals import Refusal
-from bot.storage import Row, Store, Tx
+from bot.storage import Row, Store, StoreError, Tx, Unavailable
 from engine import HOUSE_RULES, Card, Game, IllegalAction, Leave, Seat
 from engine.actions import Action
 from engine.events import Event, GameOver, RoundEnded, RoundStarted, SeatClosed
@@ -443,12 +443,20 @@ class TableService:
                 table.seq += 1
             if table.status == "closed":
                 self.tables.pop(table.id, None)
-            async with self.db.transaction() as tx:
-                if ledger_ops is not None:
-                    await ledger_ops(LockFirst(tx, table.id), table, result)
-                if not await self._save(tx, table):
-                    moved.append(await self._saved(tx, table.id))
-                    raise TableMoved("table_moved")
+            try:
+                async with self.db.transaction() as tx:
+                    if ledger_ops is not None:
+                        await ledger_ops(LockFirst(tx, table.id), table, result)
+                    if not await self._save(tx, table):
+                        moved.append(await self._saved(tx, table.id))
+                        raise TableMoved("table_moved")
+            except Unavailable:
+                if moved or not await self._landed(table, version + 1):
+                    raise
+                table.version = version + 1  # the COMMIT was cut off after it reached the database
+                log.warning(
+                    "Table %s: the database failed after saving version %d; kept", table.id, version + 1
+                )
         except BaseException:
             if moved:  # what is saved wins: this copy was behind
                 fresh = moved[0]
@@ -462,6 +470,18 @@ class TableService:
                 self.tables[table.id] = restored
             raise
         return result
+
+    async def _landed(self, table: Table, version: int) -> bool:
+        """After a fault, whether this exact table was saved as ``version`` after all (exactly once)."""
+        try:
+            row = await self.db.fetchone("SELECT version, state FROM tables WHERE table_id = ?", (table.id,))
+        except StoreError:
+            return False
+        return (
+            row is not None
+            and int(row[0]) == version
+            and json.loads(row[1]) == json.loads(json.dumps(table.to_json()))
+        )
 
     async def load_open(self) -> tuple[list[Table], list[Unreadable]]:
         """Open tables saved in the database, and the ones this version can not read."""

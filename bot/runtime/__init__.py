@@ -14,12 +14,11 @@ from bot.runtime.outcomes import (
     TimedOut,
 )
 from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent, Whereabouts
-from bot.runtime.runtime import Answered, Reply, StaleControl, TableRuntime
+from bot.runtime.runtime import StaleControl, TableRuntime
 
 __all__ = [
     "LEVELS",
     "LEVEL_LABEL",
-    "Answered",
     "Clock",
     "ComputerPlayers",
     "ComputersOnly",
@@ -29,7 +28,6 @@ __all__ = [
     "Notice",
     "Notifier",
     "Outcome",
-    "Reply",
     "Resumed",
     "Scheduler",
     "Sent",

@@ -95,3 +95,5 @@ class Outcome:
     table: Table
     events: tuple[Event, ...] = ()
     notices: tuple[Notice, ...] = field(default_factory=tuple)
+    turn: int = field(default=0, compare=False, repr=False)
+    """Its place in the order of the table's changes (set by the runtime): the channel is told in it."""

@@ -2,9 +2,12 @@
 
 ``TableRuntime`` is the only code that drives tables. Each command takes the
 table's lock, changes the table through the store (``TableService``: engine,
-ledger and save in one transaction), lets the caller answer its member first
-(``reply``), then tells the channel through the notifier and arms the table's
-next deadline. Timers, the timeout policy (R8.4), leave and stop requests,
+ledger and save in one transaction), arms the table's next deadline and
+returns an ``Outcome`` with its turn to be told. Calls go one way: the caller
+answers its member from the outcome, after the lock is released, then hands
+the rest to ``tell``, which tells the channel through the notifier in the
+order of the table's changes (``Outbox``). Nothing Discord-bound is awaited
+while a table's lock is held. Timers, the timeout policy (R8.4), leave and stop requests,
 computer turns, the pause between rounds, lobby expiry and recovery after a
 restart all live here, so each can be tested with a fake clock and no Discord.
 
@@ -18,12 +21,13 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import replace
 
 from bot.fair_deal import PLAYER_SEED_MAX, FairDealError, check_player_seed
 from bot.runtime.computers import LEVEL_LABEL, LEVELS, ComputerPlayers
+from bot.runtime.outbox import Outbox
 from bot.runtime.outcomes import (
     ComputersOnly,
     GameStarted,
@@ -36,7 +40,7 @@ from bot.runtime.outcomes import (
     TableClosed,
     TimedOut,
 )
-from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent
+from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent, Whereabouts
 from bot.runtime.scheduler import AsyncioScheduler
 from bot.tables import (
     LOBBY_IDLE_SECONDS,
@@ -55,19 +59,6 @@ log = logging.getLogger("flipflop.runtime")
 
 class StaleControl(TableError):
     """A control from an earlier state of the table; nothing was done."""
-
-
-@dataclass(frozen=True)
-class Answered:
-    """What the caller's own reply already showed, so the channel is not told twice."""
-
-    table_message: bool = False
-    """The reply brought the table (or lobby) message up to date."""
-    notices: bool = False
-    """The reply told the channel the outcome's notices."""
-
-
-Reply = Callable[[Outcome], Awaitable[Answered]]
 
 
 class TableRuntime:
@@ -101,6 +92,8 @@ class TableRuntime:
         self._loaded: list[Table] = []
         self._unreadable: list[Unreadable] = []
         self._resumed = False
+        self.outbox = Outbox()
+        """The order in which each table's changes are told, outside its lock."""
 
     # ---------------------------------------------------------------- lookup
 
@@ -190,10 +183,10 @@ class TableRuntime:
         return table
 
     async def placed(self, table_id: str, message_id: int) -> None:
-        """The table's message is now ``message_id`` (a new lobby, or the table shown again)."""
+        """The table's message is now ``message_id``, just created (a lobby, a deal, the table again)."""
         async with self.store.lock(table_id):
             table = self._open(table_id)
-            await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
+            await self.store.set_flag(table, lambda t: self._shown(t, message_id))
             self._arm(table)
 
     async def moved(self, table_id: str, message_id: int) -> None:
@@ -201,7 +194,13 @@ class TableRuntime:
         async with self.store.lock(table_id):
             table = self.store.get(table_id)
             if table is not None and table.status != "closed":
-                await self.store.set_flag(table, lambda t: setattr(t, "message_id", message_id))
+                await self.store.set_flag(table, lambda t: self._shown(t, message_id))
+
+    @staticmethod
+    def _shown(table: Table, message_id: int) -> None:
+        """A new table message, which shows the next round's commitment (docs/FAIRNESS.md)."""
+        table.message_id = message_id
+        table.fair.shown_in(message_id)
 
     async def report(self, table_id: str, sent: Sent) -> None:
         """What a notifier call made outside the table's lock achieved (a gone channel closes the table)."""
@@ -215,24 +214,21 @@ class TableRuntime:
         table_id: str,
         user_id: int,
         name: str,
-        reply: Reply | None = None,
         *,
         interaction_id: int | None = None,
     ) -> Outcome:
         """R2.2: take a seat in the lobby."""
         async with self._command(table_id, interaction_id) as table:
             await self.store.join(table, user_id, name)
-            return await self._finish(Outcome(table), reply)
+            return self._done(Outcome(table))
 
-    async def leave_lobby(
-        self, table_id: str, user_id: int, reply: Reply | None = None, *, interaction_id: int | None = None
-    ) -> Outcome:
+    async def leave_lobby(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
         """Leave a lobby; the last member out closes it and every buy-in goes back."""
         async with self._command(table_id, interaction_id) as table:
             refunds = {u: table.buy_in for u in [user_id, *table.computers]}
             closed = await self.store.leave_lobby(table, user_id)
             notices: tuple[Notice, ...] = (TableClosed("empty", refunds, by=user_id),) if closed else ()
-            return await self._finish(Outcome(table, notices=notices), reply)
+            return self._done(Outcome(table, notices=notices))
 
     async def add_computer(
         self,
@@ -240,7 +236,6 @@ class TableRuntime:
         user_id: int,
         may_manage: bool,
         level: str,
-        reply: Reply | None = None,
         *,
         interaction_id: int | None = None,
     ) -> Outcome:
@@ -251,14 +246,13 @@ class TableRuntime:
             if level not in LEVELS:
                 raise TableError("pick_a_level")
             await self.store.add_computer(table, level, LEVEL_LABEL[level])
-            return await self._finish(Outcome(table), reply)
+            return self._done(Outcome(table))
 
     async def remove_computer(
         self,
         table_id: str,
         user_id: int,
         may_manage: bool,
-        reply: Reply | None = None,
         *,
         interaction_id: int | None = None,
     ) -> Outcome:
@@ -267,14 +261,13 @@ class TableRuntime:
             if user_id != table.host_id and not may_manage:
                 raise TableError("host_removes_computers")
             await self.store.remove_computer(table)
-            return await self._finish(Outcome(table), reply)
+            return self._done(Outcome(table))
 
     async def cancel(
         self,
         table_id: str,
         user_id: int,
         may_manage: bool,
-        reply: Reply | None = None,
         *,
         interaction_id: int | None = None,
     ) -> Outcome:
@@ -285,9 +278,7 @@ class TableRuntime:
             if table.status != "lobby":
                 raise TableError("cancel_after_start")
             refunds = await self.store.cancel(table)
-            return await self._finish(
-                Outcome(table, notices=(TableClosed("cancelled", refunds, by=user_id),)), reply
-            )
+            return self._done(Outcome(table, notices=(TableClosed("cancelled", refunds, by=user_id),)))
 
     # ---------------------------------------------------------------- game
 
@@ -296,7 +287,6 @@ class TableRuntime:
         table_id: str,
         user_id: int,
         may_manage: bool,
-        reply: Reply | None = None,
         *,
         interaction_id: int | None = None,
     ) -> Outcome:
@@ -304,7 +294,7 @@ class TableRuntime:
         async with self._command(table_id, interaction_id) as table:
             events = await self.store.start(table, user_id, may_manage)
             outcome = Outcome(table, tuple(events), (GameStarted(len(table.seats)),))
-            return await self._finish(outcome, reply)
+            return self._done(outcome)
 
     async def act(
         self,
@@ -312,7 +302,6 @@ class TableRuntime:
         user_id: int,
         seq: int,
         action: Action,
-        reply: Reply | None = None,
         *,
         interaction_id: int | None = None,
     ) -> Outcome:
@@ -326,10 +315,10 @@ class TableRuntime:
             if seq != table.seq:
                 raise StaleControl("stale_control")
             events = await self.store.apply(table, action)
-            return await self._finish(Outcome(table, tuple(events)), reply)
+            return self._done(Outcome(table, tuple(events)))
 
     async def leave_after_round(
-        self, table_id: str, user_id: int, reply: Reply | None = None, *, interaction_id: int | None = None
+        self, table_id: str, user_id: int, *, interaction_id: int | None = None
     ) -> Outcome:
         """R8.4: leave when this round ends (at once between rounds)."""
         async with self._command(table_id, interaction_id) as table:
@@ -338,27 +327,24 @@ class TableRuntime:
                 raise TableError("leaving_after_round")
             if not game.in_round:
                 events = await self.store.apply(table, Leave(table.pid(user_id)))
-                return await self._finish(Outcome(table, tuple(events)), reply)
+                return self._done(Outcome(table, tuple(events)))
             await self.store.set_flag(table, lambda t: t.leave_after_round.append(user_id))
-            return await self._finish(Outcome(table, notices=(LeavingAfterRound(user_id),)), reply)
+            return self._done(Outcome(table, notices=(LeavingAfterRound(user_id),)))
 
-    async def stay(
-        self, table_id: str, user_id: int, reply: Reply | None = None, *, interaction_id: int | None = None
-    ) -> Outcome:
+    async def stay(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
         """Take back "leave after this round" (R8.4) while the round is still on."""
         async with self._command(table_id, interaction_id) as table:
             self._must_play(table, user_id, seated=True)
             if user_id not in table.leave_after_round:
                 raise TableError("not_leaving")
             await self.store.set_flag(table, lambda t: t.leave_after_round.remove(user_id))
-            return await self._finish(Outcome(table), reply)
+            return self._done(Outcome(table))
 
     async def stop(
         self,
         table_id: str,
         user_id: int,
         may_manage: bool,
-        reply: Reply | None = None,
         *,
         interaction_id: int | None = None,
     ) -> Outcome:
@@ -370,9 +356,9 @@ class TableRuntime:
                 raise TableError("stop_before_start")
             if table.game.in_round:
                 await self.store.set_flag(table, lambda t: setattr(t, "stop_after_round", True))
-                return await self._finish(Outcome(table, notices=(StopRequested(user_id),)), reply)
+                return self._done(Outcome(table, notices=(StopRequested(user_id),)))
             events = await self.store.stop(table)
-            return await self._finish(Outcome(table, tuple(events), (Stopped(user_id),)), reply)
+            return self._done(Outcome(table, tuple(events), (Stopped(user_id),)))
 
     async def seed(self, table_id: str, user_id: int, text: str, *, interaction_id: int | None = None) -> int:
         """``/flipflop seed``: a seated player's text for the next deal's client seed; returns that round.
@@ -380,15 +366,13 @@ class TableRuntime:
         A bad text (empty, too long, control characters) raises ``TableError``
         with the reason, and nothing is saved.
         """
-        async with self.store.lock(table_id):
-            table = self._open(table_id)
+        async with self._command(table_id, interaction_id) as table:  # heard even when refused
             if not table.is_seated(user_id):
                 raise TableError("seed_not_seated")
             try:
                 check_player_seed(text)
             except FairDealError as e:
                 raise seed_refusal(e) from None
-            self._heard(table, interaction_id)
             number: int = await self.store.set_flag(
                 table, lambda t: t.fair.set_player_seed(t.pid(user_id), text)
             )
@@ -425,7 +409,10 @@ class TableRuntime:
             self.scheduler.arm(table.id, at)
 
     async def fire(self, table_id: str) -> None:
-        """A deadline came: do whatever is due at this table now (or nothing, if nothing is)."""
+        """A deadline came: do whatever is due at this table now (or nothing, if nothing is).
+
+        The change is made under the table's lock; the channel is told after it is released.
+        """
         async with self.store.lock(table_id):
             table = self.store.get(table_id)
             if table is None:
@@ -434,7 +421,8 @@ class TableRuntime:
             if outcome is None:
                 self._arm(table)
                 return
-            await self._finish(outcome, None)
+            outcome = self._done(outcome)
+        await self.tell(outcome)
 
     async def _due(self, table: Table) -> Outcome | None:
         now = self.clock()
@@ -495,18 +483,27 @@ class TableRuntime:
 
     # ---------------------------------------------------------------- telling
 
-    async def _finish(self, outcome: Outcome, reply: Reply | None) -> Outcome:
-        """Answer the member, tell the channel, arm the next deadline: whatever Discord says."""
-        answered = Answered()
-        if reply is not None:
-            try:
-                answered = await reply(outcome)
-            except Exception as e:  # the member's answer failed; the game still goes on
-                log.warning("Reply at table %s failed: %s", outcome.table.id, e)
-        told = outcome if not answered.notices else Outcome(outcome.table, outcome.events)
-        await self._tell(told, table_message=not answered.table_message)
+    def _done(self, outcome: Outcome) -> Outcome:
+        """Under the table's lock: arm the next deadline and take the outcome's turn to be told."""
         self._arm(outcome.table)
-        return outcome
+        return replace(outcome, turn=self.outbox.book(outcome.table.id))
+
+    async def tell(self, outcome: Outcome, *, table_message: bool = True) -> None:
+        """Tell the channel what a command changed, after its lock is released, in the order of the changes.
+
+        A command returns its ``Outcome`` without telling anyone: its caller answers
+        its member first, then tells the channel whatever that answer did not show
+        (an ``Outcome`` with fewer notices or events, or ``table_message=False``).
+        Nothing here holds the table's lock while Discord is called.
+        """
+        async with self.outbox.turn(outcome.table.id, outcome.turn):
+            try:
+                sent = await self.notifier.publish(outcome, table_message)
+            except Exception:
+                log.exception("Notifier failed at table %s", outcome.table.id)
+                sent = Sent(Delivery.FAILED)
+        if not (sent.ok and not sent.posted):
+            await self.report(outcome.table.id, sent)
 
     async def _tell(self, outcome: Outcome, table_message: bool = True) -> None:
         try:
@@ -566,24 +563,27 @@ class TableRuntime:
             await self.notifier.unreadable(bad)
         for table in list(self._loaded):
             try:
+                where = await self.notifier.locate(table)  # asked of Discord before the lock is taken
                 async with self.store.lock(table.id):
-                    await self._resume_one(table)
+                    resumed = await self._resume_one(table, where)
+                if resumed is not None:
+                    await self.tell(resumed)
             except Exception:
                 log.exception("Could not resume table %s", table.id)
         if self._loaded or self._unreadable:
             log.info("Resumed %d table(s); closed %d unreadable.", len(self._loaded), len(self._unreadable))
 
-    async def _resume_one(self, table: Table) -> None:
+    async def _resume_one(self, table: Table, where: Whereabouts) -> Outcome | None:
+        """Carry one table on; its "resumed" outcome is told once the lock is released."""
         if self.store.get(table.id) is not table:
-            return
-        where = await self.notifier.locate(table)
+            return None
         if where == "channel_gone":
             await self._close_lost(table, "channel_gone")
-            return
+            return None
         if where == "message_gone" and not await self._message_gone(table):
-            return
-        self._arm(table)  # playable at once; the table message is brought up to date by one paced edit
-        await self._tell(Outcome(table, notices=(Resumed(),)))
+            return None
+        # playable at once; the table message is brought up to date by one paced edit
+        return self._done(Outcome(table, notices=(Resumed(),)))
 
     async def _message_gone(self, table: Table) -> bool:
         """The table message was deleted: post it again (the playground) or close and refund the table."""
@@ -605,14 +605,18 @@ class TableRuntime:
         """A server manager closes a table (``/flipflop admin close``): every stack and pot goes back.
 
         The refunds' ledger entries name the manager. ``TableError('table_closed')``
-        when the table has already ended (nothing changes then).
+        when the table has already ended (nothing changes then). The manager is
+        answered privately by the caller, so the channel is told here, once the
+        table's lock is released.
         """
         async with self.store.lock(table_id):
             table = self._open(table_id)
             refunds = await self.store.cancel(table, actor_id=manager_id)
             self.lacking.pop(table.id, None)
             notice = TableClosed("cancelled", refunds, by=manager_id)
-            return await self._finish(Outcome(table, notices=(notice,)), None)
+            outcome = self._done(Outcome(table, notices=(notice,)))
+        await self.tell(outcome)
+        return outcome
 
 
 def seed_refusal(error: FairDealError) -> TableError:

@@ -16,6 +16,7 @@ from bot.storage.base import (
     Store,
     StoreError,
     Tx,
+    Unavailable,
     parse_target,
     store_target,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "Store",
     "StoreError",
     "Tx",
+    "Unavailable",
     "open_store",
     "parse_target",
     "store_target",

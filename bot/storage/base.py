@@ -41,6 +41,16 @@ class Conflict(StoreError):
     """
 
 
+class Unavailable(StoreError):
+    """The database could not be reached or stopped answering mid-transaction; the work was not committed.
+
+    A connection killed or reset, a pool that must reconnect, a statement or
+    lock that timed out, SQLite's file failing. The transaction was rolled back
+    (or never began); one whose COMMIT was cut off may still have landed, which
+    the caller can find out by reading what it wrote.
+    """
+
+
 class Tx(Protocol):
     """The work inside one open transaction."""
 

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError
+from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError, Unavailable
 from bot.storage.migrations import Migration
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
@@ -77,6 +77,19 @@ def _row(record: asyncpg.Record) -> Row:
     return tuple(_value(v) for v in record.values())
 
 
+BROKEN = (
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    OSError,
+)
+"""A connection that can not go on: killed or reset (the server's "terminating connection" comes as an
+operator intervention, or the client finds its protocol mid-operation), a pool reconnecting, a
+timeout (``TimeoutError`` is an ``OSError``). A query cancelled by a statement timeout is also an
+operator intervention, but a ``Conflict`` (caught first): the connection itself is fine."""
+
+
 def _rowcount(status: str) -> int:
     """The row count at the end of a command tag such as ``UPDATE 1`` or ``INSERT 0 1``."""
     last = status.rsplit(" ", 1)[-1]
@@ -90,8 +103,15 @@ def _translated() -> Iterator[None]:
         yield
     except asyncpg.IntegrityConstraintViolationError as e:
         raise IntegrityError(str(e)) from e
-    except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as e:
+    except (
+        asyncpg.DeadlockDetectedError,
+        asyncpg.SerializationError,
+        asyncpg.LockNotAvailableError,
+        asyncpg.QueryCanceledError,
+    ) as e:
         raise Conflict(str(e)) from e
+    except BROKEN as e:
+        raise Unavailable(f"{type(e).__name__}: {e}") from e
 
 
 class PostgresStore(Store):
@@ -153,9 +173,33 @@ class PostgresStore(Store):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTx]:
-        """One PostgreSQL transaction on one pooled connection."""
-        async with self.pool.acquire() as conn, conn.transaction():
-            yield PostgresTx(conn)
+        """One PostgreSQL transaction on one pooled connection.
+
+        Faults of the connection itself (acquiring it, BEGIN, COMMIT) come out as
+        the store's own errors; the caller's errors pass through unchanged. A
+        rollback on a connection that is already dead has nothing left to undo.
+        """
+        with _translated():
+            conn = await self.pool.acquire()
+        try:
+            transaction = conn.transaction()
+            with _translated():
+                await transaction.start()
+            try:
+                yield PostgresTx(conn)
+            except BaseException:
+                try:
+                    await transaction.rollback()
+                except BROKEN:
+                    pass  # the connection died with the transaction: nothing was committed
+                raise
+            with _translated():
+                await transaction.commit()
+        finally:
+            try:
+                await self.pool.release(conn)
+            except BROKEN:
+                pass  # a broken connection is closed by the pool, which opens a new one when asked
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """A read on any free connection of the pool."""

@@ -17,7 +17,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError, parse_target
+from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError, Unavailable, parse_target
 from bot.storage.migrations import Migration
 
 MIN_SQLITE = (3, 35, 0)
@@ -125,9 +125,11 @@ def _translated() -> Iterator[None]:
     except sqlite3.IntegrityError as e:
         raise IntegrityError(str(e)) from e
     except sqlite3.OperationalError as e:
-        if "locked" not in str(e):
-            raise
-        raise Conflict(str(e)) from e
+        if "locked" in str(e) or "busy" in str(e):  # another process held the write lock past the timeout
+            raise Conflict(str(e)) from e
+        raise Unavailable(f"{type(e).__name__}: {e}") from e
+    except (sqlite3.DatabaseError, ValueError) as e:  # a failing file; a connection closed under us
+        raise Unavailable(f"{type(e).__name__}: {e}") from e
 
 
 class SqliteTx:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,8 +22,9 @@ from bot.i18n import LANGUAGES, N_, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
 from bot.ledger import InsufficientChips, LedgerError, setting_range
+from bot.limits import CONTENT, shorten
 from bot.refusals import NOTHING_CHANGED, explain
-from bot.runtime import Answered, Delivery, Outcome, Sent, TableRuntime
+from bot.runtime import Delivery, Sent, TableRuntime
 from bot.table_render import notice_line
 from bot.tables import TableError, TableService
 from cogs.flipflop import controls
@@ -30,7 +32,7 @@ from cogs.flipflop.admin import AdminCommands
 from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier, Moved, News
-from cogs.flipflop.play import Controls, may_manage, not_enough
+from cogs.flipflop.play import REFUSED, Answer, Controls, may_manage, not_enough
 from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
 from engine import HOUSE_RULES
@@ -162,6 +164,11 @@ class FlipFlop(
             await self.runtime.resume()
 
     @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A control under the bot's prefix that no item answers (an older version's) is answered here."""
+        await controls.answer_unknown(interaction)
+
+    @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.runtime.channel_gone(channel.id)
 
@@ -278,19 +285,25 @@ class FlipFlop(
             return
 
         public = await self.bot.languages.public(interaction)
-
-        async def said(outcome: Outcome) -> Answered:
-            text = "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n, public)))
-            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
-            return Answered(notices=True)
-
-        await self.controls.attempt(
-            interaction,
-            table.id,
-            self.runtime.stop(
-                table.id, interaction.user.id, may_manage(interaction), said, interaction_id=interaction.id
-            ),
+        try:
+            outcome = await self.runtime.stop(
+                table.id, interaction.user.id, may_manage(interaction), interaction_id=interaction.id
+            )
+        except REFUSED as e:
+            t = await self.bot.languages.reader(interaction)
+            await Answer(interaction).refused(e, t, table)
+            return
+        text = shorten(
+            "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n, public))),
+            CONTENT,
         )
+        try:  # the stop is said publicly by its own answer; the channel is told the rest
+            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            await self.runtime.tell(outcome)
+        else:
+            await self.runtime.tell(replace(outcome, notices=()))
+        await self.controls.warn_if_muted(interaction, table.id)
 
     @app_commands.command(name="config", description="View or change this server's Flip Flop settings.")
     @app_commands.describe(

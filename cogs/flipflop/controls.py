@@ -12,16 +12,18 @@ does nothing. Ids are stable, so controls keep working after a restart.
 from __future__ import annotations
 
 import enum
+import logging
 import weakref
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any, ClassVar, Protocol
 
 import discord
 
 from bot.client import send_ephemeral
-from bot.i18n import Texts
+from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
 from bot.runtime import TableRuntime
+from bot.storage import StoreError
 from engine import Card
 from engine.actions import Action
 from engine.codec import cards_text, parse_control
@@ -93,6 +95,82 @@ def unbind(client: discord.Client) -> None:
     """Stop answering the controls (the cog is unloading)."""
     client.remove_dynamic_items(LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton)
     _handlers.pop(id(client), None)
+
+
+PREFIX = "ff:"
+"""Every custom id the bot has ever made starts with this."""
+OUT_OF_DATE = N_(
+    "⚠️ This control is out of date (it comes from an earlier version of the bot); nothing was done. "
+    "Use {command} to show the table again with working buttons."
+)
+OUT_OF_DATE_HAND = N_(
+    "⚠️ This control is out of date (it comes from an earlier version of the bot); nothing was done. "
+    "Use {command} or click **My hand** on the table for a fresh hand."
+)
+OUR_SIDE = N_("Something went wrong on our side; nothing was changed. Please try again.")
+log = logging.getLogger("flipflop.controls")
+
+
+def known(client: discord.Client, component_type: int, custom_id: str) -> bool:
+    """Whether discord.py will hand this control to one of the bot's items (a template or a view)."""
+    store = client._connection._view_store
+    if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
+        return True
+    key = (component_type, custom_id)
+    return any(key in items for items in store._views.values())
+
+
+async def answer_unknown(interaction: discord.Interaction) -> bool:
+    """Answer a control under the bot's prefix that nothing else will: privately, saying what to do.
+
+    Controls made by an earlier version of the bot (a lobby button of the old
+    ``ff:t:<table>:join`` form) or an operation no template lists would
+    otherwise get no answer at all, and the member would see "This
+    interaction failed". Returns whether it answered.
+    """
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    component_type = int(data.get("component_type", 0) or 0)
+    if interaction.type is not discord.InteractionType.component or not custom_id.startswith(PREFIX):
+        return False
+    if known(interaction.client, component_type, custom_id):
+        return False
+    log.info("Answered an out-of-date control %r", custom_id[:100])
+    handler = _handlers.get(id(interaction.client))
+    message = interaction.message
+    on_hand = message is not None and message.flags.ephemeral
+    try:
+        t = await handler.member_texts(interaction) if handler is not None else texts(SOURCE_LANGUAGE)
+        if on_hand:
+            text = t.gettext(OUT_OF_DATE_HAND).format(command="`/flipflop hand`")
+        else:
+            text = t.gettext(OUT_OF_DATE).format(command="`/flipflop table`")
+        await send_ephemeral(interaction, text)
+    except discord.HTTPException as e:
+        log.warning("Could not answer an out-of-date control (%s %s)", e.status, e.code)
+    return True
+
+
+async def answered(interaction: discord.Interaction, work: Awaitable[None]) -> None:
+    """A control's work, with no traceback left to escape it.
+
+    Discord refusing an answer (the interaction expired, a 5xx) leaves nobody to
+    tell: one warning. A database fault outside a command (which answers its own)
+    is told to the member as a change that did not happen, if they were not
+    answered yet. Anything else is a bug: logged with its traceback, as before.
+    """
+    try:
+        await work
+    except discord.HTTPException as e:
+        log.warning("Could not answer a control (%s %s: %s)", e.status, e.code, e.text)
+    except StoreError as e:
+        log.warning("A control met a database fault: %s: %s", type(e).__name__, e)
+        if not interaction.response.is_done():
+            t = await handler_of(interaction).member_texts(interaction)
+            try:
+                await send_ephemeral(interaction, t.gettext(OUR_SIDE))
+            except discord.HTTPException:
+                pass
 
 
 def handler_of(interaction: discord.Interaction) -> Handler:
@@ -169,7 +247,7 @@ class LobbyButton(
         return cls(match["tid"], match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handler_of(interaction).on_lobby(interaction, self.tid, self.op, "")
+        await answered(interaction, handler_of(interaction).on_lobby(interaction, self.tid, self.op, ""))
 
 
 class LobbySelect(
@@ -202,7 +280,7 @@ class LobbySelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
-        await handler_of(interaction).on_lobby(interaction, self.tid, "addcpu", value)
+        await answered(interaction, handler_of(interaction).on_lobby(interaction, self.tid, "addcpu", value))
 
 
 class TableButton(
@@ -234,7 +312,7 @@ class TableButton(
         return cls(match["tid"], match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handler_of(interaction).on_table(interaction, self.tid, self.op)
+        await answered(interaction, handler_of(interaction).on_table(interaction, self.tid, self.op))
 
 
 class HandButton(
@@ -280,7 +358,9 @@ class HandButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = str(self.until) if self.until is not None else None
-        await handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
+        await answered(
+            interaction, handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
+        )
 
 
 class HandSelect(
@@ -320,7 +400,9 @@ class HandSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
-        await handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
+        await answered(
+            interaction, handler_of(interaction).on_hand(interaction, self.tid, self.seq, self.op, value)
+        )
 
 
 class RulesButton(
@@ -346,7 +428,7 @@ class RulesButton(
         return cls(int(match["page"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handler_of(interaction).on_rules(interaction, self.page)
+        await answered(interaction, handler_of(interaction).on_rules(interaction, self.page))
 
 
 # ---------------------------------------------------------------------- select values

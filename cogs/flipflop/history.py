@@ -21,6 +21,7 @@ from bot.client import send_ephemeral
 from bot.fair_deal import Reveal
 from bot.history import RoundStory, history, round_story, stats
 from bot.i18n import N_, Texts
+from bot.limits import CONTENT, shorten
 from bot.refusals import explain
 from bot.replay_link import story_file, watch_button
 from bot.tables import TableError
@@ -41,6 +42,17 @@ NO_BOTS = N_("Bots don't play Flip Flop here: pick a person.")
 SHOWN_LINES = 40
 """Story lines shown in the answer (the attachment always has the whole round)."""
 NONE = discord.AllowedMentions.none()
+CLIENT_SEED_FILE = "client_seed.txt"
+SEEDS_INLINE = N_(
+    "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
+    "Round {number}; its client seed is written out in the command below."
+)
+SEEDS_IN_FILE = N_(
+    "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
+    "Round {number}; its client seed ({length} characters) is the attached file {file}.\n"
+    "Check it yourself where you saved the file:"
+)
+"""``/flipflop verify``: the seeds, the client seed shown once (in the command, or as a file when long)."""
 
 
 def _round_id(value: int) -> int | None:
@@ -146,39 +158,46 @@ class HistoryCommands(commands.Cog):
             if result.ok
             else t.gettext("❌ Round #{id} does NOT check out:").format(id=found.round_id)
         )
-        text = (
-            f"{head}\n"
-            + "\n".join(f"• {line}" for line in _checks(result, t))
-            + "\n"
-            + t.gettext(
-                "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
-                "Client seed `{client_seed}` · round {number}"
-            ).format(
-                server_seed=reveal.server_seed,
-                commitment=reveal.commitment,
-                client_seed=reveal.client_seed,
-                number=t.number(reveal.round),
-            )
-        )
-        view = discord.utils.MISSING
+        checks = "\n".join(f"• {line}" for line in _checks(result, t))
+        values = {
+            "server_seed": reveal.server_seed,
+            "commitment": reveal.commitment,
+            "number": t.number(reveal.round),
+        }
+        browser = ""
+        view: discord.ui.View = discord.utils.MISSING
         replay_url = self.bot.settings.replay_url
         if replay_url:  # something to open from Discord: the page recomputes the deck in the browser
-            text += "\n" + t.gettext(
+            browser = "\n" + t.gettext(
                 "Check it yourself in your browser: **Watch the replay** (below) → **Verify this deal** "
                 "recomputes this deck from the seeds."
             )
             view = discord.ui.View(timeout=None)
             view.add_item(watch_button(replay_url, story_file(found, interaction.guild, t, {}), t))
+        if replay_url:  # the page checks it: the seeds shown once, no command to type
+            inline = t.gettext(
+                "Server seed `{server_seed}`\nCommitment `{commitment}`\n"
+                "Client seed `{client_seed}` · round {number}"
+            ).format(**values, client_seed=reveal.client_seed)
+            text = f"{head}\n{checks}\n{inline}{browser}"
         else:
-            text += (
-                "\n"
-                + t.gettext(
-                    "Check it yourself: anyone can recompute this deck from the seeds with the bot's "
-                    "open-source checker (`/flipflop round id:{id}` gives the whole round as a file):"
-                ).format(id=found.round_id)
-                + f"\n```\n{reveal.command()}\n```"
-            )
-        await interaction.response.send_message(text, allowed_mentions=NONE, view=view)
+            inline = t.gettext(SEEDS_INLINE).format(**values)
+            how = t.gettext(
+                "Check it yourself: anyone can recompute this deck from the seeds with the bot's open-source "
+                "checker (`/flipflop round id:{id}` gives the whole round as a file):"
+            ).format(id=found.round_id)
+            text = f"{head}\n{checks}\n{inline}\n{how}\n```\n{reveal.command()}\n```"
+        if len(text) <= CONTENT:  # the client seed once, in the command that checks it
+            await interaction.response.send_message(text, allowed_mentions=NONE, view=view)
+            return
+        seeds = t.gettext(SEEDS_IN_FILE).format(
+            **values, length=t.number(len(reveal.client_seed)), file=f"`{CLIENT_SEED_FILE}`"
+        )
+        text = f"{head}\n{checks}\n{seeds}\n```\n{reveal.command(CLIENT_SEED_FILE)}\n```{browser}"
+        whole = discord.File(io.BytesIO(reveal.client_seed.encode()), filename=CLIENT_SEED_FILE)
+        await interaction.response.send_message(
+            shorten(text, CONTENT), file=whole, allowed_mentions=NONE, view=view
+        )
 
     @app_commands.command(name="history", description="The last rounds played here (or by a member).")
     @app_commands.describe(member="Only rounds this member played")

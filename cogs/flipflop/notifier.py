@@ -31,6 +31,7 @@ import discord
 
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
+from bot.limits import fitted
 from bot.replay_link import story_file, watch_button
 from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
 from bot.storage import StoreError
@@ -574,7 +575,8 @@ class DiscordNotifier:
             if t is None:
                 t = texts(SOURCE_LANGUAGE)
                 self.refresh_soon(table)
-        return current_screen(table, t, self.last_lines.get(table.id, ""), self.logs.get(table.id, ()))
+        screen = current_screen(table, t, self.last_lines.get(table.id, ""), self.logs.get(table.id, ()))
+        return Screen(**fitted(screen.edit()))  # within Discord's limits, however long the log
 
     async def _update_open_hands(self, table: Table) -> None:
         """Edit each open hand whose moment changed: a new deal, the turn coming or going, the end.

@@ -1,13 +1,19 @@
 """Clicks on a table's controls, translated into runtime commands and answered with screens.
 
-No rule, timer or policy here: the runtime decides and reports an outcome;
-this module only picks the screen that answers the member who clicked.
+No rule, timer or policy here: the runtime decides and returns an outcome;
+this module picks the screen that answers the member who clicked, sends it
+after the command (the table's lock is released by then), and hands the rest
+of the outcome to ``runtime.tell`` for the channel. Every click is answered
+within Discord's 3 seconds: one whose work runs past ``ANSWER_WITHIN`` is
+acknowledged first (``Answer``) and completed by editing its response.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+import asyncio
+import logging
 from dataclasses import replace
+from typing import Any
 
 import discord
 
@@ -16,16 +22,18 @@ from bot.first_hands import FirstHands
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
 from bot.ledger import InsufficientChips, LedgerError
+from bot.limits import fitted
 from bot.refusals import explain
 from bot.rules_pages import FIRST_HAND_TIP
-from bot.runtime import Answered, Outcome, Reply, StaleControl, TableClosed, TableRuntime
+from bot.runtime import Outcome, StaleControl, TableClosed, TableRuntime
 from bot.storage import StoreError
 from bot.table_render import notice_line
 from bot.tables import Table, TableError
 from cogs.flipflop.coach import coach_of
-from cogs.flipflop.controls import parse_action
+from cogs.flipflop.controls import OUR_SIDE, parse_action
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.screens import (
+    Screen,
     closed_screen,
     hand_screen,
     leave_confirm_screen,
@@ -34,6 +42,18 @@ from cogs.flipflop.screens import (
     rules_screen,
 )
 from engine import IllegalAction
+
+log = logging.getLogger("flipflop.controls")
+
+ANSWER_WITHIN = 1.0
+"""Seconds a click's work may take before the click is acknowledged (deferred) and answered later.
+
+Discord drops an interaction not answered within 3 s of its creation ("This
+interaction failed"). A click is normally answered in a few tens of
+milliseconds, so 1 s almost never defers one (a deferral costs a REST call);
+and a deferral sent at 1 s reaches Discord before 3 s even when its REST
+answers in 1–2 s and the gateway delivered the click a few hundred ms late.
+"""
 
 
 def now() -> float:
@@ -55,6 +75,108 @@ def not_enough(balance: int, buy_in: int, t: Texts) -> str:
     return t.gettext(
         "You have {balance}, but the buy-in is {buy_in}. Claim your free chips with {daily}, or ask an admin."
     ).format(balance=t.chips(balance), buy_in=t.chips(buy_in), daily=mention("daily"))
+
+
+class Answer:
+    """The one answer to one interaction: acknowledged by ``ANSWER_WITHIN`` at the latest, never twice.
+
+    ``start`` arms the deferral. An answer that edits the clicked message
+    (``edit``) is deferred as an update, invisibly; one that is a new private
+    message (``fresh=True``: a hand, a refusal) is deferred as a private
+    "thinking…" message that ``private`` then fills. A lock keeps the deferral
+    and the answer from racing (both would be the interaction's first callback).
+    """
+
+    def __init__(self, interaction: discord.Interaction, *, fresh: bool = False) -> None:
+        self.interaction = interaction
+        self.fresh = fresh
+        self._lock = asyncio.Lock()
+        self._timer: asyncio.TimerHandle | None = None
+        self._deferral: asyncio.Future[None] | None = None
+        self._thinking = False
+
+    def start(self, within: float = ANSWER_WITHIN) -> Answer:
+        """Acknowledge the interaction after ``within`` seconds unless it has been answered by then."""
+        self._timer = asyncio.get_running_loop().call_later(within, self._defer_now)
+        return self
+
+    def _defer_now(self) -> None:
+        self._timer = None
+        self._deferral = asyncio.ensure_future(self.defer())
+
+    def stop(self) -> None:
+        """No deferral: the answer is made elsewhere (or already was)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    async def defer(self) -> None:
+        """Acknowledge the interaction without answering it yet (if not answered already)."""
+        self.stop()
+        async with self._lock:
+            if self.interaction.response.is_done():
+                return
+            try:
+                if self.fresh:
+                    await self.interaction.response.defer(ephemeral=True, thinking=True)
+                    self._thinking = True
+                else:
+                    await self.interaction.response.defer()
+            except discord.HTTPException as e:
+                log.warning("Could not acknowledge an interaction (%s %s)", e.status, e.code)
+            except discord.InteractionResponded:  # answered by a path that does not use this Answer
+                pass
+
+    async def edit(self, **fields: Any) -> None:
+        """Change the clicked message (a hand, the lobby)."""
+        fields = fitted(fields)
+        self.stop()
+        async with self._lock:
+            if self.interaction.response.is_done():
+                await self.interaction.edit_original_response(**fields)
+            else:
+                await self.interaction.response.edit_message(**fields)
+
+    async def private(self, content: str | None = None, **fields: Any) -> None:
+        """A private message to the member: the "thinking…" one filled in, or a new one."""
+        fields = fitted({"content": content, **fields})
+        content = fields.pop("content")
+        self.stop()
+        async with self._lock:
+            response = self.interaction.response
+            if not response.is_done():
+                await response.send_message(content, ephemeral=True, **fields)
+            elif self._thinking:
+                self._thinking = False
+                await self.interaction.edit_original_response(content=content, **fields)
+            else:
+                await self.interaction.followup.send(content or "", ephemeral=True, **fields)
+
+    async def post(self, **fields: Any) -> int:
+        """A new public message as the answer (following up a deferral); its id."""
+        fields = fitted(fields)
+        self.stop()
+        async with self._lock:
+            if not self.interaction.response.is_done():
+                callback = await self.interaction.response.send_message(**fields)
+                if callback.message_id is not None:
+                    return callback.message_id
+                return (await self.interaction.original_response()).id
+            return (await self.interaction.followup.send(wait=True, **fields)).id
+
+    async def refused(self, error: BaseException, t: Texts, table: Table | None) -> None:
+        """A refusal or a fault, privately and in the member's language; nothing was changed."""
+        if isinstance(error, InsufficientChips):
+            await self.private(not_enough(error.balance, table.buy_in if table else 0, t))
+        elif isinstance(error, StoreError):
+            log.warning("A click was refused for a database fault: %s: %s", type(error).__name__, error)
+            await self.private(t.gettext(OUR_SIDE))
+        else:
+            await self.private(explain(error, t))
+
+
+REFUSED = (TableError, LedgerError, IllegalAction, StoreError)
+"""What a command may refuse with (a database fault included): the member is told, nothing changed."""
 
 
 class Controls:
@@ -81,17 +203,14 @@ class Controls:
         """The server's language, for a public message a click edits (the lobby)."""
         return await self.notifier.server_texts(interaction.guild_id or 0)
 
-    async def attempt(self, interaction: discord.Interaction, tid: str, command: Awaitable[Outcome]) -> None:
-        """Run a command; a refusal becomes a private message (member's language) and changes nothing."""
-        try:
-            await command
-        except InsufficientChips as e:
-            table = self.runtime.get(tid)
-            t = await self.member_texts(interaction)
-            await send_ephemeral(interaction, not_enough(e.balance, table.buy_in if table else 0, t))
-        except (TableError, LedgerError, IllegalAction) as e:
-            await send_ephemeral(interaction, explain(e, await self.member_texts(interaction)))
-        await self.warn_if_muted(interaction, tid)
+    async def tell(
+        self, outcome: Outcome, answered: bool, rest: Outcome, *, table_message: bool = True
+    ) -> None:
+        """Hand the channel what the member's answer did not show (all of ``outcome`` if it failed)."""
+        if answered:
+            await self.runtime.tell(rest, table_message=table_message)
+        else:
+            await self.runtime.tell(outcome)
 
     async def warn_if_muted(self, interaction: discord.Interaction, tid: str) -> None:
         """Tell the first member to act after the bot lost a permission in the table's channel."""
@@ -106,111 +225,142 @@ class Controls:
                 ).format(permission=t.gettext(missing)),
             )
 
+    @staticmethod
+    async def _answered(tid: str, reply: Any) -> bool:
+        """Send the member's answer; False (logged) when Discord refused it: the channel is then told all."""
+        try:
+            await reply
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not answer a click (%s %s)", tid, e.status, e.code)
+            return False
+        return True
+
     # ------------------------------------------------------------------ lobby
 
     async def on_lobby(self, interaction: discord.Interaction, tid: str, op: str, value: str) -> None:
         """Join, Leave, Start, Cancel, and the host's computer players."""
+        answer = Answer(interaction).start()
         user, rt, manage, heard = interaction.user, self.runtime, may_manage(interaction), interaction.id
-        show = self._lobby_reply(interaction, await self.server_texts(interaction))
-        if op == "join":
-            command = rt.join(tid, user.id, user.display_name, show, interaction_id=heard)
-        elif op == "leave":
-            command = rt.leave_lobby(tid, user.id, show, interaction_id=heard)
-        elif op == "start":
-            command = rt.start(tid, user.id, manage, self._defer(interaction), interaction_id=heard)
-        elif op == "cancel":
-            command = rt.cancel(tid, user.id, manage, show, interaction_id=heard)
-        elif op == "removecpu":
-            command = rt.remove_computer(tid, user.id, manage, show, interaction_id=heard)
-        else:
-            command = rt.add_computer(tid, user.id, manage, value, show, interaction_id=heard)
-        await self.attempt(interaction, tid, command)
-
-    @staticmethod
-    def _lobby_reply(interaction: discord.Interaction, t: Texts) -> Reply:
-        """The lobby message, public, edited in the server's language ``t``."""
-
-        async def show(outcome: Outcome) -> Answered:
-            table = outcome.table
-            closed = next((n for n in outcome.notices if isinstance(n, TableClosed)), None)
-            if closed is not None:
-                title = (
-                    t.gettext("🃏 Flip Flop — table cancelled")
-                    if closed.reason == "cancelled"
-                    else t.gettext("🃏 Flip Flop — table closed")
-                )
-                screen = closed_screen(
-                    title, notice_line(table, closed, t.at(table.practice)) or t.gettext("The table closed.")
-                )
-                if table.practice and screen.embed is not None:  # its refunds are practice chips
-                    screen = replace(screen, embed=practice_embed(table, screen.embed, t))
+        try:
+            if op == "join":
+                outcome = await rt.join(tid, user.id, user.display_name, interaction_id=heard)
+            elif op == "leave":
+                outcome = await rt.leave_lobby(tid, user.id, interaction_id=heard)
+            elif op == "start":
+                outcome = await rt.start(tid, user.id, manage, interaction_id=heard)
+            elif op == "cancel":
+                outcome = await rt.cancel(tid, user.id, manage, interaction_id=heard)
+            elif op == "removecpu":
+                outcome = await rt.remove_computer(tid, user.id, manage, interaction_id=heard)
             else:
-                screen = lobby_screen(table, t)
-            await interaction.response.edit_message(**screen.edit())
-            return Answered(table_message=True, notices=True)
+                outcome = await rt.add_computer(tid, user.id, manage, value, interaction_id=heard)
+        except REFUSED as e:
+            await answer.refused(e, await self.member_texts(interaction), self.runtime.get(tid))
+            await self.warn_if_muted(interaction, tid)
+            return
+        if op == "start":
+            await self.dealt(answer, outcome)
+        else:  # the click's own answer shows the lobby (or its closing) and its news
+            screen = self.lobby_screen(outcome, await self.server_texts(interaction))
+            answered = await self._answered(tid, answer.edit(**screen.edit()))
+            await self.tell(outcome, answered, replace(outcome, notices=()), table_message=False)
+        await self.warn_if_muted(interaction, tid)
 
-        return show
+    async def dealt(self, answer: Answer, outcome: Outcome) -> None:
+        """The Start click's answer is the table, posted as a new message below the lobby.
+
+        A new message because round 2's commitment, drawn at this deal, must be
+        published in a message created before the clicks of round 1 that seed
+        round 2 (docs/FAIRNESS.md); the lobby message then says where the table went.
+        """
+        table = outcome.table
+        lobby = table.message_id
+        t = await self.notifier.table_texts(table)
+        try:
+            posted = await answer.post(**self.notifier.screen(table, t).send())
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not post the table at the deal (%s %s)", table.id, e.status, e.code)
+            await answer.defer()
+            await self.runtime.tell(outcome)  # the lobby message becomes the table, edited
+            return
+        try:
+            await self.runtime.placed(table.id, posted)
+        finally:  # the deal is told even if saving where the table went failed
+            await self.runtime.tell(outcome)
+        if lobby is not None:  # one paced edit: the lobby says where the table went
+
+            async def retire() -> None:
+                await self.notifier.retire(table, lobby)
+
+            self.notifier.pacer.request(table.channel_id, retire, key=f"retire:{lobby}")
 
     @staticmethod
-    def _defer(interaction: discord.Interaction) -> Reply:
-        async def defer(outcome: Outcome) -> Answered:
-            await interaction.response.defer()
-            return Answered()
-
-        return defer
+    def lobby_screen(outcome: Outcome, t: Texts) -> Screen:
+        """The lobby message after a lobby command, in the server's language ``t`` (or its closing)."""
+        table = outcome.table
+        closed = next((n for n in outcome.notices if isinstance(n, TableClosed)), None)
+        if closed is None:
+            return lobby_screen(table, t)
+        title = (
+            t.gettext("🃏 Flip Flop — table cancelled")
+            if closed.reason == "cancelled"
+            else t.gettext("🃏 Flip Flop — table closed")
+        )
+        screen = closed_screen(
+            title, notice_line(table, closed, t.at(table.practice)) or t.gettext("The table closed.")
+        )
+        if table.practice and screen.embed is not None:  # its refunds are practice chips
+            screen = replace(screen, embed=practice_embed(table, screen.embed, t))
+        return screen
 
     # ------------------------------------------------------------------ table message
 
     async def on_table(self, interaction: discord.Interaction, tid: str, op: str) -> None:
-        """My hand, Leave after this round."""
+        """My hand, Leave after this round, Stay after all."""
         table = self.runtime.get(tid)
         assert table is not None  # the guard saw it open
         if op == "hand":
             await self.show_hand(interaction, table)
             return
+        answer = Answer(interaction, fresh=True).start()
         t = await self.member_texts(interaction)
-        if op == "stay":
-
-            async def stays(outcome: Outcome) -> Answered:
-                await send_ephemeral(
-                    interaction, t.gettext("Got it: you stay at the table for the next round.")
-                )
-                return Answered()
-
-            stay = self.runtime.stay(tid, interaction.user.id, stays, interaction_id=interaction.id)
-            await self.attempt(interaction, tid, stay)
-            return
-
-        async def said(outcome: Outcome) -> Answered:
-            if table.practice:  # practice chips never reach a balance
-                text = (
-                    t.gettext("You left the practice table.")
-                    if outcome.events
-                    else t.gettext(
-                        "Got it: you'll leave the practice table when this round ends. "
-                        "Changed your mind? Click **Stay after all** on the table."
-                    )
-                )
+        user_id, heard = interaction.user.id, interaction.id
+        try:
+            if op == "stay":
+                outcome = await self.runtime.stay(tid, user_id, interaction_id=heard)
             else:
-                text = (
-                    t.gettext("You left the table; your stack went back to your balance.")
-                    if outcome.events
-                    else t.gettext(
-                        "Got it: you'll leave when this round ends, and your stack goes back to your "
-                        "balance. Changed your mind? Click **Stay after all** on the table."
-                    )
+                outcome = await self.runtime.leave_after_round(tid, user_id, interaction_id=heard)
+        except REFUSED as e:
+            await answer.refused(e, t, table)
+            await self.warn_if_muted(interaction, tid)
+            return
+        if op == "stay":
+            text = t.gettext("Got it: you stay at the table for the next round.")
+        elif table.practice:  # practice chips never reach a balance
+            text = (
+                t.gettext("You left the practice table.")
+                if outcome.events
+                else t.gettext(
+                    "Got it: you'll leave the practice table when this round ends. "
+                    "Changed your mind? Click **Stay after all** on the table."
                 )
-            await send_ephemeral(interaction, text)
-            return Answered()
-
-        await self.attempt(
-            interaction,
-            tid,
-            self.runtime.leave_after_round(tid, interaction.user.id, said, interaction_id=interaction.id),
-        )
+            )
+        else:
+            text = (
+                t.gettext("You left the table; your stack went back to your balance.")
+                if outcome.events
+                else t.gettext(
+                    "Got it: you'll leave when this round ends, and your stack goes back to your "
+                    "balance. Changed your mind? Click **Stay after all** on the table."
+                )
+            )
+        await self._answered(tid, answer.private(text))
+        await self.runtime.tell(outcome)
+        await self.warn_if_muted(interaction, tid)
 
     async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
-        """A player's private hand, as a new ephemeral message."""
+        """A player's private hand, as a new ephemeral message (deferred if the database is slow)."""
+        answer = Answer(interaction, fresh=True).start()
         user_id = interaction.user.id
         t = await self.member_texts(interaction)
         if table.status == "lobby":
@@ -219,16 +369,16 @@ class Controls:
                 if table.is_seated(user_id)
                 else t.gettext("You're not at this table yet: click **Join**.")
             )
-            await send_ephemeral(interaction, text)
+            await answer.private(text)
             return
         if table.game is None or table.pid(user_id) not in table.game.order:
-            await send_ephemeral(interaction, t.gettext("You're not playing at this table."))
+            await answer.private(t.gettext("You're not playing at this table."))
             return
-        screen = hand_screen(table, user_id, t)
         tip = await self._tip(table, user_id, t)
+        screen = hand_screen(table, user_id, t)  # as the table is now, after the tip's read
         if tip:  # last, under the cards and what to do now
             screen = replace(screen, content=f"{screen.content}\n{tip}")
-        await interaction.response.send_message(ephemeral=True, **screen.send())
+        await answer.private(**screen.send())
         self.notifier.remember_hand(table, user_id, interaction, t)
 
     async def _tip(self, table: Table, user_id: int, t: Texts) -> str:
@@ -241,8 +391,9 @@ class Controls:
 
     async def on_rules(self, interaction: discord.Interaction, page: int) -> None:
         """Turn a page of the rules (in the member's language)."""
+        answer = Answer(interaction).start()
         t = await self.member_texts(interaction)
-        await interaction.response.edit_message(**rules_screen(page, t).edit())
+        await answer.edit(**rules_screen(page, t).edit())
 
     # ------------------------------------------------------------------ hands
 
@@ -252,58 +403,52 @@ class Controls:
         """A move from a private hand, or a refresh."""
         table = self.runtime.get(tid)
         assert table is not None  # the guard saw it open
+        if op == "hint":  # practice tables only: answered privately by the coach, changes nothing
+            await coach_of(interaction).hint(interaction, table)
+            return
+        answer = Answer(interaction).start()
         user_id = interaction.user.id
         t = await self.member_texts(interaction)
+        table = self.runtime.get(tid) or table
         if op == "refresh":
-            await interaction.response.edit_message(**hand_screen(table, user_id, t).edit())
+            await answer.edit(**hand_screen(table, user_id, t).edit())
             self.notifier.remember_hand(table, user_id, interaction, t)
             return
         if op == "leave":
-            screen = leave_confirm_screen(table, user_id, now(), t)
-            await interaction.response.edit_message(**screen.edit())
-            return
-        if op == "hint":  # practice tables only (issue 16): answered privately, changes nothing
-            await coach_of(interaction).hint(interaction, table)
+            await answer.edit(**leave_confirm_screen(table, user_id, now(), t).edit())
             return
         if op == "leaveok" and (value is None or now() > int(value)):
             note = t.gettext(
                 "⌛ That question about leaving expired; nothing was done. Here is your hand now:"
             )
-            await interaction.response.edit_message(**hand_screen(table, user_id, t, note).edit())
+            await answer.edit(**hand_screen(table, user_id, t, note).edit())
             self.notifier.remember_hand(table, user_id, interaction, t)
             return
         action = parse_action(table.pid(user_id), op, value)
         if action is None:
-            await send_ephemeral(
-                interaction, t.gettext("That choice isn't something you can do; nothing was done.")
-            )
+            await answer.private(t.gettext("That choice isn't something you can do; nothing was done."))
             return
-
         draws = op in ("stock", "take")
-
-        async def show(outcome: Outcome) -> Answered:
+        try:
+            outcome = await self.runtime.act(tid, user_id, seq, action, interaction_id=interaction.id)
+        except StaleControl:
+            current = self.runtime.get(tid) or table
+            await answer.edit(**hand_screen(current, user_id, t, t.gettext(STALE_NOTE)).edit())
+            self.notifier.remember_hand(current, user_id, interaction, t)
+        except IllegalAction as e:
+            await answer.private(t.gettext("{refusal} Nothing was done.").format(refusal=explain(e, t)))
+        except REFUSED as e:
+            await answer.refused(e, t, table)
+        else:
             played = outcome.table
             drawn = played.game.view(played.pid(user_id)).just_drawn if draws and played.game else None
-            gone = played.status == "closed" or (op == "leaveok" and not played.is_seated(user_id))
-            if gone:
-                await interaction.response.edit_message(content=t.gettext("You left the game."), view=None)
+            if played.status == "closed" or not played.is_seated(user_id):
+                reply = answer.edit(content=t.gettext("You left the game."), view=None)
                 self.notifier.forget_hand(played.id, user_id)
-            else:
-                await interaction.response.edit_message(**hand_screen(played, user_id, t, drawn=drawn).edit())
+                await self._answered(tid, reply)
+            elif await self._answered(
+                tid, answer.edit(**hand_screen(played, user_id, t, drawn=drawn).edit())
+            ):
                 self.notifier.remember_hand(played, user_id, interaction, t)
-            return Answered()
-
-        try:
-            await self.runtime.act(tid, user_id, seq, action, show, interaction_id=interaction.id)
-        except StaleControl:
-            await interaction.response.edit_message(
-                **hand_screen(table, user_id, t, t.gettext(STALE_NOTE)).edit()
-            )
-            self.notifier.remember_hand(table, user_id, interaction, t)
-        except IllegalAction as e:
-            await send_ephemeral(
-                interaction, t.gettext("{refusal} Nothing was done.").format(refusal=explain(e, t))
-            )
-        except TableError as e:
-            await send_ephemeral(interaction, explain(e, t))
+            await self.runtime.tell(outcome)
         await self.warn_if_muted(interaction, tid)

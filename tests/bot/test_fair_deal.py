@@ -264,3 +264,21 @@ def test_a_reveal_check_catches_a_changed_deck_and_prints_its_command() -> None:
 def deck_of(fair: FairDeal) -> list[str]:
     saved = fair.to_json()["in_play"]
     return deck_codes(bytes.fromhex(saved["seed"]), saved["client_seed"], saved["round"])
+
+
+def test_only_interactions_created_after_the_message_showing_the_commitment_count() -> None:
+    fair = FairDeal()
+    fair.commit(1)
+    early, message, late = 1180000000000000001, 1180000000000000005, 1180000000000000009
+    assert fair.add_interaction(early)
+    assert fair.shown_in(message)  # the first message created showing round 1's commitment
+    assert fair.client_seed() == ""  # the click from before it is dropped
+    assert not fair.add_interaction(message - 1) and fair.add_interaction(late)
+    assert not fair.shown_in(late + 100)  # a later message showing it changes nothing
+    again = FairDeal.from_json(fair.to_json())
+    assert not again.add_interaction(message - 2) and again.client_seed() == str(late)
+    saved = fair.to_json()
+    del saved["shown_in"]  # a table saved before the message was kept
+    assert FairDeal.from_json(saved).add_interaction(message - 2)
+    fair.deal(1, seats=2)
+    assert fair.add_interaction(early)  # round 2's commitment is not shown anywhere yet

@@ -6,6 +6,7 @@ import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from bot.audit import audit_guild
 from bot.ledger import HOUSE_ID, Ledger
@@ -72,6 +73,39 @@ class MemoryNotifier:
         return [n for o in self.outcomes for n in o.notices]
 
 
+COMMANDS = (
+    "join",
+    "leave_lobby",
+    "add_computer",
+    "remove_computer",
+    "cancel",
+    "start",
+    "act",
+    "leave_after_round",
+    "stay",
+    "stop",
+)
+
+
+class TellingRuntime(TableRuntime):
+    """The runtime as the cog drives it: each command's outcome is told as soon as it returns."""
+
+
+def _telling(name: str) -> Callable[..., Any]:
+    command = getattr(TableRuntime, name)
+
+    async def told(self: TableRuntime, *args: Any, **kwargs: Any) -> Outcome:
+        outcome: Outcome = await command(self, *args, **kwargs)
+        await self.tell(outcome)
+        return outcome
+
+    return told
+
+
+for _name in COMMANDS:
+    setattr(TellingRuntime, _name, _telling(_name))
+
+
 class Harness:
     """A runtime on a real SQLite file with fake ports."""
 
@@ -82,7 +116,7 @@ class Harness:
         self.scheduler = ManualScheduler()
         self.notifier = MemoryNotifier()
         self.store = TableService(db, self.ledger, clock=clock, round_pause=8.0)
-        self.runtime = TableRuntime(
+        self.runtime = TellingRuntime(
             self.store,
             self.notifier,
             clock=clock,

@@ -1,0 +1,210 @@
+"""Discord's limits on a message, checked and met before anything is sent.
+
+One checker for every message the bot builds: ``problems`` lists what a
+payload (as Discord receives it) breaks; ``fitted`` takes the keyword
+arguments of a send or an edit and shortens whatever would overflow, the
+way a reader loses least: text is cut at a line (or word) boundary and ends
+with "…", embed fields past the limit are dropped, labels are cut. A message
+is never refused by Discord for its size.
+
+The limits are Discord's documented ones (Messages, Embeds, Message
+Components): content 2,000 characters; at most 10 embeds, each with a title
+of 256, a description of 4,096, at most 25 fields (name 256, value 1,024), a
+footer of 2,048, an author of 256, and 6,000 characters in all the embeds of
+a message together; at most 5 rows of at most 5 buttons or one select menu;
+a custom id of 100; a button label of 80; a select placeholder of 150 and
+1–25 options, each label, value and description of 100. Components V2
+(when tables use them) add 40 components and 4,000 characters of text
+displays per message: ``problems`` checks those too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+CONTENT = 2000
+EMBEDS = 10
+TITLE = 256
+DESCRIPTION = 4096
+FIELDS = 25
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+FOOTER = 2048
+AUTHOR = 256
+EMBED_TOTAL = 6000
+ROWS = 5
+PER_ROW = 5
+CUSTOM_ID = 100
+BUTTON_LABEL = 80
+PLACEHOLDER = 150
+OPTIONS = 25
+OPTION_TEXT = 100
+V2_COMPONENTS = 40
+V2_TEXT = 4000
+IS_COMPONENTS_V2 = 1 << 15
+ELLIPSIS = "…"
+
+
+def shorten(text: str, room: int) -> str:
+    """``text`` within ``room`` characters: cut at a line break (else a space) late in it, then "…"."""
+    if len(text) <= room:
+        return text
+    cut = text[: room - len(ELLIPSIS)]
+    for mark in ("\n", " "):
+        at = cut.rfind(mark)
+        if at >= room // 2:
+            cut = cut[:at]
+            break
+    return cut.rstrip() + ELLIPSIS
+
+
+def _embed_length(e: Mapping[str, Any]) -> int:
+    fields = e.get("fields") or []
+    return (
+        len(e.get("title") or "")
+        + len(e.get("description") or "")
+        + len((e.get("footer") or {}).get("text") or "")
+        + len((e.get("author") or {}).get("name") or "")
+        + sum(len(f.get("name") or "") + len(f.get("value") or "") for f in fields)
+    )
+
+
+def _component_problems(c: Mapping[str, Any], where: str) -> list[str]:
+    out: list[str] = []
+    if len(str(c.get("custom_id") or "")) > CUSTOM_ID:
+        out.append(f"{where}: custom id longer than {CUSTOM_ID}")
+    if c.get("type") == 2 and len(c.get("label") or "") > BUTTON_LABEL:
+        out.append(f"{where}: button label longer than {BUTTON_LABEL}")
+    if c.get("type") == 3:
+        options = c.get("options") or []
+        if not 1 <= len(options) <= OPTIONS:
+            out.append(f"{where}: {len(options)} options (1 to {OPTIONS})")
+        if len(c.get("placeholder") or "") > PLACEHOLDER:
+            out.append(f"{where}: placeholder longer than {PLACEHOLDER}")
+        for o in options:
+            for key in ("label", "value", "description"):
+                if len(o.get(key) or "") > OPTION_TEXT:
+                    out.append(f"{where}: option {key} longer than {OPTION_TEXT}")
+    return out
+
+
+def _v2_walk(components: list[Mapping[str, Any]]) -> tuple[int, int]:
+    """How many components (nested ones too) and how many characters of text displays."""
+    count = text = 0
+    for c in components:
+        count += 1
+        if c.get("type") == 10:  # a text display
+            text += len(c.get("content") or "")
+        for key in ("components", "items"):
+            inner, chars = _v2_walk(list(c.get(key) or []))
+            count, text = count + inner, text + chars
+        if isinstance(c.get("accessory"), Mapping):
+            count += 1
+    return count, text
+
+
+def problems(payload: Mapping[str, Any]) -> list[str]:
+    """What a message payload (a send, an edit, a callback's ``data``) breaks of Discord's limits."""
+    out: list[str] = []
+    if len(payload.get("content") or "") > CONTENT:
+        out.append(f"content longer than {CONTENT}")
+    embeds = list(payload.get("embeds") or [])
+    if len(embeds) > EMBEDS:
+        out.append(f"more than {EMBEDS} embeds")
+    for e in embeds:
+        for key, limit in (("title", TITLE), ("description", DESCRIPTION)):
+            if len(e.get(key) or "") > limit:
+                out.append(f"embed {key} longer than {limit}")
+        if len((e.get("footer") or {}).get("text") or "") > FOOTER:
+            out.append(f"embed footer longer than {FOOTER}")
+        if len((e.get("author") or {}).get("name") or "") > AUTHOR:
+            out.append(f"embed author longer than {AUTHOR}")
+        fields = e.get("fields") or []
+        if len(fields) > FIELDS:
+            out.append(f"more than {FIELDS} embed fields")
+        for f in fields:
+            if len(f.get("name") or "") > FIELD_NAME or len(f.get("value") or "") > FIELD_VALUE:
+                out.append(f"embed field {f.get('name', '')[:20]!r} too long")
+    if sum(_embed_length(e) for e in embeds) > EMBED_TOTAL:
+        out.append(f"embeds longer than {EMBED_TOTAL} in all")
+    components = list(payload.get("components") or [])
+    if int(payload.get("flags") or 0) & IS_COMPONENTS_V2:
+        count, text = _v2_walk(components)
+        if count > V2_COMPONENTS:
+            out.append(f"more than {V2_COMPONENTS} components")
+        if text > V2_TEXT:
+            out.append(f"text displays longer than {V2_TEXT} in all")
+        return out
+    if len(components) > ROWS:
+        out.append(f"more than {ROWS} rows of components")
+    for number, row in enumerate(components, start=1):
+        inner = list(row.get("components") or [])
+        selects = [c for c in inner if c.get("type") == 3]
+        if len(inner) > PER_ROW or (selects and len(inner) > 1):
+            out.append(f"row {number}: more than {PER_ROW} buttons, or a select with company")
+        for c in inner:
+            out += _component_problems(c, f"row {number}")
+    return out
+
+
+def _fit_embed(embed: discord.Embed) -> discord.Embed:
+    data = embed.to_dict()
+    if len(data.get("title") or "") > TITLE:
+        embed.title = shorten(str(embed.title), TITLE)
+    if len(data.get("description") or "") > DESCRIPTION:
+        embed.description = shorten(str(embed.description), DESCRIPTION)
+    fields = data.get("fields") or []
+    if len(fields) > FIELDS:
+        for _ in range(len(fields) - FIELDS):
+            embed.remove_field(FIELDS)
+    for i, f in enumerate(embed.to_dict().get("fields") or []):
+        name, value = f.get("name") or "", f.get("value") or ""
+        if len(name) > FIELD_NAME or len(value) > FIELD_VALUE:
+            embed.set_field_at(
+                i,
+                name=shorten(name, FIELD_NAME),
+                value=shorten(value, FIELD_VALUE),
+                inline=bool(f.get("inline")),
+            )
+    footer = embed.footer.text or ""
+    if len(footer) > FOOTER:
+        embed.set_footer(text=shorten(footer, FOOTER), icon_url=embed.footer.icon_url)
+    over = _embed_length(embed.to_dict()) - EMBED_TOTAL
+    if over > 0 and embed.description:  # the description gives way first: it is the longest part
+        embed.description = shorten(embed.description, max(200, len(embed.description) - over))
+    while _embed_length(embed.to_dict()) > EMBED_TOTAL and embed.fields:  # then the last fields
+        embed.remove_field(len(embed.fields) - 1)
+    return embed
+
+
+def _fit_view(view: discord.ui.View) -> discord.ui.View:
+    for item in view.children:
+        if isinstance(item, discord.ui.Button) and item.label and len(item.label) > BUTTON_LABEL:
+            item.label = shorten(item.label, BUTTON_LABEL)
+        if isinstance(item, discord.ui.Select):
+            if item.placeholder and len(item.placeholder) > PLACEHOLDER:
+                item.placeholder = shorten(item.placeholder, PLACEHOLDER)
+            item.options = item.options[:OPTIONS]
+            for o in item.options:
+                o.label = shorten(o.label, OPTION_TEXT)
+                if o.description:
+                    o.description = shorten(o.description, OPTION_TEXT)
+    return view
+
+
+def fitted(fields: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of a send or an edit, shortened wherever Discord's limits would be broken."""
+    out = dict(fields)
+    content = out.get("content")
+    if isinstance(content, str) and len(content) > CONTENT:
+        out["content"] = shorten(content, CONTENT)
+    if isinstance(out.get("embed"), discord.Embed):
+        out["embed"] = _fit_embed(out["embed"])
+    if isinstance(out.get("embeds"), list):
+        out["embeds"] = [_fit_embed(e) for e in out["embeds"][:EMBEDS]]
+    if isinstance(out.get("view"), discord.ui.View):
+        out["view"] = _fit_view(out["view"])
+    return out
