@@ -1,11 +1,13 @@
 """The runtime's costs: saved-state size and apply time as a game grows, and event-loop lag.
 
-    python bench/runtime_bench.py [--rounds 200] [--searches 6] [--seconds 5]
+    python bench/runtime_bench.py [--rounds 200] [--searches 6] [--seconds 5] [--metrics]
 
 Part 1 plays one table of four through the real ``TableService`` on a SQLite
 file (every action saved in its transaction, finished rounds appended to
 ``rounds``), moves chosen by the basic strategy, and prints the saved state's
-size and the p50/p99 time of ``apply`` in rounds 1, 50 and 200.
+size and the p50/p99 time of ``apply`` in rounds 1, 50 and 200. With
+``--metrics`` the bot's Prometheus hooks on that path are installed first
+(every statement timed, every move counted: ``bot.metrics``), to compare.
 
 Part 2 runs strong computer searches back to back (``--searches`` at once),
 first in the runtime's worker processes (two), then in threads (what it
@@ -42,8 +44,13 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def state_and_apply(rounds: int, seed: int) -> None:
+async def state_and_apply(rounds: int, seed: int, with_metrics: bool = False) -> None:
     rng = random.Random(seed)
+    if with_metrics:
+        from bot import metrics
+
+        metrics.instrument_store()
+        metrics.instrument_actions()
     with tempfile.TemporaryDirectory() as tmp:
         db = open_store(Path(tmp) / "bench.sqlite3")
         await db.open()
@@ -58,6 +65,7 @@ async def state_and_apply(rounds: int, seed: int) -> None:
         basic = BasicStrategy()
         print(f"{'round':>6} {'state bytes':>12} {'apply p50 ms':>13} {'apply p99 ms':>13} {'actions':>8}")
         assert table.game is not None
+        every: list[float] = []
         while True:
             game: Game = table.game
             number = game.public_view().round_number
@@ -69,13 +77,18 @@ async def state_and_apply(rounds: int, seed: int) -> None:
                 start = time.perf_counter()
                 await service.apply(table, action)
                 times.append((time.perf_counter() - start) * 1000)
-            if number in MARKS:
+            every += times
+            if number in MARKS and times:  # a round can end at its deal, before any move
                 size = len(json.dumps(table.to_json()))
                 p50, p99 = pct(times, 0.5), pct(times, 0.99)
                 print(f"{number:>6} {size:>12,} {p50:>13.2f} {p99:>13.2f} {len(times):>8}")
             if number >= rounds or game.over:
                 break
             await service.next_round(table)
+        print(
+            f"{'all':>6} {'':>12} {pct(every, 0.5):>13.2f} {pct(every, 0.99):>13.2f} {len(every):>8}"
+            + ("  (metrics on)" if with_metrics else "")
+        )
         stored = await db.fetchone("SELECT COUNT(*), SUM(LENGTH(transcript)) FROM rounds")
         count, size = stored if stored else (0, 0)
         print(f"rounds table: {count} rows, {size:,} transcript bytes")
@@ -132,9 +145,10 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--part", choices=["all", "state", "lag"], default="all")
+    parser.add_argument("--metrics", action="store_true", help="install the bot's metrics hooks first")
     args = parser.parse_args()
     if args.part in ("all", "state"):
-        await state_and_apply(args.rounds, args.seed)
+        await state_and_apply(args.rounds, args.seed, args.metrics)
         print()
     for run in ("none", "process", "thread") if args.part in ("all", "lag") else ():
         lag = await lag_while(args.searches if run != "none" else 1, args.seconds, run)

@@ -66,8 +66,15 @@ def main() -> int:
         return 2
     configure_logging(settings.log_level)
     from bot.client import create_bot
+    from bot.metrics import MetricsPortError, serve
     from bot.storage import StoreError
     from bot.testing_api import apply_api_base
+
+    try:
+        metrics = serve(settings)  # METRICS_PORT is taken now: a clash is told before anything starts
+    except MetricsPortError as e:
+        print(f"Setting error: {e}", file=sys.stderr)
+        return 2
 
     if settings.api_base:
         apply_api_base(settings.api_base)
@@ -80,11 +87,15 @@ def main() -> int:
             loop.add_signal_handler(sig, stop.set)
         async with bot:
             await bot.open_database()  # a database problem is told before logging in
+            if metrics is not None:
+                await metrics.start(bot)
             running = asyncio.create_task(bot.start(settings.discord_token or ""))
             stopping = asyncio.create_task(stop.wait())
             await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
             logging.getLogger("flipflop").info("Shutting down.")
             await bot.close()  # waits for actions in flight, then closes the database
+            if metrics is not None:
+                await metrics.stop()
             stopping.cancel()
             if running.done() and running.exception() is not None:
                 raise running.exception()  # type: ignore[misc]

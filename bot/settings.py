@@ -82,6 +82,10 @@ class Settings(BaseSettings):
         default=8.0, ge=0, le=120, validation_alias=AliasChoices("round_pause", "ROUND_PAUSE_SECONDS")
     )
     """Seconds between a round's result and the next deal."""
+    metrics_port: int | None = Field(
+        default=None, ge=1, le=65535, validation_alias=AliasChoices("metrics_port", "METRICS_PORT")
+    )
+    """Serve Prometheus ``/metrics`` and ``/healthz`` on this port (docs/OPERATORS.md); blank: none."""
     replay_url: str | None = Field(default=None, validation_alias=AliasChoices("replay_url", "REPLAY_URL"))
     """The public address of the static replay page (web/replay/); blank: no "Watch the replay" button."""
     api_base: str | None = Field(default=None, validation_alias=AliasChoices("api_base", "FLIPFLOP_API_BASE"))
