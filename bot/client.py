@@ -12,6 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cards import CardFaces
+from bot.cards.styles import CardStyles
 from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.i18n.languages import LanguageBook
 from bot.i18n.mentions import remember as remember_commands
@@ -63,6 +65,7 @@ class FlipFlopBot(commands.AutoShardedBot):
         pause_between_rounds: float | None = None,
         computer_pause: tuple[float, float] = (1.0, 2.0),
         harness: Harness = PRODUCTION,
+        card_emojis: bool = True,
     ) -> None:
         intents = discord.Intents.default()
         shards: dict[str, Any] = {"shard_count": settings.shard_count}
@@ -91,6 +94,11 @@ class FlipFlopBot(commands.AutoShardedBot):
         self.ledger = Ledger(self.db)
         self.languages = LanguageBook(self.db)
         """Which language each server and member reads (issue 14)."""
+        self.card_faces = CardFaces()
+        """The card faces as application emojis, once ``cogs.flipflop.emojis`` has synced them."""
+        self.card_emojis = card_emojis
+        """Whether to sync the card emojis at start-up (tests that read cards as text leave it off)."""
+        self.languages.cards = CardStyles(self.db, self.card_faces)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._closing: asyncio.Future[None] | None = None
 

@@ -59,9 +59,9 @@ REASON_TEXT: dict[str, str] = {
 
 def _param(value: Any, t: Texts) -> str:
     if isinstance(value, Card):  # a card is a tuple too: it comes first
-        return card(value)
+        return card(value, t)
     if isinstance(value, tuple):
-        return cards(value)
+        return cards(value, t=t)
     if isinstance(value, int) and not isinstance(value, bool):
         return t.number(value)
     if isinstance(value, float):
@@ -89,12 +89,12 @@ def action_text(t: Texts, action: Action) -> str:
     if isinstance(action, Draw):
         return t.gettext("take the top discard")
     if isinstance(action, Discard):
-        return t.gettext("discard {card}").format(card=card(action.card))
+        return t.gettext("discard {card}").format(card=card(action.card, t))
     if isinstance(action, Spread):
-        return t.gettext("lay down {cards}").format(cards=cards(action.cards))
+        return t.gettext("lay down {cards}").format(cards=cards(action.cards, t=t))
     if isinstance(action, LayOff):
         return t.gettext("lay {card} off on spread #{target}").format(
-            card=card(action.card), target=action.target + 1
+            card=card(action.card, t), target=action.target + 1
         )
     if isinstance(action, TonkOut):
         return t.gettext("tonk out with {first} + {second}").format(
@@ -119,7 +119,7 @@ def watch_text(t: Texts, reason: Reason, to_act: str) -> str:
         lines.append(
             t.gettext(
                 "👀 Watch the discard pile for {cards}: each would make a spread with your hand."
-            ).format(cards=cards(wanted))
+            ).format(cards=cards(wanted, t=t))
         )
     else:
         lines.append(
@@ -141,7 +141,7 @@ def review_line(t: Texts, review: Review) -> str:
         "Estimated **{difference} chips** better (over {samples} play-outs)."
     ).format(
         turn=t.number(review.turn),
-        hand=cards(review.hand, sort=True),
+        hand=cards(review.hand, sort=True, t=t),
         chosen=action_text(t, review.chosen),
         better=better,
         why=reason_text(t, review.reason),

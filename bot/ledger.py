@@ -68,6 +68,13 @@ class GuildSettings(BaseModel):
     default_stake: int = Field(default=5, ge=1, le=MAX_AMOUNT // 4, title="stake")
     default_buy_in: int = Field(default=200, ge=4, le=MAX_AMOUNT, title="buy-in")
     turn_seconds: int = Field(default=60, ge=15, le=3600, title="turn timer", description="seconds")
+    season_months: int = Field(default=1, ge=1, le=12, title="season length", description="months")
+
+    @model_validator(mode="after")
+    def _whole_seasons(self) -> GuildSettings:
+        if 12 % self.season_months:  # seasons counted from January fit a year exactly
+            raise ValueError("season_months_invalid") from LedgerError("season_months_invalid")
+        return self
 
     @model_validator(mode="after")
     def _playable(self) -> GuildSettings:
@@ -121,6 +128,8 @@ def settings_error(error: ValidationError) -> LedgerError:
         return LedgerError("stake_out_of_range", low=low, high=high)
     if name == "default_buy_in":
         return LedgerError("buy_in_out_of_range", low=low, high=high)
+    if name == "season_months":
+        return LedgerError("season_months_invalid")
     return LedgerError("turn_seconds_out_of_range", low=low, high=high)
 
 
@@ -155,8 +164,8 @@ class Ledger:
     async def settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (defaults until an admin changes one)."""
         row = await self.db.fetchone(
-            "SELECT starting_balance, daily_amount, default_stake, default_buy_in, turn_seconds"
-            " FROM guild_settings WHERE guild_id = ?",
+            "SELECT starting_balance, daily_amount, default_stake, default_buy_in, turn_seconds,"
+            " season_months FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
@@ -170,10 +179,11 @@ class Ledger:
         async with self.db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO guild_settings (guild_id, starting_balance, daily_amount, default_stake,"
-                " default_buy_in, turn_seconds) VALUES (?, ?, ?, ?, ?, ?)"
+                " default_buy_in, turn_seconds, season_months) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET starting_balance = excluded.starting_balance,"
                 " daily_amount = excluded.daily_amount, default_stake = excluded.default_stake,"
-                " default_buy_in = excluded.default_buy_in, turn_seconds = excluded.turn_seconds",
+                " default_buy_in = excluded.default_buy_in, turn_seconds = excluded.turn_seconds,"
+                " season_months = excluded.season_months",
                 (guild_id, *values.values()),
             )
         return new

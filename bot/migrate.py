@@ -40,6 +40,7 @@ COPIED: dict[str, tuple[str, ...]] = {
         "default_stake",
         "default_buy_in",
         "turn_seconds",
+        "season_months",
     ),
     "ledger": (
         "id",
@@ -84,6 +85,10 @@ COPIED: dict[str, tuple[str, ...]] = {
     "language_choices": ("guild_id", "user_id", "language"),
     "forget_permits": ("user_id", "pseudonym"),
     "privacy_requests": ("id", "pseudonym", "requested_by", "rows_changed", "created_at"),
+    "card_styles": ("guild_id", "user_id", "style"),
+    "rating_changes": ("guild_id", "user_id", "rated_at", "ordinal_before", "ordinal_after"),
+    "notify_choices": ("guild_id", "user_id", "turn_pings"),
+    "turn_pings": ("table_id", "channel_id", "user_id", "round_number", "message_id"),
 }
 """Every table of the schema and its columns, in an order that satisfies the foreign keys."""
 SERIAL_IDS = ("ledger", "rounds", "privacy_requests")

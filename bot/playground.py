@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.cards import STYLES, all_faces
 from bot.client import FlipFlopBot, Harness, create_bot
 from bot.i18n import LANGUAGES
 from bot.settings import Settings
@@ -63,7 +64,7 @@ class Playground:
         return str(self.preview.url) if self.preview is not None else ""
 
 
-def build_bot(db_path: Path, replay_url: str | None = None) -> FlipFlopBot:
+def build_bot(db_path: Path, replay_url: str | None = None, card_emojis: bool = True) -> FlipFlopBot:
     """The real bot on the playground's own database; lost table messages are posted again.
 
     Its computer players are moved by ``drive_computers``, not by its own timer (``PARKED``).
@@ -71,6 +72,7 @@ def build_bot(db_path: Path, replay_url: str | None = None) -> FlipFlopBot:
     harness = Harness(repost_missing_messages=True, resume_on_ready=False, edit_limit=1_000_000)
     return create_bot(
         Settings(database_path=db_path, shard_count=1, replay_url=replay_url),
+        card_emojis=card_emojis,
         computer_pause=PARKED,
         harness=harness,
     )
@@ -147,6 +149,7 @@ async def playground(
     computers: int = 0,
     level: str = "basic",
     language: str | None = None,
+    cards: str | None = None,
     computer_pause: tuple[float, float] = COMPUTER_PAUSE,
 ) -> AsyncIterator[Playground]:
     """Start the bot in a simulated server; with ``preview``, serve the page too.
@@ -169,7 +172,7 @@ async def playground(
         raise SystemExit(f"--members must be between 1 and {len(NAMES)}.")
     pages = contextlib.ExitStack()
     replay_url = pages.enter_context(replay_page())
-    bot = build_bot(db_path, replay_url)
+    bot = build_bot(db_path, replay_url, card_emojis=cards != "plain")
     try:
         # The same world every run, so a saved table finds its channel and players again.
         async with simcord.run(bot, check_errors=False) as env:
@@ -181,6 +184,7 @@ async def playground(
             admin = guild.add_member(env.create_user("admin"), roles=[admins])
             people = [guild.add_member(env.create_user(n)) for n in NAMES[:members]]
             await bot.wait_until_ready()
+            await card_emojis_in_preview(env, bot)
             if bot.runtime is not None:
                 await bot.runtime.resume()
             await env.settle()
@@ -190,6 +194,8 @@ async def playground(
             try:
                 if language is not None:
                     await choose_language(world, language)
+                if cards in STYLES:
+                    await choose_cards(world, cards)
                 if computers:
                     await seat_computers(world, computers, level)
                 if preview:
@@ -215,6 +221,33 @@ async def choose_language(world: Playground, language: str) -> None:
     guild_id = world.channel.guild.id
     for who in (SERVER, world.admin.id, *(m.id for m in world.members)):
         await world.bot.languages.choose(guild_id, who, language)
+
+
+async def card_emojis_in_preview(env: Any, bot: FlipFlopBot) -> None:
+    """Wait for the card emojis' sync, and give the simulator's CDN their pictures to draw.
+
+    simcord's upload route keeps an application emoji's name but not its image; the page
+    draws an emoji from the CDN, so the faces are put there by name.
+    """
+    from simcord.backend.cdn import CDN_BASE
+
+    task = getattr(bot.get_cog("CardEmojis"), "task", None)
+    if task is not None:
+        await task
+    faces = {f.name: f for f in all_faces()}
+    for emoji in env.backend.application_emojis.values():
+        if emoji.name in faces:
+            env.backend.cdn._blobs[f"{CDN_BASE}/emojis/{emoji.id}.png"] = faces[emoji.name].image()
+
+
+async def choose_cards(world: Playground, style: str) -> None:
+    """Everyone's card style, as ``/flipflop config cards:`` and ``/flipflop cards`` would save it."""
+    from bot.i18n.languages import SERVER
+
+    styles = world.bot.languages.cards
+    assert styles is not None
+    for who in (SERVER, world.admin.id, *(m.id for m in world.members)):
+        await styles.choose(world.channel.guild.id, who, style)
 
 
 async def seat_computers(world: Playground, count: int, level: str) -> None:
@@ -282,11 +315,17 @@ def quiet_start() -> None:
 
 
 async def serve(
-    db_path: Path, members: int, port: int | None, computers: int, level: str, language: str | None = None
+    db_path: Path,
+    members: int,
+    port: int | None,
+    computers: int,
+    level: str,
+    language: str | None = None,
+    cards: str | None = None,
 ) -> None:
     """Serve until Ctrl-C, then shut down cleanly."""
     async with playground(
-        db_path, members, port, computers=computers, level=level, language=language
+        db_path, members, port, computers=computers, level=level, language=language, cards=cards
     ) as world:
         print("\nFlip Flop playground is running (the real bot, in a simulated Discord).")
         print(f"Open this address in your browser:\n\n    {world.url}\n")
@@ -326,13 +365,21 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="the server's and members' language (default: as saved, else English)",
     )
+    parser.add_argument(
+        "--cards",
+        choices=[*STYLES, "plain"],
+        default=None,
+        help="how everyone sees cards: classic, four (four-colour), text (words); plain: no card emojis",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.computers <= 4:
         parser.error("--computers must be between 0 and 4")
     logging.basicConfig(level=logging.WARNING)
     quiet_start()
     try:
-        asyncio.run(serve(args.db, args.members, args.port, args.computers, args.level, args.language))
+        asyncio.run(
+            serve(args.db, args.members, args.port, args.computers, args.level, args.language, args.cards)
+        )
     except KeyboardInterrupt:
         pass
     return 0

@@ -97,6 +97,10 @@ PERSONAL_DATA: tuple[Stored, ...] = (
     Stored("round_seats", "user_id", "id"),
     Stored("ratings", "user_id", "id"),
     Stored("language_choices", "user_id", "id"),
+    Stored("card_styles", "user_id", "id"),
+    Stored("rating_changes", "user_id", "id"),
+    Stored("notify_choices", "user_id", "id"),
+    Stored("turn_pings", "user_id", "id"),
     Stored("tables", "state", "text", "state LIKE ?", like=True, row_key=("table_id",)),
     Stored("tables", "refunds", "text", "refunds LIKE ?", like=True, row_key=("table_id",)),
 )

@@ -93,6 +93,7 @@ MESSAGES: dict[str, str] = {
     "turn_seconds_out_of_range": N_(
         "The turn timer must be a whole number between {low} and {high} seconds."
     ),
+    "season_months_invalid": N_("A season lasts 1, 2, 3, 4, 6 or 12 months."),
 }
 
 

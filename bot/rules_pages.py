@@ -94,6 +94,19 @@ PAGES: tuple[RulesPage, ...] = (
             "The game ends when only one player can still pay, or when the host stops it between rounds."
         ),
     ),
+    RulesPage(
+        N_("Turn pings and seasons"),
+        N_(
+            "**Turn pings**: when your turn starts and your hand is not open, the bot mentions you "
+            "once in the table's channel, and removes that message as soon as you play. Computers are "
+            "never mentioned. The notify command turns your pings off, or on again.\n\n"
+            "**Seasons**: besides all time, the leaderboard shows the current season and the previous "
+            "one: chips won, rounds won and rating change in that time. A season is a calendar month "
+            "(UTC), or 2, 3, 4, 6 or 12 months counted from January if the server chose so. Nothing "
+            "resets when a season ends: your balance and your rating carry on, and a finished season's "
+            "standings stay there for good."
+        ),
+    ),
 )
 
 PAGE_FOOTER = N_("Page {page} of {pages}")

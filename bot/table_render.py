@@ -14,6 +14,7 @@ import discord
 
 from bot.i18n import N_, Texts
 from bot.render import card, cards, suit_name
+from bot.round_picture import Ending
 from bot.runtime.computers import LEVEL_LABEL
 from bot.runtime.outcomes import (
     ComputersOnly,
@@ -49,6 +50,20 @@ from engine.events import (
 from engine.view import PlayerView, PublicView
 
 GREEN = discord.Colour.from_rgb(46, 139, 87)
+PLAYING = discord.Colour.blurple()
+BETWEEN = discord.Colour.gold()
+OVER = discord.Colour.dark_grey()
+
+
+def state_colour(table: Table) -> discord.Colour:
+    """The table message's accent: green open lobby, blurple round in play, gold between rounds, grey over."""
+    if table.status == "lobby":
+        return GREEN
+    if table.status != "playing" or table.game is None or table.game.public_view().over:
+        return OVER
+    return PLAYING if table.game.public_view().in_round else BETWEEN
+
+
 POT_NAME = {"game": N_("game pot"), "flip": N_("flip pot"), "flop": N_("flop pot")}
 """A pot's name where it stands alone (a field, a list); sentences name their pot whole."""
 
@@ -243,7 +258,7 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
     v = table.game.public_view()
     dealt = bool(v.players)
     title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
-    e = discord.Embed(title=title, colour=GREEN)
+    e = discord.Embed(title=title, colour=state_colour(table))
     desc: list[str] = [
         t.gettext("Stake **{stake}** · buy-in {buy_in}").format(
             stake=t.chips(table.stake), buy_in=t.chips(table.buy_in)
@@ -253,7 +268,7 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
         desc.append(
             t.gettext("Dealer **{dealer}** · upcard {upcard} · flip suit {flip} · flop suit {flop}").format(
                 dealer=seat_name(table, t, v.dealer or ""),
-                upcard=card(v.upcard),
+                upcard=card(v.upcard, t),
                 flip=suit_name(v.flip_suit, t),
                 flop=suit_name(v.flop_suit, t),
             )
@@ -304,17 +319,20 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
         )
     e.add_field(name=t.gettext("Players"), value="\n".join(rows) or "—", inline=False)
     if dealt:
-        spreads = [f"`#{s.index + 1}` {cards(s.cards)} ({seat_name(table, t, s.owner)})" for s in v.spreads]
+        spreads = [
+            f"`#{s.index + 1}` {cards(s.cards, t=t)} ({seat_name(table, t, s.owner)})" for s in v.spreads
+        ]
         e.add_field(
             name=t.gettext("Spreads"), value="\n".join(spreads) or t.gettext("none yet"), inline=False
         )
-        top = card(v.top_discard) if v.top_discard is not None else t.gettext("empty")
+        top = card(v.top_discard, t) if v.top_discard is not None else t.gettext("empty")
         e.add_field(name=t.gettext("Discard pile"), value=top, inline=True)
         stock = t.ngettext("{count} card", "{count} cards", v.stock_size).format(count=t.number(v.stock_size))
         e.add_field(name=t.gettext("Stock"), value=stock, inline=True)
         if v.showings and not log:  # the log says who showed what; not twice
             shown = ", ".join(
-                f"{seat_name(table, t, p)} {card(c)} ({t.gettext(POT_NAME[pot])})" for p, pot, c in v.showings
+                f"{seat_name(table, t, p)} {card(c, t)} ({t.gettext(POT_NAME[pot])})"
+                for p, pot, c in v.showings
             )
             e.add_field(name=t.gettext("Shown for flip / flop"), value=shown, inline=False)
     if (fair := commitment_lines(table, t)) and not log:  # the round's log carries it when there is one
@@ -326,7 +344,16 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
     else:
         footer = t.gettext("Table {table} · this table is closed")
     e.set_footer(text=footer.format(table=table.id))
+    # Card emojis are long (~35 characters each): where they would not fit, cards are text.
+    if t.faces is not None and t.faces.pictures and not within_limits(e):
+        return table_embed(table, t.with_faces(t.faces.as_text()), last_line, log)
     return e
+
+
+def within_limits(e: discord.Embed) -> bool:
+    """Whether an embed keeps Discord's limits: fields ≤ 1024, description ≤ 4096, all ≤ 6000 characters."""
+    fields_fit = all(len(f.value or "") <= 1024 for f in e.fields)
+    return fields_fit and len(e.description or "") <= 4096 and len(e) <= 6000
 
 
 def _names(table: Table, ids: Sequence[str], t: Texts) -> str:
@@ -404,7 +431,7 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
             ).format(
                 number=t.number(e.number),
                 dealer=seat_name(table, t, e.dealer),
-                upcard=card(e.upcard),
+                upcard=card(e.upcard, t),
                 flip=suit_name(e.flip_suit, t),
                 flop=suit_name(e.flop_suit, t),
                 game=t.number(e.pots["game"]),
@@ -416,7 +443,8 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
                 line += "\n" + _plays_for(seat_name(table, t, p), tuple(e.paid[p]), all_in, t)
             out.append(line + dealt_line(table, e.number, t))
         elif isinstance(e, CardShown):
-            out.append(t.gettext(SHOWS[e.pot]).format(name=seat_name(table, t, e.player), card=card(e.card)))
+            shown = card(e.card, t)
+            out.append(t.gettext(SHOWS[e.pot]).format(name=seat_name(table, t, e.player), card=shown))
         elif isinstance(e, Dropped):
             out.append(
                 t.gettext("✋ {name} drops with **{value}**.").format(
@@ -435,7 +463,7 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
             if e.reason == "out" and e.player and e.hands.get(e.player):
                 head = t.gettext("{who} wins the round: everyone else has left it.").format(who=who)
             hands = [
-                f"{seat_name(table, t, p)}: {cards(h, sort=True) if h else t.gettext('no cards')} "
+                f"{seat_name(table, t, p)}: {cards(h, sort=True, t=t) if h else t.gettext('no cards')} "
                 f"(**{t.number(e.values[p])}**)"
                 for p, h in e.hands.items()
             ]
@@ -496,6 +524,19 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
     return out
 
 
+def round_ending(table: Table, ended: RoundEnded, t: Texts) -> Ending:
+    """What the round's picture shows: each hand as dealt out to the end, the spreads, the winners."""
+    v = table.game.public_view() if table.game is not None else None
+    return Ending(
+        number=v.round_number if v is not None else 0,
+        hands=tuple(
+            (seat_name(table, t, p), tuple(h), ended.values.get(p, 0)) for p, h in ended.hands.items()
+        ),
+        spreads=tuple((seat_name(table, t, s.owner), s.cards) for s in (v.spreads if v is not None else ())),
+        winners=tuple(seat_name(table, t, p) for p in ended.game_winners),
+    )
+
+
 def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:
     """One line for the table message about the ordinary moves just made."""
     parts: list[str] = []
@@ -508,27 +549,35 @@ def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:
             else:
                 parts.append(
                     t.gettext("{name} took {card} from the discard pile").format(
-                        name=seat_name(table, t, e.player), card=card(e.card)
+                        name=seat_name(table, t, e.player), card=card(e.card, t)
                     )
                 )
         elif isinstance(e, SpreadLaid):
             parts.append(
                 t.gettext("{name} laid down {cards}").format(
-                    name=seat_name(table, t, e.player), cards=cards(e.cards)
+                    name=seat_name(table, t, e.player), cards=cards(e.cards, t=t)
                 )
             )
         elif isinstance(e, LaidOff):
             parts.append(
                 t.gettext("{name} laid {card} off on #{spread}").format(
-                    name=seat_name(table, t, e.player), card=card(e.card), spread=e.index + 1
+                    name=seat_name(table, t, e.player), card=card(e.card, t), spread=e.index + 1
                 )
             )
         elif isinstance(e, Discarded):
             parts.append(
                 t.gettext("{name} discarded {card}").format(
-                    name=seat_name(table, t, e.player), card=card(e.card)
+                    name=seat_name(table, t, e.player), card=card(e.card, t)
                 )
             )
+        elif isinstance(e, Dropped):
+            parts.append(
+                t.gettext("{name} dropped with {value}").format(
+                    name=seat_name(table, t, e.player), value=t.number(e.value)
+                )
+            )
+        elif isinstance(e, PlayerLeft):
+            parts.append(t.gettext("{name} left the game").format(name=seat_name(table, t, e.player)))
     return "; ".join(parts)
 
 
@@ -551,7 +600,7 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
         marks[drawn] = t.gettext("just drawn")
     lines.append(
         t.gettext("**Your hand** (value **{value}**): {cards}").format(
-            value=t.number(view.hand_value), cards=cards(view.hand, sort=True, marks=marks)
+            value=t.number(view.hand_value), cards=cards(view.hand, sort=True, marks=marks, t=t)
         )
     )
     if view.player in view.dead:
@@ -571,7 +620,7 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
                 t.gettext(
                     "▶️ **Your turn.** Draw from the stock, take {card} from the discard pile, "
                     "or drop with {value}."
-                ).format(card=card(top), value=t.number(view.hand_value))
+                ).format(card=card(top, t), value=t.number(view.hand_value))
             )
         elif view.phase == "start":
             lines.append(
@@ -590,6 +639,8 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
             lines.append(
                 t.gettext("▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card.")
             )
+        if view.phase != "start":
+            lines.append(t.gettext("👆 Click one of your cards below to discard it."))
         if table.turn_deadline:
             lines.append(
                 t.gettext("⏳ Time runs out {when}.").format(when=f"<t:{int(table.turn_deadline)}:R>")
@@ -626,6 +677,10 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
             "⏰ {name} ran out of time, so the bot played this turn for them with the basic computer "
             "strategy (timeouts in a row: {count}; at {limit} they are removed from the game)."
         ).format(name=who, count=t.number(notice.count), limit=t.number(notice.allowed + 1))
+    if isinstance(notice, LeavingAfterRound) and notice.staying:
+        return t.gettext("🪑 {name} stays at the table after all.").format(
+            name=seat_name(table, t, notice.player)
+        )
     if isinstance(notice, LeavingAfterRound):
         return t.gettext("👋 {name} will leave after this round.").format(
             name=seat_name(table, t, notice.player)

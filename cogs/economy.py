@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
+from babel.dates import format_interval, format_skeleton
 from discord import app_commands
 from discord.ext import commands
 
-from bot.history import leaderboard_by_rating
-from bot.i18n import N_, Texts
+from bot.history import leaderboard_by_rating, season_leaderboard
+from bot.history.seasons import WHICH, Season, season_at
+from bot.i18n import LANGUAGES, N_, SOURCE_LANGUAGE, Texts
 from bot.ledger import HOUSE_ID, MAX_AMOUNT, DailyNotReady, InsufficientChips
 from bot.member_names import known_names, look_up, member_name
 
@@ -31,6 +34,34 @@ def _refuse_bot(member: discord.abc.User, me: discord.abc.User | None, t: Texts)
 def _medal(place: int, t: Texts) -> str:
     """🥇🥈🥉 for the first three places, then the place as a number."""
     return {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"`{t.number(place):>2}`")
+
+
+SEASON_EMPTY = {
+    "current": N_("No rounds have ended here this season ({season}) yet. Nothing was changed."),
+    "previous": N_("No rounds ended here last season ({season}), so it has no leaderboard."),
+}
+"""A season with nothing to rank, said privately (the all-time leaderboard still has everyone)."""
+NOT_A_SEASON = N_("A season is current, previous or all time. Nothing was changed.")
+
+
+def season_name(season: Season, t: Texts) -> str:
+    """The season's months as the reader's language writes them: "January 2026", "April – June 2026"."""
+    locale = t.language if t.language in LANGUAGES else SOURCE_LANGUAGE
+    first = datetime(season.year, season.month, 1, tzinfo=UTC)
+    if season.months == 12:
+        return format_skeleton("y", first, locale=locale)
+    if season.months == 1:
+        return format_skeleton("yMMMM", first, locale=locale)
+    last = datetime(season.year, season.last_month, 1, tzinfo=UTC)
+    return format_interval(first, last, "yMMMM", locale=locale)
+
+
+def signed(x: float, t: Texts) -> str:
+    """A rating change with its sign: "+1.5", "−0.3", "0.0"."""
+    shown = t.decimal(abs(x))
+    if round(x, 1) == 0:
+        return t.decimal(0.0)
+    return f"+{shown}" if x > 0 else f"−{shown}"
 
 
 def account_of(member: discord.abc.User, me: discord.abc.User | None) -> int:
@@ -110,18 +141,37 @@ class Economy(commands.Cog):
         )
 
     @app_commands.command(name="leaderboard", description="The ten richest members of this server.")
-    @app_commands.describe(by="chips (default) or rating: the skill rating from finished games")
+    @app_commands.describe(
+        by="chips (default) or rating: the skill rating from finished games",
+        season="all time (default), this season or the last one: chips won, rounds won, rating change",
+    )
     @app_commands.choices(
         by=[
             app_commands.Choice(name="chips", value="chips"),
             app_commands.Choice(name="rating", value="rating"),
-        ]
+        ],
+        season=[
+            app_commands.Choice(name="current", value="current"),
+            app_commands.Choice(name="previous", value="previous"),
+            app_commands.Choice(name="all time", value="all"),
+        ],
     )
     @app_commands.guild_only()
     async def leaderboard(
-        self, interaction: discord.Interaction, by: app_commands.Choice[str] | None = None
+        self,
+        interaction: discord.Interaction,
+        by: app_commands.Choice[str] | None = None,
+        season: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild is not None
+        if season is not None and season.value not in WHICH:
+            t = await self.bot.languages.reader(interaction)
+            await interaction.response.send_message(t.gettext(NOT_A_SEASON), ephemeral=True)
+            return
+        if season is not None and season.value != "all":
+            ranked = "rating" if by is not None and by.value == "rating" else "chips"
+            await self._season(interaction, interaction.guild, season.value, ranked)
+            return
         if by is not None and by.value == "rating":
             await self._by_rating(interaction, interaction.guild)
             return
@@ -188,6 +238,75 @@ class Economy(commands.Cog):
         )
         embed.set_footer(
             text=t.gettext("Rating = μ − 3σ (OpenSkill, Plackett–Luce): it grows as you win and play more.")
+        )
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _season(
+        self, interaction: discord.Interaction, guild: discord.Guild, which: str, by: str
+    ) -> None:
+        """A season's leaderboard: chips won, rounds won and rating change, from the stored history.
+
+        Seasons are UTC calendar months grouped by the server's season length (``bot.history.seasons``);
+        nothing resets when one ends. The current season's board also names the last season's top
+        three, read from the same history, so they stay on show for good.
+        """
+        now = interaction.created_at.timestamp()
+        months = (await self.ledger.settings(guild.id)).season_months
+        current = season_at(now, months)
+        chosen = current if which == "current" else current.previous()
+        top = await season_leaderboard(self.bot.db, guild.id, chosen.start, chosen.end, by=by, limit=10)
+        if not top:
+            t = await self.bot.languages.reader(interaction)
+            text = t.gettext(SEASON_EMPTY[which]).format(season=season_name(chosen, t))
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        t = await self.bot.languages.public(interaction)
+        last = chosen.previous()
+        podium = (
+            await season_leaderboard(self.bot.db, guild.id, last.start, last.end, by=by, limit=3)
+            if which == "current"
+            else []
+        )
+        named = [e.member for e in top] + [e.member for e in podium]
+        known = await look_up(guild, named, self._known(guild.id, interaction.user))
+        lines = []
+        for i, entry in enumerate(top, start=1):
+            shown = {
+                "member": member_name(guild, entry.member, known),
+                "chips": t.chips(entry.chips),
+                "rounds": t.ngettext("{count} round won", "{count} rounds won", entry.rounds_won).format(
+                    count=t.number(entry.rounds_won)
+                ),
+                "rating": signed(entry.rating_change, t),
+            }
+            line = t.gettext("{member} — net **{chips}** · {rounds} · rating {rating}").format(**shown)
+            lines.append(f"{_medal(i, t)} {line}")
+        if which == "previous":
+            lines.insert(0, t.gettext("This season is over; its standings stay here for good."))
+        embed = discord.Embed(
+            title=t.gettext("🏆 Season {season} — {server}").format(
+                season=season_name(chosen, t), server=guild.name
+            )[:256],
+            description="\n".join(lines),
+            colour=discord.Colour.gold(),
+        )
+        if podium:
+            embed.add_field(
+                name=t.gettext("Last season's top three ({season})").format(season=season_name(last, t))[
+                    :256
+                ],
+                value=" · ".join(
+                    f"{_medal(i, t)} {member_name(guild, e.member, known)}"
+                    for i, e in enumerate(podium, start=1)
+                )[:1024],
+                inline=False,
+            )
+        embed.set_footer(
+            text=t.ngettext(
+                "A season lasts {count} calendar month (UTC). Balances and all-time ratings never reset.",
+                "A season lasts {count} calendar months (UTC). Balances and all-time ratings never reset.",
+                months,
+            ).format(count=t.number(months))
         )
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 

@@ -1,11 +1,13 @@
 """Regenerate the README's screenshots: a game in progress, seen in the playground.
 
-    .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--language ko]
+    .venv/bin/python scripts/screenshot.py [--out docs/screenshots] [--language ko] [--cards four]
 
 Plays a few turns with simulated members, then captures simcord's preview
 page with headless Chromium (Debian's ``chromium`` package). With ``--language``
 the server and members read that language and the files are ``lobby-ko.png``,
-``game-ko.png`` (Hangul and Gujarati need ``fonts-noto-cjk`` and ``fonts-noto-core``).
+``game-ko.png`` (Hangul and Gujarati need ``fonts-noto-cjk`` and ``fonts-noto-core``). With
+``--cards`` everyone sees cards in that style (``game-four.png``, ``game-text.png``); without
+it, the bot's classic card faces.
 """
 
 from __future__ import annotations
@@ -72,22 +74,34 @@ def buttons(message: object) -> dict[str, str]:
     return out
 
 
-def shot_name(name: str, language: str | None) -> str:
-    """``game.png``, or ``game-ko.png`` for a language other than English."""
-    return f"{name}.png" if language in (None, "en") else f"{name}-{language}.png"
+def card_buttons(message: object) -> list[str]:
+    """The custom ids of a hand's card buttons that discard now (after a draw), in the hand's order."""
+    return [
+        c["custom_id"]
+        for row in getattr(message, "components", [])
+        for c in (row if isinstance(row, dict) else row.to_dict())["components"]
+        if c.get("type") == 2 and ":discard:" in c.get("custom_id", "") and not c.get("disabled")
+    ]
 
 
-async def main(out_dir: Path, language: str | None = None) -> None:
+def shot_name(name: str, language: str | None, cards: str | None = None) -> str:
+    """``game.png``; ``game-ko.png`` for a language other than English, ``game-four.png`` for a card style."""
+    tail = "".join(f"-{x}" for x in (language, cards) if x not in (None, "en", "classic"))
+    return f"{name}{tail}.png"
+
+
+async def main(out_dir: Path, language: str | None = None, cards: str | None = None) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "shot.sqlite3"
-        async with playground(db, members=3, preview=False, language=language) as world:
+        async with playground(db, members=3, preview=False, language=language, cards=cards) as world:
             ann, ben, cat = world.members
             lobby = (await ann.slash(world.channel, "flipflop start")).response.message
             async with world.env.preview(
                 world.channel, viewers=[ann, ben, cat], layout="channel", width=1100, height=800
             ) as pv:
-                await capture(pv.url, out_dir / shot_name("lobby", language))
+                if cards is None:
+                    await capture(pv.url, out_dir / shot_name("lobby", language))
             await ben.click(lobby, custom_id=buttons(lobby)["join"])
             await cat.click(lobby, custom_id=buttons(lobby)["join"])
             await ann.click(lobby, custom_id=buttons(lobby)["start"])
@@ -107,11 +121,7 @@ async def main(out_dir: Path, language: str | None = None) -> None:
                     await actor.click(table_message(), custom_id=buttons(table_message())["hand"])
                 ).response
                 drawn = (await actor.click(hand.message, custom_id=buttons(hand)["stock"])).response
-                sel = [c for row in drawn.components for c in row["components"] if c["type"] == 3]
-                discard = next(s for s in sel if s["custom_id"].endswith(":discard"))
-                await actor.select(
-                    drawn.message, [discard["options"][0]["value"]], custom_id=discard["custom_id"]
-                )
+                await actor.click(drawn.message, custom_id=card_buttons(drawn)[-1])  # a click discards it
             actor = by_id[table.game.to_act]
             hand = (await actor.click(table_message(), custom_id=buttons(table_message())["hand"])).response
             await actor.click(hand.message, custom_id=buttons(hand)["stock"])
@@ -119,7 +129,7 @@ async def main(out_dir: Path, language: str | None = None) -> None:
             async with world.env.preview(
                 world.channel, viewers=[actor, *others], layout="channel", width=1100, height=800
             ) as pv:
-                await capture(pv.url, out_dir / shot_name("game", language), 1100, 1000)
+                await capture(pv.url, out_dir / shot_name("game", language, cards), 1100, 1000)
 
 
 async def hint_shot(out_dir: Path, tries: int = 12) -> None:
@@ -142,17 +152,15 @@ async def hint_shot(out_dir: Path, tries: int = 12) -> None:
                     continue
                 message = next(m for m in world.channel.history() if m.id == table.message_id)
                 hand = (await ann.click(message, label="My hand")).response
-                drawn = (await ann.click(hand.message, custom_id=buttons(hand)["Draw from stock"])).response
+                drawn = (await ann.click(hand.message, custom_id=buttons(hand)["stock"])).response
                 hint = await ann.click(drawn.message, label="Hint")
                 shown = (hint.followups[-1] if hint.followups else hint.response).content
                 if any(words in shown for words in ("fits no spread", "Lay down", "Tonk out", "Lay `")):
                     break
-                sel = [c for row in drawn.components for c in row["components"] if c["type"] == 3]
-                discard = next((s for s in sel if s["custom_id"].endswith(":discard")), None)
-                if discard is None:
+                cards = card_buttons(drawn)
+                if not cards:
                     break
-                first = [discard["options"][0]["value"]]
-                await ann.select(drawn.message, first, custom_id=discard["custom_id"])
+                await ann.click(drawn.message, custom_id=cards[-1])
             print(shown)
             async with world.env.preview(
                 world.channel, viewers=[ann], layout="channel", width=1100, height=900
@@ -160,13 +168,53 @@ async def hint_shot(out_dir: Path, tries: int = 12) -> None:
                 await capture(pv.url, out_dir / "hint.png", 1100, 900)
 
 
+async def record_shot(out_dir: Path) -> None:
+    """A finished round's record: its log and the picture of every hand and spread (issue 22)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with playground(Path(tmp) / "record.sqlite3", members=3, preview=False) as world:
+            ann, ben, cat = world.members
+            lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+            await ben.click(lobby, custom_id=buttons(lobby)["join"])
+            await cat.click(lobby, custom_id=buttons(lobby)["join"])
+            await ann.click(lobby, custom_id=buttons(lobby)["start"])
+            assert world.bot.runtime is not None
+            table = world.bot.runtime.in_channel(world.channel.id)
+            assert table is not None and table.game is not None
+            by_id = {str(m.id): m for m in world.members}
+            while table.game.rounds_played < 2:
+                if not table.game.in_round:
+                    await world.env.advance_time(world.bot.pause_between_rounds + 1)
+                    continue
+                actor = by_id[table.game.to_act]  # type: ignore[index]
+                message = next(m for m in world.channel.history() if m.id == table.message_id)
+                hand = (await actor.click(message, custom_id=buttons(message)["hand"])).response
+                if "drop" in buttons(hand) and table.game.view(table.game.to_act).hand_value < 25:  # type: ignore[arg-type]
+                    await actor.click(hand.message, custom_id=buttons(hand)["drop"])
+                    continue
+                drawn = (await actor.click(hand.message, custom_id=buttons(hand)["stock"])).response
+                if card_buttons(drawn):  # (drawing the last card of the stock ends the round)
+                    await actor.click(drawn.message, custom_id=card_buttons(drawn)[-1])
+            await world.env.settle()
+            assert any(m.flags.components_v2 for m in world.channel.history())  # the record is there
+            async with world.env.preview(  # seen by someone at no seat: no private hands in the way
+                world.channel, viewers=[world.admin], layout="channel", width=1100, height=1500
+            ) as pv:
+                await capture(pv.url, out_dir / "round-end.png", 1100, 1500)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--language", choices=list(LANGUAGES), default=None, help="e.g. ko or gu")
+    parser.add_argument("--cards", choices=["classic", "four", "text", "plain"], default=None)
     parser.add_argument("--only-hint", action="store_true", help="only docs/screenshots/hint.png")
+    parser.add_argument("--only-record", action="store_true", help="only docs/screenshots/round-end.png")
     args = parser.parse_args()
-    if not args.only_hint:
-        asyncio.run(main(args.out, args.language))
-    if args.language is None:
+    if args.only_record:
+        asyncio.run(record_shot(args.out))
+    elif not args.only_hint:
+        asyncio.run(main(args.out, args.language, args.cards))
+    if args.language is None and args.cards is None and not args.only_record:
         asyncio.run(hint_shot(args.out))
+        asyncio.run(record_shot(args.out))

@@ -20,6 +20,8 @@ from bot.settings import Settings
 def make_bot(db_path: Path, seed: int = 1, **kwargs: object) -> FlipFlopBot:
     # Computer players move at once here: simcord waits out short sleeps in real time.
     kwargs.setdefault("computer_pause", (0.0, 0.0))
+    # Cards read as text here; tests/cogs/test_card_emojis.py syncs the card emojis itself.
+    kwargs.setdefault("card_emojis", False)
     return create_bot(Settings(database_path=db_path, shard_count=1), rng=random.Random(seed), **kwargs)
 
 

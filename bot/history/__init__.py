@@ -4,7 +4,8 @@ Writes (inside the transaction of the action that ended a round or game):
 ``record_round`` stores a finished round's transcript and what each seat's
 round came to, derived from that transcript by replaying it; ``record_game``
 updates ratings from a game's standings. Reads: ``history``,
-``round_story``, ``stats``, ``rating``, ``leaderboard_by_rating``.
+``round_story``, ``stats``, ``rating``, ``leaderboard_by_rating``,
+``season_leaderboard`` (a season's time range: ``bot.history.seasons``).
 
 Bad input raises ``HistoryError`` (with a ``code``) and changes nothing; a
 round id that is unknown or of another server reads as ``None``.
@@ -17,12 +18,14 @@ from bot.history.queries import (
     RatingEntry,
     RoundStory,
     RoundSummary,
+    SeasonEntry,
     SeatLine,
     Stats,
     history,
     leaderboard_by_rating,
     rating,
     round_story,
+    season_leaderboard,
     stats,
 )
 from bot.history.record import record_game, record_round
@@ -35,6 +38,7 @@ __all__ = [
     "RatingEntry",
     "RoundStory",
     "RoundSummary",
+    "SeasonEntry",
     "SeatLine",
     "Stats",
     "computer_level",
@@ -45,5 +49,6 @@ __all__ = [
     "record_game",
     "record_round",
     "round_story",
+    "season_leaderboard",
     "stats",
 ]

@@ -24,7 +24,8 @@ class HistoryError(ValueError):
     (an action the rules refuse), ``round_not_over`` (a round still in play is
     never recorded), ``unknown_seat`` (a seat missing from ``members``),
     ``bad_reveal`` (a revealed seed that does not belong to the round);
-    ``bad_finish`` (``record_game``: standings ``bot.ratings`` refuses).
+    ``bad_finish`` (``record_game``: standings ``bot.ratings`` refuses);
+    ``bad_order``, ``bad_season`` (``season_leaderboard``: what to rank by, its time range).
     Nothing was written when one is raised.
     """
 

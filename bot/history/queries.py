@@ -266,3 +266,89 @@ async def leaderboard_by_rating(db: Reader, guild_id: int, limit: int = 10) -> l
         (guild_id, _limit(limit)),
     )
     return [RatingEntry(int(u), SkillRating(mu, sigma), int(games)) for u, mu, sigma, games in rows]
+
+
+@dataclass(frozen=True)
+class SeasonEntry:
+    """One member's season: chips won (net over its rounds), rounds won (game pots), rating change."""
+
+    member: int
+    chips: int
+    rounds_won: int
+    rounds: int
+    rating_change: float
+
+
+SEASON_ORDERS = ("chips", "rating")
+
+
+async def _season_seats(db: Reader, guild_id: int, start: float, end: float) -> list[Row]:
+    """(member, chips won, rounds won, rounds) for the server's rounds that ended in [start, end).
+
+    Round ids grow as rounds are recorded, so a season's rounds are nearly always one range of
+    the server's ids; then the seats are one range scan of ``round_seats_for_seasons``. When
+    the range also holds a round that ended outside the season (two tables ending rounds a
+    moment apart across the boundary, or a clock set back), each round is read by id instead.
+    """
+    row = await db.fetchone(
+        "SELECT MIN(id), MAX(id), COUNT(*) FROM rounds WHERE guild_id = ? AND ended_at >= ? AND ended_at < ?",
+        (guild_id, start, end),
+    )
+    if row is None or not row[2]:
+        return []
+    first, last, count = int(row[0]), int(row[1]), int(row[2])
+    spanned = await db.fetchone(
+        "SELECT COUNT(*) FROM rounds WHERE guild_id = ? AND id >= ? AND id <= ?", (guild_id, first, last)
+    )
+    if spanned is not None and int(spanned[0]) == count:
+        return await db.fetchall(
+            "SELECT user_id, SUM(net), COUNT(won_game), COUNT(*) FROM round_seats"
+            " WHERE guild_id = ? AND round_id >= ? AND round_id <= ? AND user_id > 0 GROUP BY user_id",
+            (guild_id, first, last),
+        )
+    return await db.fetchall(
+        "SELECT s.user_id, SUM(s.net), COUNT(s.won_game), COUNT(*) FROM rounds r"
+        " JOIN round_seats s ON s.guild_id = r.guild_id AND s.round_id = r.id"
+        " WHERE r.guild_id = ? AND r.ended_at >= ? AND r.ended_at < ? AND s.user_id > 0"
+        " GROUP BY s.user_id",
+        (guild_id, start, end),
+    )
+
+
+"""What a season's leaderboard ranks by: chips won, or rating change."""
+
+
+async def season_leaderboard(
+    db: Reader, guild_id: int, start: float, end: float, by: str = "chips", limit: int = 10
+) -> list[SeasonEntry]:
+    """The server's human members ranked for the time ``start`` ≤ t < ``end`` (a season).
+
+    Chips won and rounds won come from the rounds that ended in it (``round_seats``,
+    read by round through the ``rounds_by_time`` index, no second ledger); the rating
+    change is the sum of the changes of the games rated in it (``rating_changes``). A
+    member who only appears in one of the two has zero in the other. Ties: the other
+    figure, then the member id. Empty when nothing was played in the season.
+    """
+    check_guild(guild_id)
+    _limit(limit)
+    if by not in SEASON_ORDERS:
+        raise HistoryError("bad_order", f"a season is ranked by {' or '.join(SEASON_ORDERS)}, not {by!r}")
+    if not start < end:
+        raise HistoryError("bad_season", f"a season starts before it ends, not {start!r} to {end!r}")
+    played = await _season_seats(db, guild_id, float(start), float(end))
+    rated = await db.fetchall(
+        "SELECT user_id, SUM(ordinal_after - ordinal_before) FROM rating_changes"
+        " WHERE guild_id = ? AND rated_at >= ? AND rated_at < ? AND user_id > 0 GROUP BY user_id",
+        (guild_id, float(start), float(end)),
+    )
+    entries: dict[int, SeasonEntry] = {
+        int(u): SeasonEntry(int(u), int(net), int(won), int(n), 0.0) for u, net, won, n in played
+    }
+    for u, change in rated:
+        old = entries.get(int(u), SeasonEntry(int(u), 0, 0, 0, 0.0))
+        entries[int(u)] = SeasonEntry(old.member, old.chips, old.rounds_won, old.rounds, float(change))
+    if by == "chips":
+        order = sorted(entries.values(), key=lambda e: (-e.chips, -e.rating_change, e.member))
+    else:
+        order = sorted(entries.values(), key=lambda e: (-e.rating_change, -e.chips, e.member))
+    return order[:limit]

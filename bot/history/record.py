@@ -136,6 +136,9 @@ async def record_game(
     seats is rated once, on its better finish. A game with fewer than two
     distinct members rates no one (returns ``{}``).
 
+    Each member's rating before and after is kept in ``rating_changes`` (a season's rating
+    change is their sum over its games, ``bot.history.seasons``).
+
     Each member's row is locked (an upsert that touches it) in user-id order
     before it is read, so two games ending at once in one server — they may
     share a computer pseudo-member — queue instead of losing an update, and
@@ -174,4 +177,9 @@ async def record_game(
             " WHERE guild_id = ? AND user_id = ?",
             (rated.mu, rated.sigma, rated.ordinal, float(now), guild_id, member),
         )
+    await tx.executemany(
+        "INSERT INTO rating_changes (guild_id, user_id, rated_at, ordinal_before, ordinal_after)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(guild_id, m, float(now), before[str(m)].ordinal, after[str(m)].ordinal) for m in order],
+    )
     return {member: after[str(member)] for member in order}

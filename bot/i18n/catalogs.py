@@ -9,10 +9,12 @@ never used. Plural forms come from the catalog header, which Babel writes from C
 
 from __future__ import annotations
 
+import copy
 import gettext
 from functools import cache
 from io import BytesIO
 from pathlib import Path
+from typing import Protocol
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -35,6 +37,27 @@ LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
 """The catalogs live at the top of the repository, beside ``babel.cfg``."""
 
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+class CardLook(Protocol):
+    """How a reader sees cards, as ``Texts`` carries it: a ``bot.cards.Look``.
+
+    Named here by its shape, since ``bot.cards`` reads its words from these catalogs.
+    """
+
+    @property
+    def style(self) -> str:
+        """The reader's card style (``bot.cards.STYLES``)."""
+        ...
+
+    @property
+    def pictures(self) -> bool:
+        """Whether any card may show as an emoji for this reader."""
+        ...
+
+    def as_text(self) -> CardLook:
+        """The same style without pictures."""
+        ...
 
 
 def po_path(language: str, locales_dir: Path = LOCALES_DIR) -> Path:
@@ -89,6 +112,8 @@ class Texts:
         self.language = language
         self._translations = translations
         self._number_locale = SOURCE_LANGUAGE if language == PSEUDO_LANGUAGE else language
+        self.faces: CardLook | None = None
+        """How this reader sees cards (``bot.cards.Look``); None: as text, the classic style."""
 
     def gettext(self, message: str) -> str:
         """The message in this language (a typed command becomes a mention once ids are known)."""
@@ -122,8 +147,19 @@ class Texts:
     def at(self, practice: bool) -> Texts:
         """These texts for a table: at a practice table every chip amount says "practice chips"."""
         if practice:
-            return PracticeTexts(self.language, self._translations)
-        return self if type(self) is Texts else Texts(self.language, self._translations)
+            out: Texts = PracticeTexts(self.language, self._translations)
+        elif type(self) is Texts:
+            return self
+        else:
+            out = Texts(self.language, self._translations)
+        out.faces = self.faces
+        return out
+
+    def with_faces(self, faces: CardLook | None) -> Texts:
+        """These texts for a reader who sees cards as ``faces`` (a copy: ``texts()`` are shared)."""
+        out = copy.copy(self)
+        out.faces = faces
+        return out
 
 
 class PracticeTexts(Texts):

@@ -14,13 +14,16 @@ process at a time, so no other process holds a stale copy).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from babel import Locale
 
 from bot.i18n.catalogs import LANGUAGES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE, Texts, texts
 from bot.storage import Store
+
+if TYPE_CHECKING:
+    from bot.cards.styles import CardStyles
 
 __all__ = [
     "LANGUAGES",
@@ -102,6 +105,8 @@ class LanguageBook:
     def __init__(self, db: Store) -> None:
         self.db = db
         self._saved: dict[tuple[int, int], str | None] = {}
+        self.cards: CardStyles | None = None
+        """How each reader sees cards (``bot.cards``): the ``Texts`` given here carry it, when set."""
 
     async def saved(self, guild_id: int, user_id: int) -> str | None:
         """The saved choice of a member (or of the server, ``user_id=SERVER``), or None."""
@@ -143,12 +148,14 @@ class LanguageBook:
         return resolve_language(saved, client_locale, await self.server(guild_id))
 
     async def server_texts(self, guild_id: int | None) -> Texts:
-        """``Texts`` for a server's public messages."""
-        return texts(await self.server(guild_id))
+        """``Texts`` for a server's public messages (cards in the server's style)."""
+        t = texts(await self.server(guild_id))
+        return t if self.cards is None else t.with_faces(await self.cards.server_look(guild_id))
 
     async def member_texts(self, guild_id: int | None, user_id: int, client_locale: str | None) -> Texts:
-        """``Texts`` for a member's private messages."""
-        return texts(await self.member(guild_id, user_id, client_locale))
+        """``Texts`` for a member's private messages (cards in the member's style)."""
+        t = texts(await self.member(guild_id, user_id, client_locale))
+        return t if self.cards is None else t.with_faces(await self.cards.member_look(guild_id, user_id))
 
     async def member_source(self, guild_id: int | None, user_id: int, client_locale: str | None) -> Source:
         """Why a member reads the language ``member`` gives: their choice, their client, or the server."""

@@ -35,9 +35,10 @@ class TimedOut:
 
 @dataclass(frozen=True)
 class LeavingAfterRound:
-    """A member asked to leave once this round ends (R8.4)."""
+    """A member asked to leave once this round ends (R8.4), or took it back (``staying``)."""
 
     player: int
+    staying: bool = False
 
 
 @dataclass(frozen=True)

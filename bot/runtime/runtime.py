@@ -338,7 +338,7 @@ class TableRuntime:
             if user_id not in table.leave_after_round:
                 raise TableError("not_leaving")
             await self.store.set_flag(table, lambda t: t.leave_after_round.remove(user_id))
-            return self._done(Outcome(table))
+            return self._done(Outcome(table, notices=(LeavingAfterRound(user_id, staying=True),)))
 
     async def stop(
         self,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cogs.flipflop.commands import FlipFlop
+from cogs.flipflop.emojis import CardEmojis
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
 async def setup(bot: FlipFlopBot) -> None:
     """Load the cog (discord.py extension entry point)."""
     await bot.add_cog(FlipFlop(bot))
+    await bot.add_cog(CardEmojis(bot))
 
 
 __all__ = ["FlipFlop", "setup"]

@@ -29,6 +29,7 @@ from bot.table_render import notice_line
 from bot.tables import TableError, TableService
 from cogs.flipflop import controls
 from cogs.flipflop.admin import AdminCommands
+from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
 from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier, Moved, News
@@ -67,6 +68,16 @@ LANGUAGE_SHOWN = {
 PUBLIC_LANGUAGE = N_(
     "Public messages (the table, round logs, results) are in this server's language: {language}."
 )
+SEASON_CHOICES = [
+    app_commands.Choice(name="1 month", value=1),
+    app_commands.Choice(name="2 months", value=2),
+    app_commands.Choice(name="3 months", value=3),
+    app_commands.Choice(name="4 months", value=4),
+    app_commands.Choice(name="6 months", value=6),
+    app_commands.Choice(name="12 months", value=12),
+]
+"""``/flipflop config season_months:``: the lengths that divide a year (``bot.history.seasons``)."""
+NOTIFY_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 NEWS_SECONDS = 2.0
 """At shutdown, how long recording what the notifier's last calls found may take."""
 FOLLOW_CLIENT = N_("You now follow your Discord client's language: {language}.")
@@ -79,6 +90,7 @@ def now() -> float:
 
 @app_commands.guild_only()
 class FlipFlop(
+    CardCommands,
     CoachCommands,
     HistoryCommands,
     AdminCommands,
@@ -313,8 +325,11 @@ class FlipFlop(
         buy_in="Default buy-in for new tables (a multiple of the stake, at least 4 stakes)",
         turn_seconds="Seconds a player has for each turn",
         language="The language of public messages: the table, round logs, results",
+        cards="How cards look in public messages: the table, round logs",
+        season_months="How long a season of the leaderboard lasts, in calendar months from January",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, cards=STYLE_CHOICES)
+    @app_commands.choices(season_months=SEASON_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def config(
@@ -326,6 +341,8 @@ class FlipFlop(
         buy_in: BuyIn | None = None,
         turn_seconds: TurnSeconds | None = None,
         language: app_commands.Choice[str] | None = None,
+        cards: app_commands.Choice[str] | None = None,
+        season_months: app_commands.Choice[int] | None = None,
     ) -> None:
         assert interaction.guild is not None
         books = self.bot.languages
@@ -335,6 +352,7 @@ class FlipFlop(
             "default_stake": stake,
             "default_buy_in": buy_in,
             "turn_seconds": turn_seconds,
+            "season_months": season_months.value if season_months is not None else None,
         }
         changes = {k: v for k, v in given.items() if v is not None}
         ledger = self.bot.ledger
@@ -353,10 +371,12 @@ class FlipFlop(
             s = await ledger.settings(interaction.guild.id)
         if language is not None:
             await books.choose(interaction.guild.id, SERVER, language.value)
+        if cards is not None and books.cards is not None:
+            await books.cards.choose(interaction.guild.id, SERVER, cards.value)
         t = await books.reader(interaction)
         head = (
             t.gettext("Settings saved. New tables use them; tables already open keep theirs.")
-            if changes or language is not None
+            if changes or language is not None or cards is not None
             else t.gettext("This server's Flip Flop settings:")
         )
         public = await books.server(interaction.guild.id)
@@ -372,12 +392,29 @@ class FlipFlop(
                     count=t.number(s.turn_seconds)
                 )
             ),
+            t.gettext("• Season length: **{months}**").format(
+                months=t.ngettext("{count} month", "{count} months", s.season_months).format(
+                    count=t.number(s.season_months)
+                )
+            ),
             t.gettext("• Language of public messages: **{language}**").format(
                 language=picker_label(public, t.language)
             ),
+            await config_line(self.bot, interaction.guild.id, t),
             t.gettext("Change any of them with `/flipflop config` and its options."),
         ]
         await send_ephemeral(interaction, "\n".join(lines))
+
+    @app_commands.command(
+        name="notify", description="Turn pings: be mentioned when your turn starts and your hand isn't open."
+    )
+    @app_commands.describe(turn="on (the default) or off, for you in this server")
+    @app_commands.choices(turn=NOTIFY_CHOICES)
+    async def notify(
+        self, interaction: discord.Interaction, turn: app_commands.Choice[str] | None = None
+    ) -> None:
+        """Show or set the member's turn pings (cogs/flipflop/pings.py)."""
+        await self.notifier.pings.command(interaction, turn.value if turn is not None else None)
 
     @app_commands.command(
         name="language", description="Choose the language of your private messages (hands, answers)."

@@ -319,11 +319,15 @@ class HandButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>stock|take|drop|refresh|leave|leaveok|hint)"
-        r"(?::(?P<until>\d+))?"
+        r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+)"
+        r":(?P<op>stock|take|drop|refresh|leave|leaveok|hint|discard|spread|layoff|pick)"
+        r"(?::(?P<until>[0-9A-Z.@~]*))?"
     ),
 ):
     """A button in a private hand: draw, take the discard, drop, refresh, leave (asks), leaveok (confirms).
+
+    A card's button discards it, or (``pick``) carries the selection it makes; a spread or a
+    lay-off offered as a button carries its cards (``until`` holds the value).
 
     ``leaveok`` carries ``until``, the second its confirmation expires: a
     confirmation is only good for a moment, and only for the state it was
@@ -339,13 +343,16 @@ class HandButton(
         op: str,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-        until: int | None = None,
+        emoji: str | discord.PartialEmoji | None = None,
+        until: int | str | None = None,
         row: int | None = None,
+        disabled: bool = False,
     ) -> None:
         custom_id = f"ff:a:{tid}:{seq}:{op}" + (f":{until}" if until is not None else "")
         super().__init__(
-            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=custom_id, row=row)
+            discord.ui.Button(
+                label=label or None, style=style, emoji=emoji, custom_id=custom_id, row=row, disabled=disabled
+            )
         )
         self.tid, self.seq, self.op, self.until = tid, seq, op, until
 
@@ -353,8 +360,7 @@ class HandButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> HandButton:
-        until = int(match["until"]) if match["until"] else None
-        return cls(match["tid"], int(match["seq"]), match["op"], until=until)
+        return cls(match["tid"], int(match["seq"]), match["op"], until=match["until"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = str(self.until) if self.until is not None else None

@@ -33,6 +33,7 @@ from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.limits import fitted
 from bot.replay_link import story_file, watch_button
+from bot.round_picture import Ending
 from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
 from bot.storage import StoreError
 from bot.table_render import (
@@ -40,14 +41,15 @@ from bot.table_render import (
     event_lines,
     last_move,
     notice_line,
-    round_record_embed,
+    round_ending,
     round_title,
     unreadable_line,
 )
 from bot.tables import Table, Unreadable
 from cogs.flipflop.pacing import EditPacer
-from cogs.flipflop.screens import Screen, current_screen, hand_screen, practice_embed
-from engine.events import Drew, GameOver, PlayerLeft, RoundStarted
+from cogs.flipflop.pings import TurnPings
+from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, practice_title
+from engine.events import Drew, GameOver, PlayerLeft, RoundEnded, RoundStarted
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -204,6 +206,10 @@ class DiscordNotifier:
         self.failures: dict[str, int] = {}
         """Failed table edits in a row, per table (the backoff grows with them)."""
         self._tasks: set[asyncio.Future[None]] = set()
+        self.pings = TurnPings(self)
+        """A mention when a member's turn starts and no hand of theirs is open (cogs/flipflop/pings.py)."""
+        self.endings: dict[str, Ending] = {}
+        """How each table's last round ended (its record's picture), until the next deal."""
 
     async def server_texts(self, guild_id: int) -> Texts:
         """The server's language for the table message, the round log and the channel's news.
@@ -359,6 +365,7 @@ class DiscordNotifier:
             for text in split_message(news):  # a restart, a closing and the final standings are news
                 results.append(await self.post(table, text))
         await self._update_open_hands(table)
+        self.pings.after(outcome)
         if table.status == "closed":
             self.forget(table.id)
         sent = worst(results)
@@ -380,7 +387,10 @@ class DiscordNotifier:
         number = table.game.public_view().round_number
         old = self.message_id(table)
         if number > 1 and old is not None:
-            record = practice_embed(table, round_record_embed(round_title(number - 1, t), finished), t)
+            ending = self.endings.pop(tid, None)
+            style = t.faces.style if t.faces is not None else "classic"
+            title = practice_title(table, round_title(number - 1, t), t)
+            record = RoundRecord(title, tuple(finished), ending, style)
             stored = None if table.practice else table.last_round_id  # the round that just ended
             self._spawn(self._move_down(table, old, record, stored))
 
@@ -403,7 +413,7 @@ class DiscordNotifier:
             self._spawn(self._move_down(table, old, None))
 
     async def _move_down(
-        self, table: Table, old_id: int, record: discord.Embed | None, round_id: int | None = None
+        self, table: Table, old_id: int, record: RoundRecord | None, round_id: int | None = None
     ) -> None:
         """Post the table at the bottom of the channel; the old message keeps the finished round.
 
@@ -420,10 +430,10 @@ class DiscordNotifier:
             if record is None:
                 sent = await self.retire(table, old_id)
             else:
-                view = await self._replay_view(table, round_id, await self.table_texts(table))
-                sent = await self._call(
-                    table.id, "edit the old table message", old.edit(embed=record, view=view), CALL_SECONDS
-                )
+                shown = await self.table_texts(table)
+                view = await self._replay_view(table, round_id, shown)
+                edit = old.edit(**await record.edit(shown, view))  # drawn anew on each try
+                sent = await self._call(table.id, "edit the old table message", edit, CALL_SECONDS)
             # a passing failure: again with backoff, or the old message keeps its controls
             if sent.status is Delivery.FAILED and failures + 1 < OTHER_EDIT_TRIES:
                 self.pacer.request(table.channel_id, lambda: freeze(failures + 1), key, backoff(failures + 1))
@@ -495,6 +505,9 @@ class DiscordNotifier:
             self.last_lines[tid] = t.gettext(RESTARTED)
         if any(isinstance(e, RoundStarted) for e in outcome.events):
             self.last_lines[tid] = ""
+        for e in outcome.events:
+            if isinstance(e, RoundEnded):
+                self.endings[tid] = round_ending(outcome.table, e, t)
         line = last_move(outcome.table, outcome.events, t)
         if line:
             self.last_lines[tid] = line
@@ -504,6 +517,7 @@ class DiscordNotifier:
         for key in [k for k in self.open_hands if k[0] == table_id]:
             self.forget_hand(*key)
         self.below.pop(table_id, None)
+        self.endings.pop(table_id, None)
         self.failures.pop(table_id, None)
 
     async def post(self, table: Table, text: str) -> Sent:

@@ -38,6 +38,7 @@ from cogs.flipflop.screens import (
     hand_screen,
     leave_confirm_screen,
     lobby_screen,
+    moved_hand_screen,
     practice_embed,
     rules_screen,
 )
@@ -378,7 +379,13 @@ class Controls:
         screen = hand_screen(table, user_id, t)  # as the table is now, after the tip's read
         if tip:  # last, under the cards and what to do now
             screen = replace(screen, content=f"{screen.content}\n{tip}")
+        older = self.notifier.open_hands.get((table.id, user_id))
         await answer.private(**screen.send())
+        if older is not None:  # only the newest hand follows the game: the older one says so
+            try:
+                await older.interaction.edit_original_response(**moved_hand_screen(older.t).edit())
+            except discord.HTTPException:
+                pass  # its token ran out: it already says it stopped updating
         self.notifier.remember_hand(table, user_id, interaction, t)
 
     async def _tip(self, table: Table, user_id: int, t: Texts) -> str:
@@ -417,11 +424,17 @@ class Controls:
         if op == "leave":
             await answer.edit(**leave_confirm_screen(table, user_id, now(), t).edit())
             return
-        if op == "leaveok" and (value is None or now() > int(value)):
+        if op == "leaveok" and (value is None or not value.isdigit() or now() > int(value)):
             note = t.gettext(
                 "⌛ That question about leaving expired; nothing was done. Here is your hand now:"
             )
             await answer.edit(**hand_screen(table, user_id, t, note).edit())
+            self.notifier.remember_hand(table, user_id, interaction, t)
+            return
+        if op == "pick":  # choosing cards to lay down changes nothing at the table: only this hand
+            note = t.gettext(STALE_NOTE) if seq != table.seq else ""
+            selection = value or None if seq == table.seq else None
+            await answer.edit(**hand_screen(table, user_id, t, note, selection=selection).edit())
             self.notifier.remember_hand(table, user_id, interaction, t)
             return
         action = parse_action(table.pid(user_id), op, value)

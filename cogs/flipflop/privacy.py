@@ -87,6 +87,8 @@ class PrivacyCommands(commands.Cog):
         saved = self.bot.languages._saved  # the language choices read so far: theirs are gone now
         for key in [k for k in saved if k[1] == user]:
             del saved[key]
+        if self.bot.languages.cards is not None:
+            self.bot.languages.cards.forget_member(user)
         return t.ngettext(
             "Done: {count} stored row no longer names you. If you play again, you start as a new member.",
             "Done: {count} stored rows no longer name you. If you play again, you start as a new member.",

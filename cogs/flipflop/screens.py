@@ -6,6 +6,8 @@ the words come from ``bot.table_render`` and the controls from ``controls``.
 
 from __future__ import annotations
 
+import asyncio
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,10 +16,14 @@ import discord
 
 from bot.coach_render import PRACTICE_BANNER, practice_dress
 from bot.i18n import N_, Texts
-from bot.render import plain, plain_cards
+from bot.render import card_emoji, plain, plain_cards
+from bot.round_picture import MAX_BYTES as PICTURE_BYTES
+from bot.round_picture import Ending, picture_alt
+from bot.round_picture import file_name as picture_file
+from bot.round_picture import render as render_round
 from bot.rules_pages import rules_pages
 from bot.runtime import LEVELS
-from bot.table_render import closed_embed, hand_text, lobby_embed, table_embed
+from bot.table_render import closed_embed, hand_text, lobby_embed, log_text, table_embed
 from bot.tables import Table
 from cogs.flipflop.coach import practice_review_button
 from cogs.flipflop.controls import (
@@ -33,6 +39,7 @@ from cogs.flipflop.controls import (
     label,
 )
 from engine import Card, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine.cards import sort_key
 from engine.view import PlayerView
 
 
@@ -137,6 +144,11 @@ def practice_embed(table: Table, embed: discord.Embed, t: Texts) -> discord.Embe
     return embed
 
 
+def practice_title(table: Table, title: str, t: Texts) -> str:
+    """A title as a practice table dresses it (a real table's stays as it is)."""
+    return practice_dress(t, title, None, None)[0] if table.practice else title
+
+
 def current_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> Screen:
     """The table message as it should read now, whatever the table's state (server's language)."""
     if table.status == "lobby":
@@ -154,6 +166,52 @@ def current_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[st
     return Screen(embed=practice_embed(table, embed, t))
 
 
+@dataclass(frozen=True)
+class RoundRecord:
+    """A finished round as the channel keeps it: its story and, when known, a picture of its end.
+
+    A Components V2 message: a container with the title and the round's log, the picture
+    (every hand and spread, ``bot.round_picture``) in a media gallery with its alt text, and
+    **Watch the replay** when there is one. It replaces the table message the round was played
+    in, once, and is never edited again (a V2 message can not go back to an embed).
+    """
+
+    title: str
+    lines: tuple[str, ...]
+    ending: Ending | None = None
+    style: str = "classic"
+
+    async def edit(self, t: Texts, replay: discord.ui.View | None = None) -> dict[str, Any]:
+        """Keyword arguments for the message's one edit; the picture is drawn off the event loop."""
+        layout = discord.ui.LayoutView(timeout=None)
+        box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+            accent_colour=discord.Colour.dark_grey()
+        )
+        box.add_item(discord.ui.TextDisplay(fit(f"### {self.title}", 300)))
+        box.add_item(discord.ui.TextDisplay(log_text(self.lines, RECORD_CHARS) or "—"))
+        files: list[discord.File] = []
+        if self.ending is not None:
+            data = await asyncio.to_thread(render_round, self.ending, self.style)
+            if len(data) <= PICTURE_BYTES:
+                name = picture_file(self.ending.number)
+                files.append(discord.File(io.BytesIO(data), filename=name))
+                item = discord.MediaGalleryItem(
+                    f"attachment://{name}", description=picture_alt(self.ending, t)
+                )
+                box.add_item(discord.ui.MediaGallery(item))
+        buttons = [
+            c for c in (replay.children if replay is not None else []) if isinstance(c, discord.ui.Button)
+        ]
+        if buttons:
+            box.add_item(discord.ui.ActionRow(*buttons))
+        layout.add_item(box)
+        return {"content": None, "embed": None, "view": layout, "attachments": files}
+
+
+RECORD_CHARS = 3000
+"""Room for a finished round's log in its record (the text of a V2 message holds 4,000)."""
+
+
 def closed_screen(title: str, text: str) -> Screen:
     """A lobby that was cancelled or emptied: no controls."""
     return Screen(embed=closed_embed(title, text))
@@ -167,10 +225,19 @@ PRACTICE_HAND = N_(
 )
 
 
-def hand_screen(table: Table, user_id: int, t: Texts, note: str = "", drawn: Card | None = None) -> Screen:
+def hand_screen(
+    table: Table,
+    user_id: int,
+    t: Texts,
+    note: str = "",
+    drawn: Card | None = None,
+    selection: str | None = None,
+) -> Screen:
     """A player's private hand in their language ``t``, with controls for exactly their legal actions now.
 
-    A finished game (or closed table) offers nothing to click.
+    The cards are buttons (see ``_hand_controls``); ``selection`` is what the player has
+    picked to lay down (``~`` and card codes), or None. A finished game (or closed table)
+    offers nothing to click.
     """
     assert table.game is not None
     view = table.game.view(table.pid(user_id))
@@ -179,16 +246,55 @@ def hand_screen(table: Table, user_id: int, t: Texts, note: str = "", drawn: Car
         text += "\n" + t.gettext(PRACTICE_HAND)
     if view.over or table.status != "playing":
         return Screen(content=text, view=None)
-    return Screen(content=text, view=_hand_controls(table, view, t))
+    return Screen(content=text, view=_hand_controls(table, view, t, picked(view, selection)))
+
+
+HAND_MOVED = N_("↪️ This hand moved to your newer hand message below; nothing to click here.")
+
+
+def moved_hand_screen(t: Texts) -> Screen:
+    """An older hand message once the player opened a newer one: where the hand went, no controls."""
+    return Screen(content=t.gettext(HAND_MOVED), view=None)
+
+
+def picked(view: PlayerView, selection: str | None) -> tuple[Card, ...] | None:
+    """The cards a selection names that are in the hand now, or None when not selecting.
+
+    Selecting only makes sense while the player may lay down (after drawing).
+    """
+    if selection is None or not selection.startswith("~") or not _playing(view):
+        return None
+    hand = {c.code: c for c in view.hand}
+    return tuple(sorted({hand[code] for code in selection[1:].split(".") if code in hand}, key=sort_key))
+
+
+def _playing(view: PlayerView) -> bool:
+    """The player has drawn and may lay down, lay off and discard now."""
+    return view.can_act and any(isinstance(a, Discard) for a in view.legal)
+
+
+def card_rows(hand: Sequence[Card]) -> list[list[Card]]:
+    """A hand in one row (up to three cards) or two of nearly equal length, sorted.
+
+    Five cards and six (after a draw) both take two rows, so drawing moves nothing below the cards.
+    """
+    cs = sorted(hand, key=sort_key)
+    if len(cs) <= 3:
+        return [cs] if cs else []
+    half = (len(cs) + 1) // 2
+    return [cs[:half], cs[half:]]
 
 
 def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Screen:
-    """Asks before leaving: "Keep playing" takes the place of the Leave button just clicked.
+    """Asks before leaving: **Keep playing**, and **Yes, leave** alone on the row below.
 
-    The confirming button comes second, expires after ``LEAVE_CONFIRM_SECONDS``
-    and only holds for the table's current state (``seq``), so a double
-    click, or a click much later, never leaves the game (R8.4: leaving mid-round
-    forfeits the round).
+    The cards stay where they were (not clickable). **Leave game…** always follows **Refresh**
+    in its row, and both answers are first in theirs, so a double click lands on nothing that
+    leaves; **Keep playing** leads back to the hand, where Draw or Refresh sits in its place,
+    and an expired **Yes, leave** to Refresh or nothing (Drop is never first in a row).
+    The confirming button expires after ``LEAVE_CONFIRM_SECONDS``
+    and only holds for the table's current state (``seq``), so a click much later never
+    leaves the game (R8.4: leaving mid-round forfeits the round).
     """
     assert table.game is not None
     v = table.game.view(table.pid(user_id))
@@ -215,23 +321,110 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
     text = f"{hand_text(table, v, t)}\n\n{question}"
     out = discord.ui.View(timeout=None)
     tid, seq = table.id, table.seq
-    out.add_item(
-        HandButton(tid, seq, "refresh", label(t.gettext("Keep playing")), discord.ButtonStyle.success)
-    )
+    rows = _card_buttons(out, table, v, t, None, clickable=False)
     until = int(now) + LEAVE_CONFIRM_SECONDS
     out.add_item(
         HandButton(
-            tid, seq, "leaveok", label(t.gettext("Yes, leave")), discord.ButtonStyle.danger, until=until
+            tid, seq, "refresh", label(t.gettext("Keep playing")), discord.ButtonStyle.success, row=rows
+        )
+    )
+    out.add_item(
+        HandButton(
+            tid,
+            seq,
+            "leaveok",
+            label(t.gettext("Yes, leave")),
+            discord.ButtonStyle.danger,
+            until=until,
+            row=rows + 1,
         )
     )
     return Screen(content=text, view=out)
 
 
-def _hand_controls(table: Table, v: PlayerView, t: Texts) -> discord.ui.View:
+def _card_buttons(
+    out: discord.ui.View,
+    table: Table,
+    v: PlayerView,
+    t: Texts,
+    selection: tuple[Card, ...] | None,
+    clickable: bool = True,
+) -> int:
+    """The hand as card buttons on the first rows; returns the next free row.
+
+    After drawing a card's button discards it, or, while selecting, picks it (green) or puts
+    it back; otherwise the cards are shown, not clickable.
+    """
+    tid, seq = table.id, table.seq
+    playing = clickable and _playing(v)
+    discards = {a.card for a in v.legal if isinstance(a, Discard)}
+    hand = v.hand if v.player in v.players and v.in_round else ()
+    rows = card_rows(hand)
+    for r, row in enumerate(rows):
+        for c in row:
+            face = card_emoji(c, t)
+            text = "" if face is not None else plain(c, t)
+            if selection is None:
+                out.add_item(
+                    HandButton(
+                        tid,
+                        seq,
+                        "discard",
+                        text,
+                        discord.ButtonStyle.secondary,
+                        face,
+                        until=c.code,
+                        row=r,
+                        disabled=not (playing and c in discards),
+                    )
+                )
+                continue
+            chosen = c in selection
+            after = [x for x in selection if x != c] if chosen else sorted([*selection, c], key=sort_key)
+            out.add_item(
+                HandButton(
+                    tid,
+                    seq,
+                    "pick",
+                    ("✓ " + text) if chosen and text else text,
+                    discord.ButtonStyle.success if chosen else discord.ButtonStyle.secondary,
+                    face,
+                    until="~" + ".".join(x.code for x in after),
+                    row=r,
+                    disabled=not playing,
+                )
+            )
+    return len(rows)
+
+
+QUICK = 4
+"""Spreads and lay-offs offered as one-click buttons after a draw (with **Select cards…**, one row)."""
+
+
+def _hand_controls(
+    table: Table, v: PlayerView, t: Texts, selection: tuple[Card, ...] | None = None
+) -> discord.ui.View:
+    """The hand's controls, in rows that keep their places.
+
+    Rows: the cards (one or two rows), then the moves (Draw, Take, Drop — Take disabled
+    rather than missing, so Drop is always third; or after a draw **Select cards…** and
+    one-click spreads and lay-offs; or, selecting, what the selection can do), then a menu
+    (tonk out, which spread to lay off on), then Refresh, Hint and **Leave game…** (which
+    only asks). No control that drops or leaves ever takes the place of the one just
+    clicked (``tests/cogs/test_hand_cards.py`` checks every transition).
+    """
     out = discord.ui.View(timeout=None)
     tid, seq = table.id, table.seq
-    if v.can_act:
-        for a in v.legal:
+    moves = _card_buttons(out, table, v, t, selection)
+    if v.can_act and selection is not None:
+        _selecting(out, table, v, t, selection, moves)
+    elif v.can_act:
+        start = [a for a in v.legal if isinstance(a, Draw)]
+        if start and not any(isinstance(a, Draw) and a.source == "discard" for a in start):
+            # an empty pile: Take stays in its place, disabled, so Drop never moves to second
+            start.append(Draw(v.player, "discard"))
+        start.sort(key=lambda a: a.source == "discard")
+        for a in [*start, *(a for a in v.legal if isinstance(a, Drop))]:
             if isinstance(a, Draw) and a.source == "stock":
                 out.add_item(
                     HandButton(
@@ -241,20 +434,34 @@ def _hand_controls(table: Table, v: PlayerView, t: Texts) -> discord.ui.View:
                         label(t.gettext("Draw from stock")),
                         discord.ButtonStyle.primary,
                         "🂠",
+                        row=moves,
                     )
                 )
             elif isinstance(a, Draw):
                 top = v.top_discard
                 take = (
-                    label(t.gettext("Take {card}").format(card=plain(top)))
+                    label(t.gettext("Take {card}").format(card=plain(top, t)))
                     if top
                     else label(t.gettext("Take the discard"))
                 )
-                out.add_item(HandButton(tid, seq, "take", take, discord.ButtonStyle.primary))
+                face = card_emoji(top, t) if top else None
+                out.add_item(
+                    HandButton(
+                        tid,
+                        seq,
+                        "take",
+                        take,
+                        discord.ButtonStyle.primary,
+                        face,
+                        row=moves,
+                        disabled=a not in v.legal,
+                    )
+                )
             elif isinstance(a, Drop):
                 drop = label(t.gettext("Drop ({value})").format(value=t.number(v.hand_value)))
-                out.add_item(HandButton(tid, seq, "drop", drop, discord.ButtonStyle.danger, "✋"))
-        _menus(out, table, v, t)
+                out.add_item(HandButton(tid, seq, "drop", drop, discord.ButtonStyle.danger, "✋", row=moves))
+        if _playing(v):
+            _quick(out, table, v, t, moves)
     # Refresh and Leave live on the last row, so they never move into the place
     # of a move just clicked; Leave only asks (see ``leave_confirm_screen``).
     out.add_item(
@@ -287,55 +494,155 @@ def _spread_kind(s: Spread, t: Texts) -> str:
     return fit(text.format(value=t.number(sum(c.value for c in s.cards))), OPTION_CHARS)
 
 
-def _menus(out: discord.ui.View, table: Table, v: PlayerView, t: Texts) -> None:
+def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int) -> None:
+    """After a draw: **Select cards…**, the best spreads and lay-offs as one click each, tonk out."""
     tid, seq = table.id, table.seq
+    spreads = sorted(
+        (a for a in v.legal if isinstance(a, Spread)), key=lambda s: -sum(c.value for c in s.cards)
+    )
+    layoffs = sorted((a for a in v.legal if isinstance(a, LayOff)), key=lambda lo: -lo.card.value)
     tonks = [a for a in v.legal if isinstance(a, TonkOut)]
-    spreads = [a for a in v.legal if isinstance(a, Spread)]
-    layoffs = [a for a in v.legal if isinstance(a, LayOff)]
-    discards = [a for a in v.legal if isinstance(a, Discard)]
+    if spreads or layoffs:
+        out.add_item(
+            HandButton(
+                tid,
+                seq,
+                "pick",
+                label(t.gettext("Select cards…")),
+                discord.ButtonStyle.secondary,
+                "☑️",
+                until="~",
+                row=row,
+            )
+        )
+    for s in spreads[:QUICK]:
+        text = label(t.gettext("Lay down {cards}").format(cards=plain_cards(s.cards, t)))
+        out.add_item(
+            HandButton(tid, seq, "spread", text, discord.ButtonStyle.primary, until=code(s.cards), row=row)
+        )
+    for lo in layoffs[: QUICK - min(len(spreads), QUICK)]:
+        text = label(
+            t.gettext("Lay off {card} on #{spread}").format(
+                card=plain(lo.card, t), spread=t.number(lo.target + 1)
+            )
+        )
+        value = f"{lo.card.code}@{lo.target}"
+        out.add_item(
+            HandButton(
+                tid,
+                seq,
+                "layoff",
+                text,
+                discord.ButtonStyle.primary,
+                card_emoji(lo.card, t),
+                until=value,
+                row=row,
+            )
+        )
     if tonks:
         options = [
             discord.SelectOption(
-                label=f"{plain_cards(t.first)} + {plain_cards(t.second)}",
-                value=f"{code(t.first)}|{code(t.second)}",
+                label=fit(f"{plain_cards(tk.first, t)} + {plain_cards(tk.second, t)}", OPTION_CHARS),
+                value=f"{code(tk.first)}|{code(tk.second)}",
             )
-            for t in tonks[:25]
+            for tk in tonks[:25]
         ]
-        out.add_item(
-            HandSelect(tid, seq, "tonk", label(t.gettext("🎉 Tonk out! Lay down your whole hand…")), options)
+        select = HandSelect(
+            tid, seq, "tonk", label(t.gettext("🎉 Tonk out! Lay down your whole hand…")), options
         )
-    if spreads:
-        options = [
-            discord.SelectOption(
-                label=plain_cards(s.cards), description=_spread_kind(s, t), value=code(s.cards)
+        select.item.row = row + 1
+        out.add_item(select)
+
+
+def _selecting(
+    out: discord.ui.View, table: Table, v: PlayerView, t: Texts, selection: tuple[Card, ...], row: int
+) -> None:
+    """What the picked cards can do: only what is legal now is enabled, and the labels say what."""
+    tid, seq = table.id, table.seq
+    chosen = set(selection)
+    spread = next((a for a in v.legal if isinstance(a, Spread) and set(a.cards) == chosen), None)
+    single = selection[0] if len(selection) == 1 else None
+    layoffs = [a for a in v.legal if isinstance(a, LayOff) and a.card == single]
+    discard = single is not None and any(isinstance(a, Discard) and a.card == single for a in v.legal)
+    lay = (
+        label(t.gettext("Lay down {cards}").format(cards=plain_cards(spread.cards, t)))
+        if spread
+        else label(t.gettext("Lay down (pick a run or a set)"))
+    )
+    out.add_item(
+        HandButton(
+            tid,
+            seq,
+            "spread",
+            lay,
+            discord.ButtonStyle.primary,
+            until=code(spread.cards) if spread else "",
+            row=row,
+            disabled=spread is None,
+        )
+    )
+    if len(layoffs) == 1:
+        lo = layoffs[0]
+        text = label(
+            t.gettext("Lay off {card} on #{spread}").format(
+                card=plain(lo.card, t), spread=t.number(lo.target + 1)
             )
-            for s in spreads[:25]
-        ]
-        out.add_item(HandSelect(tid, seq, "spread", label(t.gettext("Lay down a spread…")), options))
-    if layoffs:
+        )
+        out.add_item(
+            HandButton(
+                tid,
+                seq,
+                "layoff",
+                text,
+                discord.ButtonStyle.primary,
+                until=f"{lo.card.code}@{lo.target}",
+                row=row,
+            )
+        )
+    elif layoffs:  # several spreads fit: which one is not a card, so it is a menu
         on = {s.index: s.cards for s in v.spreads}
         options = [
             discord.SelectOption(
-                label=f"{plain(lo.card)} → #{lo.target + 1} " + plain_cards(on.get(lo.target, ())),
+                label=fit(f"#{lo.target + 1} " + plain_cards(on.get(lo.target, ()), t), OPTION_CHARS),
                 value=f"{lo.card.code}@{lo.target}",
             )
             for lo in layoffs[:25]
         ]
-        out.add_item(HandSelect(tid, seq, "layoff", label(t.gettext("Lay off a card on a spread…")), options))
-    if discards:
-        options = [
-            discord.SelectOption(
-                label=plain(d.card),
-                value=d.card.code,
-                description=fit(
-                    t.gettext("value {value}").format(value=t.number(d.card.value)), OPTION_CHARS
-                ),
-            )
-            for d in sorted(discards, key=lambda d: (-d.card.value, d.card.suit))[:25]
-        ]
+        select = HandSelect(tid, seq, "layoff", label(t.gettext("Lay off on which spread?")), options)
+        select.item.row = row + 1
+        out.add_item(select)
+    else:
         out.add_item(
-            HandSelect(tid, seq, "discard", label(t.gettext("Discard a card (ends your turn)…")), options)
+            HandButton(
+                tid,
+                seq,
+                "layoff",
+                label(t.gettext("Lay off (pick one card that fits a spread)")),
+                discord.ButtonStyle.primary,
+                until="",
+                row=row,
+                disabled=True,
+            )
         )
+    out.add_item(
+        HandButton(
+            tid,
+            seq,
+            "discard",
+            label(t.gettext("Discard {card}").format(card=plain(single, t)))
+            if single
+            else label(t.gettext("Discard")),
+            discord.ButtonStyle.secondary,
+            until=single.code if single else "",
+            row=row,
+            disabled=not discard,
+        )
+    )
+    out.add_item(
+        HandButton(
+            tid, seq, "pick", label(t.gettext("Cancel")), discord.ButtonStyle.secondary, until="", row=row
+        )
+    )
 
 
 def rules_screen(page: int, t: Texts) -> Screen:

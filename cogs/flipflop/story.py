@@ -13,6 +13,7 @@ from typing import Any
 from bot.history import RoundSummary, Stats, computer_level
 from bot.i18n import N_, Texts
 from bot.privacy import PSEUDONYM_FLOOR
+from bot.render import plain, plain_cards
 from bot.runtime import LEVEL_LABEL
 from engine import Card
 
@@ -52,13 +53,13 @@ def who(member: int | str, t: Texts) -> str:
 
 
 def _cards(codes: Sequence[str], t: Texts) -> str:
-    return " ".join(Card.parse(code).label for code in codes) or t.gettext("no cards")
+    return plain_cards([Card.parse(code) for code in codes], t) or t.gettext("no cards")
 
 
 def _line(code: str, p: Mapping[str, Any], t: Texts) -> str | None:
     """One event of a recorded round as a short line (None: not worth a line)."""
     player = who(p["player"], t) if "player" in p and p["player"] is not None else ""
-    card = Card.parse(p["card"]).label if p.get("card") else ""
+    card = plain(Card.parse(p["card"]), t) if p.get("card") else ""
     n = t.number
     if code == "round_started":
         return t.gettext(
@@ -66,7 +67,7 @@ def _line(code: str, p: Mapping[str, Any], t: Texts) -> str | None:
         ).format(
             number=n(p["number"]),
             dealer=who(p["dealer"], t),
-            upcard=Card.parse(p["upcard"]).label,
+            upcard=plain(Card.parse(p["upcard"]), t),
             game=n(p["pots"]["game"]),
             flip=n(p["pots"]["flip"]),
             flop=n(p["pots"]["flop"]),

@@ -104,7 +104,7 @@ def test_the_reported_hints_now_say_why() -> None:
     drawn = replace(view, hand=view_hand, hand_value=hand_value(view_hand), phase="drawn", taken=None)
     reason = explain(drawn, Discard(drawn.player, C("5S")), random.Random(1))
     text = reason_text(T, reason)
-    assert "`9♠︎`" in text and "`5♠︎`" not in text and "keeps" not in text
+    assert "`9♤`" in text and "`5♤`" not in text and "keeps" not in text
     kings = (C("KC"), C("KD"), C("KS"))
     held = (*kings, C("4H"), C("7C"), C("2D"))
     laid = replace(view, hand=held, hand_value=hand_value(held), phase="drawn", taken=None)
@@ -149,5 +149,5 @@ def test_a_look_back_line_contrasts_with_the_players_own_discard() -> None:
     mine, better = Discard("1", C("5S")), Discard("1", C("9S"))
     why = Reason("discard_searched", {"other": C("5S"), "difference": 2.0})
     line = review_line(T, Review(3, (C("5S"), C("9S")), mine, better, 1.0, 3.0, 40, why))
-    assert "you chose to discard `5♠︎`" in line and "better than discarding `5♠︎`" in line
+    assert "you chose to discard `5♤`" in line and "better than discarding `5♤`" in line
     assert not isinstance(mine, Drop)

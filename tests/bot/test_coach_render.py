@@ -39,19 +39,19 @@ def test_a_hint_reads_as_a_move_and_a_reason() -> None:
     far = Reason("discard_far", {"value": 10, "other": C("9D"), "other_value": 9})
     text = hint_text(T, Hint(Discard("1", C("KS")), far))
     assert text.startswith(
-        "💡 **Hint:** Discard `K♠︎` — the highest card that fits no spread: 10 points, "
-        "where `9♦︎`, the next such card, has 9."
+        "💡 **Hint:** Discard `K♤` — the highest card that fits no spread: 10 points, "
+        "where `9♢`, the next such card, has 9."
     )
     drop = hint_text(T, Hint(Drop("1"), Reason("drop", {"value": 6, "chance": 80})))
     assert "Drop — nobody is likely to beat 6 (a drop wins in about 80%" in drop
     tonk = TonkOut("1", SAMPLE["first"], SAMPLE["second"])  # type: ignore[arg-type]
     tonked = hint_text(T, Hint(tonk, Reason("tonk", SAMPLE)))
-    assert tonked.count("`9♠︎`") == 1 and "every other player pays you one extra stake" in tonked
+    assert tonked.count("`9♤`") == 1 and "every other player pays you one extra stake" in tonked
 
 
 def test_waiting_players_are_told_what_to_watch_for() -> None:
     text = watch_text(T, Reason("watch", {"wanted": (C("JS"),), "value": 40}), "ben")
-    assert "it's **ben**'s" in text and "`J♠︎`" in text and "worth 40" in text
+    assert "it's **ben**'s" in text and "`J♤`" in text and "worth 40" in text
 
 
 def test_a_look_back_lists_the_costly_decisions_and_says_when_it_stopped() -> None:

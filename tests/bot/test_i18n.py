@@ -211,7 +211,7 @@ SCRIPTS = {
 def test_rules_pages_are_in_the_languages_script_and_fit_an_embed(language: str) -> None:
     t = texts(language)
     pages = rules_pages(t)
-    assert len(pages) == len(PAGES) == 6
+    assert len(pages) == len(PAGES) == 7
     in_script = SCRIPTS[language]
     for number, page in enumerate(pages, start=1):
         assert 1 <= len(page.title) <= 256 and 1 <= len(page.body) <= 4096 and len(page.footer) <= 2048
@@ -220,7 +220,7 @@ def test_rules_pages_are_in_the_languages_script_and_fit_an_embed(language: str)
         assert share >= 0.9, f"{language} page {number}: only {share:.0%} of its letters in its script"
         if language != "en":
             assert page.body != PAGES[number - 1].body
-    assert t.number(2) in pages[1].footer and t.number(6) in pages[1].footer
+    assert t.number(2) in pages[1].footer and t.number(7) in pages[1].footer
     tip = t.gettext(FIRST_HAND_TIP).format(rules="</flipflop rules:1>")
     assert "</flipflop rules:1>" in tip and len(tip) <= 200
 

@@ -17,17 +17,19 @@ from bot.i18n import LANGUAGES, PSEUDO_LANGUAGE, texts
 from cogs.flipflop import coach, controls, screens
 
 SOURCE = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (screens, coach))
-LABELS = re.findall(r'label\(t\.gettext\(\s*"((?:[^"\\]|\\.)*)"', SOURCE)
+LABELS = re.findall(r'label\(\s*t\.gettext\(\s*"((?:[^"\\]|\\.)*)"', SOURCE)
 OPTIONS = [m for pair in screens.COMPUTER_LEVEL.values() for m in pair] + re.findall(
     r'gettext\("((?:Run|Set) · [^"]*|value \{value\})"\)', SOURCE
 )
-LONGEST = {"card": "10♥", "value": "50"}
+LONGEST = {"card": "10♥", "value": "50", "cards": "10♥ J♥ Q♥ K♥", "spread": "9"}
 
 
 def test_the_screens_labels_are_found() -> None:
     assert "My hand" in LABELS and "Draw from stock" in LABELS and "Take {card}" in LABELS
     assert "Hint" in LABELS and "Analyse my play" in LABELS
-    assert "Run · lowers your hand by {value}" in OPTIONS and "value {value}" in OPTIONS
+    assert "Run · lowers your hand by {value}" in OPTIONS
+    assert "Select cards…" in LABELS and "Lay down {cards}" in LABELS
+    assert "Lay off {card} on #{spread}" in LABELS
 
 
 @pytest.mark.parametrize("language", [*LANGUAGES, PSEUDO_LANGUAGE])

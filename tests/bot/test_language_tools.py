@@ -38,7 +38,9 @@ def test_the_playground_command_line_takes_a_language(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(playground_module, "serve", serve)
     assert playground_module.main(["--language", "gu", "--db", "x.sqlite3"]) == 0
-    assert seen["args"][-1] == "gu"  # type: ignore[index]
+    assert seen["args"][-2:] == ("gu", None)  # type: ignore[index]
+    assert playground_module.main(["--cards", "four", "--db", "x.sqlite3"]) == 0
+    assert seen["args"][-2:] == (None, "four")  # type: ignore[index]
     with pytest.raises(SystemExit):
         playground_module.main(["--language", "xx"])
 
@@ -51,6 +53,8 @@ def test_the_screenshot_script_names_its_files_by_language() -> None:
     spec.loader.exec_module(script)
     assert script.shot_name("game", None) == "game.png" and script.shot_name("game", "en") == "game.png"
     assert script.shot_name("game", "ko") == "game-ko.png"
+    assert script.shot_name("game", None, "four") == "game-four.png"
+    assert script.shot_name("game", None, "classic") == "game.png"
 
 
 def test_the_readme_section_has_every_language_from_the_catalogs() -> None:

@@ -67,7 +67,9 @@ def playground_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("playground")
     stderr = open(tmp / "stderr.log", "w")  # noqa: SIM115 - closed below, after the process
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bot.playground", "--members", "3", "--db", str(tmp / "play.sqlite3")],
+        # Cards as text (no emoji pictures): the test reads them in the page's text.
+        [sys.executable, "-m", "bot.playground", "--members", "3", "--cards", "plain"]
+        + ["--db", str(tmp / "play.sqlite3")],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=stderr,

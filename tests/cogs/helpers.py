@@ -36,6 +36,31 @@ def buttons(message: Any) -> dict[str, str]:
     return out
 
 
+def card_buttons(message: Any, op: str = "discard") -> dict[str, str]:
+    """Card code -> custom_id of every enabled card button of a hand (``discard`` or ``pick``)."""
+    out: dict[str, str] = {}
+    for row in message.components:
+        row = row if isinstance(row, dict) else row.to_dict()
+        for c in row.get("components", []):
+            parts = str(c.get("custom_id", "")).split(":")
+            if (
+                c.get("type") == 2
+                and not c.get("disabled")
+                and len(parts) > 5
+                and parts[4] == op
+                and parts[5]
+            ):
+                out[parts[5]] = c["custom_id"]
+    return out
+
+
+def highest(codes: list[str]) -> str:
+    """The card of highest value among codes (the one a simple player discards)."""
+    from engine.cards import Card
+
+    return max(codes, key=lambda code: (Card.parse(code).value, code))
+
+
 def selects(message: Any) -> dict[str, list[str]]:
     """op (last part of custom_id) -> option values, for every select menu."""
     out: dict[str, list[str]] = {}
@@ -83,6 +108,27 @@ async def open_table(world: World, players: list[simcord.MemberActor], **options
     return table
 
 
+def walk(message: Any) -> list[dict[str, Any]]:
+    """Every component of a message as Discord receives it, nested ones (V2 containers, rows) included."""
+    out: list[dict[str, Any]] = []
+
+    def visit(c: dict[str, Any]) -> None:
+        out.append(c)
+        for child in c.get("components") or []:
+            visit(child)
+        if c.get("accessory"):
+            visit(c["accessory"])
+
+    for c in message.components or []:
+        visit(c if isinstance(c, dict) else c.to_dict())
+    return out
+
+
+def displayed(message: Any) -> str:
+    """The text a Components V2 message shows (its text displays, in order)."""
+    return "\n".join(c["content"] for c in walk(message) if c.get("type") == 10)
+
+
 def channel_text(world: World, channel: simcord.ChannelHandle | None = None) -> str:
     """Everything the channel reads: messages and their embeds (the table's round log included)."""
     out: list[str] = []
@@ -90,6 +136,7 @@ def channel_text(world: World, channel: simcord.ChannelHandle | None = None) -> 
         if m.flags.ephemeral:
             continue
         out.append(m.content or "")
+        out.append(displayed(m))
         for e in m.embeds:
             out += [e.title or "", e.description or ""]
     return "\n".join(out)
@@ -128,7 +175,12 @@ class Hands:
             self.opened[player.id] = self.opened.get(player.id, 0) + 1
             return response
         msg = message(self.world, table.channel_id, mid)
-        if "Refresh" in buttons(msg) and "Draw from stock" not in buttons(msg) and not selects(msg):
+        if (
+            "Refresh" in buttons(msg)
+            and "Draw from stock" not in buttons(msg)
+            and not selects(msg)
+            and not card_buttons(msg)
+        ):
             result = await player.click(msg, custom_id=buttons(msg)["Refresh"])
             return result.response
         return msg
@@ -148,9 +200,9 @@ async def play_simple_turn(
     result = await player.click(hand, custom_id=labels["Draw from stock"])
     hand2 = result.response
     assert hand2 is not None
-    if "discard" in selects(hand2):
-        values = selects(hand2)["discard"]
-        await player.select(hand2.message, [values[0]], custom_id=select_id(hand2, "discard"))
+    discards = card_buttons(hand2)
+    if discards:
+        await player.click(hand2.message, custom_id=discards[highest(list(discards))])
 
 
 async def play_step(world: World, hands: Hands, drop_below: int) -> bool:

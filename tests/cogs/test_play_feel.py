@@ -80,12 +80,16 @@ async def test_leaving_asks_first_and_keep_playing_takes_its_place(world: World)
     leaver = next(p for p in g.round.players if p != g.to_act)
     m = member(world, leaver)
     hand = await my_hand(world, m)
+    leave_at = place_of(hand, "Leave game…")
     asked = await m.click(hand.message, custom_id=buttons(hand)["Leave game…"])
     assert "Leave the game?" in asked.response.content and "forfeits this round" in asked.response.content
-    assert first_control(asked.response)["label"] == "Keep playing"
-    # a double click on Leave lands on Keep playing: still in the round
-    kept = await m.click(asked.response.message, custom_id=first_control(asked.response)["custom_id"])
+    # a double click on Leave never lands on Yes, leave: whatever sits there keeps you in the round
+    there = control_at(asked.response, leave_at)
+    assert there is None or there.get("label") != "Yes, leave"
+    where = place_of(asked.response, "Keep playing")
+    kept = await m.click(asked.response.message, custom_id=buttons(asked.response)["Keep playing"])
     assert "Leave the game?" not in kept.response.content
+    assert (control_at(kept.response, where) or {}).get("label") not in ("Yes, leave", "Leave game…")
     assert leaver in g.seated and leaver not in g.round.dead
 
 
@@ -227,12 +231,12 @@ async def test_rules_are_short_private_pages_with_buttons(world: World) -> None:
     shown = await ann.slash(world.channel, "flipflop rules")
     assert shown.ephemeral
     page = shown.response
-    assert page.embeds[0].footer.text == "Page 1 of 6"
+    assert page.embeds[0].footer.text == "Page 1 of 7"
     assert "(R" not in (page.embeds[0].description or "")
     turned = await ann.click(page.message, label="Next ▶")
-    assert turned.response.embeds[0].footer.text == "Page 2 of 6"
+    assert turned.response.embeds[0].footer.text == "Page 2 of 7"
     back = await ann.click(turned.response.message, label="◀ Back")
-    assert back.response.embeds[0].footer.text == "Page 1 of 6"
+    assert back.response.embeds[0].footer.text == "Page 1 of 7"
 
 
 async def test_a_first_hand_ever_carries_one_tip(world: World) -> None:

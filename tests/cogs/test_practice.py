@@ -18,8 +18,10 @@ from tests.cogs.helpers import (
     Hands,
     Sent,
     buttons,
+    card_buttons,
     channel_text,
     conserved,
+    highest,
     my_hand,
     open_table,
     play_simple_turn,
@@ -27,7 +29,7 @@ from tests.cogs.helpers import (
     table_in,
     table_message,
 )
-from tests.cogs.test_languages_game import ops, option_values, unmarked, within_limits
+from tests.cogs.test_languages_game import ops, unmarked, within_limits
 from tests.conftest import World
 
 
@@ -314,9 +316,9 @@ async def test_practice_hints_and_look_back_come_from_the_catalogs(
         drawn = (await ann.click(hand, custom_id=controls["stock"])).response
         assert drawn is not None
         await ann.click(drawn, custom_id=ops(drawn)["hint"])
-        values = option_values(drawn, "discard")
-        if values:
-            await ann.select(drawn.message, [values[0]], custom_id=ops(drawn)["discard"])
+        cards = card_buttons(drawn)
+        if cards:
+            await ann.click(drawn.message, custom_id=cards[highest(list(cards))])
         sent.edits_private = False
     assert hinted >= 2 and looked_back, (hinted, looked_back)
     private = " ".join(text for aud, _kind, text in sent.texts if aud == "private")

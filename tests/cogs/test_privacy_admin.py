@@ -49,8 +49,9 @@ async def test_forget_asks_then_replaces_the_member_everywhere(world: World) -> 
     await runtime(world).close_by_manager(table.id, world.admin.id)
     assert table_in(world) is None
     await ann.slash(world.channel, "flipflop language", language="sw")
+    await ann.slash(world.channel, "flipflop cards", style="four")
     before = await dump(world)
-    assert "language_choices" in names_anywhere(before, ann.id)
+    assert {"language_choices", "card_styles"} <= set(names_anywhere(before, ann.id))
 
     question = await ask(world, ann, "flipflop privacy forget")  # in the language they chose
     assert question.content.startswith("**Tukusahau?**") and list(buttons(question)) == ["Nisahau", "Ghairi"]

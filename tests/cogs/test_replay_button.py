@@ -12,6 +12,7 @@ import discord
 from bot.replay_link import LINK_LIMIT, packed, replay_link
 from bot.settings import load_settings
 from engine.replay import replay
+from tests.cogs.helpers import displayed, walk
 from tests.cogs.test_fair_history import play_game, round_file, shown
 from tests.conftest import World
 
@@ -21,12 +22,9 @@ PAGE = "https://cards.example.org/flipflop/replay/"
 def link_buttons(message: Any) -> list[dict[str, Any]]:
     """The link buttons of a message (or of an interaction's response), as Discord receives them."""
     assert message is not None
-    out = []
-    for row in message.components:
-        for item in (row if isinstance(row, dict) else row.to_dict()).get("components", []):
-            if item.get("style") == discord.ButtonStyle.link.value:
-                out.append(item)
-    return out
+    return [
+        c for c in walk(message) if c.get("type") == 2 and c.get("style") == discord.ButtonStyle.link.value
+    ]
 
 
 def unpadded(text: str) -> bytes:
@@ -66,7 +64,7 @@ async def test_round_verify_and_records_offer_the_replay_when_the_page_has_an_ad
     [verify_link] = link_buttons(verified.response)  # something to open from Discord, not a repository path
     assert verify_link["url"].startswith(PAGE) and len(verify_link["url"]) <= LINK_LIMIT
     # each finished round's record in the channel (the old table message) carries its replay
-    records = [m for m in world.channel.history() if any("round" in (e.title or "") for e in m.embeds)]
+    records = [m for m in world.channel.history() if "### 🃏 Flip Flop — round" in displayed(m)]
     urls = [b["url"] for m in records for b in link_buttons(m)]
     assert len(urls) == len(ids) - 1  # every round but the last, which ended the game
     assert all(u.startswith(PAGE) and len(u) <= LINK_LIMIT for u in urls)

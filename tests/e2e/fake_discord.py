@@ -264,6 +264,7 @@ class FakeDiscord:
         r.add_post(api + "/channels/{cid}/messages", self.create_message)
         r.add_get(api + "/channels/{cid}/messages/{mid}", self.get_message)
         r.add_patch(api + "/channels/{cid}/messages/{mid}", self.edit_message)
+        r.add_delete(api + "/channels/{cid}/messages/{mid}", self.remove_message)
         r.add_get(api + "/channels/{cid}", self.get_channel)
         self.runner = web.AppRunner(app, handler_cancellation=True)  # a request given up never lands
         await self.runner.setup()
@@ -450,6 +451,12 @@ class FakeDiscord:
         if msg is None:
             return self.json({"code": 10008, "message": "Unknown Message"}, 404)
         return self.json(self._edit(msg, await request.json()))
+
+    async def remove_message(self, request: web.Request) -> web.Response:
+        """The bot deletes its own message (a turn ping, once its player acts)."""
+        if self.messages.pop(int(request.match_info["mid"]), None) is None:
+            return self.json({"code": 10008, "message": "Unknown Message"}, 404)
+        return web.Response(status=204)
 
     async def get_channel(self, request: web.Request) -> web.Response:
         cid = int(request.match_info["cid"])

@@ -202,7 +202,7 @@ async def slow_database_clicks(
         hand = fake.messages[int(info["message_id"])]
         discard = control(hand, ":discard")
         assert discard is not None
-        await fake.click(uid, PLAYERS[uid], hand, discard["custom_id"], [discard["options"][0]["value"]])
+        await fake.click(uid, PLAYERS[uid], hand, discard["custom_id"])  # a click on a card discards it
         await wait_for(lambda s=seq: bot.table()["seq"] > s + 1, 10)  # type: ignore[index,misc]
     return latencies
 
@@ -320,7 +320,7 @@ async def draw_and_discard(fake: FakeDiscord, bot: BotProcess) -> None:
     hand = fake.messages[int(info["message_id"])]
     discard = control(hand, ":discard")
     assert discard is not None
-    await fake.click(uid, PLAYERS[uid], hand, discard["custom_id"], [discard["options"][0]["value"]])
+    await fake.click(uid, PLAYERS[uid], hand, discard["custom_id"])  # a click on a card discards it
     await wait_for(lambda: bot.table()["seq"] >= seq + 2)  # type: ignore[index]
 
 

@@ -138,9 +138,12 @@ async def running(tmp_path: Path) -> AsyncIterator[tuple[FakeDiscord, BotProcess
 
 
 def control(message: dict[str, Any], suffix: str) -> dict[str, Any] | None:
+    """The control whose custom id ends with ``suffix``; for ``:discard``, the first card that discards."""
     for row in message.get("components", []):
         for c in row.get("components", []):
-            if str(c.get("custom_id", "")).endswith(suffix):
+            cid = str(c.get("custom_id", ""))
+            a_card = f"{suffix}:" in cid and not cid.endswith(":") and not c.get("disabled")
+            if cid.endswith(suffix) or a_card:
                 return c
     return None
 
@@ -215,8 +218,14 @@ async def play_turn(
         assert "earlier turn" in fake.message_of(refused)["content"]
         assert bot.table()["game"]["round"]["hands"] == before["game"]["round"]["hands"]  # type: ignore[index]
         bot.conserved()
-    if control(hand, ":discard") is not None:
-        await act(fake, uid, hand, ":discard")
+    cards = [
+        c
+        for row in hand.get("components", [])
+        for c in row.get("components", [])
+        if ":discard:" in str(c.get("custom_id", "")) and not c.get("disabled")
+    ]
+    if cards:  # after the draw, a click on a card discards it
+        await fake.click(uid, PLAYERS[uid], hand, cards[0]["custom_id"])
 
 
 async def test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish(running: Any) -> None:

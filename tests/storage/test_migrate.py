@@ -12,6 +12,7 @@ from bot.i18n.languages import LanguageBook
 from bot.ledger import Ledger
 from bot.migrate import COPIED, main
 from bot.storage import SCHEMA_VERSION, Store, open_store
+from cogs.flipflop.pings import NotifyBook
 
 G, ANN, BEN = 2**61, 2**61 + 1, 2**61 + 2
 
@@ -21,10 +22,11 @@ async def _deployment(path: Path) -> str:
     url = f"sqlite:///{path}"
     async with open_store(url) as db:
         ledger = Ledger(db)
-        await ledger.update_settings(G, default_stake=10, default_buy_in=100)
+        await ledger.update_settings(G, default_stake=10, default_buy_in=100, season_months=3)
         await ledger.grant(G, ANN, 50, actor_id=BEN)
         await ledger.claim_daily(G, BEN, now=100.0)
         await LanguageBook(db).choose(G, BEN, "be")
+        await NotifyBook(db).choose(G, ANN, False)
         async with db.transaction() as tx:
             await ledger.debit(tx, G, ANN, 100, "buy_in", reference="t1")
             await ledger.debit(tx, G, BEN, 100, "buy_in", reference="t1")
@@ -42,6 +44,10 @@ async def _deployment(path: Path) -> str:
             await tx.executemany(
                 "INSERT INTO round_players VALUES (?, ?, ?)", [(row[0], G, ANN), (row[0], G, BEN)]
             )
+            await tx.executemany(
+                "INSERT INTO rating_changes VALUES (?, ?, 9.5, 0.0, ?)", [(G, ANN, 1.5), (G, BEN, -1.5)]
+            )
+            await tx.execute("INSERT INTO turn_pings VALUES ('t1', ?, ?, 1, ?)", (G + 9, ANN, G + 10))
     return url
 
 
@@ -64,7 +70,8 @@ async def test_a_deployment_is_copied_whole_and_verified(
     out = capsys.readouterr().out
     assert (
         "Copied accounts 2, guild_settings 1, ledger 6, tables 2, rounds 1, round_players 2,"
-        " round_seats 0, ratings 0, language_choices 1, forget_permits 0, privacy_requests 0." in out
+        " round_seats 0, ratings 0, language_choices 1, forget_permits 0, privacy_requests 0,"
+        " card_styles 0, rating_changes 2, notify_choices 1, turn_pings 1." in out
     )
     assert "Verified: 2 balances equal their ledger sums and the source; 200 chips at open tables." in out
     async with open_store(source) as old, open_store(target) as new:

@@ -14,11 +14,14 @@ import pytest
 
 from bot import privacy
 from bot.audit import audit_guild
+from bot.cards import CardFaces
+from bot.cards.styles import CardStyles
 from bot.history import leaderboard_by_rating, round_story, stats
 from bot.i18n.languages import LanguageBook
 from bot.migrate import COPIED
 from bot.privacy import PERSONAL_DATA, AtTable, forget
 from bot.storage import IntegrityError, Store, open_store
+from cogs.flipflop.pings import NotifyBook
 from tests.bot.runtime.fakes import FakeClock, Harness
 
 G, CH = 2**59, 2**59 + 7
@@ -61,6 +64,10 @@ async def played(target: str) -> Any:
         await h.ledger.grant(G, ANN, 30, actor_id=BEN)
         await h.ledger.grant(G, BEN, 30, actor_id=ANN)
         await LanguageBook(db).choose(G, ANN, "ko")
+        await CardStyles(db, CardFaces()).choose(G, ANN, "text")
+        await NotifyBook(db).choose(G, ANN, False)
+        async with db.transaction() as tx:  # a turn ping left standing (saved for a restart)
+            await tx.execute("INSERT INTO turn_pings VALUES ('gone', ?, ?, 1, ?)", (CH, ANN, CH + 7))
         await finished_game(h)
         yield h
     finally:
@@ -86,7 +93,7 @@ async def test_forget_replaces_the_id_everywhere_and_every_amount_stays(played: 
     before = await everything(db)
     assert set(mentions_anywhere(before, ANN)) >= {
         "accounts", "ledger", "rounds", "round_players", "round_seats", "ratings", "language_choices",
-        "tables",
+        "card_styles", "tables",
     }  # fmt: skip
     balances = {r[1]: r[2] for r in before["accounts"]}
     rounds_before = [json.loads(r[5]) for r in before["rounds"]]
@@ -165,6 +172,7 @@ async def test_export_holds_every_row_about_them_and_hides_an_open_table(played:
     assert [r["id"] for r in found["ledger"]] == sorted(ledger_ids)
     assert all(isinstance(r["transcript"], dict) for r in found["rounds"])  # JSON, not a string in a string
     assert found["language_choices"] == [{"guild_id": G, "user_id": ANN, "language": "ko"}]
+    assert found["card_styles"] == [{"guild_id": G, "user_id": ANN, "style": "text"}]
     states = {r["table_id"]: r["state"] for r in found["tables"]}
     assert states[table.id] is None  # still open: others' cards and the next seed stay hidden
     assert any(s is not None and s["status"] == "closed" for s in states.values())

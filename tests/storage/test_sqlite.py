@@ -23,10 +23,13 @@ async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) ->
     """Databases from before the SQL files (user_version 1) get only migration 2."""
     path = tmp_path / "old.sqlite3"
     async with open_store(path) as db, db.transaction() as tx:
-        await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60)")
+        await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60, 1)")
     con = sqlite3.connect(path)
     con.executescript(
-        "DROP TABLE privacy_requests; DROP TABLE forget_permits; DROP INDEX ledger_by_reference;"  # 5
+        "DROP TABLE turn_pings; DROP TABLE notify_choices; DROP TABLE rating_changes;"  # migration 7
+        " ALTER TABLE guild_settings DROP COLUMN season_months;"
+        " DROP TABLE card_styles;"  # migration 6
+        " DROP TABLE privacy_requests; DROP TABLE forget_permits; DROP INDEX ledger_by_reference;"  # 5
         " DROP TABLE language_choices; DROP TABLE round_seats; DROP TABLE ratings;"  # migrations 4 and 3
         " DROP TABLE round_players; DROP TABLE rounds; PRAGMA user_version = 1;"
     )

@@ -1,0 +1,121 @@
+"""A picture of a round's end: every hand and every spread, drawn with the bot's card faces.
+
+The finished round's record shows it in a media gallery: the moment players most want to look
+at rather than read. One row per player in the order the record lists them (the winner's row
+is marked), then the spreads on the table. The picture holds no words — names and languages
+are in its alt text (``picture_alt``), which says the same in the reader's language — so any
+script's names read right. A PNG in a palette of 256 colours: a few tens of KB for five
+players (``bench/round_picture_bench.py`` measures bytes and render time; the cap is 200 KB).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from bot.cards import DECKS, HERE
+from bot.i18n import Texts
+from bot.render import plain_cards
+from engine.cards import Card, sort_key
+
+CARD = 56
+"""A card's side in the picture, in pixels (the faces are drawn at 128)."""
+GAP = 4
+PAD = 12
+SPREADS_PER_ROW = 10
+"""Cards in a row of spreads before it wraps."""
+BACKGROUND = (43, 45, 49)
+"""Discord's dark message background: the picture sits in it without a frame."""
+WINNER = (88, 201, 122)
+LINE = (78, 80, 88)
+MAX_BYTES = 200_000
+"""The most a round's picture may weigh (it is uploaded with the record's edit)."""
+ALT_CHARS = 1024
+"""Discord's limit for a media gallery item's description."""
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What a round's picture shows: each player's hand (in order) and the spreads on the table."""
+
+    number: int
+    hands: tuple[tuple[str, tuple[Card, ...], int], ...]
+    """(name, cards, value) for each player."""
+    spreads: tuple[tuple[str, tuple[Card, ...]], ...]
+    """(owner's name, cards) for each spread, in the order laid down."""
+    winners: tuple[str, ...] = ()
+    """The names of who won the game pot (their rows are marked)."""
+
+
+@cache
+def _face(deck: str, code: str) -> Image.Image:
+    """A face from the package, scaled to ``CARD`` pixels (kept: a round draws dozens)."""
+    with Image.open(HERE / deck / f"{code}.png") as im:
+        return im.convert("RGBA").resize((CARD, CARD), Image.Resampling.LANCZOS)
+
+
+def render(ending: Ending, style: str = "classic") -> bytes:
+    """The round's end as a PNG: a row of cards per hand, a line, then the spreads."""
+    deck = style if style in DECKS else "classic"
+    step = CARD + GAP
+    spread_rows: list[list[Card | None]] = [[]]
+    for _owner, cards in ending.spreads:
+        if spread_rows[-1] and len(spread_rows[-1]) + len(cards) + 1 > SPREADS_PER_ROW:
+            spread_rows.append([])
+        if spread_rows[-1]:
+            spread_rows[-1].append(None)  # a gap between two spreads
+        spread_rows[-1].extend(cards)
+    spread_rows = [row for row in spread_rows if row]
+    widest = max([len(cs) for _n, cs, _v in ending.hands] + [len(r) for r in spread_rows] + [1])
+    width = PAD * 2 + 8 + widest * step
+    height = PAD * 2 + len(ending.hands) * step + (GAP * 3 + len(spread_rows) * step if spread_rows else 0)
+    image = Image.new("RGBA", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    y = PAD
+    for name, cards, _value in ending.hands:
+        if name in ending.winners:
+            draw.rectangle((PAD - 2, y, PAD + 2, y + CARD), fill=WINNER)
+        x = PAD + 8
+        for c in sorted(cards, key=sort_key):
+            image.alpha_composite(_face(deck, c.code), (x, y))
+            x += step
+        y += step
+    if spread_rows:
+        draw.line((PAD, y + GAP, width - PAD, y + GAP), fill=LINE, width=2)
+        y += GAP * 3
+        for row in spread_rows:
+            x = PAD + 8
+            for card in row:
+                if card is not None:
+                    image.alpha_composite(_face(deck, card.code), (x, y))
+                x += step
+            y += step
+    out = io.BytesIO()
+    image.convert("RGB").quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(
+        out, "PNG", compress_level=6
+    )
+    return out.getvalue()
+
+
+def picture_alt(ending: Ending, t: Texts) -> str:
+    """The picture said in words, in the reader's language: each hand and its value, then the spreads."""
+    lines = [
+        t.gettext("Round {number}: every hand and spread at the end.").format(number=t.number(ending.number))
+    ]
+    for name, cards, value in ending.hands:
+        shown = plain_cards(sorted(cards, key=sort_key), t) if cards else t.gettext("no cards")
+        lines.append(
+            t.gettext("{name}: {cards} (value {value})").format(name=name, cards=shown, value=t.number(value))
+        )
+    for owner, cards in ending.spreads:
+        lines.append(t.gettext("Spread of {name}: {cards}").format(name=owner, cards=plain_cards(cards, t)))
+    text = "\n".join(lines)
+    return text if len(text) <= ALT_CHARS else text[: ALT_CHARS - 1] + "…"
+
+
+def file_name(number: int) -> str:
+    """The attachment's name for round ``number`` (the media gallery points to it)."""
+    return f"round-{number}.png"
