@@ -270,7 +270,7 @@ def picked(view: PlayerView, selection: str | None) -> tuple[Card, ...] | None:
 
 def _playing(view: PlayerView) -> bool:
     """The player has drawn and may lay down, lay off and discard now."""
-    return view.can_act and any(isinstance(a, Discard) for a in view.legal)
+    return view.to_act == view.player and any(isinstance(a, Discard) for a in view.legal)
 
 
 def card_rows(hand: Sequence[Card]) -> list[list[Card]]:

@@ -32,7 +32,8 @@ async def test_cards_shows_saves_and_goes_back_to_the_servers_style(world: World
     ann = world.members[0]
     shown = await ann.slash(world.channel, "flipflop cards")
     assert shown.ephemeral
-    mine, public = said(shown).splitlines()
+    assert shown.response is not None
+    mine, public = str(shown.response.content).splitlines()  # as sent: the command as a mention
     typed = SHOWN["server"].format(sample="`A♤` `10♡` `Q♢` `7♧`", style="classic")
     assert mine == typed.replace("`/flipflop cards`", f"</flipflop cards:{flipflop_id(world)}>")
     assert public == PUBLIC_STYLE.format(style="classic")
