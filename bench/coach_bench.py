@@ -4,13 +4,13 @@
 
 Part 1 deals seeded rounds played by the basic strategy and, at each decision of
 seat ``p0`` with a choice, asks for a hint with the bot's budget
-(``engine.coach.HINT_BUDGET``) the way the bot does: in the runtime's worker
+(``engine.ai.coach.HINT_BUDGET``) the way the bot does: in the runtime's worker
 process (``ComputerPlayers.run``), timed from the submit to the answer (the pool
 is warmed up first). It prints p50/p99 of that wall time.
 
 Part 2 plays ``--rounds`` more rounds, stores each as the bot does
 (``Game.round_transcript``) and looks back at ``p0``'s decisions with the bot's
-budgets (``engine.review.REVIEW_BUDGET`` a decision, ``REVIEW_TOTAL`` in all): p50/p99 per
+budgets (``engine.ai.review.REVIEW_BUDGET`` a decision, ``REVIEW_TOTAL`` in all): p50/p99 per
 decision, and per whole look back (with how many stopped early).
 """
 
@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.runtime.computers import ComputerPlayers  # noqa: E402
 from engine import Game, Seat  # noqa: E402
-from engine.coach import HINT_BUDGET, hint_worker  # noqa: E402
-from engine.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, analyse_worker  # noqa: E402
-from engine.strategies import BasicStrategy, playable  # noqa: E402
+from engine.ai.coach import HINT_BUDGET, hint_worker  # noqa: E402
+from engine.ai.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, analyse_worker  # noqa: E402
+from engine.ai.strategies import BasicStrategy, playable  # noqa: E402
 from engine.view import PlayerView  # noqa: E402
 
 

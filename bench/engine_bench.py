@@ -1,13 +1,16 @@
 """How fast the engine plays: random legal games on one core for a fixed time.
 
     python bench/engine_bench.py [--seconds 10] [--players 4]
-    python bench/engine_bench.py --vs-rlcard [--seconds 10] [--turns 6]
+    python bench/engine_bench.py --vs-rlcard [--seconds 10] [--turns 6] [--leave-by-type]
     python bench/engine_bench.py --profile [--seconds 5]
     python bench/engine_bench.py --rollouts
 
 At every step the full list of legal actions is made (as a computer player
 would) and one is chosen at random; the figure counts applied actions. Whole
-rounds and whole games are played and the game log is kept. Times are CPU
+rounds and whole games are played and the game log is kept. Leave is left
+out of the choice by its place (the last action listed), or, with
+``--leave-by-type``, by filtering the list on the action's type, as a caller
+that does not know the order would. Times are CPU
 time of this process (``time.process_time``), so other work on a shared
 machine disturbs the figures less.
 
@@ -34,13 +37,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Game, Seat  # noqa: E402
+from engine import Game, Leave, Seat  # noqa: E402
 
 Loop = Callable[[float, int], tuple[int, int]]
 
 
-def run(seconds: float, players: int, seed: int) -> tuple[int, int, float]:
-    """Play random whole games for ``seconds`` of CPU time; return (actions, rounds, elapsed)."""
+def run(seconds: float, players: int, seed: int, by_type: bool = False) -> tuple[int, int, float]:
+    """Play random whole games for ``seconds`` of CPU time; return (actions, rounds, elapsed).
+
+    ``by_type`` leaves Leave out by filtering on the action's type instead of by its place.
+    """
     rng = random.Random(seed)
     rand = rng.random
     actions = rounds = 0
@@ -53,6 +59,12 @@ def run(seconds: float, players: int, seed: int) -> tuple[int, int, float]:
                 break
             game.start_round(rng)
             rounds += 1
+            if by_type:
+                while game.in_round:
+                    legal = [a for a in game.legal_actions() if not isinstance(a, Leave)]
+                    game.apply(legal[int(rand() * len(legal))])
+                    actions += 1
+                continue
             while game.in_round:
                 legal = game.legal_actions()
                 game.apply(legal[int(rand() * (len(legal) - 1))])  # the last one is Leave
@@ -63,6 +75,12 @@ def run(seconds: float, players: int, seed: int) -> tuple[int, int, float]:
 def ours(seconds: float, seed: int) -> tuple[int, int]:
     """Flip Flop, 4 players: (actions, rounds) in ``seconds``."""
     actions, rounds, _ = run(seconds, 4, seed)
+    return actions, rounds
+
+
+def ours_by_type(seconds: float, seed: int) -> tuple[int, int]:
+    """Flip Flop, 4 players, Leave filtered out by type: (actions, rounds) in ``seconds``."""
+    actions, rounds, _ = run(seconds, 4, seed, by_type=True)
     return actions, rounds
 
 
@@ -89,7 +107,7 @@ def rlcard_loop(seconds: float, seed: int) -> tuple[int, int]:
 def rollouts(positions: int = 30, seed: int = 3) -> list[int]:
     """Play-outs per decision of the default strong player, on fixed positions (basic-only games)."""
     from engine import Discard, Draw, Drop
-    from engine.strategies import BasicStrategy, StrongStrategy
+    from engine.ai.strategies import BasicStrategy, StrongStrategy
 
     class Counting(StrongStrategy):
         done = 0
@@ -121,10 +139,10 @@ def rollouts(positions: int = 30, seed: int = 3) -> list[int]:
     return counts
 
 
-def side_by_side(seconds: float, turns: int, seed: int) -> float:
+def side_by_side(seconds: float, turns: int, seed: int, by_type: bool = False) -> float:
     """Alternate the two loops ``turns`` times each; print and return the ratio of actions/s."""
     totals: dict[str, list[float]] = {"flipflop": [0, 0.0], "rlcard": [0, 0.0]}
-    loops: dict[str, Loop] = {"flipflop": ours, "rlcard": rlcard_loop}
+    loops: dict[str, Loop] = {"flipflop": ours_by_type if by_type else ours, "rlcard": rlcard_loop}
     for turn in range(turns):
         for name, loop in loops.items():
             start = time.process_time()
@@ -146,6 +164,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--vs-rlcard", action="store_true", help="alternate with RLCard's gin rummy loop")
     parser.add_argument("--turns", type=int, default=6, help="alternations in --vs-rlcard")
+    parser.add_argument(
+        "--leave-by-type", action="store_true", help="leave Leave out by its type, not by its place"
+    )
     parser.add_argument("--profile", action="store_true", help="print cProfile's top lines")
     parser.add_argument("--rollouts", action="store_true", help="strong player's play-outs per decision")
     args = parser.parse_args()
@@ -158,14 +179,14 @@ def main() -> None:
         )
         return
     if args.vs_rlcard:
-        side_by_side(args.seconds, args.turns, args.seed)
+        side_by_side(args.seconds, args.turns, args.seed, args.leave_by_type)
         return
     if args.profile:
         prof = cProfile.Profile()
-        prof.runcall(run, args.seconds, args.players, args.seed)
+        prof.runcall(run, args.seconds, args.players, args.seed, args.leave_by_type)
         pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
         return
-    actions, rounds, elapsed = run(args.seconds, args.players, args.seed)
+    actions, rounds, elapsed = run(args.seconds, args.players, args.seed, args.leave_by_type)
     print(f"players: {args.players}, seconds: {elapsed:.1f}")
     print(f"actions: {actions}  ({actions / elapsed:,.0f} actions/s)")
     print(f"rounds:  {rounds}  ({rounds / elapsed:,.0f} rounds/s)")

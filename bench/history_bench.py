@@ -45,9 +45,9 @@ from bot.history.outcome import RoundOutcome, replayable, round_outcome  # noqa:
 from bot.history.record import INSERT_SEAT, seat_row  # noqa: E402
 from bot.history.seasons import season_at  # noqa: E402
 from bot.ratings import DEFAULT_RATING  # noqa: E402
-from bot.storage import Store  # noqa: E402
+from bot.storage import Store, open_store  # noqa: E402
 from engine import Game, Seat  # noqa: E402
-from engine.strategies import BasicStrategy, RandomStrategy  # noqa: E402
+from engine.ai.strategies import BasicStrategy, RandomStrategy  # noqa: E402
 
 SERVERS = 20
 HUMANS_PER_SERVER = 60
@@ -243,7 +243,7 @@ async def measure(db: Store, queries: int, rng: random.Random) -> dict[str, list
 
 async def run(dialect: str, target: str, rounds: int, queries: int) -> bool:
     rng = random.Random(13)
-    async with Store(target) as db:
+    async with open_store(target) as db:
         print(f"{dialect}: {db.where}")
         await fill(db, rounds, rng)
         if dialect == "postgres":

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import asyncpg  # noqa: E402
 
 from bot.privacy import export, forget  # noqa: E402
-from bot.storage import Store  # noqa: E402
+from bot.storage import Store, open_store  # noqa: E402
 
 GUILD = 2**58
 MEMBER = 2**58 + 1
@@ -118,7 +118,7 @@ async def fill(
 
 async def measure(target: str, rows: int, rounds: int, others: int) -> tuple[float, float, int]:
     """(export seconds, forget seconds, rows forgotten) on a fresh store at ``target``."""
-    async with Store(target) as db:
+    async with open_store(target) as db:
         await fill(db, rows, rounds, others)
         started = time.perf_counter()
         data = await export(db, MEMBER)

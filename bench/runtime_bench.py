@@ -27,12 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.db import Database  # noqa: E402
 from bot.ledger import Ledger  # noqa: E402
 from bot.runtime.computers import ComputerPlayers, choose  # noqa: E402
+from bot.storage import open_store  # noqa: E402
 from bot.tables import TableService  # noqa: E402
 from engine import Game, Seat  # noqa: E402
-from engine.strategies import BasicStrategy  # noqa: E402
+from engine.ai.strategies import BasicStrategy  # noqa: E402
 
 G, CH = 1, 2
 PLAYERS = (11, 12, 13, 14)
@@ -52,7 +52,7 @@ async def state_and_apply(rounds: int, seed: int, with_metrics: bool = False) ->
         metrics.instrument_store()
         metrics.instrument_actions()
     with tempfile.TemporaryDirectory() as tmp:
-        db = Database(Path(tmp) / "bench.sqlite3")
+        db = open_store(Path(tmp) / "bench.sqlite3")
         await db.open()
         ledger = Ledger(db)
         service = TableService(db, ledger, round_pause=0.0)

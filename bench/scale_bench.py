@@ -41,13 +41,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncpg  # noqa: E402
 
-from bot.db import Database  # noqa: E402
 from bot.ledger import Ledger  # noqa: E402
 from bot.settings import shard_of  # noqa: E402
+from bot.storage import open_store  # noqa: E402
 from bot.storage.postgres import PostgresStore, PostgresTx  # noqa: E402
 from bot.storage.sqlite import SqliteStore, SqliteTx  # noqa: E402
 from bot.tables import Table, TableService  # noqa: E402
-from engine.strategies import BasicStrategy  # noqa: E402
+from engine.ai.strategies import BasicStrategy  # noqa: E402
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 TABLES_PER_SERVER = 10
@@ -144,7 +144,7 @@ async def open_tables(service: TableService, ledger: Ledger, servers: list[int],
 async def drive(target: str | Path, shard: int | None, tables: int, rate: float, seconds: float) -> Result:
     """Open the tables, then send actions on time; what the runtime does for a click, measured."""
     count_round_trips()
-    db = Database(target)
+    db = open_store(target)
     await db.open()
     ledger = Ledger(db)
     service = TableService(db, ledger, round_pause=0.0)

@@ -28,8 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Game, Seat  # noqa: E402
+from engine.ai.strategies import STRATEGIES, Strategy, StrongStrategy  # noqa: E402
 from engine.events import PotPaid  # noqa: E402
-from engine.strategies import STRATEGIES, Strategy, StrongStrategy  # noqa: E402
 
 
 def ci95(xs: list[float]) -> tuple[float, float]:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from bot.ledger import MINTING_REASONS, Ledger
 from bot.settings import SettingsError, load_settings
-from bot.storage import Store, StoreError, parse_target, store_target
+from bot.storage import StoreError, open_store, parse_target, store_target
 
 SHOWN_ROWS = 10
 """Ledger ids listed per problem (the rest are counted)."""
@@ -195,7 +195,7 @@ def store_from_env() -> str:
 
 
 async def _run(target: str) -> int:
-    async with Store(target) as db:
+    async with open_store(target) as db:
         audits = await audit_all(Ledger(db))
     bad = [a for a in audits if not a.ok]
     for a in audits:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,15 +14,14 @@ from discord.ext import commands
 
 from bot.cards import CardFaces
 from bot.cards.styles import CardStyles
-from bot.db import Database, StoreError
 from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
+from bot.i18n.languages import LanguageBook
 from bot.i18n.mentions import remember as remember_commands
-from bot.languages import LanguageBook
 from bot.ledger import Ledger, LedgerError
 from bot.limits import fitted
 from bot.refusals import explain
 from bot.settings import Settings
-from bot.storage import store_target
+from bot.storage import StoreError, open_store, store_target
 
 log = logging.getLogger("flipflop")
 
@@ -29,6 +29,24 @@ EXTENSIONS = ("cogs.economy", "cogs.flipflop")
 
 if TYPE_CHECKING:
     from bot.runtime import TableRuntime
+
+
+@dataclass(frozen=True, slots=True)
+class Harness:
+    """What the playground changes about a real bot; production uses the defaults (``PRODUCTION``)."""
+
+    repost_missing_messages: bool = False
+    """The playground's world is new each run: post a lost table message again instead of closing."""
+    resume_on_ready: bool = True
+    """False: the playground builds its world after READY, then resumes tables itself."""
+    edit_limit: int | None = None
+    """Message edits a channel may have per pacing window (None: the cog's own, ``cogs.flipflop.pacing``).
+
+    simcord's clock stands still between clicks, so a paced edit would wait out real seconds.
+    """
+
+
+PRODUCTION = Harness()
 
 
 class FlipFlopBot(commands.AutoShardedBot):
@@ -45,10 +63,9 @@ class FlipFlopBot(commands.AutoShardedBot):
         *,
         rng: random.Random | None = None,
         pause_between_rounds: float | None = None,
-        repost_missing_messages: bool = False,
-        resume_on_ready: bool = True,
         computer_pause: tuple[float, float] = (1.0, 2.0),
         tables_in_threads: bool = True,
+        harness: Harness = PRODUCTION,
         card_emojis: bool = True,
     ) -> None:
         intents = discord.Intents.default()
@@ -67,17 +84,15 @@ class FlipFlopBot(commands.AutoShardedBot):
         self.pause_between_rounds = (
             settings.round_pause if pause_between_rounds is None else pause_between_rounds
         )
-        self.repost_missing_messages = repost_missing_messages
-        self.resume_on_ready = resume_on_ready
         self.computer_pause = computer_pause
         self.tables_in_threads = tables_in_threads
         """At Start, a game moves to a public thread from its lobby where the bot may open one."""
         """Seconds (at least, at most) a computer player waits before each move, to feel human."""
-        """The playground builds its world after READY, then resumes tables itself."""
-        """The playground's world is new each run: post a lost table message again instead of closing."""
+        self.harness = harness
+        """How the playground runs this bot differently (``PRODUCTION`` everywhere else)."""
         self.runtime: TableRuntime | None = None
         """The table runtime, set when the Flip Flop cog loads."""
-        self.db = Database(store_target(settings.database_url, settings.database_path))
+        self.db = open_store(store_target(settings.database_url, settings.database_path))
         self._db_open = False
         self.ledger = Ledger(self.db)
         self.languages = LanguageBook(self.db)

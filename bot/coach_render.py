@@ -1,6 +1,6 @@
 """The coach's words (issue 16): hints, what to watch for, a round looked back at, practice labels.
 
-Pure functions from ``engine.coach``'s results to text, every word through the
+Pure functions from ``engine.ai.coach``'s results to text, every word through the
 catalogs (``t: Texts``). Cards read as everywhere else (``bot.render.card``).
 """
 
@@ -12,9 +12,9 @@ from typing import Any
 from bot.i18n import N_, Texts
 from bot.render import card, cards
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Spread, TonkOut
+from engine.ai.coach import Hint, Reason
+from engine.ai.review import Analysis, Review
 from engine.cards import Card
-from engine.coach import Hint, Reason
-from engine.review import Analysis, Review
 
 PRACTICE_BANNER = N_(
     "🎓 **Practice table** — every chip here is a *practice chip*: none comes from or goes to "
@@ -54,7 +54,7 @@ REASON_TEXT: dict[str, str] = {
     "stock": N_("{card} on the discard pile helps no spread of yours"),
     "stock_searched": N_("in play-outs an unknown card did better"),
 }
-"""Each ``engine.coach`` reason code, worded for players."""
+"""Each ``engine.ai.coach`` reason code, worded for players."""
 
 
 def _param(value: Any, t: Texts) -> str:

@@ -16,8 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.db import Database, Tx
 from bot.refusals import Refusal
+from bot.storage import Store, Tx
+from engine import HOUSE_RULES
 
 HOUSE_ID = 0
 """The server's house account (computer players buy in from it)."""
@@ -133,11 +134,12 @@ def settings_error(error: ValidationError) -> LedgerError:
 
 
 def check_stakes(stake: int, buy_in: int) -> None:
-    """R2.1: a stake of at least 1 and a buy-in that is a multiple of it, at least four stakes."""
+    """R2.1: a stake of at least 1 and a buy-in that is a multiple of it, at least ``min_buy_in_stakes``."""
     if stake < 1:
         raise LedgerError("stake_too_small")
-    if buy_in < 4 * stake:
-        raise LedgerError("buy_in_too_small", minimum=4 * stake)
+    minimum = HOUSE_RULES.min_buy_in_stakes * stake
+    if buy_in < minimum:
+        raise LedgerError("buy_in_too_small", minimum=minimum)
     if buy_in % stake:
         raise LedgerError("buy_in_not_multiple", stake=stake)
     if buy_in > MAX_AMOUNT:
@@ -151,9 +153,9 @@ def check_amount(amount: int) -> None:
 
 
 class Ledger:
-    """The chip operations of every server, on one ``Database``."""
+    """The chip operations of every server, on one ``Store``."""
 
-    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Store, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.clock = clock
 

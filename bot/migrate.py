@@ -29,7 +29,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.storage import Row, Store, StoreError, Tx, parse_target
+from bot.storage import Row, Store, StoreError, Tx, open_store, parse_target
 
 COPIED: dict[str, tuple[str, ...]] = {
     "accounts": ("guild_id", "user_id", "balance", "last_daily", "created_at"),
@@ -193,7 +193,7 @@ async def run(source_url: str, target_url: str) -> Copied:
     dialect, where = parse_target(source_url)
     if dialect == "sqlite" and not Path(where).is_file():
         raise MigrateError(f"There is no SQLite file at {where}.")
-    async with Store(source_url) as source, Store(target_url) as target:
+    async with open_store(source_url) as source, open_store(target_url) as target:
         return await copy(source, target)
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cards import STYLES, all_faces
-from bot.client import FlipFlopBot, create_bot
+from bot.client import FlipFlopBot, Harness, create_bot
 from bot.i18n import LANGUAGES
 from bot.settings import Settings
 
@@ -71,13 +71,13 @@ def build_bot(db_path: Path, replay_url: str | None = None, card_emojis: bool = 
     Games stay in the channel: the world is built anew each run, and a thread from an
     earlier run would be gone (the preview shows one channel).
     """
+    harness = Harness(repost_missing_messages=True, resume_on_ready=False, edit_limit=1_000_000)
     return create_bot(
         Settings(database_path=db_path, shard_count=1, replay_url=replay_url),
-        repost_missing_messages=True,
-        resume_on_ready=False,
         card_emojis=card_emojis,
         computer_pause=PARKED,
         tables_in_threads=False,
+        harness=harness,
     )
 
 
@@ -176,10 +176,6 @@ async def playground(
     pages = contextlib.ExitStack()
     replay_url = pages.enter_context(replay_page())
     bot = build_bot(db_path, replay_url, card_emojis=cards != "plain")
-    from cogs.flipflop import pacing
-
-    # simcord's clock stands still between clicks: a paced edit would wait out real seconds.
-    pacing.BUDGET = (1_000_000, pacing.WINDOW_SECONDS)
     try:
         # The same world every run, so a saved table finds its channel and players again.
         async with simcord.run(bot, check_errors=False) as env:
@@ -223,7 +219,7 @@ async def playground(
 
 async def choose_language(world: Playground, language: str) -> None:
     """The server's language and each member's own choice, as the commands would save them."""
-    from bot.languages import SERVER
+    from bot.i18n.languages import SERVER
 
     guild_id = world.channel.guild.id
     for who in (SERVER, world.admin.id, *(m.id for m in world.members)):
@@ -249,7 +245,7 @@ async def card_emojis_in_preview(env: Any, bot: FlipFlopBot) -> None:
 
 async def choose_cards(world: Playground, style: str) -> None:
     """Everyone's card style, as ``/flipflop config cards:`` and ``/flipflop cards`` would save it."""
-    from bot.languages import SERVER
+    from bot.i18n.languages import SERVER
 
     styles = world.bot.languages.cards
     assert styles is not None

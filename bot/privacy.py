@@ -62,7 +62,7 @@ from typing import Any, Literal
 from bot.audit import existing, store_from_env
 from bot.migrate import COPIED
 from bot.settings import SettingsError
-from bot.storage import Store, StoreError, Tx
+from bot.storage import Store, StoreError, Tx, open_store
 
 EXPORT_FORMAT = 1
 PSEUDONYM_FLOOR = -(2**62)
@@ -362,7 +362,7 @@ async def _rewrite(tx: Tx, s: Stored, user_id: int, pseudonym: int) -> int:
 
 
 async def _run(target: str, command: str, user_id: int, out: str | None) -> int:
-    async with Store(target) as db:
+    async with open_store(target) as db:
         if command == "export":
             data = await export(db, user_id)
             if data is None:

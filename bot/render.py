@@ -28,7 +28,8 @@ SUIT_WORD = {"H": N_("hearts"), "D": N_("diamonds"), "S": N_("spades"), "C": N_(
 
 def look(t: Texts | None) -> Look:
     """How the reader of ``t`` sees cards (text in the classic style when ``t`` does not say)."""
-    return (t.faces if t is not None else None) or DEFAULT_LOOK
+    faces = t.faces if t is not None else None
+    return faces if isinstance(faces, Look) else DEFAULT_LOOK
 
 
 def card(c: Card, t: Texts | None = None) -> str:

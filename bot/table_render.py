@@ -645,7 +645,7 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
             if table.stop_after_round
             else t.gettext("The round is over. The next deal starts by itself.")
         )
-    elif view.to_act == view.player:
+    elif view.can_act:
         top: Card | None = view.top_discard
         if view.phase == "start" and top is not None:
             lines.append(

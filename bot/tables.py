@@ -17,14 +17,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.db import Database, Tx
 from bot.fair_deal import FairDeal
 from bot.history import COMPUTER_MEMBERS, record_game, record_round
 from bot.ledger import HOUSE_ID, InsufficientChips, Ledger, LedgerError, check_stakes
 from bot.ratings import Finish
 from bot.refusals import Refusal
-from bot.storage import Row, StoreError, Unavailable
-from engine import Card, Game, IllegalAction, Leave, Seat
+from bot.storage import Row, Store, StoreError, Tx, Unavailable
+from engine import HOUSE_RULES, Card, Game, IllegalAction, Leave, Seat
 from engine.actions import Action
 from engine.events import Event, GameOver, RoundEnded, RoundStarted, SeatClosed
 
@@ -32,8 +31,8 @@ log = logging.getLogger("flipflop.tables")
 
 TABLE_FORMAT = 1
 """The saved-table format; an unknown one is closed and refunded, never left stuck."""
-MAX_SEATS = 5
-MIN_SEATS = 3
+MAX_SEATS = HOUSE_RULES.max_players
+MIN_SEATS = HOUSE_RULES.min_players
 LOBBY_IDLE_SECONDS = 10 * 60
 TIMEOUTS_BEFORE_REMOVAL = 3
 AWAY_ROUNDS_BEFORE_RELEASE = 3
@@ -385,7 +384,7 @@ class TableService:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         ledger: Ledger,
         clock: Callable[[], float] = time.time,
         round_pause: float = 8.0,

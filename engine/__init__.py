@@ -5,10 +5,12 @@ read: ``cards`` and ``spreads`` (R1, R6.4), ``state`` (the records),
 ``settings`` (house rules), ``deal`` (R3, R4), ``pots`` (R2), ``showing``
 (R5), ``turns`` (R6, R7), ``ending`` (R8), ``legal`` (what may be done),
 ``game`` (the object that ties them together), ``view``, ``snapshot``,
-``replay``, ``strategies``; words for players are in ``catalog``.
+``replay``; words for players are in ``catalog``. Computer play (strategies,
+inference, sampled worlds, play-outs, the coach and the review) is not a rule
+and lives apart, in ``engine.ai``.
 """
 
-from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, SeatId, Spread, TonkOut
 from engine.cards import DECK, Card, hand_value
 from engine.errors import IllegalAction, MalformedInput
 from engine.game import Game
@@ -33,6 +35,7 @@ __all__ = [
     "PlayerView",
     "PublicView",
     "Seat",
+    "SeatId",
     "Spread",
     "SpreadView",
     "TableSpread",

@@ -9,10 +9,16 @@ twice as slow to make, and listing legal actions makes many.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeAlias
 
-from engine.cards import Card, codes
+from engine.cards import Card
 
+SeatId: TypeAlias = str
+"""A player's id at a table, the one type for it in every record, action, event and view.
+
+The engine never reads it: the bot chooses the ids (its members' ids as decimal
+text, a computer seat's own id) and maps them back itself.
+"""
 DrawSource = Literal["stock", "discard"]
 
 
@@ -20,14 +26,14 @@ DrawSource = Literal["stock", "discard"]
 class Drop:
     """R6.1/R7.2: show the hand and claim the lowest value, instead of drawing."""
 
-    player: str
+    player: SeatId
 
 
 @dataclass(slots=True, unsafe_hash=True)
 class Draw:
     """R6.2: take the top card of the stock or of the discard pile."""
 
-    player: str
+    player: SeatId
     source: DrawSource
 
 
@@ -35,7 +41,7 @@ class Draw:
 class Spread:
     """R6.4: lay down a new run or set from the hand (cards in canonical order)."""
 
-    player: str
+    player: SeatId
     cards: tuple[Card, ...]
 
 
@@ -43,7 +49,7 @@ class Spread:
 class LayOff:
     """R6.5: add one card to spread number ``target`` (numbered in the order laid down)."""
 
-    player: str
+    player: SeatId
     card: Card
     target: int
 
@@ -52,7 +58,7 @@ class LayOff:
 class Discard:
     """R6.6: end the turn by putting one card face up on the discard pile."""
 
-    player: str
+    player: SeatId
     card: Card
 
 
@@ -60,7 +66,7 @@ class Discard:
 class TonkOut:
     """R7.4 as one move: lay the whole six-card hand down as these two spreads."""
 
-    player: str
+    player: SeatId
     first: tuple[Card, ...]
     second: tuple[Card, ...]
 
@@ -69,25 +75,7 @@ class TonkOut:
 class Leave:
     """R8.4: leave the game; during a round the player forfeits it."""
 
-    player: str
+    player: SeatId
 
 
 Action = Drop | Draw | Spread | LayOff | Discard | TonkOut | Leave
-
-
-def action_to_json(action: Action) -> list[object]:
-    """The transcript form of an action (``docs/TRANSCRIPT.md``); a tonk out is its two spreads' form."""
-    p = action.player
-    if isinstance(action, Drop):
-        return [p, "drop"]
-    if isinstance(action, Draw):
-        return [p, "draw", action.source]
-    if isinstance(action, Spread):
-        return [p, "spread", codes(action.cards)]
-    if isinstance(action, LayOff):
-        return [p, "layoff", action.card.code, action.target]
-    if isinstance(action, Discard):
-        return [p, "discard", action.card.code]
-    if isinstance(action, TonkOut):
-        return [p, "tonk", codes(action.first), codes(action.second)]
-    return [p, "leave"]

@@ -16,8 +16,6 @@ from engine.errors import MalformedInput
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-RED_SUITS = frozenset("DH")
 SISTER_SUIT = {"H": "D", "D": "H", "S": "C", "C": "S"}
 """R1.4: each suit's sister is the other suit of its colour."""
 
@@ -43,11 +41,6 @@ class Card(NamedTuple):
         """How a person reads it: ``10♥``, ``A♠``."""
         r = RANKS[self.rank - 1]
         return ("10" if r == "T" else r) + SUIT_SYMBOLS[self.suit]
-
-    @property
-    def is_red(self) -> bool:
-        """R1.4: hearts and diamonds are red."""
-        return self.suit in RED_SUITS
 
     def __str__(self) -> str:
         return self.code

@@ -11,13 +11,13 @@ from engine.errors import IllegalAction, MalformedInput
 from engine.events import Event, RoundStarted
 from engine.pots import pay_stakes
 from engine.showing import find_candidates
-from engine.state import Round, RoundRecord, Table
+from engine.state import GameState, Round, RoundRecord
 from engine.turns import begin_turn, end_round
 
 _DECK_SET = frozenset(DECK)
 
 
-def choose_dealer(t: Table, rng: random.Random | None, dealer: str | None) -> str:
+def choose_dealer(t: GameState, rng: random.Random | None, dealer: str | None) -> str:
     """R3.1: the first dealer at random (or as given); after that the next player still seated."""
     if t.dealer is None:
         if dealer is None:
@@ -46,7 +46,7 @@ def the_deck(rng: random.Random | None, deck: Sequence[Card] | None) -> list[Car
 
 
 def start_round(
-    t: Table,
+    t: GameState,
     rng: random.Random | None,
     deck: Sequence[Card] | None,
     dealer: str | None,
@@ -86,7 +86,9 @@ def start_round(
     return events
 
 
-def dealt_hands(t: Table, players: Sequence[str], dealer: str, cards: list[Card]) -> dict[str, list[Card]]:
+def dealt_hands(
+    t: GameState, players: Sequence[str], dealer: str, cards: list[Card]
+) -> dict[str, list[Card]]:
     """R3.2: card i goes to seat (dealer + 1 + i) mod n, one at a time; hands in seat order."""
     n = len(players)
     d = players.index(dealer)
@@ -94,7 +96,7 @@ def dealt_hands(t: Table, players: Sequence[str], dealer: str, cards: list[Card]
     return {p: cards[(i - d - 1) % n : size : n] for i, p in enumerate(players)}
 
 
-def deal(t: Table, r: Round, cards: list[Card]) -> None:
+def deal(t: GameState, r: Round, cards: list[Card]) -> None:
     """R3.3: the dealer's last card is the upcard, and the first turn is the dealer's left.
 
     The flip and flop candidates (R5.4) and who leads each pot are found here,
@@ -113,7 +115,7 @@ def deal(t: Table, r: Round, cards: list[Card]) -> None:
     r.turn = (d + 1) % n
 
 
-def opening(t: Table, r: Round, events: list[Event]) -> None:
+def opening(t: GameState, r: Round, events: list[Event]) -> None:
     """R4: a dealt 50 wins at once with side stakes from all; else a dealt 49 wins the game pot.
 
     R4.3, R7.5: the reveal is automatic and ends the round before any turn;

@@ -6,16 +6,16 @@ from typing import Literal
 
 from engine.events import Event, GameOver, SeatClosed
 from engine.pots import pay_out_all
-from engine.state import Table
+from engine.state import GameState
 
 
-def close_seat(t: Table, p: str, reason: Literal["eliminated", "left"], events: list[Event]) -> None:
+def close_seat(t: GameState, p: str, reason: Literal["eliminated", "left"], events: list[Event]) -> None:
     """R2.7, R8.4: the player is out of the game; their stack goes home with them."""
     t.seated.remove(p)
     events.append(SeatClosed(p, t.stacks[p], reason))
 
 
-def game_over(t: Table, events: list[Event]) -> None:
+def game_over(t: GameState, events: list[Event]) -> None:
     """R8.3: pots still holding chips are split among those seated; stacks go home."""
     if t.seated:
         pay_out_all(t, t.seated, events)
@@ -25,7 +25,7 @@ def game_over(t: Table, events: list[Event]) -> None:
     events.append(GameOver({p: t.stacks[p] for p in t.seated}, standings))
 
 
-def close_short_stacks(t: Table, events: list[Event]) -> None:
+def close_short_stacks(t: GameState, events: list[Event]) -> None:
     """R2.3: before a deal, a player with less than one stake is out."""
     for p in list(t.seated):
         if t.stacks[p] < t.stake:

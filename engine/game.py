@@ -26,13 +26,36 @@ from engine.settings import HOUSE_RULES, HouseRules
 from engine.showing import find_candidates
 from engine.snapshot import read_record, read_snapshot, snapshot_table
 from engine.spreads import normalise
-from engine.state import Round, RoundRecord, Seat, Table, TableSpread
+from engine.state import GameState, Round, RoundRecord, Seat, TableSpread
 from engine.view import PlayerView, PublicView, make_public_view, make_view
 
 __all__ = ["Game", "Seat", "TableSpread"]
 
 
-class Game(Table):
+def _whole(value: object, low: int) -> bool:
+    """A whole number of chips of at least ``low`` (``True`` is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def _check_new_game(seats: Sequence[Seat], stake: int, pots: Mapping[Pot, int], rules: HouseRules) -> None:
+    """R8.1, R2.1: a game's seats, stake, stacks and carried pots, or the coded refusal."""
+    ids = [s.id for s in seats]
+    if not rules.min_players <= len(seats) <= rules.max_players:
+        raise IllegalAction("player_count", low=rules.min_players, high=rules.max_players)
+    if len(set(ids)) != len(ids):
+        twice = next(p for p in ids if ids.count(p) > 1)
+        raise IllegalAction("seat_twice", player=twice)
+    if not _whole(stake, 1):
+        raise IllegalAction("bad_stake", stake=repr(stake))
+    for s in seats:
+        if not _whole(s.stack, 0):
+            raise IllegalAction("bad_stack", player=s.name or s.id)
+    for pot, amount in pots.items():
+        if pot not in POTS or not _whole(amount, 0):
+            raise IllegalAction("bad_pot", pot=repr(pot), amount=repr(amount))
+
+
+class Game(GameState):
     """A table's game of Flip Flop, from its first deal to its end (R8)."""
 
     def __init__(
@@ -42,20 +65,8 @@ class Game(Table):
         pots: dict[Pot, int] | None = None,
         rules: HouseRules = HOUSE_RULES,
     ) -> None:
+        _check_new_game(seats, stake, pots or {}, rules)
         ids = [s.id for s in seats]
-        if not rules.min_players <= len(seats) <= rules.max_players:
-            raise IllegalAction("player_count", low=rules.min_players, high=rules.max_players)
-        if len(set(ids)) != len(ids):
-            twice = next(p for p in ids if ids.count(p) > 1)
-            raise IllegalAction("seat_twice", player=twice)
-        if isinstance(stake, bool) or not isinstance(stake, int) or stake < 1:
-            raise IllegalAction("bad_stake", stake=repr(stake))
-        for s in seats:
-            if isinstance(s.stack, bool) or not isinstance(s.stack, int) or s.stack < 0:
-                raise IllegalAction("bad_stack", player=s.name or s.id)
-        for pot, amount in (pots or {}).items():
-            if pot not in POTS or isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-                raise IllegalAction("bad_pot", pot=repr(pot), amount=repr(amount))
         self._fill(
             rules=rules,
             stake=stake,
@@ -162,7 +173,8 @@ class Game(Table):
         p = action.player
         events: list[Event] = []
         r = self.round
-        if isinstance(action, Leave) and (r is None or r.end is not None):
+        kind = type(action)  # actions are final classes: one look instead of a chain of isinstance calls
+        if kind is Leave and (r is None or r.end is not None):
             events.append(PlayerLeft(p, during_round=False))  # R8.4, between rounds
             self.left_between_rounds.append(p)
             close_seat(self, p, "left", events)
@@ -171,13 +183,13 @@ class Game(Table):
             return events
         assert r is not None
         log = self.history[-1].actions
-        if isinstance(action, Draw):
+        if kind is Draw:
             log.append(action)
-            turns.draw(self, r, p, action.source, events)
-        elif isinstance(action, Discard):
+            turns.draw(self, r, p, action.source, events)  # type: ignore[union-attr]
+        elif kind is Discard:
             log.append(action)
-            turns.discard(self, r, p, action.card, events)
-        elif isinstance(action, Drop):
+            turns.discard(self, r, p, action.card, events)  # type: ignore[union-attr]
+        elif kind is Drop:
             log.append(action)
             turns.drop(self, r, p, events)
         elif isinstance(action, LayOff):

@@ -5,33 +5,48 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.events import POTS, Event, Pot, PotPaid
-from engine.state import Round, Table
+from engine.state import GameState, Round
+
+_GAME_FLIP: tuple[Pot, ...] = ("game", "flip")
+_GAME: tuple[Pot, ...] = ("game",)
 
 
-def pay_stakes(t: Table, r: Round) -> None:
+def pay_stakes(t: GameState, r: Round) -> None:
     """R2.3, R2.4: one stake into the game pot; into flip too with 3 stakes, flop too with 4.
 
     A player pays only into pots they may win, so ``r.paid`` is also who may win what.
     """
     s = t.stake
-    pots, stacks = t.pots, t.stacks
+    stacks, paid = t.stacks, r.paid
+    flip = flop = 0
     for p in r.players:
         k = stacks[p] // s
-        paid: tuple[Pot, ...] = POTS if k >= 4 else ("game", "flip") if k == 3 else ("game",)
-        for pot in paid:
-            pots[pot] += s
-        stacks[p] -= s * len(paid)
-        r.paid[p] = paid
+        if k >= 4:
+            paid[p] = POTS
+            stacks[p] -= 3 * s
+            flip += 1
+            flop += 1
+        elif k == 3:
+            paid[p] = _GAME_FLIP
+            stacks[p] -= 2 * s
+            flip += 1
+        else:
+            paid[p] = _GAME
+            stacks[p] -= s
+    pots = t.pots
+    pots["game"] += s * len(r.players)
+    pots["flip"] += s * flip
+    pots["flop"] += s * flop
 
 
-def side_stake(t: Table, p: str) -> int:
+def side_stake(t: GameState, p: str) -> int:
     """R2.5: ``min(S, stack)`` leaves the player's stack; the caller puts it where the rule says."""
     amount = min(t.stake, t.stacks[p])
     t.stacks[p] -= amount
     return amount
 
 
-def seat_order_from_dealer(t: Table, players: Sequence[str]) -> list[str]:
+def seat_order_from_dealer(t: GameState, players: Sequence[str]) -> list[str]:
     """R2.6: ``players`` in seat order starting at the dealer's left."""
     if len(players) == 1:
         return list(players)
@@ -41,7 +56,7 @@ def seat_order_from_dealer(t: Table, players: Sequence[str]) -> list[str]:
     return sorted(players, key=lambda q: (seat[q] - d - 1) % n)
 
 
-def pay(t: Table, pot: Pot, winners: Sequence[str], events: list[Event], record: bool = True) -> None:
+def pay(t: GameState, pot: Pot, winners: Sequence[str], events: list[Event], record: bool = True) -> None:
     """R2.6: split the pot equally; odd chips one each from the dealer's left.
 
     ``record`` notes the winners in the round (for its result); pots split at
@@ -65,14 +80,14 @@ def pay(t: Table, pot: Pot, winners: Sequence[str], events: list[Event], record:
     events.append(PotPaid(pot, total, shares))
 
 
-def pay_out_all(t: Table, receivers: Sequence[str], events: list[Event]) -> None:
+def pay_out_all(t: GameState, receivers: Sequence[str], events: list[Event]) -> None:
     """R8.3: every pot still holding chips is split among ``receivers`` (the game is ending)."""
     for pot in POTS:
         if t.pots[pot]:
             pay(t, pot, receivers, events, record=False)
 
 
-def settlement_if_closed(t: Table) -> dict[str, int]:
+def settlement_if_closed(t: GameState) -> dict[str, int]:
     """What each seated player would take home if the table closed now, even mid-round.
 
     Their stacks, plus every chip in the pots split among them as at the end

@@ -14,40 +14,22 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread
+from engine.actions import Action, Leave
 from engine.cards import Card
 from engine.catalog import render
-from engine.errors import IllegalAction, MalformedInput
+from engine.codec import InvalidTranscript, card_from_json, int_from_json, parse_action
+from engine.errors import IllegalAction
 from engine.events import POTS, Pot
 from engine.game import Game, Seat
 
-VERBS = ("drop", "draw", "spread", "layoff", "discard", "leave")
-
-
-class InvalidTranscript(MalformedInput):
-    """The input is not a transcript (exit status 2)."""
-
-
-def _card(value: object, where: str) -> Card:
-    if not isinstance(value, str):
-        raise InvalidTranscript("transcript_card", where=where, value=repr(value))
-    try:
-        return Card.parse(value)
-    except MalformedInput:
-        raise InvalidTranscript("transcript_not_card", where=where, value=repr(value)) from None
-
-
-def _int(value: object, where: str, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidTranscript("transcript_number", where=where, low=low, value=repr(value))
-    return value
+__all__ = ["InvalidTranscript", "parse_action", "parse_deck", "replay"]
 
 
 def parse_deck(value: object, where: str) -> list[Card]:
     """A deck: all 52 cards, each once, top first (R1.1, R3.2)."""
     if not isinstance(value, list):
         raise InvalidTranscript("transcript_deck_list", where=where)
-    cards = [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    cards = [card_from_json(v, f"{where}[{i}]") for i, v in enumerate(value)]
     seen: set[Card] = set()
     for c in cards:
         if c in seen:
@@ -56,45 +38,6 @@ def parse_deck(value: object, where: str) -> list[Card]:
     if len(cards) != 52:
         raise InvalidTranscript("transcript_deck_size", where=where, count=len(cards))
     return cards
-
-
-def parse_action(value: object, players: Sequence[str], where: str) -> Action:
-    """One ``[player, verb, ...args]`` entry."""
-    if not isinstance(value, list) or len(value) < 2:
-        raise InvalidTranscript("transcript_action", where=where, value=repr(value))
-    p, verb, args = value[0], value[1], value[2:]
-    if not isinstance(p, str) or p not in players:
-        raise InvalidTranscript("transcript_player", where=where, value=repr(p))
-    if verb not in VERBS:
-        raise InvalidTranscript("transcript_verb", where=where, value=repr(verb), verbs=", ".join(VERBS))
-
-    def need(n: int) -> None:
-        if len(args) != n:
-            raise InvalidTranscript(
-                "transcript_arguments", where=where, verb=repr(verb), expected=n, count=len(args)
-            )
-
-    if verb == "drop":
-        need(0)
-        return Drop(p)
-    if verb == "leave":
-        need(0)
-        return Leave(p)
-    if verb == "draw":
-        need(1)
-        if args[0] not in ("stock", "discard"):
-            raise InvalidTranscript("transcript_source", where=where, value=repr(args[0]))
-        return Draw(p, args[0])
-    if verb == "spread":
-        need(1)
-        if not isinstance(args[0], list):
-            raise InvalidTranscript("transcript_spread", where=where)
-        return Spread(p, tuple(_card(c, where) for c in args[0]))
-    if verb == "layoff":
-        need(2)
-        return LayOff(p, _card(args[0], where), _int(args[1], f"{where}: the spread number"))
-    need(1)
-    return Discard(p, _card(args[0], where))
 
 
 def _round_result(game: Game) -> dict[str, Any]:
@@ -135,7 +78,7 @@ def replay(data: object) -> tuple[dict[str, Any], int]:
         for key in ("stake", "seats", "rounds"):
             if key not in data:
                 raise InvalidTranscript("transcript_missing", key=repr(key))
-        stake = _int(data["stake"], "stake", 1)
+        stake = int_from_json(data["stake"], "stake", 1)
         seats_in = data["seats"]
         if not isinstance(seats_in, list):
             raise InvalidTranscript("transcript_seats")
@@ -143,11 +86,11 @@ def replay(data: object) -> tuple[dict[str, Any], int]:
         for i, s in enumerate(seats_in):
             if not isinstance(s, dict) or not isinstance(s.get("id"), str) or "stack" not in s:
                 raise InvalidTranscript("transcript_seat", index=i)
-            seats.append(Seat(s["id"], _int(s["stack"], f"seats[{i}].stack")))
+            seats.append(Seat(s["id"], int_from_json(s["stack"], f"seats[{i}].stack")))
         pots_in = data.get("pots", {}) or {}
         if not isinstance(pots_in, dict) or not set(pots_in) <= set(POTS):
             raise InvalidTranscript("transcript_pots")
-        pots: dict[Pot, int] = {p: _int(pots_in.get(p, 0), f"pots.{p}") for p in POTS}
+        pots: dict[Pot, int] = {p: int_from_json(pots_in.get(p, 0), f"pots.{p}") for p in POTS}
         try:
             game = Game(seats, stake, pots)
         except IllegalAction as e:

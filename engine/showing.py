@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.cards import SISTER_SUIT, Card
 from engine.events import CardShown, Event, PotCarried
 from engine.pots import pay
-from engine.state import FLIP_FLOP, Round, Table
+from engine.state import FLIP_FLOP, GameState, Round
 
 
 def find_candidates(r: Round) -> None:
@@ -73,7 +73,7 @@ def show(r: Round, p: str, events: list[Event]) -> None:
             events.append(CardShown(p, "flop", flop))
 
 
-def pay_flip_flop(t: Table, r: Round, events: list[Event]) -> None:
+def pay_flip_flop(t: GameState, r: Round, events: list[Event]) -> None:
     """R5.4-R5.6: everyone yet to show does so; the lowest eligible card wins each pot.
 
     A pot no one can win carries to the next round (R5.6).

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.events import Pot
-from engine.state import RoundRecord, Table
+from engine.state import GameState, RoundRecord
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -91,7 +91,7 @@ def _cards(cards: list[Card] | tuple[Card, ...]) -> list[str]:
     return [c.code for c in cards]
 
 
-def snapshot_table(t: Table) -> dict[str, Any]:
+def snapshot_table(t: GameState) -> dict[str, Any]:
     """The game as plain JSON data (version ``FORMAT_VERSION``)."""
     r = t.round
     rd: dict[str, Any] | None = None

@@ -59,11 +59,6 @@ def takes(kind: SpreadKind, spread: Sequence[Card]) -> tuple[Card, ...]:
     return below + above
 
 
-def fits(kind: SpreadKind, spread: Sequence[Card], card: Card) -> bool:
-    """R6.5: say whether ``card`` may be laid off on this spread (``takes``)."""
-    return card in takes(kind, spread)
-
-
 _CARD = {(c.rank, c.suit): c for c in DECK}
 _RUN_STARTS = sum(0x7FF << (13 * i) for i in range(4))  # ranks A..J of each suit: a run of 3 fits above
 _PLUS5 = sum(5 << (4 * i) for i in range(13))

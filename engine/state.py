@@ -1,4 +1,4 @@
-"""The state records: a seat, a spread on the table, a round, the round's log, the table.
+"""The state records: a seat, a spread on the table, a round, the round's log, the game state.
 
 Plain records with no rule in them, so every chapter module (deal, pots,
 showing, turns, game end, legality, views, snapshots) can read them without
@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from engine.actions import Action, Discard, Draw, Drop, Leave, Spread, TonkOut, action_to_json
+from engine.actions import Action, Discard, Draw, Drop, Leave, SeatId, Spread, TonkOut
 from engine.cards import CODES, DECK, SISTER_SUIT, Card, labels
+from engine.codec import action_to_json
 from engine.errors import IllegalAction
 from engine.events import EndReason, Pot
 from engine.settings import HOUSE_RULES, HouseRules
@@ -29,7 +30,7 @@ FLIP_FLOP: tuple[Pot, Pot] = ("flip", "flop")
 class Seat:
     """A player sitting down: their id, their stack at the table, a name for messages."""
 
-    id: str
+    id: SeatId
     stack: int
     name: str | None = None
 
@@ -229,7 +230,15 @@ class PlayerMoves:
     ones at every step (actions are values: equal, hashable, never changed).
     """
 
-    __slots__ = ("discards", "draw_discard", "draw_stock", "drop", "leave")
+    __slots__ = (
+        "before_draw",
+        "before_draw_no_discard",
+        "discards",
+        "draw_discard",
+        "draw_stock",
+        "drop",
+        "leave",
+    )
 
     def __init__(self, player: str) -> None:
         self.drop = Drop(player)
@@ -237,6 +246,10 @@ class PlayerMoves:
         self.draw_discard = Draw(player, "discard")
         self.leave = Leave(player)
         self.discards = {c: Discard(player, c) for c in DECK}
+        self.before_draw: tuple[Action, ...] = (self.drop, self.draw_stock, self.draw_discard, self.leave)
+        """R6: every action of a turn's start (drop, either draw, leave), in ``legal_actions``'s order."""
+        self.before_draw_no_discard: tuple[Action, ...] = (self.drop, self.draw_stock, self.leave)
+        """The same with an empty discard pile (R6.2)."""
 
 
 @lru_cache(maxsize=4096)
@@ -245,10 +258,10 @@ def moves_of(player: str) -> PlayerMoves:
     return PlayerMoves(player)
 
 
-class Table:
+class GameState:
     """The game's records between and during rounds; ``Game`` adds the rules on top.
 
-    Chapter modules take a ``Table`` so that none of them needs ``Game``.
+    Chapter modules take a ``GameState`` so that none of them needs ``Game``.
     """
 
     rules: HouseRules = HOUSE_RULES

@@ -27,7 +27,7 @@ from engine.events import (
 from engine.pots import pay, pay_out_all, side_stake
 from engine.showing import pay_flip_flop, show
 from engine.spreads import normalise, spread_kind
-from engine.state import Round, Table, TableSpread
+from engine.state import GameState, Round, TableSpread
 
 
 def begin_turn(r: Round, events: list[Event]) -> None:
@@ -38,7 +38,7 @@ def begin_turn(r: Round, events: list[Event]) -> None:
         show(r, p, events)
 
 
-def end_turn(t: Table, r: Round, events: list[Event]) -> None:
+def end_turn(t: GameState, r: Round, events: list[Event]) -> None:
     """R6.6: the next live player clockwise; after the first cycle flip and flop are paid (R5.5)."""
     r.had_turn.add(r.players[r.turn])
     r.phase = "start"
@@ -56,7 +56,7 @@ def end_turn(t: Table, r: Round, events: list[Event]) -> None:
     begin_turn(r, events)
 
 
-def draw(t: Table, r: Round, p: str, source: str, events: list[Event]) -> None:
+def draw(t: GameState, r: Round, p: str, source: str, events: list[Event]) -> None:
     """R6.2: take the top card of the stock or the discard pile; the last stock card ends the round (R6.3)."""
     hand = r.hands[p]
     if source == "stock":
@@ -74,7 +74,7 @@ def draw(t: Table, r: Round, p: str, source: str, events: list[Event]) -> None:
     r.drawn_size = len(hand)
 
 
-def discard(t: Table, r: Round, p: str, card: Card, events: list[Event]) -> None:
+def discard(t: GameState, r: Round, p: str, card: Card, events: list[Event]) -> None:
     """R6.6: end the turn with a card face up; discarding the last card goes out (R6.7, R7.1)."""
     hand = r.hands[p]
     hand.remove(card)
@@ -86,7 +86,7 @@ def discard(t: Table, r: Round, p: str, card: Card, events: list[Event]) -> None
         end_turn(t, r, events)
 
 
-def lay_down(t: Table, r: Round, p: str, groups: Sequence[tuple[Card, ...]], events: list[Event]) -> None:
+def lay_down(t: GameState, r: Round, p: str, groups: Sequence[tuple[Card, ...]], events: list[Event]) -> None:
     """R6.4: new spreads from the hand; an empty hand goes out (R6.7, R7.1), or tonks out (R7.4)."""
     hand = r.hands[p]
     for group in groups:
@@ -106,7 +106,7 @@ def lay_down(t: Table, r: Round, p: str, groups: Sequence[tuple[Card, ...]], eve
             end_round(t, r, events, "out", p, [p])
 
 
-def lay_off(t: Table, r: Round, p: str, card: Card, target: int, events: list[Event]) -> None:
+def lay_off(t: GameState, r: Round, p: str, card: Card, target: int, events: list[Event]) -> None:
     """R6.5: one card onto a spread, at the end of a run it extends or as a set's fourth; R6.7 if emptied."""
     hand = r.hands[p]
     hand.remove(card)
@@ -117,13 +117,13 @@ def lay_off(t: Table, r: Round, p: str, card: Card, target: int, events: list[Ev
         end_round(t, r, events, "out", p, [p])
 
 
-def drop(t: Table, r: Round, p: str, events: list[Event]) -> None:
+def drop(t: GameState, r: Round, p: str, events: list[Event]) -> None:
     """R7.2: show the hand; lowest wins, otherwise the dropper is caught and pays a side stake."""
     values = {q: hand_value(h) for q, h in r.hands.items()}
     mine = values[p]
     events.append(Dropped(p, mine))
     dead = r.dead
-    low = min(v for q, v in values.items() if q != p and q not in dead)
+    low = min([v for q, v in values.items() if q != p and q not in dead])
     if mine < low:
         end_round(t, r, events, "drop", p, [p], values=values)
     else:
@@ -131,14 +131,14 @@ def drop(t: Table, r: Round, p: str, events: list[Event]) -> None:
         end_round(t, r, events, "caught", p, winners, side_to_pot=[(p, "R7.2")], values=values)
 
 
-def stock_out(t: Table, r: Round, p: str, events: list[Event]) -> None:
+def stock_out(t: GameState, r: Round, p: str, events: list[Event]) -> None:
     """R6.3, R7.3: the last stock card was drawn; the lowest hand wins."""
     values = {q: hand_value(r.hands[q]) for q in r.players if q not in r.dead}
     low = min(values.values())
     end_round(t, r, events, "stock", p, [q for q, v in values.items() if v == low])
 
 
-def leave_round(t: Table, r: Round, p: str, events: list[Event]) -> None:
+def leave_round(t: GameState, r: Round, p: str, events: list[Event]) -> None:
     """R8.4: the hand is dead for the rest of the round; the last live player wins it."""
     was_turn = r.players[r.turn] == p
     r.dead.add(p)
@@ -151,7 +151,7 @@ def leave_round(t: Table, r: Round, p: str, events: list[Event]) -> None:
 
 
 def end_round(
-    t: Table,
+    t: GameState,
     r: Round,
     events: list[Event],
     reason: EndReason,

@@ -38,11 +38,11 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 
-from bot.i18n import N_
+from bot.i18n.catalogs import N_
 from engine.cards import RANKS, SUITS, Card
 
 if TYPE_CHECKING:
-    from bot.i18n import Texts
+    from bot.i18n.catalogs import Texts
 
 Style = Literal["classic", "four", "text"]
 STYLES: tuple[Style, ...] = ("classic", "four", "text")

@@ -9,7 +9,7 @@ updates the memory too (a server is served by one process at a time).
 from __future__ import annotations
 
 from bot.cards import DEFAULT_STYLE, STYLES, CardFaces, Look
-from bot.db import Database
+from bot.storage import Store
 
 SERVER = 0
 """The ``user_id`` of a server's own row: no Discord id is 0."""
@@ -18,7 +18,7 @@ SERVER = 0
 class CardStyles:
     """Saved card styles of servers and members, with a memory in front of the database."""
 
-    def __init__(self, db: Database, faces: CardFaces) -> None:
+    def __init__(self, db: Store, faces: CardFaces) -> None:
         self.db = db
         self.faces = faces
         """The bot's card faces (its emojis once synced): every ``Look`` this book gives shows them."""

@@ -11,7 +11,7 @@ Human members are Discord user ids, always positive, so "humans only" is
 from __future__ import annotations
 
 COMPUTER_MEMBERS: dict[str, int] = {"random": -1, "basic": -2, "strong": -3}
-"""Each computer level's pseudo-member id (engine/strategies.py names the levels)."""
+"""Each computer level's pseudo-member id (engine/ai/strategies.py names the levels)."""
 
 _LEVELS = {member: level for level, member in COMPUTER_MEMBERS.items()}
 

@@ -17,9 +17,10 @@ from typing import Any
 from bot.history.members import HistoryError
 from engine.actions import Leave
 from engine.cards import Card
+from engine.codec import parse_action
 from engine.events import POTS, Dropped, Event, PotPaid, RoundStarted, TurnStarted
 from engine.game import Game, Seat
-from engine.replay import parse_action, parse_deck, replay
+from engine.replay import parse_deck, replay
 from engine.settings import HOUSE_RULES
 
 SEAT_FIELDS = frozenset({"player", "dealer", "to_player"})

@@ -14,24 +14,50 @@ import gettext
 from functools import cache
 from io import BytesIO
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
-from bot.i18n.languages import LANGUAGES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE
 from bot.i18n.mentions import link_commands
 
-if TYPE_CHECKING:
-    from bot.cards import Look
+SOURCE_LANGUAGE = "en"
+"""Messages are written in English; the English "translation" is the message itself."""
+
+LANGUAGES: tuple[str, ...] = ("en", "fil", "be", "sw", "ko", "gu")
+"""Every language a server or a member may choose, in the picker's order."""
+
+PSEUDO_LANGUAGE = "qps"
+"""A pseudo-locale for tests: every catalog message wrapped in markers (see ``catalogs``)."""
 
 DOMAIN = "flipflop"
 LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
 """The catalogs live at the top of the repository, beside ``babel.cfg``."""
 
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+class CardLook(Protocol):
+    """How a reader sees cards, as ``Texts`` carries it: a ``bot.cards.Look``.
+
+    Named here by its shape, since ``bot.cards`` reads its words from these catalogs.
+    """
+
+    @property
+    def style(self) -> str:
+        """The reader's card style (``bot.cards.STYLES``)."""
+        ...
+
+    @property
+    def pictures(self) -> bool:
+        """Whether any card may show as an emoji for this reader."""
+        ...
+
+    def as_text(self) -> CardLook:
+        """The same style without pictures."""
+        ...
 
 
 def po_path(language: str, locales_dir: Path = LOCALES_DIR) -> Path:
@@ -86,7 +112,7 @@ class Texts:
         self.language = language
         self._translations = translations
         self._number_locale = SOURCE_LANGUAGE if language == PSEUDO_LANGUAGE else language
-        self.faces: Look | None = None
+        self.faces: CardLook | None = None
         """How this reader sees cards (``bot.cards.Look``); None: as text, the classic style."""
 
     def gettext(self, message: str) -> str:
@@ -129,7 +155,7 @@ class Texts:
         out.faces = self.faces
         return out
 
-    def with_faces(self, faces: Look | None) -> Texts:
+    def with_faces(self, faces: CardLook | None) -> Texts:
         """These texts for a reader who sees cards as ``faces`` (a copy: ``texts()`` are shared)."""
         out = copy.copy(self)
         out.faces = faces

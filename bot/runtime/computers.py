@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from bot.i18n import N_
 from engine.actions import Action
-from engine.strategies import STRATEGIES, BasicStrategy, StrongStrategy
+from engine.ai.strategies import STRATEGIES, BasicStrategy, StrongStrategy
 from engine.view import PlayerView
 
 LEVELS = {

@@ -2,10 +2,10 @@
 
 The ledger, the table store and the runtime see only this: ``async with
 store.transaction() as tx`` for atomic work, ``store.fetchall/fetchone`` for
-reads, ``?`` placeholders, plain portable SQL. ``Store(target)`` picks the
-implementation from the target, the way ``pathlib.Path`` picks its flavour:
-a path or ``sqlite:///path`` is the embedded SQLite file, ``postgresql://…``
-is a PostgreSQL server.
+reads, ``?`` placeholders, plain portable SQL. ``bot.storage.open_store(target)``
+picks the implementation from the target: a path or ``sqlite:///path`` is the
+embedded SQLite file, ``postgresql://…`` is a PostgreSQL server. This module
+knows none of the implementations; they import it.
 """
 
 from __future__ import annotations
@@ -106,28 +106,12 @@ def store_target(database_url: str | None, database_path: Path) -> str | Path:
 
 
 class Store:
-    """The bot's database: one of the implementations in ``bot.storage``.
-
-    Not an ``abc.ABC``: ``Store(target)`` itself is how callers open one, and
-    the type checker would refuse to instantiate an abstract class.
-    """
+    """The bot's database: one of the implementations in ``bot.storage`` (``open_store`` makes one)."""
 
     dialect: ClassVar[str]
     """``"sqlite"`` or ``"postgres"``: the folder its migrations live in."""
     driver_errors: ClassVar[tuple[type[Exception], ...]]
     """What the driver raises when a statement fails (a failed migration is reported as ``StoreError``)."""
-
-    def __new__(cls, target: str | Path, *args: Any, **kwargs: Any) -> Store:  # noqa: D102
-        if cls is not Store:
-            return super().__new__(cls)
-        dialect, _ = parse_target(target)
-        if dialect == "postgres":
-            from bot.storage.postgres import PostgresStore
-
-            return super().__new__(PostgresStore)
-        from bot.storage.sqlite import SqliteStore
-
-        return super().__new__(SqliteStore)
 
     async def open(self) -> None:
         """Connect and bring the schema up to date (``SchemaTooNew`` if it is ahead of the code)."""

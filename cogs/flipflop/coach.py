@@ -15,7 +15,7 @@ import asyncio
 import logging
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
@@ -31,14 +31,25 @@ from bot.runtime import LEVELS, TableRuntime
 from bot.table_render import seat_name
 from bot.tables import Table, TableError
 from cogs.flipflop.controls import OPTION_CHARS, fit, label
-from engine.coach import HINT_BUDGET, hint_worker, watch
-from engine.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, NotAPlayer, analyse_worker, seats_of
+from engine.ai.coach import HINT_BUDGET, hint_worker, watch
+from engine.ai.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, NotAPlayer, analyse_worker, seats_of
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
-    from cogs.flipflop.notifier import DiscordNotifier
 
 log = logging.getLogger("flipflop.coach")
+
+
+class _Message(Protocol):
+    def send(self) -> dict[str, Any]: ...
+
+
+class TableMessages(Protocol):
+    """What the coach needs of the notifier (which imports the screens, which import the coach)."""
+
+    def screen(self, table: Table, t: Texts | None = None) -> _Message:
+        """The table message as it should read now."""
+        ...
 
 Computers = app_commands.Range[int, 1, 4]
 
@@ -209,7 +220,7 @@ class Coach:
             )
             return
         view = game.view(pid)
-        if not view.in_round or pid not in view.players or pid in view.dead:
+        if not view.still_playing:
             await send_ephemeral(interaction, t.gettext("There's no round in play for you right now."))
             return
         if view.to_act != pid:
@@ -317,7 +328,7 @@ class CoachCommands(commands.Cog):
     bot: FlipFlopBot
     runtime: TableRuntime
     coach: Coach
-    notifier: DiscordNotifier
+    notifier: TableMessages
 
     @app_commands.command(
         name="practice", description="Open a practice table against computer players (practice chips)."

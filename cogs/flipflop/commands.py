@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.client import send_ephemeral
 from bot.i18n import LANGUAGES, N_, Texts, language_name, picker_label
 from bot.i18n import picker as picker_words
-from bot.languages import SERVER
+from bot.i18n.languages import SERVER
 from bot.ledger import InsufficientChips, LedgerError, setting_range
 from bot.limits import CONTENT, shorten
 from bot.refusals import NOTHING_CHANGED, explain
@@ -37,6 +37,7 @@ from cogs.flipflop.notifier import DiscordNotifier, Moved, News
 from cogs.flipflop.play import REFUSED, THREAD_NAME_CHARS, Answer, Controls, may_manage, not_enough
 from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
+from engine import HOUSE_RULES
 
 # Slash-command ranges come from the guild settings model, the one source of their bounds.
 Stake = app_commands.Range[int, setting_range("default_stake")[0], setting_range("default_stake")[1]]
@@ -109,6 +110,8 @@ class FlipFlop(
 ):
     """Tables of Flip Flop in this server's channels."""
 
+    notifier: DiscordNotifier  # the coach's part sees only its ``TableMessages`` side
+
     def __init__(self, bot: FlipFlopBot) -> None:
         self.bot = bot
         self.notifier = DiscordNotifier(bot, tell=self.tell_runtime)
@@ -122,7 +125,7 @@ class FlipFlop(
             clock=now,
             rng=bot.rng,
             computer_pause=bot.computer_pause,
-            repost_missing_messages=bot.repost_missing_messages,
+            repost_missing_messages=bot.harness.repost_missing_messages,
         )
         self.controls = Controls(self.runtime, self.notifier)
         self.coach = Coach(bot, self.runtime)
@@ -178,7 +181,7 @@ class FlipFlop(
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        if self.bot.resume_on_ready:
+        if self.bot.harness.resume_on_ready:
             await self.runtime.resume()
 
     @commands.Cog.listener()
@@ -257,7 +260,11 @@ class FlipFlop(
         if stake is None:
             stake = settings.default_stake
         if buy_in is None:
-            buy_in = settings.default_buy_in if stake == settings.default_stake else 40 * stake
+            buy_in = (
+                settings.default_buy_in
+                if stake == settings.default_stake
+                else HOUSE_RULES.default_buy_in_stakes * stake
+            )
         user = interaction.user
         if isinstance(interaction.channel, discord.ForumChannel):
             await self.start_in_forum(

@@ -24,8 +24,10 @@ from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
 from bot.runtime import TableRuntime
 from bot.storage import StoreError
-from engine import Card, Discard, Draw, Drop, IllegalAction, LayOff, Leave, Spread, TonkOut
+from engine import Card
 from engine.actions import Action
+from engine.codec import cards_text, parse_control
+from engine.errors import MalformedInput
 
 LABEL_CHARS = 80
 """Discord's limit for a button's label and a select's placeholder (150, but we keep to 80)."""
@@ -470,8 +472,8 @@ class PlayAgainButton(
 
 
 def code(cards: Sequence[Card]) -> str:
-    """Cards as a select value: ``AS.2S.3S``."""
-    return ".".join(c.code for c in cards)
+    """Cards as a select value: ``AS.2S.3S`` (``engine.codec.cards_text``)."""
+    return cards_text(cards)
 
 
 def _cards(text: str) -> tuple[Card, ...]:
@@ -479,26 +481,13 @@ def _cards(text: str) -> tuple[Card, ...]:
 
 
 def parse_action(player: str, op: str, value: str | None) -> Action | None:
-    """Turn a hand control into an engine action (the engine checks it); None if it is malformed."""
-    try:
-        if op == "stock":
-            return Draw(player, "stock")
-        if op == "take":
-            return Draw(player, "discard")
-        if op == "drop":
-            return Drop(player)
-        if op == "leaveok":
-            return Leave(player)
-        if op == "discard" and value:
-            return Discard(player, Card.parse(value))
-        if op == "spread" and value:
-            return Spread(player, _cards(value))
-        if op == "layoff" and value and "@" in value:
-            card, target = value.split("@", 1)
-            return LayOff(player, Card.parse(card), int(target))
-        if op == "tonk" and value and "|" in value:
-            first, second = value.split("|", 1)
-            return TonkOut(player, _cards(first), _cards(second))
-    except (IllegalAction, ValueError):
+    """Turn a hand control into an engine action (the engine checks it); None if it is malformed.
+
+    ``leave`` only asks (``leave_confirm_screen``); its confirmation ``leaveok`` is the action.
+    """
+    if op == "leave":
         return None
-    return None
+    try:
+        return parse_control(player, "leave" if op == "leaveok" else op, value)
+    except MalformedInput:
+        return None

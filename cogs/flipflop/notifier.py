@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.db import StoreError
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.limits import fitted
 from bot.replay_link import story_file, watch_button
 from bot.round_picture import Ending
 from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
+from bot.storage import StoreError
 from bot.table_render import (
     RESTARTED,
     event_lines,
@@ -204,7 +204,7 @@ class DiscordNotifier:
         """The latest interaction behind each player's private hand message (valid 15 minutes)."""
         self.last_lines: dict[str, str] = {}
         """Each table's "last move" line (what the table message says happened last)."""
-        self.pacer = EditPacer()
+        self.pacer = EditPacer(limit=bot.harness.edit_limit)
         """Table-message edits, at most 5 per 5 s per channel, made outside the table's lock."""
         self.logs: dict[str, list[str]] = {}
         """Each table's log of the round being played (shown in the table message)."""

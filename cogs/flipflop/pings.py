@@ -24,23 +24,48 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-from bot.client import send_ephemeral
-from bot.db import Database, StoreError
-from bot.i18n import N_
+from bot.client import FlipFlopBot, send_ephemeral
+from bot.i18n import N_, Texts
 from bot.runtime import Outcome, Resumed
+from bot.storage import Store, StoreError
 from bot.tables import Table
+from cogs.flipflop.pacing import EditPacer
 from engine.events import Discarded, Drew, Dropped, LaidOff, SpreadLaid, TurnStarted
 
-if TYPE_CHECKING:
-    from cogs.flipflop.notifier import DiscordNotifier
-
 log = logging.getLogger("flipflop.pings")
+
+
+class Notifier(Protocol):
+    """What the pings need of the notifier (``cogs.flipflop.notifier``, which keeps them)."""
+
+    @property
+    def bot(self) -> FlipFlopBot:
+        """The bot: its database, languages and channels."""
+        ...
+
+    @property
+    def open_hands(self) -> Mapping[tuple[str, int], object]:
+        """The hands open now, by (table id, member id): a member with one open needs no ping."""
+        ...
+
+    @property
+    def pacer(self) -> EditPacer:
+        """The channels' pacer: a ping is sent and deleted in turn with the table edits."""
+        ...
+
+    async def table_texts(self, table: Table) -> Texts:
+        """The texts of the table's public messages."""
+        ...
+
+    def channel(self, table: Table) -> discord.PartialMessageable:
+        """The table's channel."""
+        ...
 
 PING = N_("🔔 {member}, it's your turn at Flip Flop.")
 """The ping itself, in the server's language (it is a public message)."""
@@ -63,7 +88,7 @@ ACTIONS = (Drew, Discarded, Dropped, LaidOff, SpreadLaid)
 class NotifyBook:
     """Each member's turn-ping choice per server, with a memory in front of the database."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self.db = db
         self._saved: dict[tuple[int, int], bool] = {}
 
@@ -114,7 +139,7 @@ def _on_turn(table: Table, user_id: int, round_number: int) -> bool:
 class TurnPings:
     """The pings standing in tables' channels (at most one per table), kept by the notifier."""
 
-    def __init__(self, notifier: DiscordNotifier) -> None:
+    def __init__(self, notifier: Notifier) -> None:
         self.notifier = notifier
         self.book = NotifyBook(notifier.bot.db)
         self.standing: dict[str, Ping] = {}

@@ -570,8 +570,7 @@ class Controls:
         if action is None:
             await answer.private(t.gettext("That choice isn't something you can do; nothing was done."))
             return
-        draws = op in ("stock", "take") and table.game is not None
-        before = set(table.game.view(table.pid(user_id)).hand) if draws and table.game else set()
+        draws = op in ("stock", "take")
         try:
             outcome = await self.runtime.act(tid, user_id, seq, action, interaction_id=interaction.id)
         except StaleControl:
@@ -584,8 +583,7 @@ class Controls:
             await answer.refused(e, t, table)
         else:
             played = outcome.table
-            new = set(played.game.view(played.pid(user_id)).hand) - before if draws and played.game else set()
-            drawn = next(iter(new)) if len(new) == 1 else None
+            drawn = played.game.view(played.pid(user_id)).just_drawn if draws and played.game else None
             if played.status == "closed" or not played.is_seated(user_id):
                 reply = answer.edit(content=t.gettext("You left the game."), view=None)
                 self.notifier.forget_hand(played.id, user_id)

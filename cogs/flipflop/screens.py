@@ -227,7 +227,6 @@ LEAVE_CONFIRM_SECONDS = 30
 PRACTICE_HAND = N_(
     "-# 🎓 Practice table: practice chips only. **Hint** shows what the strong player would do."
 )
-HAND_ENDED = N_("🏁 This game is over; this hand is finished. The results are in the channel.")
 
 
 def hand_screen(
@@ -309,10 +308,10 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
                 "🚪 **Leave the practice table?** Leaving now forfeits this round (your hand is dead). "
                 "This question expires in {seconds} seconds."
             )
-            if v.in_round and v.player in v.players and v.player not in v.dead
+            if v.still_playing
             else t.gettext("🚪 **Leave the practice table?** This question expires in {seconds} seconds.")
         )
-    elif v.in_round and v.player in v.players and v.player not in v.dead:
+    elif v.still_playing:
         ask = t.gettext(
             "🚪 **Leave the game?** Leaving now forfeits this round (your hand is dead); your stack goes "
             "back to your balance when the round ends. This question expires in {seconds} seconds."
@@ -421,9 +420,9 @@ def _hand_controls(
     out = discord.ui.View(timeout=None)
     tid, seq = table.id, table.seq
     moves = _card_buttons(out, table, v, t, selection)
-    if v.to_act == v.player and selection is not None:
+    if v.can_act and selection is not None:
         _selecting(out, table, v, t, selection, moves)
-    elif v.to_act == v.player:
+    elif v.can_act:
         start = [a for a in v.legal if isinstance(a, Draw)]
         if start and not any(isinstance(a, Draw) and a.source == "discard" for a in start):
             # an empty pile: Take stays in its place, disabled, so Drop never moves to second
@@ -474,7 +473,7 @@ def _hand_controls(
             tid, seq, "refresh", label(t.gettext("Refresh")), discord.ButtonStyle.secondary, "🔄", row=4
         )
     )
-    if table.practice and v.in_round and v.player in v.players and v.player not in v.dead:
+    if table.practice and v.still_playing:
         out.add_item(
             HandButton(tid, seq, "hint", label(t.gettext("Hint")), discord.ButtonStyle.success, "💡", row=4)
         )
@@ -498,7 +497,7 @@ def _hand_controls(
 
 
 def _spread_kind(s: Spread, t: Texts) -> str:
-    run = len({c.suit for c in s.cards}) == 1 and len({c.rank for c in s.cards}) > 1
+    run = PlayerView.spread_kind(s.cards) == "run"
     text = (
         t.gettext("Run · lowers your hand by {value}")
         if run

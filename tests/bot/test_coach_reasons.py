@@ -18,10 +18,10 @@ from bot.i18n.languages import LANGUAGES
 from bot.render import card, cards
 from engine import Card, Discard, Drop, Game, LayOff, Seat, Spread, TonkOut
 from engine.actions import Action
+from engine.ai.coach import Reason, explain, hint
+from engine.ai.review import Review
+from engine.ai.strategies import BasicStrategy, RandomStrategy, Scored, playable
 from engine.cards import hand_value
-from engine.coach import Reason, explain, hint
-from engine.review import Review
-from engine.strategies import BasicStrategy, RandomStrategy, Scored, playable
 from engine.view import PlayerView
 
 C = Card.parse

@@ -10,7 +10,7 @@ import pytest
 
 from bot import playground as playground_module
 from bot.i18n import LANGUAGES, language_name, texts
-from bot.languages import SERVER
+from bot.i18n.languages import SERVER
 from bot.playground import playground
 from bot.rules_pages import IN_SHORT, WHOLE_RULES, main, readme_section
 

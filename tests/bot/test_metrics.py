@@ -17,8 +17,8 @@ import pytest_asyncio
 from aiohttp import web
 
 from bot import metrics
-from bot.db import Database
 from bot.metrics import REGISTRY
+from bot.storage import open_store
 from engine.actions import Discard, Draw, LayOff, TonkOut
 from engine.cards import Card
 from tests.cogs.helpers import Hands, open_table, play_simple_turn, table_in
@@ -206,7 +206,7 @@ def test_a_metrics_port_out_of_range_is_a_setting_error() -> None:
 async def test_every_statement_of_the_store_is_timed_once(tmp_path: Path) -> None:
     metrics.instrument_store()
     metrics.instrument_store()  # twice changes nothing: each statement is still observed once
-    db = Database(tmp_path / "q.sqlite3")
+    db = open_store(tmp_path / "q.sqlite3")
     await db.open()
     try:
         fetch = value("flipflop_db_query_seconds_count", store="sqlite", op="fetch")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from bot.db import Database
 from bot.ledger import HOUSE_ID, Ledger
+from bot.storage import open_store
 from bot.tables import PRACTICE_ROUNDS_KEPT, Table, TableService
 from engine import Leave
 
@@ -20,7 +20,7 @@ ANN, BEN = 11, 12
 
 @pytest_asyncio.fixture
 async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    db = Database(tmp_path / "t.sqlite3")
+    db = open_store(tmp_path / "t.sqlite3")
     await db.open()
     yield TableService(db, Ledger(db), clock=lambda: 1000.0)
     await db.close()

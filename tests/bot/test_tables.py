@@ -12,8 +12,8 @@ import pytest
 import pytest_asyncio
 
 from bot.audit import audit_guild
-from bot.db import Database
 from bot.ledger import InsufficientChips, Ledger
+from bot.storage import open_store
 from bot.tables import Table, TableError, TableService
 from engine import Draw, Drop, IllegalAction
 
@@ -23,7 +23,7 @@ ANN, BEN, CAT, DAN = 11, 12, 13, 14
 
 @pytest_asyncio.fixture
 async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    db = Database(tmp_path / "t.sqlite3")
+    db = open_store(tmp_path / "t.sqlite3")
     await db.open()
     yield TableService(db, Ledger(db), clock=lambda: 1000.0)
     await db.close()
@@ -72,16 +72,19 @@ async def test_a_failed_join_changes_nothing(service: TableService) -> None:
 async def test_start_needs_three_and_the_host(service: TableService) -> None:
     t = await service.create(G, CH, ANN, "Ann", 5, 200, 60)
     await service.join(t, BEN, "Ben")
-    with pytest.raises(TableError, match="3 to 5"):
+    with pytest.raises(TableError) as refused:
         await service.start(t, ANN, may_manage=False)
+    assert refused.value.code == "too_few_players"
     await service.join(t, CAT, "Cat")
-    with pytest.raises(TableError, match="Only the host"):
+    with pytest.raises(TableError) as refused:
         await service.start(t, BEN, may_manage=False)
-    with pytest.raises(TableError, match="full"):
+    assert refused.value.code == "host_starts"
+    with pytest.raises(TableError) as refused:
         for u in (DAN, 15, 16):
             await service.join(t, u, str(u))
 
 
+    assert refused.value.code == "table_full"
 async def test_illegal_actions_are_refused_and_change_nothing(service: TableService) -> None:
     """Out of turn, and a choice that slipped through after the state moved on."""
     t = await started(service)
@@ -89,13 +92,15 @@ async def test_illegal_actions_are_refused_and_change_nothing(service: TableServ
     assert g is not None
     waiting = next(p for p in g.seated if p != g.to_act)
     before = t.to_json()
-    with pytest.raises(IllegalAction, match="turn"):
+    with pytest.raises(IllegalAction) as refused:
         await service.apply(t, Draw(waiting, "stock"))
+    assert refused.value.code == "not_your_turn"
     to_act = g.to_act
     assert to_act is not None
     await service.apply(t, Draw(to_act, "stock"))
-    with pytest.raises(IllegalAction, match="before drawing"):
+    with pytest.raises(IllegalAction) as refused:
         await service.apply(t, Drop(to_act))
+    assert refused.value.code == "drop_after_draw"
     assert t.seq == before["seq"] + 1
     await conserved(service)
 

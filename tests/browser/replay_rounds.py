@@ -6,10 +6,10 @@ import random
 from typing import Any
 
 from bot.replay_link import replay_file
+from engine.ai.strategies import BasicStrategy
 from engine.cards import Card
 from engine.fairness import commitment, deck_codes, first_dealer
 from engine.game import Game, Seat
-from engine.strategies import BasicStrategy
 
 SNOWFLAKE = 1_180_000_000_000_000_000
 DISCORD_EPOCH_MS = 1_420_070_400_000

@@ -18,8 +18,8 @@ from discord import app_commands
 
 from bot.i18n import PSEUDO_LANGUAGE, Texts, texts
 from bot.i18n import picker as picker_words
+from bot.i18n.languages import SERVER
 from bot.i18n.mentions import link_commands
-from bot.languages import SERVER
 from bot.refusals import explain
 from bot.tables import TableError
 from cogs.flipflop.commands import FOLLOW_CLIENT, LANGUAGE_SHOWN
@@ -56,7 +56,9 @@ class Tagged(Texts):
 
 @pytest.fixture
 def tagged(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.languages.texts", lambda language: Tagged(language, gettext.NullTranslations()))
+    monkeypatch.setattr(
+        "bot.i18n.languages.texts", lambda language: Tagged(language, gettext.NullTranslations())
+    )
 
 
 def said(result: Any) -> str:
@@ -164,7 +166,7 @@ def unmarked(text: str) -> list[str]:
 async def test_every_answer_of_these_commands_comes_from_the_catalogs(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.languages.texts", lambda language: texts(PSEUDO_LANGUAGE))
+    monkeypatch.setattr("bot.i18n.languages.texts", lambda language: texts(PSEUDO_LANGUAGE))
     ann, ben = world.members[:2]
     asked: list[tuple[Any, str, dict[str, Any]]] = [
         (ann, "flipflop language", {}),
@@ -212,7 +214,7 @@ async def test_history_round_stats_and_verify_of_a_played_game_come_from_the_cat
 
     ann = world.members[0]
     await play_game(world, world.members[:3], seed_text=None)
-    monkeypatch.setattr("bot.languages.texts", lambda language: texts(PSEUDO_LANGUAGE))
+    monkeypatch.setattr("bot.i18n.languages.texts", lambda language: texts(PSEUDO_LANGUAGE))
     for command, options in [
         ("flipflop history", {}),
         ("flipflop history", {"member": world.members[1]}),

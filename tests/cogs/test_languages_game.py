@@ -17,7 +17,7 @@ import pytest
 import simcord
 
 from bot.i18n import PSEUDO_LANGUAGE, Texts, texts
-from bot.languages import SERVER, LanguageBook
+from bot.i18n.languages import SERVER, LanguageBook
 from tests.cogs.helpers import Sent, card_buttons, conserved, highest, table_in, table_message
 from tests.conftest import World
 

@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.i18n import PSEUDO_LANGUAGE, texts
-from bot.languages import LanguageBook
+from bot.i18n.languages import LanguageBook
 from bot.ledger import HOUSE_ID
 from bot.runtime import ComputerPlayers
 from cogs.flipflop import coach

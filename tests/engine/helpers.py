@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
-from engine import DECK, Card, Game, Seat
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from engine import DECK, Card, Game, IllegalAction, Seat
 from engine.events import Event
+
+
+@contextmanager
+def refusal(code: str) -> Iterator[None]:
+    """The block is refused with ``IllegalAction`` coded ``code`` (never its English words)."""
+    with pytest.raises(IllegalAction) as refused:
+        yield
+    assert refused.value.code == code, refused.value.code
 
 
 def cards(text: str) -> list[Card]:

@@ -19,7 +19,7 @@ QUIET = {"ann": "2C 9D KS 5H 2S", "ben": "3C TD QS 7H 3S", "cat": "4C JD 8S 6H 2
 
 def codes_in_engine() -> set[str]:
     found: set[str] = set()
-    for path in ENGINE.glob("*.py"):
+    for path in ENGINE.rglob("*.py"):
         text = path.read_text()
         found |= set(RAISED.findall(text)) | set(RENDERED.findall(text))
     return found
@@ -37,7 +37,7 @@ def test_no_message_in_the_catalog_is_unused() -> None:
 
 def test_no_sentence_is_raised_outside_the_catalog() -> None:
     sentence = re.compile(r'(?:IllegalAction|MalformedInput|InvalidTranscript|Exception)\(\s*f?"[A-Z ]')
-    for path in ENGINE.glob("*.py"):
+    for path in ENGINE.rglob("*.py"):
         assert not sentence.search(path.read_text()), path.name
 
 

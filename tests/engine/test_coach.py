@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from engine import DECK, Card, Discard, Draw, Drop, Game, Seat, TonkOut
-from engine.coach import drop_chance, explain, hint, watch
-from engine.review import MIN_DIFFERENCE, NotAPlayer, analyse
-from engine.strategies import RandomStrategy, Scored, StrongStrategy
+from engine.ai.coach import drop_chance, explain, hint, watch
+from engine.ai.review import MIN_DIFFERENCE, NotAPlayer, analyse
+from engine.ai.strategies import RandomStrategy, Scored, StrongStrategy
 from engine.view import PlayerView
 
 C = Card.parse
@@ -99,7 +99,7 @@ def test_the_hint_is_for_the_player_to_act_only() -> None:
 
 def played_round(seed: int, seat_strategy: Any) -> dict[str, Any]:
     """One round with ``seat_strategy`` in seat 1 and the basic player elsewhere; its transcript."""
-    from engine.strategies import BasicStrategy
+    from engine.ai.strategies import BasicStrategy
 
     rng = random.Random(seed)
     game = Game([Seat(p, 200) for p in "123"], 5)

@@ -184,3 +184,43 @@ def test_each_round_transcript_replays_on_its_own() -> None:
         assert result["stacks"] == {p: game.stacks[p] for p in result["stacks"]}
         assert result["pots"] == game.pots
     assert rounds >= 3
+
+
+def test_one_codec_writes_and_reads_every_action_both_ways() -> None:
+    from engine import Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+    from engine.codec import action_to_json, control_of, parse_action, parse_control
+    from tests.engine.helpers import cards
+
+    actions = [
+        Drop("ann"),
+        Draw("ann", "stock"),
+        Draw("ann", "discard"),
+        Discard("ann", cards("TH")[0]),
+        Spread("ann", tuple(cards("AS 2S 3S"))),
+        LayOff("ann", cards("4S")[0], 2),
+        TonkOut("ann", tuple(cards("AS 2S 3S")), tuple(cards("9C 9D 9H"))),
+        Leave("ann"),
+    ]
+    for action in actions:
+        assert parse_action(action_to_json(action), ["ann"], "here", tonk=True) == action
+        assert parse_control("ann", *control_of(action)) == action
+    assert control_of(actions[5]) == ("layoff", "4S@2")
+    assert control_of(actions[4]) == ("spread", "AS.2S.3S")
+
+
+def test_a_malformed_control_is_refused_with_a_code() -> None:
+    from engine.codec import InvalidTranscript, parse_control
+
+    bad_controls = [("layoff", "4S@x"), ("layoff", "4S"), ("discard", None), ("spread", "AS.ZZ"), ("fly", "")]
+    for op, value in bad_controls:
+        with pytest.raises(InvalidTranscript) as bad:
+            parse_control("ann", op, value)
+        assert bad.value.code.startswith("transcript_")
+
+
+def test_a_transcript_has_no_tonk_verb() -> None:
+    from engine.codec import InvalidTranscript, parse_action
+
+    with pytest.raises(InvalidTranscript) as bad:
+        parse_action(["ann", "tonk", ["AS", "2S", "3S"], ["9C", "9D", "9H"]], ["ann"], "here")
+    assert bad.value.code == "transcript_verb"

@@ -34,7 +34,7 @@ from engine.events import (
 )
 from engine.pots import pay
 from engine.spreads import find_spreads, spread_kind
-from tests.engine.helpers import cards, deck_for, make_game, of
+from tests.engine.helpers import cards, deck_for, make_game, of, refusal
 
 # A quiet deal: no spreads, no 49/50, values ann 28, ben 33, cat 31.
 QUIET = {"ann": "2C 9D KS 5H 2S", "ben": "3C TD QS 7H 3S", "cat": "4C JD 8S 6H 2H"}
@@ -46,16 +46,16 @@ def c(code: str) -> Card:
 
 def test_R1_1_deck_is_52_distinct_cards() -> None:
     game = Game([Seat("a", 100), Seat("b", 100), Seat("c", 100)], 5)
-    with pytest.raises(MalformedInput, match="52 cards") as refused:
+    with pytest.raises(MalformedInput) as refused:
         game.start_round(deck=[c("AS")] * 52, dealer="a")
     assert refused.value.code == "bad_deck" and game.round is None
 
 
 def test_R1_2_aces_are_low() -> None:
     assert spread_kind(cards("AH 2H 3H")) == "run"
-    with pytest.raises(IllegalAction, match="aces are low"):
+    with refusal("aces_low"):
         spread_kind(cards("QH KH AH"))
-    with pytest.raises(IllegalAction, match="aces are low"):
+    with refusal("aces_low"):
         spread_kind(cards("KH AH 2H"))
 
 
@@ -78,7 +78,7 @@ def test_R1_5_notation() -> None:
 
 
 def test_R2_1_stake_must_be_positive() -> None:
-    with pytest.raises(IllegalAction, match="stake"):
+    with refusal("bad_stake"):
         Game([Seat("a", 100), Seat("b", 100), Seat("c", 100)], 0)
 
 
@@ -177,7 +177,7 @@ def test_R3_1_deal_passes_to_the_next_player_still_in_the_game() -> None:
     game, _ = make_game(QUIET, dealer="ann", stacks={"ben": 5})
     events = game.apply(Drop("ben"))  # ben is caught and eliminated
     assert of(events, NextDealer)[0].player == "cat"
-    with pytest.raises(IllegalAction, match="cat's deal|Cat's deal"):
+    with refusal("not_your_deal"):
         game.start_round(random.Random(1), dealer="ben")
 
 
@@ -303,16 +303,16 @@ def test_R5_6_flip_carries_when_the_dealer_may_not_win_it() -> None:
 def test_R6_1_drop_only_before_drawing() -> None:
     game, _ = make_game(QUIET, dealer="cat")
     game.apply(Draw("ann", "stock"))
-    with pytest.raises(IllegalAction, match="before drawing"):
+    with refusal("drop_after_draw"):
         game.apply(Drop("ann"))
 
 
 def test_R6_2_draw_from_discard() -> None:
     game, _ = make_game(QUIET, dealer="cat")
-    with pytest.raises(IllegalAction, match="empty"):
+    with refusal("discard_pile_empty"):
         game.apply(Draw("ann", "discard"))
     game.apply(Draw("ann", "stock"))
-    with pytest.raises(IllegalAction, match="already drawn"):
+    with refusal("already_drawn"):
         game.apply(Draw("ann", "stock"))
     game.apply(Discard("ann", c("KS")))
     events = game.apply(Draw("ben", "discard"))
@@ -335,9 +335,9 @@ def test_R6_4_spreads_offered_and_checked() -> None:
         ("4H", "5H", "6H", "7H"),
         ("9C", "9D", "9S"),
     }
-    with pytest.raises(IllegalAction, match="not consecutive"):
+    with refusal("not_consecutive"):
         spread_kind(cards("4H 5H 7H"))
-    with pytest.raises(IllegalAction, match="one suit"):
+    with refusal("not_a_spread"):
         spread_kind(cards("4H 5H 6C"))
 
 
@@ -350,9 +350,9 @@ def test_R6_5_lay_off_on_any_spread() -> None:
     game.apply(Draw("ann", "stock"))
     game.apply(Spread("ann", tuple(cards("4H 5H 6H"))))
     assert LayOff("ann", c("KC"), 0) not in game.legal_actions()
-    with pytest.raises(IllegalAction, match="does not fit"):
+    with refusal("does_not_fit"):
         game.apply(LayOff("ann", c("KC"), 0))
-    with pytest.raises(IllegalAction, match="no spread number 3"):
+    with refusal("no_such_spread"):
         game.apply(LayOff("ann", c("KC"), 3))
     game.apply(Discard("ann", c("QS")))
     game.apply(Draw("ben", "stock"))
@@ -387,7 +387,7 @@ def test_R6_6_can_not_discard_the_card_taken_from_the_discard_pile() -> None:
     game.apply(Discard("ann", c("KS")))
     game.apply(Draw("ben", "discard"))
     assert Discard("ben", c("KS")) not in game.legal_actions()
-    with pytest.raises(IllegalAction, match="just took it"):
+    with refusal("discard_taken"):
         game.apply(Discard("ben", c("KS")))
 
 
@@ -501,9 +501,9 @@ def test_R7_6_after_the_round_new_stakes_next_deal() -> None:
 
 
 def test_R8_1_three_to_five_players() -> None:
-    with pytest.raises(IllegalAction, match="3 to 5"):
+    with refusal("player_count"):
         Game([Seat("a", 100), Seat("b", 100)], 5)
-    with pytest.raises(IllegalAction, match="3 to 5"):
+    with refusal("player_count"):
         Game([Seat(str(i), 100) for i in range(6)], 5)
 
 
@@ -516,7 +516,7 @@ def test_R8_2_game_ends_when_one_player_has_chips() -> None:
 
 def test_R8_2_host_stops_between_rounds_only() -> None:
     game, _ = make_game(QUIET, dealer="cat")
-    with pytest.raises(IllegalAction, match="between rounds"):
+    with refusal("stop_between_rounds"):
         game.end_game()
     game.apply(Drop("ann"))
     events = game.end_game()
@@ -534,7 +534,7 @@ def test_R8_4_leaving_mid_round_forfeits_it() -> None:
     game, _ = make_game(QUIET | {"cat": "4C JD 8S 6H AH"}, dealer="cat")
     events = game.apply(Leave("ben"))
     assert game.to_act == "ann"
-    with pytest.raises(IllegalAction, match="not playing"):
+    with refusal("not_in_round"):
         game.apply(Draw("ben", "stock"))
     events = game.apply(Drop("ann"))
     closed = of(events, SeatClosed)

@@ -7,17 +7,17 @@ import random
 
 from engine import Game, Leave, Seat
 from engine.actions import Action, Discard, Draw, Drop
-from engine.cards import Card
-from engine.inference import UNSEEN, Clues, Tracker, replay_turns, would_discard
-from engine.rollout import Table, play_out
-from engine.strategies import (
+from engine.ai.inference import UNSEEN, Clues, Tracker, replay_turns, would_discard
+from engine.ai.rollout import SharedPosition, play_out
+from engine.ai.strategies import (
     BasicStrategy,
     RandomStrategy,
     StrongStrategy,
     playable,
     rollout_move,
 )
-from engine.worlds import hidden_cards, sample_hidden
+from engine.ai.worlds import hidden_cards, sample_hidden
+from engine.cards import Card
 from tests.engine.helpers import cards, make_game
 
 
@@ -42,7 +42,7 @@ def test_fast_play_outs_give_the_games_own_result() -> None:
         while game.in_round:
             view = game.view(game.to_act)  # type: ignore[arg-type]
             known, pool = hidden_cards(view)
-            table = Table(view)
+            table = SharedPosition(view)
             for action in playable(view):
                 hands, stock = sample_hidden(view, known, pool, Clues(), rng)
                 expected = game_play_out(Game.sampled_world(view, hands, stock), view.player, action)

@@ -9,8 +9,15 @@ import random
 import pytest
 
 from engine import DECK, Game, Leave, Seat
+from engine.ai.strategies import (
+    STRATEGIES,
+    BasicStrategy,
+    RandomStrategy,
+    StrongStrategy,
+    decide,
+    determinize,
+)
 from engine.game import Round
-from engine.strategies import STRATEGIES, BasicStrategy, RandomStrategy, StrongStrategy, decide, determinize
 from engine.view import PlayerView
 
 
@@ -154,7 +161,7 @@ def test_public_view_shows_no_hidden_card_until_the_round_ends() -> None:
 
 def test_rollouts_play_the_basic_strategys_own_moves() -> None:
     """The strong player's rollout move is the basic strategy's choice from the same position."""
-    from engine.strategies import rollout_move
+    from engine.ai.strategies import rollout_move
 
     rng = random.Random(4)
     basic = BasicStrategy()

@@ -19,7 +19,7 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from bot.storage import Store
+from bot.storage import Store, open_store
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 DIALECTS = ("sqlite", "postgres")
@@ -100,7 +100,7 @@ async def target(dialect: str, tmp_path: Path) -> AsyncIterator[str]:
 @pytest_asyncio.fixture
 async def store(target: str) -> AsyncIterator[Store]:
     """An open, migrated store."""
-    async with Store(target) as db:
+    async with open_store(target) as db:
         yield db
 
 

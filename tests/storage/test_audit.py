@@ -10,9 +10,8 @@ import pytest
 
 from bot import audit, privacy
 from bot.audit import audit_all, audit_guild
-from bot.db import Database
 from bot.ledger import Ledger
-from bot.storage import Store
+from bot.storage import Store, open_store
 from tests.bot.runtime.fakes import FakeClock, Harness
 
 G, OTHER, CH = 2**57, 2**57 + 5, 2**57 + 9
@@ -72,7 +71,7 @@ async def _cli(module: object, *argv: str) -> int:
 async def test_the_command_lines_answer_with_their_exit_status(
     target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = Database(target)
+    db = open_store(target)
     await db.open()
     try:
         h = Harness(db, FakeClock())
@@ -96,7 +95,7 @@ async def test_the_command_lines_answer_with_their_exit_status(
     assert await _cli(privacy, "export", "--user", "42", "--database", target) == 1
     assert "Nothing is stored about 42" in capsys.readouterr().out
 
-    async with Store(target) as store:  # the table ends: the bot closed it, refunding everyone
+    async with open_store(target) as store:  # the table ends: the bot closed it, refunding everyone
         h = Harness(store, FakeClock())
         await h.runtime.load()
         await h.runtime.resume()
@@ -110,7 +109,7 @@ async def test_the_command_lines_answer_with_their_exit_status(
     assert "nothing left to forget" in capsys.readouterr().out
     assert await _cli(audit, "--database", target) == 0
 
-    async with Store(target) as store:  # a chip from nowhere: the audit says so and fails
+    async with open_store(target) as store:  # a chip from nowhere: the audit says so and fails
         async with store.transaction() as tx:
             await tx.execute("UPDATE accounts SET balance = balance + 7 WHERE user_id = ?", (BEN,))
     assert await _cli(audit, "--database", target) == 1

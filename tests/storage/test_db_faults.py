@@ -20,8 +20,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.db import Database
-from bot.storage import Conflict, StoreError, Unavailable
+from bot.storage import Conflict, StoreError, Unavailable, open_store
 from bot.storage.sqlite import SqliteStore
 from engine import Discard, Draw
 from tests.bot.runtime.fakes import FakeClock, Harness
@@ -36,7 +35,7 @@ async def saved(h: Harness, table_id: str) -> tuple[int, dict[str, Any]]:
 
 @asynccontextmanager
 async def harness_on(target: str) -> AsyncIterator[Harness]:
-    db = Database(target)
+    db = open_store(target)
     await db.open()
     try:
         yield Harness(db, FakeClock())

@@ -28,9 +28,9 @@ from bot.history.outcome import EMPTY_SEAT, replayable
 from bot.ratings import Finish
 from bot.storage import IntegrityError, Store
 from engine import Card, Game, Seat
+from engine.ai.strategies import BasicStrategy, RandomStrategy
 from engine.events import Dropped, Event, PotPaid, RoundEnded
 from engine.replay import replay
-from engine.strategies import BasicStrategy, RandomStrategy
 
 G, OTHER_G = 2**60, 2**60 + 99
 ANN, BEN, CAT = 2**60 + 1, 2**60 + 2, 2**60 + 3

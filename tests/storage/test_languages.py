@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.languages import SERVER, LanguageBook
+from bot.i18n.languages import SERVER, LanguageBook
 from bot.storage import IntegrityError, Store
 
 GUILD, OTHER_GUILD, MEMBER = 2**62 + 7, 11, 2**61 + 3

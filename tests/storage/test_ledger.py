@@ -9,7 +9,7 @@ import pytest
 import pytest_asyncio
 
 from bot.ledger import BadAmount, DailyNotReady, GuildSettings, InsufficientChips, Ledger, LedgerError
-from bot.storage import IntegrityError, Store
+from bot.storage import IntegrityError, Store, open_store
 
 G, ANN, BEN = 10, 1, 2
 
@@ -121,7 +121,7 @@ async def test_100_concurrent_debits_exactly_50_succeed(ledger: Ledger) -> None:
 
 async def test_100_concurrent_debits_from_two_processes(target: str) -> None:
     """Two stores on one database, as two bot processes: still exactly the affordable debits."""
-    async with Store(target) as one, Store(target) as two:
+    async with open_store(target) as one, open_store(target) as two:
         ledgers = [Ledger(one), Ledger(two)]
         await ledgers[0].balance(G, ANN)  # 1000 = 40 debits of 25
         results = await asyncio.gather(*(_debit(ledgers[i % 2], 25) for i in range(100)))
@@ -132,7 +132,7 @@ async def test_100_concurrent_debits_from_two_processes(target: str) -> None:
 
 
 async def test_first_use_from_two_processes_at_once_opens_one_account(target: str) -> None:
-    async with Store(target) as one, Store(target) as two:
+    async with open_store(target) as one, open_store(target) as two:
         balances = await asyncio.gather(*(Ledger(db).balance(G, ANN) for _ in range(5) for db in (one, two)))
         assert balances == [1000] * 10
         assert await one.fetchall("SELECT reason, change FROM ledger") == [("starting", 1000)]
@@ -147,7 +147,7 @@ async def test_daily_once_per_24_hours(ledger: Ledger) -> None:
 
 
 async def test_concurrent_daily_claims_pay_once(target: str) -> None:
-    async with Store(target) as one, Store(target) as two:
+    async with open_store(target) as one, open_store(target) as two:
         await Ledger(one).balance(G, ANN)
 
         async def claim(db: Store) -> bool:
@@ -184,10 +184,12 @@ async def test_settings_defaults_and_validation(ledger: Ledger) -> None:
     assert (s.default_stake, s.default_buy_in) == (10, 100)
     assert await ledger.settings(G) == s
     assert await ledger.balance(G, ANN) == 7
-    with pytest.raises(LedgerError, match="multiple of the stake"):
+    with pytest.raises(LedgerError) as refused:
         await ledger.update_settings(G, default_buy_in=105)
-    with pytest.raises(LedgerError, match="turn timer must be a whole number between 15 and 3,600 seconds"):
+    assert refused.value.code == "buy_in_not_multiple"
+    with pytest.raises(LedgerError) as refused:
         await ledger.update_settings(G, turn_seconds=5)
+    assert refused.value.code == "turn_seconds_out_of_range"
     assert await ledger.settings(G) == s
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.languages import LanguageBook
+from bot.i18n.languages import LanguageBook
 from bot.ledger import Ledger
 from bot.migrate import COPIED, main
-from bot.storage import SCHEMA_VERSION, Store
+from bot.storage import SCHEMA_VERSION, Store, open_store
 from cogs.flipflop.pings import NotifyBook
 
 G, ANN, BEN = 2**61, 2**61 + 1, 2**61 + 2
@@ -20,7 +20,7 @@ G, ANN, BEN = 2**61, 2**61 + 1, 2**61 + 2
 async def _deployment(path: Path) -> str:
     """A SQLite file with accounts, ledger entries, settings, an open and a closed table, a round."""
     url = f"sqlite:///{path}"
-    async with Store(url) as db:
+    async with open_store(url) as db:
         ledger = Ledger(db)
         await ledger.update_settings(G, default_stake=10, default_buy_in=100, season_months=3)
         await ledger.grant(G, ANN, 50, actor_id=BEN)
@@ -74,7 +74,7 @@ async def test_a_deployment_is_copied_whole_and_verified(
         " card_styles 0, rating_changes 2, notify_choices 1, turn_pings 1." in out
     )
     assert "Verified: 2 balances equal their ledger sums and the source; 200 chips at open tables." in out
-    async with Store(source) as old, Store(target) as new:
+    async with open_store(source) as old, open_store(target) as new:
         assert await _dump(new) == await _dump(old)
         ledger = Ledger(new)
         assert await ledger.audit(G) == []
@@ -86,11 +86,11 @@ async def test_a_target_with_data_is_refused_and_unchanged(
     tmp_path: Path, target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = await _deployment(tmp_path / "live.sqlite3")
-    async with Store(target) as db:
+    async with open_store(target) as db:
         await Ledger(db).balance(G, ANN)
     assert await _migrate("--from", source, "--to", target) == 1
     assert "The target is not empty (accounts has 1 rows)" in capsys.readouterr().err
-    async with Store(target) as db:
+    async with open_store(target) as db:
         assert await db.fetchall("SELECT reason FROM ledger") == [("starting",)]
 
 
@@ -106,7 +106,7 @@ async def test_a_source_that_does_not_add_up_is_not_copied(
     assert await _migrate("--from", source, "--to", target) == 1
     err = capsys.readouterr().err
     assert "did not verify, so it was rolled back" in err and f"account {G}/{BEN}: balance 1101" in err
-    async with Store(target) as db:
+    async with open_store(target) as db:
         assert await db.fetchone("SELECT COUNT(*) FROM accounts") == (0,)
 
 
@@ -147,7 +147,7 @@ def test_a_wrong_command_line_is_status_2(capsys: pytest.CaptureFixture[str]) ->
 
 
 async def test_every_table_and_column_of_the_schema_is_copied(tmp_path: Path) -> None:
-    async with Store(tmp_path / "s.sqlite3") as db:
+    async with open_store(tmp_path / "s.sqlite3") as db:
         tables = await db.fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'sqlite_sequence'"
         )

@@ -16,12 +16,11 @@ from bot import privacy
 from bot.audit import audit_guild
 from bot.cards import CardFaces
 from bot.cards.styles import CardStyles
-from bot.db import Database
 from bot.history import leaderboard_by_rating, round_story, stats
-from bot.languages import LanguageBook
+from bot.i18n.languages import LanguageBook
 from bot.migrate import COPIED
 from bot.privacy import PERSONAL_DATA, AtTable, forget
-from bot.storage import IntegrityError, Store
+from bot.storage import IntegrityError, Store, open_store
 from cogs.flipflop.pings import NotifyBook
 from tests.bot.runtime.fakes import FakeClock, Harness
 
@@ -58,7 +57,7 @@ def mentions_anywhere(dump: dict[str, list[Any]], user_id: int) -> list[str]:
 
 @pytest.fixture
 async def played(target: str) -> Any:
-    db = Database(target)
+    db = open_store(target)
     await db.open()
     try:
         h = Harness(db, FakeClock())

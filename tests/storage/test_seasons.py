@@ -17,7 +17,7 @@ from bot.history.seasons import season_at
 from bot.ratings import DEFAULT_RATING, Finish
 from bot.storage import IntegrityError, Store
 from engine import Game, Seat
-from engine.strategies import BasicStrategy, RandomStrategy
+from engine.ai.strategies import BasicStrategy, RandomStrategy
 from tests.storage.test_history import _finished_transcript
 
 G, OTHER_G = 2**60, 2**60 + 99

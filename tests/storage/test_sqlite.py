@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
-from bot.storage import SCHEMA_VERSION, StoreError
+from bot.storage import SCHEMA_VERSION, StoreError, open_store
 
 
 async def test_a_new_file_gets_its_folder_wal_and_foreign_keys(tmp_path: Path) -> None:
     path = tmp_path / "new" / "db.sqlite3"
-    async with Database(path) as db:
+    async with open_store(path) as db:
         assert path.exists()
         assert await db.fetchone("PRAGMA user_version") == (SCHEMA_VERSION,)
         assert await db.fetchone("PRAGMA journal_mode") == ("wal",)
@@ -23,7 +22,7 @@ async def test_a_new_file_gets_its_folder_wal_and_foreign_keys(tmp_path: Path) -
 async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) -> None:
     """Databases from before the SQL files (user_version 1) get only migration 2."""
     path = tmp_path / "old.sqlite3"
-    async with Database(path) as db, db.transaction() as tx:
+    async with open_store(path) as db, db.transaction() as tx:
         await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60, 1)")
     con = sqlite3.connect(path)
     con.executescript(
@@ -35,7 +34,7 @@ async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) ->
         " DROP TABLE round_players; DROP TABLE rounds; PRAGMA user_version = 1;"
     )
     con.close()
-    async with Database(f"sqlite:///{path}") as db:
+    async with open_store(f"sqlite:///{path}") as db:
         assert await db.fetchone("PRAGMA user_version") == (SCHEMA_VERSION,)
         assert await db.fetchone("SELECT COUNT(*) FROM rounds") == (0,)
         assert await db.fetchall("SELECT guild_id FROM guild_settings") == [(1,)]
@@ -45,5 +44,5 @@ async def test_an_old_sqlite_is_refused_in_words(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 31, 1))
     monkeypatch.setattr(sqlite3, "sqlite_version", "3.31.1")
     with pytest.raises(StoreError, match=r"SQLite is 3.31.1; the bot needs 3.35.0 or newer"):
-        await Database(tmp_path / "db.sqlite3").open()
+        await open_store(tmp_path / "db.sqlite3").open()
     assert not (tmp_path / "db.sqlite3").exists()

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 import bot.storage.base
-from bot.db import Database
 from bot.storage import (
     SCHEMA_VERSION,
     Conflict,
@@ -17,6 +16,7 @@ from bot.storage import (
     SchemaTooNew,
     Store,
     StoreError,
+    open_store,
     store_target,
 )
 from bot.storage.migrations import Migration, migrations
@@ -29,31 +29,31 @@ BIG = 2**62 + 7  # Discord ids do not fit in 32 bits
 async def test_a_new_database_is_migrated_once(
     target: str, dialect: str, sql_for: Callable[[str], str]
 ) -> None:
-    async with Store(target) as db:
+    async with open_store(target) as db:
         assert db.dialect == dialect
         assert await db.schema_version() == SCHEMA_VERSION == len(migrations(dialect))
         for name in ("accounts", "ledger", "guild_settings", "tables", "rounds", "round_players"):
             assert await db.fetchone(sql_for("has_table"), (name,)) == (1,), name
         async with db.transaction() as tx:
             await tx.execute("INSERT INTO guild_settings VALUES (?, 1, 2, 3, 12, 60, 1)", (BIG,))
-    async with Store(target) as again:  # reopening migrates nothing and keeps the data
+    async with open_store(target) as again:  # reopening migrates nothing and keeps the data
         assert await again.schema_version() == SCHEMA_VERSION
         assert await again.fetchall("SELECT guild_id, default_buy_in FROM guild_settings") == [(BIG, 12)]
 
 
 async def test_a_newer_schema_refuses_to_start(target: str, sql_for: Callable[[str], str]) -> None:
-    async with Store(target) as db, db.transaction() as tx:
+    async with open_store(target) as db, db.transaction() as tx:
         await tx.execute(sql_for("set_version"))
     with pytest.raises(
         SchemaTooNew, match=f"schema version 99, but this bot knows only up to {SCHEMA_VERSION}"
     ):
-        await Store(target).open()
+        await open_store(target).open()
 
 
 async def test_a_failed_migration_is_rolled_back_whole(
     target: str, monkeypatch: pytest.MonkeyPatch, sql_for: Callable[[str], str]
 ) -> None:
-    async with Store(target):
+    async with open_store(target):
         pass
     bad = Migration(
         SCHEMA_VERSION + 1, "9999_bad.sql", "CREATE TABLE half (x INTEGER);\nSELECT no_such_function();"
@@ -61,21 +61,21 @@ async def test_a_failed_migration_is_rolled_back_whole(
     monkeypatch.setattr(bot.storage.base, "migrations", lambda d: (*migrations(d), bad))
     monkeypatch.setattr(bot.storage.base, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with pytest.raises(StoreError, match="Migration 9999_bad.sql failed .* rolled back"):
-        await Store(target).open()
+        await open_store(target).open()
     monkeypatch.undo()
-    async with Store(target) as db:
+    async with open_store(target) as db:
         assert await db.schema_version() == SCHEMA_VERSION
         assert await db.fetchone(sql_for("has_table"), ("half",)) == (0,)
 
 
 async def test_database_picks_the_store_from_the_target(tmp_path: Path) -> None:
-    assert type(Database(tmp_path / "a.sqlite3")).__name__ == "SqliteStore"
-    assert type(Database(f"sqlite:///{tmp_path}/a.sqlite3")).__name__ == "SqliteStore"
-    assert type(Database("postgresql://u@h/db")).__name__ == "PostgresStore"
+    assert type(open_store(tmp_path / "a.sqlite3")).__name__ == "SqliteStore"
+    assert type(open_store(f"sqlite:///{tmp_path}/a.sqlite3")).__name__ == "SqliteStore"
+    assert type(open_store("postgresql://u@h/db")).__name__ == "PostgresStore"
     with pytest.raises(StoreError, match="scheme 'mysql' is not supported"):
-        Database("mysql://u@h/db")
+        open_store("mysql://u@h/db")
     with pytest.raises(StoreError, match="needs a file"):
-        Database("sqlite:///")
+        open_store("sqlite:///")
 
 
 def test_database_url_wins_over_database_path() -> None:
@@ -92,7 +92,7 @@ async def test_an_unreachable_server_is_a_clear_error() -> None:
     with pytest.raises(
         StoreError, match=r"Can not connect to PostgreSQL at postgresql://u:\*\*\*@127.0.0.1:1/x"
     ):
-        await Store("postgresql://u:secret@127.0.0.1:1/x").open()
+        await open_store("postgresql://u:secret@127.0.0.1:1/x").open()
 
 
 def test_placeholders_become_numbered_outside_quotes() -> None:
@@ -177,7 +177,7 @@ async def _bump_slowly(db: Store, lock: bool) -> None:
 @pytest.mark.parametrize("lock", [True, False])
 async def test_lock_table_serialises_two_stores(target: str, dialect: str, lock: bool) -> None:
     """Two pools on one database, as two bot processes: ``lock_table`` lets one at a time in."""
-    async with Store(target) as one, Store(target) as two:
+    async with open_store(target) as one, open_store(target) as two:
         async with one.transaction() as tx:
             await tx.execute("INSERT INTO tables VALUES ('t1', 1, 1, 'playing', 0, '{}', 1, '{}', 0)")
         await asyncio.gather(*(_bump_slowly(db, lock) for _ in range(10) for db in (one, two)))
@@ -190,7 +190,7 @@ async def test_lock_table_serialises_two_stores(target: str, dialect: str, lock:
 
 @pytest.mark.parametrize("dialect", ["postgres"])  # SQLite has one write lock for the whole file
 async def test_lock_table_does_not_block_other_tables(target: str) -> None:
-    async with Store(target) as one, Store(target) as two:
+    async with open_store(target) as one, open_store(target) as two:
         async with one.transaction() as tx:
             await tx.lock_table("t1")
             async with two.transaction() as other:
@@ -202,7 +202,7 @@ async def test_lock_table_does_not_block_other_tables(target: str) -> None:
 
 @pytest.mark.parametrize("dialect", ["postgres"])  # SQLite's one write lock can not deadlock
 async def test_a_deadlock_is_a_conflict_and_writes_nothing(target: str) -> None:
-    async with Store(target) as one, Store(target) as two:
+    async with open_store(target) as one, open_store(target) as two:
         async with one.transaction() as tx:
             await tx.executemany("INSERT INTO guild_settings VALUES (?, 1, 1, 1, 4, 60, 1)", [(1,), (2,)])
         both_hold_one = asyncio.Barrier(2)
@@ -232,7 +232,7 @@ async def test_a_deadlock_is_a_conflict_and_writes_nothing(target: str) -> None:
 async def test_a_sqlite_file_locked_too_long_is_a_conflict(tmp_path: Path) -> None:
     """Two processes on one file: the second writer waits out its busy timeout, then gets ``Conflict``."""
     path = tmp_path / "shared.sqlite3"
-    async with Store(path) as one, SqliteStore(path, busy_timeout_ms=50) as two:
+    async with open_store(path) as one, SqliteStore(path, busy_timeout_ms=50) as two:
         async with one.transaction():
             with pytest.raises(Conflict, match="database is locked"):
                 async with two.transaction() as tx:

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from bot.db import Database
+from bot.storage import open_store
 from bot.tables import TableError, TableMoved, TableService
 from engine import Draw
 from tests.bot.runtime.fakes import ANN, BEN, CAT, FakeClock, G, Harness
@@ -22,7 +22,7 @@ from tests.bot.runtime.fakes import ANN, BEN, CAT, FakeClock, G, Harness
 async def two_processes(target: str) -> tuple[Harness, Harness]:
     sides = []
     for _ in range(2):
-        db = Database(target)
+        db = open_store(target)
         await db.open()
         sides.append(Harness(db, FakeClock()))
     return sides[0], sides[1]

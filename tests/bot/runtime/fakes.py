@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.audit import audit_guild
-from bot.db import Database
 from bot.ledger import HOUSE_ID, Ledger
 from bot.runtime import Delivery, Notice, Outcome, Sent, TableRuntime, Whereabouts
+from bot.storage import Store, open_store
 from bot.tables import Table, TableService, Unreadable
 
 G, CH = 1, 2
@@ -109,7 +109,7 @@ for _name in COMMANDS:
 class Harness:
     """A runtime on a real SQLite file with fake ports."""
 
-    def __init__(self, db: Database, clock: FakeClock, seed: int = 3) -> None:
+    def __init__(self, db: Store, clock: FakeClock, seed: int = 3) -> None:
         self.db = db
         self.ledger = Ledger(db)
         self.clock = clock
@@ -173,7 +173,7 @@ class Harness:
 
 @asynccontextmanager
 async def harness(path: Path, clock: FakeClock | None = None, seed: int = 3) -> AsyncIterator[Harness]:
-    db = Database(path)
+    db = open_store(path)
     await db.open()
     try:
         yield Harness(db, clock or FakeClock(), seed)

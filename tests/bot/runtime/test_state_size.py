@@ -11,10 +11,10 @@ import json
 import random
 from pathlib import Path
 
-from bot.db import Database
 from bot.ledger import Ledger
+from bot.storage import open_store
 from bot.tables import TableService
-from engine.strategies import BasicStrategy
+from engine.ai.strategies import BasicStrategy
 
 G, CH = 1, 2
 PLAYERS = (11, 12, 13, 14)
@@ -22,7 +22,7 @@ LIMIT = 8 * 1024
 
 
 async def test_saved_state_is_small_and_flat_in_rounds_played(tmp_path: Path) -> None:
-    db = Database(tmp_path / "t.sqlite3")
+    db = open_store(tmp_path / "t.sqlite3")
     await db.open()
     try:
         ledger = Ledger(db)

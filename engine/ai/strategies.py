@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine.ai.inference import BIT, NEAR, Tracker
+from engine.ai.rollout import SharedPosition, play_out
+from engine.ai.worlds import determinize, hidden_cards, sample_hidden
 from engine.cards import Card, hand_value
 from engine.game import Game
-from engine.inference import BIT, NEAR, Tracker
-from engine.rollout import Table, play_out
 from engine.spreads import find_spreads, takes
 from engine.view import PlayerView
-from engine.worlds import determinize, hidden_cards, sample_hidden
 
 
 class Strategy(Protocol):
@@ -50,12 +50,6 @@ class RandomStrategy:
         """Any legal action, each as likely."""
         acts = playable(view)
         return acts[rng.randrange(len(acts))]
-
-
-def drop_threshold(view: PlayerView) -> int:
-    """How low a hand must be to drop now (see ``threshold_for``)."""
-    others = [view.card_counts[p] for p in view.players if p != view.player and p not in view.dead]
-    return threshold_for(others)
 
 
 def threshold_for(other_counts: Sequence[int]) -> int:
@@ -172,7 +166,7 @@ def rollout_move(game: Game) -> Action:
 
 
 SHARED_TRACKER = Tracker()
-"""The memory strong players share in this process (``engine.inference.Tracker``)."""
+"""The memory strong players share in this process (``engine.ai.inference.Tracker``)."""
 
 
 @dataclass(frozen=True)
@@ -188,10 +182,10 @@ class StrongStrategy:
     """Determinized Monte Carlo: sample the hidden cards, play each move out, keep the best.
 
     Many worlds consistent with the view are sampled: the hidden hands follow
-    what the others were seen to take and discard (``engine.inference``). In each
+    what the others were seen to take and discard (``engine.ai.inference``). In each
     world every candidate action (drop or draw; then spread, lay off or which
     card to discard) is applied and the round is played to its end by the basic
-    strategy for everyone (``engine.rollout.play_out``); the action with the best
+    strategy for everyone (``engine.ai.rollout.play_out``); the action with the best
     average chip result wins. Actions clearly worse than the best stop being
     sampled early (successive halving), so the rest get more worlds. Stops when
     ``budget`` seconds are used (default 0.18: decisions stay under 250 ms
@@ -274,7 +268,7 @@ class StrongStrategy:
         start = self.clock()
         known, pool = hidden_cards(view)
         clues = self.tracker.clues(view)
-        table = Table(view)
+        table = SharedPosition(view)
         results: list[list[float]] = [[] for _ in acts]
         active = list(range(len(acts)))
         samples = 0
@@ -317,7 +311,7 @@ class StrongStrategy:
         return keep
 
     def _play_out(
-        self, table: Table, hands: dict[str, list[Card]], stock: list[Card], action: Action
+        self, table: SharedPosition, hands: dict[str, list[Card]], stock: list[Card], action: Action
     ) -> float:
         """Apply ``action`` in a sampled world and let the basic strategy finish the round (``play_out``)."""
         return play_out(table, hands, stock, action)

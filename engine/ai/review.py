@@ -4,7 +4,7 @@ At each decision the strong player searches from that player's view at that
 moment (``Game.view``): their own hand and what was public, never a card they
 could not see, even though every hand is known once the round is over. Where it
 would have chosen clearly better, the decision is reported with the estimated
-chip difference and a reason from ``engine.coach``. Bounded in time: it stops
+chip difference and a reason from ``engine.ai.coach``. Bounded in time: it stops
 early, and says so, past its total budget. Pure, no I/O.
 """
 
@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action, Leave, Spread, TonkOut
+from engine.ai.coach import Reason, explain
+from engine.ai.strategies import BasicStrategy, StrongStrategy, playable
 from engine.cards import Card
-from engine.coach import Reason, explain
+from engine.codec import parse_action
 from engine.game import Game
-from engine.replay import parse_action, parse_deck
+from engine.replay import parse_deck
 from engine.spreads import normalise
 from engine.state import Seat
-from engine.strategies import BasicStrategy, StrongStrategy, playable
 from engine.view import PlayerView
 
 REVIEW_BUDGET = 0.25

@@ -3,7 +3,7 @@
 A computer player's search (determinized Monte Carlo) plays many such worlds
 out. ``hidden_cards`` reads what the view says about the cards it can not see;
 ``sample_world`` deals the rest uniformly; ``sample_hidden`` also follows what
-the player inferred from the others' play (``engine.inference.Clues``).
+the player inferred from the others' play (``engine.ai.inference.Clues``).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.ai.inference import Clues, misfits
 from engine.cards import DECK, Card
 from engine.game import Game
-from engine.inference import Clues, misfits
 from engine.view import PlayerView
 
 
@@ -45,22 +45,19 @@ def hidden_cards(view: PlayerView) -> tuple[dict[str, list[Card]], list[Card]]:
     unseen = _unseen(view)
     known: dict[str, list[Card]] = {p: [] for p in view.players}
     placed: set[Card] = set()
-    if view.upcard is not None and view.upcard_held and view.dealer in known and view.dealer != view.player:
-        known[view.dealer].append(view.upcard)
-        placed.add(view.upcard)
-    for p, _pot, c in view.showings:
-        if p != view.player and c in unseen and c not in placed and p in known:
+
+    def place(p: str | None, c: Card | None) -> None:
+        if c is not None and p in known and p != view.player and c not in placed:
             known[p].append(c)
             placed.add(c)
-    if (
-        view.taken is not None
-        and view.to_act != view.player
-        and view.to_act in known
-        and view.taken in unseen
-    ):
-        if view.taken not in placed:
-            known[view.to_act].append(view.taken)
-            placed.add(view.taken)
+
+    if view.upcard_held:  # the dealer still holds the upcard everyone saw
+        place(view.dealer, view.upcard)
+    for p, _pot, c in view.showings:
+        if c in unseen:
+            place(p, c)
+    if view.taken in unseen:  # what the player to act just took from the pile
+        place(view.to_act, view.taken)
     pool = [c for c in unseen if c not in placed]
     for p in view.players:  # more known cards than the hand holds: the rest go back to the pool
         if p != view.player and len(known[p]) > view.card_counts[p]:
@@ -89,6 +86,50 @@ def sample_world(
     return Game.sampled_world(view, hands, shuffled[: view.stock_size])
 
 
+def _pin_known(
+    view: PlayerView, known: dict[str, list[Card]], pool: Sequence[Card], clues: Clues
+) -> tuple[dict[str, list[Card]], list[Card]]:
+    """Each hidden hand's known cards plus the cards the clues place there; the pool left over."""
+    counts = view.card_counts
+    fixed: dict[str, list[Card]] = {p: list(cs) for p, cs in known.items()}
+    free = set(pool)
+    for p, cs in clues.known.items():
+        if p == view.player or p not in fixed:
+            continue
+        for c in cs:
+            if c in free and len(fixed[p]) < counts[p]:
+                fixed[p].append(c)
+                free.discard(c)
+    return fixed, [c for c in pool if c in free]
+
+
+def _pick_consistent(
+    mine: list[Card],
+    rest: list[Card],
+    need: int,
+    card: Card,
+    banned: Card | None,
+    rng: random.Random,
+    tries: int,
+) -> list[Card]:
+    """``need`` cards from ``rest`` with which the basic policy would have discarded ``card``.
+
+    Up to ``tries`` times, a card it would have discarded instead is swapped for another one.
+    """
+    pick = rng.sample(rest, need)
+    for _ in range(tries):  # replace a card that would have been discarded instead, until none is
+        wrong = misfits([*mine, *pick], card, banned)
+        wrong = [c for c in wrong if c not in mine]
+        if not wrong:
+            break
+        out = wrong[int(rng.random() * len(wrong))]
+        spare = [c for c in rest if c not in pick]
+        if not spare:
+            break
+        pick[pick.index(out)] = spare[int(rng.random() * len(spare))]
+    return pick
+
+
 def sample_hidden(
     view: PlayerView,
     known: dict[str, list[Card]],
@@ -106,18 +147,8 @@ def sample_hidden(
     """
     me = view.player
     counts = view.card_counts
-    fixed: dict[str, list[Card]] = {p: list(cs) for p, cs in known.items()}
-    free = set(pool)
-    for p, cs in clues.known.items():
-        if p == me or p not in fixed:
-            continue
-        for c in cs:
-            if c in free and len(fixed[p]) < counts[p]:
-                fixed[p].append(c)
-                free.discard(c)
-    rest = [c for c in pool if c in free]
+    fixed, rest = _pin_known(view, known, pool, clues)
     hands: dict[str, list[Card]] = {me: list(view.hand)}
-    sample = rng.sample
     for p, (card, banned) in clues.discards.items():
         if p == me or p not in fixed or p in hands:
             continue
@@ -125,17 +156,7 @@ def sample_hidden(
         need = counts[p] - len(mine)
         if need <= 0 or need > len(rest):
             continue
-        pick = sample(rest, need)
-        for _ in range(tries):  # replace a card that would have been discarded instead, until none is
-            wrong = misfits([*mine, *pick], card, banned)
-            wrong = [c for c in wrong if c not in mine]
-            if not wrong:
-                break
-            out = wrong[int(rng.random() * len(wrong))]
-            spare = [c for c in rest if c not in pick]
-            if not spare:
-                break
-            pick[pick.index(out)] = spare[int(rng.random() * len(spare))]
+        pick = _pick_consistent(mine, rest, need, card, banned, rng, tries)
         hands[p] = mine + pick
         chosen = set(pick)
         rest = [c for c in rest if c not in chosen]

@@ -9,7 +9,7 @@ and what they discarded. Two things follow, used when sampling worlds:
   the table since, is still in their hand;
 - the hand an opponent discarded from is one from which the basic policy would
   discard that very card: the highest card not near a spread (R6.6 and
-  ``engine.strategies.drawn_move``). Worlds whose hands would not have are
+  ``engine.ai.strategies.drawn_move``). Worlds whose hands would not have are
   resampled a few times (rejection sampling), so hands are lower and closer to
   spreads than a uniform deal, as they really are.
 
@@ -95,6 +95,41 @@ class _Left:
     known: dict[str, set[Card]]
 
 
+def _play_turns(
+    pile0: Sequence[Card], k: int, chosen: Sequence[int]
+) -> tuple[list[Card | int], list[Card | int | None]] | None:
+    """The pile after ``k`` turns in which the turns ``chosen`` took its top card (turn j discards "j").
+
+    Returns the pile and what each turn took, or None if a turn would take from an empty pile.
+    """
+    stack: list[Card | int] = list(pile0)
+    taken: list[Card | int | None] = []
+    for j in range(k):
+        if j in chosen:
+            if not stack:
+                return None
+            taken.append(stack.pop())
+        else:
+            taken.append(None)
+        stack.append(j)
+    return stack, taken
+
+
+def _match_pile(
+    stack: Sequence[Card | int], pile: Sequence[Card], before: set[Card]
+) -> dict[int, Card] | None:
+    """Which card each turn discarded, if ``stack`` can be ``pile``; else None."""
+    discarded: dict[int, Card] = {}
+    for pos, item in enumerate(stack):
+        if isinstance(item, int):
+            if pile[pos] in before:  # a card taken from the pile is not discarded again (R6.6)
+                return None
+            discarded[item] = pile[pos]
+        elif item != pile[pos]:
+            return None
+    return discarded
+
+
 def replay_turns(
     pile0: Sequence[Card], stock0: int, actors: Sequence[str], pile: Sequence[Card], stock: int
 ) -> dict[str, tuple[Card | None, Card | None]] | None:
@@ -113,31 +148,12 @@ def replay_turns(
     before = set(pile0)
     found: list[dict[str, tuple[Card | None, Card | None]]] = []
     for chosen in itertools.combinations(range(k), takes):
-        stack: list[Card | int] = list(pile0)
-        taken: list[Card | int | None] = []
-        ok = True
-        for j in range(k):
-            if j in chosen:
-                if not stack:
-                    ok = False
-                    break
-                taken.append(stack.pop())
-            else:
-                taken.append(None)
-            stack.append(j)
-        if not ok:
+        played = _play_turns(pile0, k, chosen)
+        if played is None:
             continue
-        discarded: dict[int, Card] = {}
-        for pos, item in enumerate(stack):
-            if isinstance(item, int):
-                if pile[pos] in before:  # a card taken from the pile is not discarded again (R6.6)
-                    ok = False
-                    break
-                discarded[item] = pile[pos]
-            elif item != pile[pos]:
-                ok = False
-                break
-        if not ok:
+        stack, taken = played
+        discarded = _match_pile(stack, pile, before)
+        if discarded is None:
             continue
         out: dict[str, tuple[Card | None, Card | None]] = {}
         for j, p in enumerate(actors):

@@ -8,7 +8,7 @@ known now.
 - ``hint(view, rng, budget)``: the strong player's move now and one short reason
   (``Reason``: a code and its parameters; ``bot.coach_words`` words it).
 - ``watch(view)``: for a player waiting for their turn, what to watch for.
-- ``engine.review.analyse``: the look back at a finished round, decision by
+- ``engine.ai.review.analyse``: the look back at a finished round, decision by
   decision, with the reasons from here.
 
 Estimates are the strong player's own (``StrongStrategy.evaluate``): the average
@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Spread, TonkOut
+from engine.ai.strategies import BasicStrategy, Scored, StrongStrategy, playable
+from engine.ai.worlds import hidden_cards
 from engine.cards import DECK, Card, hand_value
 from engine.spreads import find_spreads, takes
-from engine.strategies import BasicStrategy, Scored, StrongStrategy, playable
 from engine.view import PlayerView
-from engine.worlds import hidden_cards
 
 HINT_BUDGET = 0.5
 """Seconds of search for a hint."""
@@ -220,22 +220,27 @@ def _discard_reason(view: PlayerView, card: Card, scored: Sequence[Scored], othe
     far = [c for c in far_cards(hand) if c in choices]
     obvious = _by_value(far or choices)[0]
     if other is None and card == obvious:
-        if far:
-            rest = [c for c in _by_value(far) if c != card]
-            if not rest:
-                return Reason("discard_lone", {"value": card.value})
-            nxt = rest[0]
-            return Reason("discard_far", {"value": card.value, "other": nxt, "other_value": nxt.value})
-        second = next((c for c in _by_value(choices) if c != card), None)
-        if second is not None:
-            return Reason("discard_high", {"value": card.value, "other": second, "other_value": second.value})
-        return Reason("only")
+        return _obvious_discard_reason(card, far, choices)
     compared = other if other is not None else obvious
     means = {x.action.card: x.mean for x in scored if isinstance(x.action, Discard)}
     mine, theirs = means.get(card), means.get(compared)
     if mine is not None and theirs is not None and mine - theirs >= 0.1:
         return Reason("discard_searched", {"other": compared, "difference": round(mine - theirs, 1)})
     return Reason("discard_instead", {"other": compared})
+
+
+def _obvious_discard_reason(card: Card, far: Sequence[Card], choices: Sequence[Card]) -> Reason:
+    """The simple rule's own discard: the highest card near no spread, else the highest card."""
+    if far:
+        rest = [c for c in _by_value(far) if c != card]
+        if not rest:
+            return Reason("discard_lone", {"value": card.value})
+        nxt = rest[0]
+        return Reason("discard_far", {"value": card.value, "other": nxt, "other_value": nxt.value})
+    second = next((c for c in _by_value(choices) if c != card), None)
+    if second is not None:
+        return Reason("discard_high", {"value": card.value, "other": second, "other_value": second.value})
+    return Reason("only")
 
 
 def watch(view: PlayerView) -> Reason:

@@ -3,11 +3,16 @@
 ``Game`` checks every action, lists every legal action and records events: the
 right thing for a real table, but most of a search's time. ``play_out`` plays
 the same round with the same rules (R6, R7) and the same basic policy as
-``engine.strategies`` (``start_move``, ``drawn_move``: same choices, same ties)
+``engine.ai.strategies`` (``start_move``, ``drawn_move``: same choices, same ties)
 on bare lists, and returns only what the search needs: the player's chip result
 from the game pot and side stakes. Flip and flop are settled by the deal (R5.4)
 and are not played for, as in ``Game.sampled_world``. A test plays many worlds
 both ways and checks the results agree.
+
+This is a second statement of R6-R7, kept only for speed (a play-out here is
+many times cheaper than through ``Game``). Its guard is the equivalence test
+``tests/engine/test_search.py::test_fast_play_outs_give_the_games_own_result``:
+change a rule of a turn or a round's end and this module must change with it.
 """
 
 from __future__ import annotations
@@ -15,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Spread, TonkOut
+from engine.ai.inference import BIT, KEY, NEAR
 from engine.cards import DECK, VALUES, Card, hand_value
-from engine.inference import BIT, KEY, NEAR
 from engine.spreads import find_spreads, may_hold_spread, normalise, spread_kind, takes, two_spread_splits
 from engine.view import PlayerView
 
@@ -25,7 +30,7 @@ MAX_STEPS = 300
 """A play-out longer than this is cut short (the stock ends every round long before)."""
 
 
-class Table:
+class SharedPosition:
     """What every world sampled from one view shares: seats, stakes, stacks, the table's spreads."""
 
     __slots__ = ("dealer_order", "me", "players", "pot", "spreads", "stake", "stacks", "turn", "view")
@@ -64,11 +69,11 @@ def _op(action: Action) -> tuple[int, object, object]:
 
 
 def play_out(
-    table: Table, hands: Mapping[str, Sequence[Card]], stock: Sequence[Card], action: Action
+    table: SharedPosition, hands: Mapping[str, Sequence[Card]], stock: Sequence[Card], action: Action
 ) -> float:
     """Apply ``action`` in the world (``hands``; ``stock`` top card last), let basic finish; the chips won.
 
-    The basic policy is written out inline (``engine.strategies.start_move`` and
+    The basic policy is written out inline (``engine.ai.strategies.start_move`` and
     ``drawn_move``: the same choices, ties broken the same way).
     """
     view = table.view
@@ -229,7 +234,7 @@ def play_out(
 
 
 def _throw(hand: Sequence[Card], banned: Card | None) -> Card:
-    """``engine.strategies.throw``: the highest card not near a spread, else the highest (not ``banned``)."""
+    """``engine.ai.strategies.throw``: the highest card not near a spread, else the highest (not banned)."""
     held = 0
     for c in hand:
         held |= BIT[c]
