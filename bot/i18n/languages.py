@@ -1,4 +1,4 @@
-"""The languages Flip Flop speaks, which one a member reads, and the saved choices (issue 14).
+"""The languages Flip Flop speaks, which one a member reads, and the saved choices.
 
 The rule sheet exists in Tagalog, Belarusian, Swahili, Korean and Gujarati; English is the
 source language of every message. Language names come from CLDR through Babel, so the picker
@@ -57,7 +57,7 @@ def normalize(code: str | None) -> str | None:
 def resolve_language(saved: str | None, client_locale: str | None, server: str | None) -> str:
     """The language a member reads their private messages in.
 
-    Order (issue 14): the member's own saved choice; else their Discord client's locale when
+    Order, most personal first: the member's own saved choice; else their Discord client's locale when
     it is one of ours; else the server's language; else English. A value we do not support
     (an old saved code, an unsupported client locale) is skipped, never an error.
     """

@@ -511,7 +511,7 @@ class FlipFlop(
     async def language(
         self, interaction: discord.Interaction, language: app_commands.Choice[str] | None = None
     ) -> None:
-        """Issue 14: a member's own language here, shown or saved (the answer comes in the new one)."""
+        """A member's own language here, shown or saved (the answer comes in the new one)."""
         assert interaction.guild is not None
         books, guild, user = self.bot.languages, interaction.guild.id, interaction.user.id
         client = str(interaction.locale)

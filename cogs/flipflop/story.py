@@ -1,4 +1,4 @@
-"""Words for stored history (issue 13): who a recorded member is, a round's story line by line, stats.
+"""Words for stored history: who a recorded member is, a round's story line by line, stats.
 
 ``bot.history`` hands out data (member ids, ``(code, params)`` story lines,
 ``Stats``); this module words it for Discord, as short lines. Members are
