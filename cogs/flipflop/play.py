@@ -201,6 +201,26 @@ REFUSED = (TableError, LedgerError, IllegalAction, StoreError)
 """What a command may refuse with (a database fault included): the member is told, nothing changed."""
 
 
+def shown_again(
+    table: Table, seq: int, op: str, value: str | None, t: Texts
+) -> tuple[str, str | None] | None:
+    """The note and selection to show the hand again with, for a click that changes nothing at the table.
+
+    Those clicks: **Refresh**, a **Leave** whose question expired, and picking cards to lay
+    down (only this hand changes; a pick on an older hand starts the selection afresh).
+    None for any other click.
+    """
+    if op == "refresh":
+        return "", None
+    if op == "leaveok" and (value is None or not value.isdigit() or now() > int(value)):
+        return t.gettext(
+            "⌛ That question about leaving expired; nothing was done. Here is your hand now:"
+        ), None
+    if op == "pick":
+        return (t.gettext(STALE_NOTE), None) if seq != table.seq else ("", value or None)
+    return None
+
+
 class Controls:
     """Answers every control of every table (bound to the bot in ``controls.bind``)."""
 
@@ -542,44 +562,17 @@ class Controls:
         answer = Answer(interaction).start()
         t = await self.member_texts(interaction)
         table = self.runtime.get(tid) or table
+        user_id = interaction.user.id
         if op == "leave":
-            await answer.edit(**leave_confirm_screen(table, interaction.user.id, now(), t).edit())
+            await answer.edit(**leave_confirm_screen(table, user_id, now(), t).edit())
         elif op in ("away", "back"):
             await self.away_or_back(answer, interaction, table, op, t)
-        elif not await self._hand_again(answer, interaction, table, seq, op, value, t):
-            await self._hand_move(answer, interaction, table, seq, op, value, t)
-
-    async def _hand_again(
-        self,
-        answer: Answer,
-        interaction: discord.Interaction,
-        table: Table,
-        seq: int,
-        op: str,
-        value: str | None,
-        t: Texts,
-    ) -> bool:
-        """Show the hand again for a click that changes nothing at the table; False for any other click.
-
-        Those clicks: **Refresh**, a **Leave** whose question expired, and picking cards to lay
-        down (only this hand changes; a pick on an older hand starts the selection afresh).
-        """
-        selection = None
-        if op == "refresh":
-            note = ""
-        elif op == "leaveok" and (value is None or not value.isdigit() or now() > int(value)):
-            note = t.gettext(
-                "⌛ That question about leaving expired; nothing was done. Here is your hand now:"
-            )
-        elif op == "pick":
-            note = t.gettext(STALE_NOTE) if seq != table.seq else ""
-            selection = value or None if seq == table.seq else None
+        elif (again := shown_again(table, seq, op, value, t)) is not None:
+            note, selection = again
+            await answer.edit(**hand_screen(table, user_id, t, note, selection=selection).edit())
+            self.notifier.remember_hand(table, user_id, interaction, t)
         else:
-            return False
-        user_id = interaction.user.id
-        await answer.edit(**hand_screen(table, user_id, t, note, selection=selection).edit())
-        self.notifier.remember_hand(table, user_id, interaction, t)
-        return True
+            await self._hand_move(answer, interaction, table, seq, op, value, t)
 
     async def _hand_move(
         self,
