@@ -508,6 +508,27 @@ def _spread_kind(s: Spread, t: Texts) -> str:
     return fit(text.format(value=t.number(sum(c.value for c in s.cards))), OPTION_CHARS)
 
 
+def _layoff_button(
+    table: Table, lo: LayOff, t: Texts, row: int, face: discord.PartialEmoji | None = None
+) -> HandButton:
+    """One lay-off as a button: the card and the spread's number say what it does."""
+    text = label(
+        t.gettext("Lay off {card} on #{spread}").format(
+            card=plain(lo.card, t), spread=t.number(lo.target + 1)
+        )
+    )
+    return HandButton(
+        table.id,
+        table.seq,
+        "layoff",
+        text,
+        discord.ButtonStyle.primary,
+        face,
+        until=f"{lo.card.code}@{lo.target}",
+        row=row,
+    )
+
+
 def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int) -> None:
     """After a draw: **Select cards…**, the best spreads and lay-offs as one click each, tonk out."""
     tid, seq = table.id, table.seq
@@ -535,24 +556,7 @@ def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int
             HandButton(tid, seq, "spread", text, discord.ButtonStyle.primary, until=code(s.cards), row=row)
         )
     for lo in layoffs[: QUICK - min(len(spreads), QUICK)]:
-        text = label(
-            t.gettext("Lay off {card} on #{spread}").format(
-                card=plain(lo.card, t), spread=t.number(lo.target + 1)
-            )
-        )
-        value = f"{lo.card.code}@{lo.target}"
-        out.add_item(
-            HandButton(
-                tid,
-                seq,
-                "layoff",
-                text,
-                discord.ButtonStyle.primary,
-                card_emoji(lo.card, t),
-                until=value,
-                row=row,
-            )
-        )
+        out.add_item(_layoff_button(table, lo, t, row, card_emoji(lo.card, t)))
     if tonks:
         options = [
             discord.SelectOption(
@@ -596,23 +600,7 @@ def _selecting(
         )
     )
     if len(layoffs) == 1:
-        lo = layoffs[0]
-        text = label(
-            t.gettext("Lay off {card} on #{spread}").format(
-                card=plain(lo.card, t), spread=t.number(lo.target + 1)
-            )
-        )
-        out.add_item(
-            HandButton(
-                tid,
-                seq,
-                "layoff",
-                text,
-                discord.ButtonStyle.primary,
-                until=f"{lo.card.code}@{lo.target}",
-                row=row,
-            )
-        )
+        out.add_item(_layoff_button(table, layoffs[0], t, row))
     elif layoffs:  # several spreads fit: which one is not a card, so it is a menu
         on = {s.index: s.cards for s in v.spreads}
         options = [
