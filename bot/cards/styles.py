@@ -14,28 +14,13 @@ from bot.storage.choices import SERVER as SERVER  # the server's own row, as rea
 from bot.storage.choices import SavedChoices
 
 
-class CardStyles:
-    """Saved card styles of servers and members (``bot.storage.choices``: a memory in front of them)."""
+class CardStyles(SavedChoices):
+    """Saved card styles of servers and members, with a memory in front of the database."""
 
     def __init__(self, db: Store, faces: CardFaces) -> None:
-        self.db = db
+        super().__init__(db, "card_styles", "style", STYLES)
         self.faces = faces
         """The bot's card faces (its emojis once synced): every ``Look`` this book gives shows them."""
-        self._choices = SavedChoices(db, "card_styles", "style")
-
-    async def saved(self, guild_id: int, user_id: int) -> str | None:
-        """The saved style of a member (or of the server, ``user_id=SERVER``), or None."""
-        return await self._choices.saved(guild_id, user_id)
-
-    async def choose(self, guild_id: int, user_id: int, style: str | None) -> None:
-        """Save a style (``None`` forgets a member's: back to the server's)."""
-        if style is not None and style not in STYLES:
-            raise ValueError(f"unknown card style {style!r}")
-        await self._choices.save(guild_id, user_id, style)
-
-    def forget_member(self, user_id: int) -> None:
-        """Drop a member's remembered choices (the database rows were rewritten: privacy forget)."""
-        self._choices.forget_member(user_id)
 
     async def server(self, guild_id: int | None) -> str:
         """The style of a server's public messages (classic until an admin sets one)."""

@@ -99,28 +99,17 @@ Source = Literal["choice", "client", "server"]
 """Where a member's language comes from, in the order of ``resolve_language``."""
 
 
-class LanguageBook:
+class LanguageBook(SavedChoices):
     """Saved language choices of servers and members, with a memory in front of the database."""
 
     def __init__(self, db: Store) -> None:
-        self.db = db
-        self._choices = SavedChoices(db, "language_choices", "language")
+        super().__init__(db, "language_choices", "language", LANGUAGES)
         self.cards: CardStyles | None = None
         """How each reader sees cards (``bot.cards``): the ``Texts`` given here carry it, when set."""
 
-    async def saved(self, guild_id: int, user_id: int) -> str | None:
-        """The saved choice of a member (or of the server, ``user_id=SERVER``), or None."""
-        return await self._choices.saved(guild_id, user_id)
-
-    async def choose(self, guild_id: int, user_id: int, language: str | None) -> None:
-        """Save a choice (``None`` forgets it: back to the client's locale or the server's)."""
-        if language is not None and language not in LANGUAGES:
-            raise ValueError(f"unknown language {language!r}")
-        await self._choices.save(guild_id, user_id, language)
-
     def forget_member(self, user_id: int) -> None:
         """Drop a member's remembered choices, language and card style (privacy forget rewrote them)."""
-        self._choices.forget_member(user_id)
+        super().forget_member(user_id)
         if self.cards is not None:
             self.cards.forget_member(user_id)
 

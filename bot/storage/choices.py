@@ -7,6 +7,8 @@ a table of ``(guild_id, user_id, <value>)`` rows, where ``user_id`` 0 is the ser
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from bot.storage.base import Store
 
 SERVER = 0
@@ -18,11 +20,12 @@ class SavedChoices:
 
     Choices are read once and kept in memory; a save through this object updates the memory too
     (a server is served by one process at a time). ``table`` and ``column`` are the code's own
-    names, never a member's input.
+    names, never a member's input; ``allowed`` are the values that may be saved.
     """
 
-    def __init__(self, db: Store, table: str, column: str) -> None:
+    def __init__(self, db: Store, table: str, column: str, allowed: Collection[str]) -> None:
         self.db = db
+        self._column, self._allowed = column, allowed
         self._select = f"SELECT {column} FROM {table} WHERE guild_id = ? AND user_id = ?"
         self._delete = f"DELETE FROM {table} WHERE guild_id = ? AND user_id = ?"
         self._upsert = (
@@ -40,8 +43,10 @@ class SavedChoices:
             return self._saved.setdefault(key, str(row[0]) if row else None)
         return self._saved[key]
 
-    async def save(self, guild_id: int, user_id: int, value: str | None) -> None:
-        """Save a choice (``None`` forgets it: back to whatever the reader falls back on)."""
+    async def choose(self, guild_id: int, user_id: int, value: str | None) -> None:
+        """Save a choice (``None`` forgets it: back to what a member without one reads)."""
+        if value is not None and value not in self._allowed:
+            raise ValueError(f"unknown {self._column} {value!r}")
         async with self.db.transaction() as tx:
             if value is None:
                 await tx.execute(self._delete, (guild_id, user_id))
