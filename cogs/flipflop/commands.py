@@ -58,6 +58,8 @@ FORUM_REFUSED = N_(
     "permissions here. Nothing was changed."
 )
 NO_TABLE = N_("There's no table in this channel. Open one with `/flipflop start`.")
+TABLE_IN_THREAD = N_("This channel's game is played in its thread: {thread}. The table is there.")
+"""``/flipflop table`` in the lobby's channel while the game plays in a thread: the channel stays quiet."""
 AUTOMATIC = "auto"
 """``/flipflop language language:Automatic``: forget the member's choice."""
 LANGUAGE_CHOICES = [app_commands.Choice(name=picker_label(code, "en"), value=code) for code in LANGUAGES]
@@ -367,6 +369,12 @@ class FlipFlop(
         if table is None:
             t = await self.bot.languages.reader(interaction)
             await send_ephemeral(interaction, t.gettext(NO_TABLE))
+            return
+        if table.thread_id is not None and interaction.channel.id != table.thread_id:
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(
+                interaction, t.gettext(TABLE_IN_THREAD).format(thread=f"<#{table.thread_id}>")
+            )
             return
         old = table.message_id
         public = await self.bot.languages.public(interaction)

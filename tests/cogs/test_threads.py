@@ -289,3 +289,17 @@ async def test_what_a_game_in_a_thread_asks_of_its_channel(world: World) -> None
         f" routes {calls_to(world.channel.id)}"
     )
     assert rounds >= 3 and channel == 0 and calls_to(world.channel.id) == 0
+
+
+async def test_the_table_command_in_the_lobbys_channel_points_to_the_thread(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    (thread,) = world.channel.threads
+    before, shown = len(public(world.channel)), table.message_id
+    answer = await world.members[1].slash(world.channel, "flipflop table")
+    assert answer.ephemeral and thread.mention in answer.response.content
+    await world.env.settle()
+    assert len(public(world.channel)) == before and table.message_id == shown  # nothing moved
+    again = await world.members[1].slash(thread, "flipflop table")  # in the thread: shown again there
+    assert not again.ephemeral and table.message_id != shown
+    assert table.message_id in {m.id for m in public(thread)}
+    await conserved(world)
