@@ -118,6 +118,7 @@ class FlipFlop(
     def __init__(self, bot: FlipFlopBot) -> None:
         self.bot = bot
         self.notifier = DiscordNotifier(bot, tell=self.tell_runtime)
+        self.turn_pings = self.notifier.pings.book
         self.recording: set[asyncio.Future[None]] = set()
         store = TableService(
             bot.db, bot.ledger, clock=now, round_pause=bot.pause_between_rounds, owns=bot.owns_guild
