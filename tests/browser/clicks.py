@@ -50,17 +50,24 @@ def label_pattern(text: str) -> re.Pattern[str]:
 
 @contextlib.asynccontextmanager
 async def played(
-    db: Path, width: int = 1100, height: int = 900, **options: Any
+    db: Path, shot: str, width: int = 1100, height: int = 900, **options: Any
 ) -> AsyncIterator[tuple[Playground, Page]]:
-    """The playground (``options`` as ``bot.playground.playground`` takes them) and its page."""
+    """The playground (``options`` as ``bot.playground.playground`` takes them) and its page.
+
+    The page's last state is saved as ``last-<shot>.png`` under ``SHOTS``.
+    """
     async with playground(db, **options) as pg, async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = await browser.new_page(viewport={"width": width, "height": height})
             page.set_default_timeout(WAIT_MS)
+            SHOTS.mkdir(parents=True, exist_ok=True)
             await page.goto(pg.url)
             await expect(page.locator("#channel-composer-input")).to_be_visible()
-            yield pg, page
+            try:
+                yield pg, page
+            finally:  # the page as it was last (what a failure looked like)
+                await page.screenshot(path=SHOTS / f"last-{shot}.png")
         finally:
             await browser.close()
 
@@ -166,6 +173,26 @@ class Room:
         await box.press_sequentially(command)
         await box.press("Enter")
         await self.page.get_by_role("button", name="Send").click()
+
+    async def answered(self, answer: Locator, timeout: float = 60.0) -> None:
+        """Wait for an answer the bot sends after the click has settled (a hint, a look back).
+
+        The page shows what the bot said by the time a click settles; an answer that comes
+        later (a search in a worker process, slow on a loaded machine) shows once the page is
+        refreshed, so this clicks **Refresh preview** as a player would until it is there.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            try:
+                await expect(answer).to_have_count(1, timeout=2_000)
+                return
+            except AssertionError:
+                if loop.time() > deadline:
+                    raise
+            await self.settled()
+            await self.page.get_by_role("button", name="Refresh preview").click()
+            await self.settled()
 
     async def shot(self, name: str) -> None:
         await self.page.screenshot(path=self.shots / f"{name}.png")

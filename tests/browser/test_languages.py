@@ -35,7 +35,7 @@ async def reads(place: Locator, language: str, msgids: tuple[str, ...]) -> None:
 
 
 async def test_a_turn_by_clicks_in_each_language(tmp_path: Path) -> None:
-    async with played(tmp_path / "play.sqlite3", members=3, cards="plain") as (pg, page):
+    async with played(tmp_path / "play.sqlite3", "languages", members=3, cards="plain") as (pg, page):
         room = Room(pg, page)
         names = [m.name for m in pg.members]
         await room.slash("/flipflop start")

@@ -42,7 +42,7 @@ async def next_turn(room: Room, timeout: float = 30.0) -> str | None:
 
 async def test_a_whole_game_by_clicks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ROUND_PAUSE_SECONDS", "1")  # the next deal comes a second after a round's result
-    async with played(tmp_path / "play.sqlite3", members=3, cards="plain") as (pg, page):
+    async with played(tmp_path / "play.sqlite3", "game", members=3, cards="plain") as (pg, page):
         guild = pg.channel.guild.id
         await pg.bot.ledger.update_settings(guild, default_stake=STAKE, default_buy_in=BUY_IN)
         room = Room(pg, page)
