@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
+import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +36,8 @@ CARDS = re.compile(r"(?:10|[2-9AJQK])[♤♡♢♧]")
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
 BUSY = re.compile(r"…\s*$")
 """The page's status while an action is under way ("Switching viewer…", "Completing action…")."""
-SHOTS = Path("/tmp/h6shots")
+SHOTS = Path(os.environ.get("SCREENSHOTS") or Path(tempfile.gettempdir()) / "flipflop-browser-shots")
+"""Where each step's screenshot goes ($SCREENSHOTS, as for the other browser tests)."""
 
 
 def value(card: str) -> int:
