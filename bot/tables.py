@@ -577,10 +577,12 @@ class TableService:
         buy_in: int,
         turn_seconds: int,
         practice: bool = False,
+        away_rounds: int = AWAY_ROUNDS_BEFORE_RELEASE,
     ) -> Table:
         """Open a lobby in a channel, seating the host (their buy-in moves to the table).
 
         A ``practice`` table's buy-ins are practice chips: no balance pays them.
+        ``away_rounds`` is the server's setting when the lobby opens; the table keeps it.
         """
         check_stakes(stake, buy_in)
         if self.in_channel(channel_id) is not None:
@@ -595,6 +597,7 @@ class TableService:
             turn_seconds=turn_seconds,
             last_activity=self.clock(),
             practice=practice,
+            away_rounds=away_rounds,
         )
         table.fair.commit(1)  # published in the lobby, before the Start click that seeds round 1
         self.tables[table.id] = table

@@ -45,6 +45,7 @@ from bot.runtime.outcomes import (
 from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent, Whereabouts
 from bot.runtime.scheduler import AsyncioScheduler
 from bot.tables import (
+    AWAY_ROUNDS_BEFORE_RELEASE,
     LOBBY_IDLE_SECONDS,
     Table,
     TableError,
@@ -156,8 +157,11 @@ class TableRuntime:
         turn_seconds: int,
         *,
         practice: tuple[int, str] | None = None,
+        away_rounds: int = AWAY_ROUNDS_BEFORE_RELEASE,
     ) -> Table:
         """Open a lobby seating the host; the caller posts it and then calls ``placed``.
+
+        ``away_rounds``: the server's rounds away before a seat is released, kept by the table.
 
         ``practice=(computers, level)`` opens a practice lobby (issue 16) with that many
         computer players of ``level``: practice chips never touch the ledger
@@ -175,6 +179,7 @@ class TableRuntime:
             buy_in,
             turn_seconds,
             practice=practice is not None,
+            away_rounds=away_rounds,
         )
         if practice is not None:
             computers, level = practice
@@ -183,7 +188,9 @@ class TableRuntime:
                     await self.store.add_computer(table, level, LEVEL_LABEL[level])
         return table
 
-    async def play_again(self, ended_id: str, host_id: int, host_name: str) -> Table:
+    async def play_again(
+        self, ended_id: str, host_id: int, host_name: str, away_rounds: int | None = None
+    ) -> Table:
         """**Play again** on a game's final standings: a new lobby in its channel, same stake and buy-in.
 
         The member who clicked is seated as its host (their buy-in debited anew); the
@@ -202,6 +209,7 @@ class TableRuntime:
             ended.stake,
             ended.buy_in,
             ended.turn_seconds,
+            away_rounds=ended.away_rounds if away_rounds is None else away_rounds,
         )
         invited = [u for u in ended.seats if u >= 0 and u != host_id]
         if invited:
