@@ -229,11 +229,17 @@ def start(table: Table, user_id: int, may_manage: bool, now: float, round_pause:
         raise TableError("host_starts")
     if len(table.seats) < MIN_SEATS:
         raise TableError("too_few_players", low=MIN_SEATS, high=MAX_SEATS, seated=len(table.seats))
-    seats = [Seat(table.pid(u), table.lobby_stacks[u], table.names.get(u)) for u in table.seats]
+    seats = [Seat(table.pid(u), table.lobby_stacks[u], _engine_name(table, u)) for u in table.seats]
     table.game = Game(seats, table.stake)
     table.lobby_stacks = {}
     table.status = "playing"
     return _after_events(table, deal(table), now, round_pause)
+
+
+def _engine_name(table: Table, seat: int) -> str | None:
+    """The name the engine gives a seat in its refusals: the member's, or a computer's number (no words)."""
+    computer = table.computers.get(seat)
+    return f"🤖 {computer.number}" if computer is not None else table.names.get(seat)
 
 
 def must_play(table: Table, user_id: int, seated: bool = False) -> Game:
