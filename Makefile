@@ -58,7 +58,7 @@ MEMBERS ?= 3
 LEVEL ?= basic
 play: $(STAMP_PLAY)
 	$(BIN)/python -m bot.playground --members $(MEMBERS) --computers $(COMPUTERS) --level $(LEVEL) \
-		$(if $(LANGUAGE),--language $(LANGUAGE)) $(if $(CARDS),--cards $(CARDS))
+		$(if $(LANGUAGE),--language $(LANGUAGE)) $(if $(CARDS),--cards $(CARDS)) $(if $(THREADS),--threads)
 
 bench: $(STAMP_TEST)
 	$(BIN)/python bench/engine_bench.py

@@ -85,6 +85,10 @@ class GuildSettings(BaseModel):
     default_buy_in: int = Field(default=200, ge=4, le=MAX_AMOUNT, title="buy-in")
     turn_seconds: int = Field(default=60, ge=15, le=3600, title="turn timer", description="seconds")
     season_months: int = Field(default=1, ge=1, le=12, title="season length", description="months")
+    tables: Literal["thread", "channel"] = Field(default="thread", title="where games are played")
+    """``thread``: a game opens a public thread from its lobby where the bot may; ``channel``: never."""
+    away_rounds: int = Field(default=3, ge=1, le=10, title="away rounds", description="rounds")
+    """Rounds a player may spend away before their seat is released (their stack goes home)."""
 
     @model_validator(mode="after")
     def _whole_seasons(self) -> GuildSettings:
@@ -134,7 +138,7 @@ def settings_error(error: ValidationError) -> LedgerError:
     field = GuildSettings.model_fields.get(name)
     if field is None:
         return LedgerError("no_such_setting", name=name)
-    low, high = setting_range(name)
+    low, high = setting_range(name) if name != "tables" else (0, 0)
     # One whole sentence per setting (a translation can not be built from a title and a unit).
     if name == "starting_balance":
         return LedgerError("starting_balance_out_of_range", low=low, high=high)
@@ -146,6 +150,10 @@ def settings_error(error: ValidationError) -> LedgerError:
         return LedgerError("buy_in_out_of_range", low=low, high=high)
     if name == "season_months":
         return LedgerError("season_months_invalid")
+    if name == "tables":
+        return LedgerError("tables_invalid")
+    if name == "away_rounds":
+        return LedgerError("away_rounds_out_of_range", low=low, high=high)
     return LedgerError("turn_seconds_out_of_range", low=low, high=high)
 
 
@@ -181,25 +189,27 @@ class Ledger:
         """The server's settings (defaults until an admin changes one)."""
         row = await self.db.fetchone(
             "SELECT starting_balance, daily_amount, default_stake, default_buy_in, turn_seconds,"
-            " season_months FROM guild_settings WHERE guild_id = ?",
+            " season_months, tables, away_rounds FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return GuildSettings()
         return GuildSettings.build(**dict(zip(GuildSettings.model_fields, row, strict=True)))
 
-    async def update_settings(self, guild_id: int, **changes: int) -> GuildSettings:
+    async def update_settings(self, guild_id: int, **changes: int | str) -> GuildSettings:
         """Change some settings; raise ``LedgerError`` (and change nothing) if the result is unplayable."""
         new = GuildSettings.build(**{**(await self.settings(guild_id)).model_dump(), **changes})
         values = new.model_dump()
         async with self.db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO guild_settings (guild_id, starting_balance, daily_amount, default_stake,"
-                " default_buy_in, turn_seconds, season_months) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " default_buy_in, turn_seconds, season_months, tables, away_rounds)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET starting_balance = excluded.starting_balance,"
                 " daily_amount = excluded.daily_amount, default_stake = excluded.default_stake,"
                 " default_buy_in = excluded.default_buy_in, turn_seconds = excluded.turn_seconds,"
-                " season_months = excluded.season_months",
+                " season_months = excluded.season_months, tables = excluded.tables,"
+                " away_rounds = excluded.away_rounds",
                 (guild_id, *values.values()),
             )
         return new

@@ -41,6 +41,8 @@ COPIED: dict[str, tuple[str, ...]] = {
         "default_buy_in",
         "turn_seconds",
         "season_months",
+        "tables",
+        "away_rounds",
     ),
     "ledger": (
         "id",

@@ -64,19 +64,22 @@ class Playground:
         return str(self.preview.url) if self.preview is not None else ""
 
 
-def build_bot(db_path: Path, replay_url: str | None = None, card_emojis: bool = True) -> FlipFlopBot:
+def build_bot(
+    db_path: Path, replay_url: str | None = None, card_emojis: bool = True, threads: bool = False
+) -> FlipFlopBot:
     """The real bot on the playground's own database; lost table messages are posted again.
 
     Its computer players are moved by ``drive_computers``, not by its own timer (``PARKED``).
-    Games stay in the channel: the world is built anew each run, and a thread from an
-    earlier run would be gone (the preview shows one channel).
+    Games stay in the channel unless ``threads``: simcord's preview shows one channel, and a
+    game's thread only as a line under the lobby message (its name and message count), which
+    can not be opened; so by default the whole game is played where the page can show it.
     """
     harness = Harness(repost_missing_messages=True, resume_on_ready=False, edit_limit=1_000_000)
     return create_bot(
         Settings(database_path=db_path, shard_count=1, replay_url=replay_url),
         card_emojis=card_emojis,
         computer_pause=PARKED,
-        tables_in_threads=False,
+        tables_in_threads=threads,
         harness=harness,
     )
 
@@ -154,6 +157,7 @@ async def playground(
     language: str | None = None,
     cards: str | None = None,
     computer_pause: tuple[float, float] = COMPUTER_PAUSE,
+    threads: bool = False,
 ) -> AsyncIterator[Playground]:
     """Start the bot in a simulated server; with ``preview``, serve the page too.
 
@@ -175,7 +179,7 @@ async def playground(
         raise SystemExit(f"--members must be between 1 and {len(NAMES)}.")
     pages = contextlib.ExitStack()
     replay_url = pages.enter_context(replay_page())
-    bot = build_bot(db_path, replay_url, card_emojis=cards != "plain")
+    bot = build_bot(db_path, replay_url, card_emojis=cards != "plain", threads=threads)
     try:
         # The same world every run, so a saved table finds its channel and players again.
         async with simcord.run(bot, check_errors=False) as env:
@@ -275,20 +279,30 @@ async def seat_computers(world: Playground, count: int, level: str) -> None:
     await world.env.settle()
 
 
+THREADS_LINE = (
+    "Games move to a thread of their own at Start. The preview shows one channel: the thread is"
+    " the line under the lobby (its name and message count) and can not be opened, so type"
+    " /flipflop hand here to play your seat."
+)
+"""``--threads``: what the page can and can not show of a game in a thread."""
+
+
 def opening_line(world: Playground) -> str:
     """What to do first: start a table, or (computers seated, or a table resumed) join and start it."""
     runtime = world.bot.runtime
     table = runtime.in_channel(world.channel.id) if runtime is not None else None
+    threads = f" {THREADS_LINE}" if world.bot.tables_in_threads else ""
     if table is None:
         return (
             "Type /flipflop start in the composer and press the Send arrow; "
-            "switch 'Viewing as' to play each seat."
+            "switch 'Viewing as' to play each seat." + threads
         )
     host = table.names.get(table.host_id, str(table.host_id))
     if table.status == "lobby":
         return (
             f"A table is open in #flipflop with {len(table.computers)} computer player(s) seated: "
             f"click Join as the others, then Start as {host}. Switch 'Viewing as' to play each seat."
+            + threads
         )
     return (
         "Your saved table carries on in #flipflop: click My hand to play; switch 'Viewing as' for each seat."
@@ -325,10 +339,18 @@ async def serve(
     level: str,
     language: str | None = None,
     cards: str | None = None,
+    threads: bool = False,
 ) -> None:
     """Serve until Ctrl-C, then shut down cleanly."""
     async with playground(
-        db_path, members, port, computers=computers, level=level, language=language, cards=cards
+        db_path,
+        members,
+        port,
+        computers=computers,
+        level=level,
+        language=language,
+        cards=cards,
+        threads=threads,
     ) as world:
         print("\nFlip Flop playground is running (the real bot, in a simulated Discord).")
         print(f"Open this address in your browser:\n\n    {world.url}\n")
@@ -374,6 +396,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="how everyone sees cards: classic, four (four-colour), text (words); plain: no card emojis",
     )
+    parser.add_argument(
+        "--threads",
+        action="store_true",
+        help="play each game in a thread of its own, as on a real server (the page shows only the"
+        " thread's line under the lobby: play your seat with /flipflop hand)",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.computers <= 4:
         parser.error("--computers must be between 0 and 4")
@@ -381,7 +409,16 @@ def main(argv: list[str] | None = None) -> int:
     quiet_start()
     try:
         asyncio.run(
-            serve(args.db, args.members, args.port, args.computers, args.level, args.language, args.cards)
+            serve(
+                args.db,
+                args.members,
+                args.port,
+                args.computers,
+                args.level,
+                args.language,
+                args.cards,
+                args.threads,
+            )
         )
     except KeyboardInterrupt:
         pass

@@ -96,6 +96,10 @@ MESSAGES: dict[str, str] = {
         "The turn timer must be a whole number between {low} and {high} seconds."
     ),
     "season_months_invalid": N_("A season lasts 1, 2, 3, 4, 6 or 12 months."),
+    "tables_invalid": N_("Games are played either in a thread of their own or in the channel."),
+    "away_rounds_out_of_range": N_(
+        "The rounds a seat may stay away must be a whole number between {low} and {high}."
+    ),
 }
 
 

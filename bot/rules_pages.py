@@ -114,13 +114,15 @@ PAGES: tuple[RulesPage, ...] = (
             "with your own chips until you click **I'm back**, in your hand or on the table. "
             "If your turn runs out, you are put in away mode the same way; nobody is removed for "
             "being slow. Everyone sees who is away.\n\n"
-            "After 3 rounds away your seat is released and your stack goes back to your balance.\n\n"
+            "After 3 rounds away your seat is released and your stack goes back to your balance. "
+            "A server manager may choose from 1 to 10 rounds instead; the table always says how many.\n\n"
             "When a game ends, **Play again** under the final standings opens a new table with the same "
             "stake and buy-in, naming the last game's players: each joins with one click and pays the "
             "buy-in again.\n\n"
             "When the host starts, the game moves to a thread of its own, opened from the lobby, so the "
             "channel stays free for talk; when it ends, the lobby shows the final standings with a link "
-            "to the thread. In a forum, each table is a post of its own."
+            "to the thread. In a forum, each table is a post of its own. A server manager may have "
+            "games played in the channel instead."
         ),
     ),
 )

@@ -50,7 +50,7 @@ from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent, Wherea
 from bot.runtime.scheduler import AsyncioScheduler
 from bot.storage import Store
 from bot.table import transitions
-from bot.table.model import Table, TableError, Unreadable
+from bot.table.model import AWAY_ROUNDS_BEFORE_RELEASE, Table, TableError, Unreadable
 from bot.table.repository import TableRepository
 from bot.table.transitions import Step
 from engine.actions import Action
@@ -174,8 +174,11 @@ class TableRuntime:
         turn_seconds: int,
         *,
         practice: tuple[int, str] | None = None,
+        away_rounds: int = AWAY_ROUNDS_BEFORE_RELEASE,
     ) -> Table:
         """Open a lobby seating the host; the caller posts it and then calls ``placed``.
+
+        ``away_rounds``: the server's rounds away before a seat is released, kept by the table.
 
         ``practice=(computers, level)`` opens a practice lobby with that many computer
         players of ``level``: practice chips never touch the ledger, and friends may
@@ -197,6 +200,7 @@ class TableRuntime:
             turn_seconds,
             now,
             practice=practice is not None,
+            away_rounds=away_rounds,
         )
         async with self.lock(table.id):
             self.tables[table.id] = table
@@ -211,7 +215,9 @@ class TableRuntime:
                     await self._commit(table, lambda t: transitions.seat_computer(t, level, now))
         return table
 
-    async def play_again(self, ended_id: str, host_id: int, host_name: str) -> Table:
+    async def play_again(
+        self, ended_id: str, host_id: int, host_name: str, away_rounds: int | None = None
+    ) -> Table:
         """**Play again** on a game's final standings: a new lobby in its channel, same stake and buy-in.
 
         The member who clicked is seated as its host (their buy-in debited anew); the
@@ -230,6 +236,7 @@ class TableRuntime:
             ended.stake,
             ended.buy_in,
             ended.turn_seconds,
+            away_rounds=ended.away_rounds if away_rounds is None else away_rounds,
         )
         invited = [u for u in ended.seats if u >= 0 and u != host_id]
         if invited:

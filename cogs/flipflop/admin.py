@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.audit import audit_guild
 from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
+from bot.ledger import GuildSettings, setting_range
 from bot.refusals import NOTHING_CHANGED, explain
 from bot.table.model import Table, TableError, TableMoved
 from bot.table_render import seat_name
@@ -66,6 +67,28 @@ AUDIT_BAD = N_(
     "⚠️ The chips don't balance: {minted} brought in, but {balances} in balances + {at_tables} at tables"
     " (a difference of {difference}). The rows to look at:"
 )
+
+
+TABLES_CHOICES = [
+    app_commands.Choice(name="thread: a thread of its own for each game", value="thread"),
+    app_commands.Choice(name="channel: every game in its channel", value="channel"),
+]
+"""``/flipflop config tables:``: where a server's games are played (a thread where the bot may)."""
+AwayRounds = app_commands.Range[int, setting_range("away_rounds")[0], setting_range("away_rounds")[1]]
+"""``/flipflop config away_rounds:``: its bounds come from the guild settings model."""
+TABLES_LINE = {
+    "thread": N_("• Games are played: **in a thread of their own** (where I may open threads)"),
+    "channel": N_("• Games are played: **in the channel**"),
+}
+AWAY_LINE = N_("• A seat is released after **{rounds}** away (its stack goes home)")
+
+
+def table_settings_lines(s: GuildSettings, t: Texts) -> list[str]:
+    """Where games are played and how long a seat may stay away, as ``/flipflop config`` lists them."""
+    rounds = t.ngettext("{count} round", "{count} rounds", s.away_rounds).format(
+        count=t.number(s.away_rounds)
+    )
+    return [t.gettext(TABLES_LINE[s.tables]), t.gettext(AWAY_LINE).format(rounds=rounds)]
 
 
 class Confirm(discord.ui.View):

@@ -21,14 +21,14 @@ from bot.client import send_ephemeral
 from bot.i18n import LANGUAGES, N_, Texts, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
-from bot.ledger import InsufficientChips, LedgerError, setting_range
+from bot.ledger import GuildSettings, InsufficientChips, LedgerError, setting_range
 from bot.limits import CONTENT, shorten
 from bot.refusals import NOTHING_CHANGED, explain
 from bot.runtime import Delivery, Sent, TableRuntime
 from bot.table.model import MAX_SEATS, Table, TableError
 from bot.table_render import notice_line
 from cogs.flipflop import controls
-from cogs.flipflop.admin import AdminCommands
+from cogs.flipflop.admin import TABLES_CHOICES, AdminCommands, AwayRounds, table_settings_lines
 from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
 from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.controls import fit
@@ -59,6 +59,8 @@ FORUM_REFUSED = N_(
 )
 NO_TABLE = N_("There's no table in this channel. Open one with `/flipflop start`.")
 NO_TABLE_TO_STOP = N_("There's no table in this channel.")
+TABLE_IN_THREAD = N_("This channel's game is played in its thread: {thread}. The table is there.")
+"""``/flipflop table`` in the lobby's channel while the game plays in a thread: the channel stays quiet."""
 AUTOMATIC = "auto"
 """``/flipflop language language:Automatic``: forget the member's choice."""
 LANGUAGE_CHOICES = [app_commands.Choice(name=picker_label(code, "en"), value=code) for code in LANGUAGES]
@@ -116,6 +118,7 @@ class FlipFlop(
     def __init__(self, bot: FlipFlopBot) -> None:
         self.bot = bot
         self.notifier = DiscordNotifier(bot, tell=self.tell_runtime)
+        self.turn_pings = self.notifier.pings.book
         self.recording: set[asyncio.Future[None]] = set()
         self.runtime = TableRuntime(
             bot.db,
@@ -253,9 +256,7 @@ class FlipFlop(
             )
         user = interaction.user
         if isinstance(interaction.channel, discord.ForumChannel):
-            await self.start_in_forum(
-                interaction, interaction.channel, stake, buy_in, settings.turn_seconds, t
-            )
+            await self.start_in_forum(interaction, interaction.channel, stake, buy_in, settings, t)
             return
         try:
             table = await self.runtime.open(
@@ -266,6 +267,7 @@ class FlipFlop(
                 stake,
                 buy_in,
                 settings.turn_seconds,
+                away_rounds=settings.away_rounds,
             )
         except InsufficientChips as e:
             await send_ephemeral(interaction, not_enough(e.balance, buy_in, t))
@@ -281,7 +283,7 @@ class FlipFlop(
         forum: discord.ForumChannel,
         stake: int,
         buy_in: int,
-        turn_seconds: int,
+        settings: GuildSettings,
         t: Texts,
     ) -> None:
         """In a forum, a new post is the lobby and the game's place; its title says the stake and open seats.
@@ -306,7 +308,14 @@ class FlipFlop(
             return
         try:
             table = await self.runtime.open(
-                interaction.guild.id, post.thread.id, user.id, user.display_name, stake, buy_in, turn_seconds
+                interaction.guild.id,
+                post.thread.id,
+                user.id,
+                user.display_name,
+                stake,
+                buy_in,
+                settings.turn_seconds,
+                away_rounds=settings.away_rounds,
             )
         except (InsufficientChips, LedgerError, TableError) as e:
             await post.thread.delete()
@@ -348,6 +357,12 @@ class FlipFlop(
     async def table(self, interaction: discord.Interaction) -> None:
         table = await self._channel_table(interaction, NO_TABLE)
         if table is None:
+            return
+        if table.thread_id is not None and interaction.channel_id != table.thread_id:
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(
+                interaction, t.gettext(TABLE_IN_THREAD).format(thread=f"<#{table.thread_id}>")
+            )
             return
         old = table.message_id
         public = await self.bot.languages.public(interaction)
@@ -395,9 +410,12 @@ class FlipFlop(
         language="The language of public messages: the table, round logs, results",
         cards="How cards look in public messages: the table, round logs",
         season_months="How long a season of the leaderboard lasts, in calendar months from January",
+        tables="Where new games are played: a thread of their own (where I may open one) or the channel",
+        away_rounds="Rounds a player may be away (the computer plays for them) before their seat is released",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, cards=STYLE_CHOICES)
     @app_commands.choices(season_months=SEASON_CHOICES)
+    @app_commands.choices(tables=TABLES_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def config(
@@ -411,6 +429,8 @@ class FlipFlop(
         language: app_commands.Choice[str] | None = None,
         cards: app_commands.Choice[str] | None = None,
         season_months: app_commands.Choice[int] | None = None,
+        tables: app_commands.Choice[str] | None = None,
+        away_rounds: AwayRounds | None = None,
     ) -> None:
         assert interaction.guild is not None
         books = self.bot.languages
@@ -421,6 +441,8 @@ class FlipFlop(
             "default_buy_in": buy_in,
             "turn_seconds": turn_seconds,
             "season_months": season_months.value if season_months is not None else None,
+            "tables": tables.value if tables is not None else None,
+            "away_rounds": away_rounds,
         }
         changes = {k: v for k, v in given.items() if v is not None}
         ledger = self.bot.ledger
@@ -465,6 +487,7 @@ class FlipFlop(
                     count=t.number(s.season_months)
                 )
             ),
+            *table_settings_lines(s, t),
             t.gettext("• Language of public messages: **{language}**").format(
                 language=picker_label(public, t.language)
             ),

@@ -112,6 +112,11 @@ class NotifyBook:
             )
         self._saved[(guild_id, user_id)] = on
 
+    def forget_member(self, user_id: int) -> None:
+        """Drop a member's remembered choices (privacy forget rewrote their rows: back to the default)."""
+        for key in [k for k in self._saved if k[1] == user_id]:
+            del self._saved[key]
+
 
 @dataclass
 class Ping:

@@ -352,6 +352,8 @@ class Controls:
         channel = interaction.channel
         if not self.notifier.bot.tables_in_threads or lobby is None or table.practice:
             return None, None
+        if (await self.notifier.bot.ledger.settings(table.guild_id)).tables != "thread":
+            return None, None  # the server plays its games in the channel
         if isinstance(channel, discord.Thread):
             return None, None  # already in a thread (a forum post), or nothing to open it from
         if not isinstance(channel, discord.TextChannel):
@@ -502,7 +504,10 @@ class Controls:
         answer = Answer(interaction).start()
         user = interaction.user
         try:
-            table = await self.runtime.play_again(tid, user.id, user.display_name)
+            settings = await self.notifier.bot.ledger.settings(interaction.guild_id or 0)
+            table = await self.runtime.play_again(
+                tid, user.id, user.display_name, away_rounds=settings.away_rounds
+            )
         except InsufficientChips as e:
             await answer.private(not_enough(e.balance, e.needed, await self.member_texts(interaction)))
             return

@@ -19,6 +19,7 @@ from bot import privacy as personal
 from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
 from cogs.flipflop.admin import FAILED, KEPT, Confirm
+from cogs.flipflop.pings import NotifyBook
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -53,6 +54,8 @@ class PrivacyCommands(commands.Cog):
     """The ``/flipflop privacy`` subgroup (mixed into the group cog)."""
 
     bot: FlipFlopBot
+    turn_pings: NotifyBook
+    """Who wants turn pings: its memory forgets a member with their rows."""
 
     privacy = app_commands.Group(name="privacy", description="See or delete what this bot keeps about you.")
 
@@ -85,6 +88,7 @@ class PrivacyCommands(commands.Cog):
         if done is None:
             return t.gettext(NOTHING_STORED)
         self.bot.languages.forget_member(user)  # the choices read so far: theirs are gone now
+        self.turn_pings.forget_member(user)
         return t.ngettext(
             "Done: {count} stored row no longer names you. If you play again, you start as a new member.",
             "Done: {count} stored rows no longer name you. If you play again, you start as a new member.",

@@ -38,9 +38,11 @@ def test_the_playground_command_line_takes_a_language(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(playground_module, "serve", serve)
     assert playground_module.main(["--language", "gu", "--db", "x.sqlite3"]) == 0
-    assert seen["args"][-2:] == ("gu", None)  # type: ignore[index]
+    assert seen["args"][-3:] == ("gu", None, False)  # type: ignore[index]
     assert playground_module.main(["--cards", "four", "--db", "x.sqlite3"]) == 0
-    assert seen["args"][-2:] == (None, "four")  # type: ignore[index]
+    assert seen["args"][-3:] == (None, "four", False)  # type: ignore[index]
+    assert playground_module.main(["--threads", "--db", "x.sqlite3"]) == 0
+    assert seen["args"][-3:] == (None, None, True)  # type: ignore[index]
     with pytest.raises(SystemExit):
         playground_module.main(["--language", "xx"])
 

@@ -11,6 +11,7 @@ SETTING_OF = {
     "starting_balance": "starting_balance",
     "daily_amount": "daily_amount",
     "turn_seconds": "turn_seconds",
+    "away_rounds": "away_rounds",
 }
 
 
@@ -22,4 +23,4 @@ def test_start_and_config_options_take_their_bounds_from_guild_settings() -> Non
             if option.name in SETTING_OF:
                 assert (option.min_value, option.max_value) == setting_range(SETTING_OF[option.name])
                 checked += 1
-    assert checked == 7
+    assert checked == 8

@@ -266,3 +266,16 @@ async def test_a_confirmed_request_that_fails_says_nothing_changed(
     failed = await ann.click(question.message, custom_id=buttons(question)["Forget me"])
     assert failed.response.content.startswith("Something went wrong on our side; nothing was changed.")
     assert not buttons(failed.response) and await dump(world) == before
+
+
+async def test_forget_also_forgets_a_remembered_turn_ping_choice(world: World) -> None:
+    ann = world.members[0]
+    await ann.slash(world.channel, "flipflop notify", turn="off")
+    assert "**off**" in (await ann.slash(world.channel, "flipflop notify")).response.content
+    question = await ask(world, ann, "flipflop privacy forget")
+    done = await ann.click(question.message, custom_id=buttons(question)["Forget me"])
+    assert done.response.content.startswith("Done:")
+    rows = await world.bot.db.fetchone("SELECT COUNT(*) FROM notify_choices WHERE user_id = ?", (ann.id,))
+    assert rows == (0,)
+    # Not only the row: the bot's memory of the choice goes too, so they are pinged again (the default).
+    assert "**on**" in (await ann.slash(world.channel, "flipflop notify")).response.content

@@ -26,9 +26,11 @@ from tests.cogs.helpers import (
     my_hand,
     open_table,
     play_simple_turn,
+    play_step,
     runtime,
     table_in,
 )
+from tests.cogs.traffic import watch
 from tests.conftest import World, make_bot
 
 
@@ -257,3 +259,47 @@ async def test_a_turn_ping_goes_to_the_games_thread_and_never_to_an_away_player(
     assert all(f"<@{m.id}>" not in mentioned for m in others)
     assert pings(world.channel) == []
     assert g.to_act == str(first.id) or not g.in_round  # both away seats were played for them
+
+
+async def test_what_a_game_in_a_thread_asks_of_its_channel(world: World) -> None:
+    """Counted per round: new messages in the lobby's channel (none) and in the game's thread.
+
+    Run with ``-s`` to read the numbers: ``pytest -s tests/cogs/test_threads.py -k asks``.
+    """
+    table = await open_table(world, world.members[:3])
+    (thread,) = world.channel.threads
+    traffic = watch(world)
+    assert table.game is not None
+    g, hands, rounds = table.game, Hands(world), 1
+    while g.public_view().round_number <= 4 and await play_step(world, hands, drop_below=20):
+        rounds = g.public_view().round_number
+    await world.env.settle()
+
+    def posts_to(channel_id: int) -> int:
+        path = f"/channels/{channel_id}/messages"
+        return sum(1 for r in traffic.log if r.method == "POST" and r.path == path)
+
+    def calls_to(channel_id: int) -> int:
+        return sum(1 for r in traffic.log if r.path.startswith(f"/channels/{channel_id}/"))
+
+    channel, in_thread = posts_to(world.channel.id), posts_to(thread.id)
+    print(
+        f"\na game in a thread, {rounds} rounds, {traffic.actions[0]} actions: new messages per round in the"
+        f" channel {channel / rounds:.1f}, in the thread {in_thread / rounds:.1f}; calls to the channel's"
+        f" routes {calls_to(world.channel.id)}"
+    )
+    assert rounds >= 3 and channel == 0 and calls_to(world.channel.id) == 0
+
+
+async def test_the_table_command_in_the_lobbys_channel_points_to_the_thread(world: World) -> None:
+    table = await open_table(world, world.members[:3])
+    (thread,) = world.channel.threads
+    before, shown = len(public(world.channel)), table.message_id
+    answer = await world.members[1].slash(world.channel, "flipflop table")
+    assert answer.ephemeral and thread.mention in answer.response.content
+    await world.env.settle()
+    assert len(public(world.channel)) == before and table.message_id == shown  # nothing moved
+    again = await world.members[1].slash(thread, "flipflop table")  # in the thread: shown again there
+    assert not again.ephemeral and table.message_id != shown
+    assert table.message_id in {m.id for m in public(thread)}
+    await conserved(world)

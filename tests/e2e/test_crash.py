@@ -366,3 +366,26 @@ async def test_logs_in_and_syncs_commands(running: Any) -> None:
     info = await fake.slash(801, "ann", "flipflop", "config")
     assert info["responses"][0]["data"]["flags"] & 64  # ephemeral refusal: ann lacks Manage Server
     assert "Logged in as FlipFlop" in (bot.tmp / "bot-1.log").read_text()
+
+
+async def test_a_server_that_keeps_games_in_the_channel_gets_no_thread_across_a_kill(running: Any) -> None:
+    """``/flipflop config tables:channel`` as stored (migration 8): the real process opens no thread."""
+    fake, bot = running
+    fake.app_permissions |= THREADS  # the bot may open threads; the server said no
+    con = sqlite3.connect(bot.db)
+    with con:
+        con.execute(
+            "INSERT INTO guild_settings VALUES (?, 1000, 200, 5, 200, 60, 1, 'channel', 2)",
+            (bot.guild_id,),
+        )
+    con.close()
+    await open_game(fake, bot)
+    state = bot.table()
+    assert state is not None and state["thread_id"] is None and state["away_rounds"] == 2
+    assert fake.threads == {}
+    assert int(fake.messages[state["message_id"]]["channel_id"]) == CHANNEL_ID
+    await play_turn(fake, bot, kill_after_draw=True)  # killed mid-turn: it resumes in the channel
+    await play_turn(fake, bot)
+    state = bot.table()
+    assert state is not None and state["thread_id"] is None and fake.threads == {}
+    bot.conserved()

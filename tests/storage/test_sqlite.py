@@ -23,10 +23,12 @@ async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) ->
     """Databases from before the SQL files (user_version 1) get only migration 2."""
     path = tmp_path / "old.sqlite3"
     async with open_store(path) as db, db.transaction() as tx:
-        await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60, 1)")
+        await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60, 1, 'thread', 3)")
     con = sqlite3.connect(path)
     con.executescript(
-        "DROP TABLE turn_pings; DROP TABLE notify_choices; DROP TABLE rating_changes;"  # migration 7
+        "ALTER TABLE guild_settings DROP COLUMN away_rounds;"  # migration 8
+        " ALTER TABLE guild_settings DROP COLUMN tables;"
+        " DROP TABLE turn_pings; DROP TABLE notify_choices; DROP TABLE rating_changes;"  # migration 7
         " ALTER TABLE guild_settings DROP COLUMN season_months;"
         " DROP TABLE card_styles;"  # migration 6
         " DROP TABLE privacy_requests; DROP TABLE forget_permits; DROP INDEX ledger_by_reference;"  # 5

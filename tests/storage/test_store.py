@@ -35,7 +35,7 @@ async def test_a_new_database_is_migrated_once(
         for name in ("accounts", "ledger", "guild_settings", "tables", "rounds", "round_players"):
             assert await db.fetchone(sql_for("has_table"), (name,)) == (1,), name
         async with db.transaction() as tx:
-            await tx.execute("INSERT INTO guild_settings VALUES (?, 1, 2, 3, 12, 60, 1)", (BIG,))
+            await tx.execute("INSERT INTO guild_settings VALUES (?, 1, 2, 3, 12, 60, 1, 'thread', 3)", (BIG,))
     async with open_store(target) as again:  # reopening migrates nothing and keeps the data
         assert await again.schema_version() == SCHEMA_VERSION
         assert await again.fetchall("SELECT guild_id, default_buy_in FROM guild_settings") == [(BIG, 12)]
@@ -104,10 +104,10 @@ def test_placeholders_become_numbered_outside_quotes() -> None:
 
 async def test_a_transaction_commits_whole_or_not_at_all(store: Store) -> None:
     async with store.transaction() as tx:
-        await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60, 1)")
+        await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60, 1, 'thread', 3)")
     with pytest.raises(RuntimeError):
         async with store.transaction() as tx:
-            await tx.execute("INSERT INTO guild_settings VALUES (2, 1, 1, 1, 4, 60, 1)")
+            await tx.execute("INSERT INTO guild_settings VALUES (2, 1, 1, 1, 4, 60, 1, 'thread', 3)")
             assert await tx.fetchone("SELECT COUNT(*) FROM guild_settings") == (2,)  # sees its own write
             raise RuntimeError("boom")
     assert await store.fetchall("SELECT guild_id FROM guild_settings") == [(1,)]
@@ -158,7 +158,7 @@ async def test_checks_and_keys_raise_one_integrity_error(store: Store) -> None:
 async def test_executemany_inserts_every_row(store: Store) -> None:
     async with store.transaction() as tx:
         await tx.executemany(
-            "INSERT INTO guild_settings VALUES (?, 1, 1, 1, 4, 60, 1)", [(g,) for g in range(50)]
+            "INSERT INTO guild_settings VALUES (?, 1, 1, 1, 4, 60, 1, 'thread', 3)", [(g,) for g in range(50)]
         )
     assert await store.fetchone("SELECT COUNT(*), SUM(guild_id) FROM guild_settings") == (50, sum(range(50)))
 
@@ -204,7 +204,9 @@ async def test_lock_table_does_not_block_other_tables(target: str) -> None:
 async def test_a_deadlock_is_a_conflict_and_writes_nothing(target: str) -> None:
     async with open_store(target) as one, open_store(target) as two:
         async with one.transaction() as tx:
-            await tx.executemany("INSERT INTO guild_settings VALUES (?, 1, 1, 1, 4, 60, 1)", [(1,), (2,)])
+            await tx.executemany(
+                "INSERT INTO guild_settings VALUES (?, 1, 1, 1, 4, 60, 1, 'thread', 3)", [(1,), (2,)]
+            )
         both_hold_one = asyncio.Barrier(2)
 
         async def cross(db: Store, first: int, second: int) -> str:
@@ -236,7 +238,7 @@ async def test_a_sqlite_file_locked_too_long_is_a_conflict(tmp_path: Path) -> No
         async with one.transaction():
             with pytest.raises(Conflict, match="database is locked"):
                 async with two.transaction() as tx:
-                    await tx.execute("INSERT INTO guild_settings VALUES (2, 1, 1, 1, 4, 60, 1)")
+                    await tx.execute("INSERT INTO guild_settings VALUES (2, 1, 1, 1, 4, 60, 1, 'thread', 3)")
         async with two.transaction() as tx:  # free again once the first lets go
-            await tx.execute("INSERT INTO guild_settings VALUES (3, 1, 1, 1, 4, 60, 1)")
+            await tx.execute("INSERT INTO guild_settings VALUES (3, 1, 1, 1, 4, 60, 1, 'thread', 3)")
         assert await one.fetchall("SELECT guild_id FROM guild_settings") == [(3,)]
