@@ -47,11 +47,16 @@ def the_deck(rng: random.Random | None, deck: Sequence[Card] | None) -> list[Car
 
 def start_round(
     t: GameState,
-    rng: random.Random | None,
-    deck: Sequence[Card] | None,
-    dealer: str | None,
+    rng: random.Random | None = None,
+    deck: Sequence[Card] | None = None,
+    dealer: str | None = None,
 ) -> list[Event]:
-    """Pay stakes, deal, turn the upcard, settle an opening 49/50 (R2.3, R3, R4)."""
+    """Pay stakes, deal, turn the upcard, settle an opening 49/50 (R2.3, R3, R4).
+
+    Give either ``rng`` (a seeded ``random.Random``) or ``deck`` (top card
+    first). ``dealer`` may name the dealer; after the first round it must be
+    the one R3.1 makes dealer.
+    """
     if t.over:
         raise IllegalAction("game_over")
     if t.round is not None and t.round.end is None:

@@ -10,7 +10,6 @@ Rule ids refer to ``docs/RULES.md``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -139,19 +138,12 @@ class Game(GameState):
 
     # ------------------------------------------------------------------ rounds
 
-    def start_round(
-        self,
-        rng: random.Random | None = None,
-        deck: Sequence[Card] | None = None,
-        dealer: str | None = None,
-    ) -> list[Event]:
-        """Pay stakes, deal, turn the upcard, settle an opening 49/50 (R2.3, R3, R4).
+    start_round = deal.start_round
+    """Pay stakes, deal, turn the upcard, settle an opening 49/50: ``engine.deal.start_round``.
 
-        Give either ``rng`` (a seeded ``random.Random``) or ``deck`` (top card
-        first). ``dealer`` may name the dealer; after the first round it must be
-        the one R3.1 makes dealer.
-        """
-        return deal.start_round(self, rng, deck, dealer)
+    ``start_round(rng=None, deck=None, dealer=None)``: the function itself, not a
+    wrapper, like ``legal_actions``: it is called once a round.
+    """
 
     def end_game(self) -> list[Event]:
         """R8.2: the players choose to stop; only between rounds."""

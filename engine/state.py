@@ -288,7 +288,8 @@ class GameState:
     @property
     def in_round(self) -> bool:
         """A round is being played (dealt and not yet ended)."""
-        return self.round is not None and self.round.end is None
+        r = self.round
+        return r is not None and r.end is None
 
     @property
     def to_act(self) -> str | None:
