@@ -2,7 +2,7 @@
 
     python bench/runtime_bench.py [--rounds 200] [--searches 6] [--seconds 5] [--metrics]
 
-Part 1 plays one table of four through the real ``TableService`` on a SQLite
+Part 1 plays one table of four through the real ``TableRuntime`` on a SQLite
 file (every action saved in its transaction, finished rounds appended to
 ``rounds``), moves chosen by the basic strategy, and prints the saved state's
 size and the p50/p99 time of ``apply`` in rounds 1, 50 and 200. With
@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.quiet import bench_runtime  # noqa: E402
 from bot.ledger import Ledger  # noqa: E402
 from bot.runtime.computers import ComputerPlayers, choose  # noqa: E402
 from bot.storage import open_store  # noqa: E402
-from bot.tables import TableService  # noqa: E402
 from engine import Game, Seat  # noqa: E402
 from engine.ai.strategies import BasicStrategy  # noqa: E402
 
@@ -55,13 +55,13 @@ async def state_and_apply(rounds: int, seed: int, with_metrics: bool = False) ->
         db = open_store(Path(tmp) / "bench.sqlite3")
         await db.open()
         ledger = Ledger(db)
-        service = TableService(db, ledger, round_pause=0.0)
+        service = bench_runtime(db, ledger)
         for user in PLAYERS:
             await ledger.grant(G, user, 10_000_000, actor_id=PLAYERS[0])
-        table = await service.create(G, CH, PLAYERS[0], "p0", 1, 1_000_000, 60)
+        table = await service.open(G, CH, PLAYERS[0], "p0", 1, 1_000_000, 60)
         for user in PLAYERS[1:]:
-            await service.join(table, user, f"p{user}")
-        await service.start(table, PLAYERS[0], may_manage=False)  # decks come from the fair deal
+            await service.join(table.id, user, f"p{user}")
+        await service.start(table.id, PLAYERS[0], may_manage=False)  # decks come from the fair deal
         basic = BasicStrategy()
         print(f"{'round':>6} {'state bytes':>12} {'apply p50 ms':>13} {'apply p99 ms':>13} {'actions':>8}")
         assert table.game is not None
@@ -75,7 +75,7 @@ async def state_and_apply(rounds: int, seed: int, with_metrics: bool = False) ->
                 assert player is not None
                 action = basic.choose(game.view(player), rng)
                 start = time.perf_counter()
-                await service.apply(table, action)
+                await service.apply_action(table, action)
                 times.append((time.perf_counter() - start) * 1000)
             every += times
             if number in MARKS and times:  # a round can end at its deal, before any move
@@ -84,7 +84,7 @@ async def state_and_apply(rounds: int, seed: int, with_metrics: bool = False) ->
                 print(f"{number:>6} {size:>12,} {p50:>13.2f} {p99:>13.2f} {len(times):>8}")
             if number >= rounds or game.over:
                 break
-            await service.next_round(table)
+            await service.fire(table.id)
         print(
             f"{'all':>6} {'':>12} {pct(every, 0.5):>13.2f} {pct(every, 0.99):>13.2f} {len(every):>8}"
             + ("  (metrics on)" if with_metrics else "")

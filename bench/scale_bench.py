@@ -7,7 +7,7 @@ spread over servers), deals them, then sends player actions at ``--rate``
 actions a second in all (open loop: an action starts on time whether or not
 the ones before it have finished), each to a random table, for ``--seconds``.
 An action is handled as the runtime handles a click: under the table's lock,
-``TableService.apply`` (engine, chips, version-checked save in one
+``TableRuntime.apply_action`` (engine, chips, version-checked save in one
 transaction). Its time includes waiting for that lock. A round that ended is
 dealt again by the same process (the timer's job), not counted as an action.
 
@@ -41,12 +41,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncpg  # noqa: E402
 
+from bench.quiet import bench_runtime  # noqa: E402
 from bot.ledger import Ledger  # noqa: E402
+from bot.runtime import TableRuntime  # noqa: E402
 from bot.settings import shard_of  # noqa: E402
 from bot.storage import open_store  # noqa: E402
 from bot.storage.postgres import PostgresStore, PostgresTx  # noqa: E402
 from bot.storage.sqlite import SqliteStore, SqliteTx  # noqa: E402
-from bot.tables import Table, TableService  # noqa: E402
+from bot.table.model import Table  # noqa: E402
 from engine.ai.strategies import BasicStrategy  # noqa: E402
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -125,18 +127,17 @@ def servers_of(shard: int | None, count: int) -> list[int]:
     return out
 
 
-async def open_tables(service: TableService, ledger: Ledger, servers: list[int], tables: int) -> list[Table]:
-    rng = random.Random(len(servers))
+async def open_tables(service: TableRuntime, ledger: Ledger, servers: list[int], tables: int) -> list[Table]:
     out: list[Table] = []
     for guild in servers:
         for user in PLAYERS:
             await ledger.grant(guild, user, 10_000_000, actor_id=PLAYERS[0])
     for i in range(tables):
         guild = servers[i // TABLES_PER_SERVER]
-        table = await service.create(guild, 1000 + i, PLAYERS[0], "p0", 1, 100_000, 60)
+        table = await service.open(guild, 1000 + i, PLAYERS[0], "p0", 1, 100_000, 60)
         for user in PLAYERS[1:]:
-            await service.join(table, user, f"p{user}")
-        await service.start(table, PLAYERS[0], rng, may_manage=False)
+            await service.join(table.id, user, f"p{user}")
+        await service.start(table.id, PLAYERS[0], may_manage=False)
         out.append(table)
     return out
 
@@ -147,7 +148,7 @@ async def drive(target: str | Path, shard: int | None, tables: int, rate: float,
     db = open_store(target)
     await db.open()
     ledger = Ledger(db)
-    service = TableService(db, ledger, round_pause=0.0)
+    service = bench_runtime(db, ledger)
     servers = servers_of(shard, -(-tables // TABLES_PER_SERVER))
     live = await open_tables(service, ledger, servers, tables)
     rng = random.Random(shard or 0)
@@ -155,13 +156,14 @@ async def drive(target: str | Path, shard: int | None, tables: int, rate: float,
     result = Result()
 
     async def one(table: Table) -> None:
+        game = table.game
+        if game is not None and not game.over and not game.in_round:
+            await service.fire(table.id)  # the next deal, under the table's lock
+            result.deals += 1
+            return
         async with service.lock(table.id):
             game = table.game
-            if game is None or game.over:
-                return
-            if not game.in_round:
-                await service.next_round(table, rng)
-                result.deals += 1
+            if game is None or game.over or not game.in_round:
                 return
             player = game.to_act
             assert player is not None
@@ -170,7 +172,7 @@ async def drive(target: str | Path, shard: int | None, tables: int, rate: float,
             token = _counting.set(trips)
             start = time.perf_counter()
             try:
-                await service.apply(table, action)
+                await service.apply_action(table, action)
             finally:
                 _counting.reset(token)
             result.times_ms.append((time.perf_counter() - start) * 1000)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -26,6 +27,21 @@ MAX_AMOUNT = 1_000_000_000
 DAILY_SECONDS = 24 * 60 * 60
 MINTING_REASONS = ("starting", "daily", "grant", "take")
 """Reasons that bring chips into a server or take them out of it; every other reason moves chips."""
+
+
+TableReason = Literal["buy_in", "refund", "cash_out"]
+"""Why chips move between a balance and a table (the ledger entry's ``reason``)."""
+
+
+@dataclass(frozen=True)
+class Posting:
+    """Chips moving between an account and a table: ``change`` < 0 takes them (a buy-in), > 0 gives them."""
+
+    account: int
+    change: int
+    reason: TableReason
+    actor_id: int | None = None
+    """The manager whose command moved them (a manager closing a table), written on the entry."""
 
 
 class LedgerError(Refusal):
@@ -282,6 +298,16 @@ class Ledger:
             if row is None:
                 raise InsufficientChips(balance, amount)
         return await self._entry(tx, guild_id, user_id, -amount, int(row[0]), reason, reference, actor_id)
+
+    async def post(self, tx: Tx, guild_id: int, posting: Posting, reference: str) -> int:
+        """Move one posting's chips (a debit refused with ``InsufficientChips``); return the new balance."""
+        if posting.change < 0:
+            return await self.debit(
+                tx, guild_id, posting.account, -posting.change, posting.reason, reference, posting.actor_id
+            )
+        return await self.credit(
+            tx, guild_id, posting.account, posting.change, posting.reason, reference, posting.actor_id
+        )
 
     async def _entry(
         self,

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 
 import discord
 
-from bot.tables import Table
+from bot.table.model import Table
 
 log = logging.getLogger(__name__)
 

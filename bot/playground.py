@@ -297,7 +297,7 @@ def opening_line(world: Playground) -> str:
             "Type /flipflop start in the composer and press the Send arrow; "
             "switch 'Viewing as' to play each seat." + threads
         )
-    host = table.name(table.host_id)
+    host = table.names.get(table.host_id, str(table.host_id))
     if table.status == "lobby":
         return (
             f"A table is open in #flipflop with {len(table.computers)} computer player(s) seated: "

@@ -20,8 +20,10 @@ from engine.catalog import fill
 from engine.errors import IllegalAction, MalformedInput
 
 MESSAGES: dict[str, str] = {
-    # the lobby (bot/tables.py, bot/runtime/runtime.py)
-    "table_exists": N_("There is already a table in this channel."),
+    # the lobby (bot/table/transitions.py, bot/runtime/runtime.py)
+    "table_exists": N_(
+        "There's already a table in this channel, above. Join it, or start one in another channel."
+    ),
     "table_closed": N_("This table has closed. Open a new one with `/flipflop start`."),
     "table_moved": N_(
         "This table changed a moment ago (another move got there first); nothing was done."
@@ -53,10 +55,8 @@ MESSAGES: dict[str, str] = {
     "cancel_after_start": N_("The game has started: the host can use `/flipflop stop` between rounds."),
     "stop_not_allowed": N_("Only the host or a member with **Manage Server** can stop the game."),
     "stop_before_start": N_("The game hasn't started: use **Cancel** on the lobby instead."),
-    "stop_in_lobby": N_("The game has not started yet: use Cancel on the lobby."),
     "not_started": N_("The game has not started yet."),
     "round_in_play": N_("A round is already being played."),
-    "round_being_played": N_("A round is being played."),
     # playing
     "not_playing": N_("You're not playing at this table."),
     "stale_control": N_("That control was from an earlier turn; nothing was done."),
@@ -157,3 +157,12 @@ class Refusal(Exception):
         self.code = code
         self.params: dict[str, object] = params
         super().__init__(render(code, params))
+
+
+def table_exists(t: Texts, guild_id: int, channel_id: int, message_id: int | None) -> str:
+    """A channel's one table is open already (``table_exists``): said with a link to its message, if known."""
+    if message_id:
+        return t.gettext(
+            "There's already a table in this channel: {link}. Join it, or start one in another channel."
+        ).format(link=f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}")
+    return t.gettext(MESSAGES["table_exists"])

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.computer_names import level_name
 from bot.history import computer_level
 from bot.i18n import N_, Texts
-from bot.runtime import LEVEL_LABEL
 
 if TYPE_CHECKING:
     from bot.history import RoundStory
@@ -73,7 +73,7 @@ def seat_names(
     for seat, member in members.items():
         level = computer_level(member)
         if level is not None:
-            out[seat] = "🤖 " + (t.gettext(LEVEL_LABEL[level]) if level in LEVEL_LABEL else level)
+            out[seat] = "🤖 " + level_name(level, t)
             continue
         cached = guild.get_member(member) if guild is not None else None
         name = (known or {}).get(member) or (cached.display_name if cached is not None else None)

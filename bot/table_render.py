@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.computer_names import computer_name
 from bot.i18n import N_, Texts
 from bot.render import card, cards, suit_name
 from bot.round_picture import Ending
-from bot.runtime.computers import LEVEL_LABEL
 from bot.runtime.outcomes import (
     CameBack,
     ComputersOnly,
@@ -30,7 +30,7 @@ from bot.runtime.outcomes import (
     TimedOut,
     WentAway,
 )
-from bot.tables import MAX_SEATS, MIN_SEATS, Table
+from bot.table.model import MAX_SEATS, MIN_SEATS, Table
 from engine import Card
 from engine.events import (
     CardShown,
@@ -72,16 +72,11 @@ POT_NAME = {"game": N_("game pot"), "flip": N_("flip pot"), "flop": N_("flop pot
 
 
 def seat_name(table: Table, t: Texts, user_id: int | str) -> str:
-    """A seat's name as the channel reads it: a member's display name, or the computer's level and number.
-
-    A computer's saved name is English ("🤖 Basic 1"); it is said in ``t``'s language here.
-    """
-    if not table.is_computer(user_id):
-        return table.name(user_id)
-    number = table.name(user_id).rsplit(" ", 1)[-1]
-    level = table.computers[int(user_id)]
-    label = t.gettext(LEVEL_LABEL[level]) if level in LEVEL_LABEL else level
-    return f"🤖 {label} {number}"
+    """A seat's name as the channel reads it: a member's display name, or the computer's level and number."""
+    computer = table.computers.get(int(user_id))
+    if computer is not None:
+        return computer_name(computer.level, computer.number, t)
+    return table.names.get(int(user_id), f"<@{user_id}>")
 
 
 AWAY_RULE = N_(
@@ -325,9 +320,9 @@ def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
         notes = []
         if dealt and pid == v.dealer:
             notes.append(t.gettext("(dealer)"))
-        if pid.isdigit() and int(pid) in table.leave_after_round:
+        if table.leaves_after_round(pid):
             notes.append(t.gettext("· leaving after this round"))
-        if pid.isdigit() and table.is_away(pid):
+        if table.is_away(pid):
             notes.append(
                 t.gettext("· 💤 away ({rounds} of {allowed} rounds)").format(
                     rounds=t.number(table.away[int(pid)]), allowed=t.number(table.away_rounds)

@@ -32,7 +32,7 @@ measures stays as it was:
   and discord.py's ``InteractionResponse`` methods note when the reply went
   out. ``kind`` is the game move the interaction applied (``discard``,
   ``draw_stock``…) or else the interaction's type (``component``, ``command``…).
-- **Actions by kind**: ``TableService.apply``, every game move applied at a
+- **Actions by kind**: ``TableRuntime.apply_action``, every game move applied at a
   table, by a member or by a timer (computer players, timeouts).
 - **Database query latency**: the stores' ``execute``/``fetch`` methods.
 - **Computer players and the coach**: ``ComputerPlayers.choose`` and ``run``
@@ -42,7 +42,7 @@ measures stays as it was:
   latencies and open tables are read when scraped, costing the bot nothing
   in between.
 
-The class-level hooks (stores, ``TableService``, ``ComputerPlayers``, the
+The class-level hooks (stores, ``TableRuntime``, ``ComputerPlayers``, the
 coach, ``InteractionResponse``) are installed once per process, only when
 metrics are served: without ``METRICS_PORT`` nothing is wrapped and nothing
 costs anything. Installing twice changes nothing, and a hooked method that is

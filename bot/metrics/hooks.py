@@ -233,13 +233,13 @@ def _counter(kind: str, by: str, shard: str) -> Any:
 
 
 def instrument_actions() -> None:
-    """Count every game move ``TableService.apply`` applies, and name the interaction's kind."""
-    from bot.tables import TableService
+    """Count every game move ``TableRuntime.apply_action`` applies, and name the interaction's kind."""
+    from bot.runtime.runtime import TableRuntime
 
     def make(apply: F) -> F:
         @functools.wraps(apply)
-        async def counted(service: Any, table: Any, action: Any, by_timer: bool = False) -> Any:
-            events = await apply(service, table, action, by_timer)
+        async def counted(runtime: Any, table: Any, action: Any, by_timer: bool = False) -> Any:
+            events = await apply(runtime, table, action, by_timer)
             kind = action_kind(action)
             _counter(kind, "timer" if by_timer else "member", shard_label(table.guild_id)).inc()
             heard = _heard.get()
@@ -249,13 +249,41 @@ def instrument_actions() -> None:
 
         return counted  # type: ignore[return-value]
 
-    _wrap(TableService, "apply", make)
+    _wrap(TableRuntime, "apply_action", make)
+
+
+def _queued(search: F) -> F:
+    @functools.wraps(search)
+    async def queued(*args: Any, **kwargs: Any) -> Any:
+        COACH_QUEUE.inc()
+        try:
+            return await search(*args, **kwargs)
+        finally:
+            COACH_QUEUE.dec()
+
+    return queued  # type: ignore[return-value]
+
+
+_coach_searches: list[tuple[type, str]] = []
+"""The coach's search methods, named by the coach (``count_coach_queue``): this layer imports no cog."""
+_searches_measured = False
+
+
+def count_coach_queue(owner: type, name: str) -> None:
+    """Count the members waiting for or in ``owner.name`` (an async method) as the coach's queue.
+
+    Called by the cog that defines the search; measured once metrics are installed
+    (at once if they already are).
+    """
+    _coach_searches.append((owner, name))
+    if _searches_measured:
+        _wrap(owner, name, _queued)
 
 
 def instrument_searches() -> None:
     """Queue lengths and times of computer players' moves and of the coach's searches."""
+    global _searches_measured
     from bot.runtime.computers import ComputerPlayers
-    from cogs.flipflop.coach import Coach
 
     def make_choose(choose: F) -> F:
         @functools.wraps(choose)
@@ -281,20 +309,11 @@ def instrument_searches() -> None:
 
         return timed  # type: ignore[return-value]
 
-    def make_question(search: F) -> F:
-        @functools.wraps(search)
-        async def queued(*args: Any, **kwargs: Any) -> Any:
-            COACH_QUEUE.inc()
-            try:
-                return await search(*args, **kwargs)
-            finally:
-                COACH_QUEUE.dec()
-
-        return queued  # type: ignore[return-value]
-
     _wrap(ComputerPlayers, "choose", make_choose)
     _wrap(ComputerPlayers, "run", make_run)
-    _wrap(Coach, "_search", make_question)
+    for owner, name in _coach_searches:
+        _wrap(owner, name, _queued)
+    _searches_measured = True
 
 
 def instrument_interactions(bot: discord.Client) -> None:

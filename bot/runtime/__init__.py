@@ -1,6 +1,6 @@
 """A table's life without Discord: commands in, outcomes out (see ``runtime.py``)."""
 
-from bot.runtime.computers import LEVEL_LABEL, LEVELS, ComputerPlayers
+from bot.runtime.computers import LEVELS, ComputerPlayers
 from bot.runtime.outcomes import (
     CameBack,
     ComputersOnly,
@@ -21,7 +21,6 @@ from bot.runtime.runtime import StaleControl, TableRuntime
 
 __all__ = [
     "LEVELS",
-    "LEVEL_LABEL",
     "CameBack",
     "Clock",
     "ComputerPlayers",

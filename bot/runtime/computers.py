@@ -15,19 +15,12 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from bot.i18n import N_
 from engine.actions import Action
 from engine.ai.strategies import STRATEGIES, BasicStrategy, StrongStrategy
 from engine.view import PlayerView
 
-LEVELS = {
-    "basic": N_("Sound play: spreads, lays off, drops when low"),
-    "strong": N_("Thinks ahead by playing out possible hands"),
-    "random": N_("Plays any legal move (for fun)"),
-}
-"""The levels a host may seat, with what each does (marked for the catalogs; translate where shown)."""
-LEVEL_LABEL = {"basic": N_("Basic"), "strong": N_("Strong"), "random": N_("Random")}
-"""The name a computer player of each level gets at the table (``🤖 Strong 1``)."""
+LEVELS = ("basic", "strong", "random")
+"""The levels a host may seat (their names and what each does are said by ``bot.computer_names``)."""
 T = TypeVar("T")
 SEARCHING = {name for name, cls in STRATEGIES.items() if cls is StrongStrategy}
 """Levels whose moves take long enough to need a worker process."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bot.tables import Table
+from bot.table.model import Table
 from engine.events import Event
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from bot.runtime.outcomes import Outcome
-from bot.tables import Table, Unreadable
+from bot.table.model import Table, Unreadable
 
 Clock = Callable[[], float]
 """Wall-clock seconds, the same clock the saved deadlines use."""
@@ -36,7 +36,11 @@ class Delivery(enum.Enum):
 
 @dataclass(frozen=True)
 class Sent:
-    """What a notifier call achieved; ``missing`` names the permission the bot lacks, if known."""
+    """What a notifier call achieved; ``missing`` names the permission the bot lacks (the notifier's name).
+
+    The runtime keeps that name as it is and hands it back (``permission_notice``):
+    what it is called, and in which language, is the notifier's business.
+    """
 
     status: Delivery
     missing: str = ""

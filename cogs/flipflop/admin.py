@@ -23,7 +23,8 @@ from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
 from bot.ledger import GuildSettings, setting_range
 from bot.refusals import NOTHING_CHANGED, explain
-from bot.tables import Table, TableError, TableMoved
+from bot.table.model import Table, TableError, TableMoved
+from bot.table_render import seat_name
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -148,13 +149,13 @@ class Confirm(discord.ui.View):
         await interaction.response.edit_message(content=self.no_text, view=None)
 
 
-def _players(table: Table) -> str:
+def _players(table: Table, t: Texts) -> str:
     """Who is at the table: lobby seats, or the players still seated in the game."""
     if table.game is None:
         ids = list(table.seats)
     else:
         ids = [int(p) for p in table.game.seated]
-    return ", ".join(table.name(u) for u in ids) or "—"
+    return ", ".join(seat_name(table, t, u) for u in ids) or "—"
 
 
 class AdminCommands(commands.Cog):
@@ -187,7 +188,7 @@ class AdminCommands(commands.Cog):
             id=table.id,
             channel=f"<#{table.channel_id}>",
             status=t.gettext(STATUS.get(status, STATUS["playing"])),
-            players=_players(table),
+            players=_players(table, t),
             chips=t.chips(table.chips()),
             opened=f"<t:{int(opened)}:R>" if opened is not None else "—",
             active=f"<t:{int(table.last_activity)}:R>",

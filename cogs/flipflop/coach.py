@@ -23,13 +23,15 @@ from discord.ext import commands
 
 from bot.client import send_ephemeral
 from bot.coach_render import analysis_text, hint_text, watch_text
+from bot.computer_names import LEVEL_ABOUT
 from bot.history import round_story
 from bot.i18n import N_, Texts
 from bot.ledger import LedgerError
-from bot.refusals import NOTHING_CHANGED, explain
+from bot.metrics.hooks import count_coach_queue
+from bot.refusals import NOTHING_CHANGED, explain, table_exists
 from bot.runtime import LEVELS, TableRuntime
+from bot.table.model import Table, TableError
 from bot.table_render import seat_name
-from bot.tables import Table, TableError
 from cogs.flipflop.controls import OPTION_CHARS, fit, label
 from engine.ai.coach import HINT_BUDGET, hint_worker, watch
 from engine.ai.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, NotAPlayer, analyse_worker, seats_of
@@ -322,6 +324,9 @@ def level_error(t: Texts, level: str) -> str:
     return text.format(level=level[:40], levels=", ".join(f"`{name}`" for name in LEVELS))
 
 
+count_coach_queue(Coach, "_search")  # the metrics count members waiting for or in a search
+
+
 class CoachCommands(commands.Cog):
     """``/flipflop practice`` and ``/flipflop hint`` (mixed into the group cog)."""
 
@@ -329,6 +334,13 @@ class CoachCommands(commands.Cog):
     runtime: TableRuntime
     coach: Coach
     notifier: TableMessages
+
+    def refused(self, error: LedgerError | TableError, channel_id: int, t: Texts) -> str:
+        """Why a table was not opened: the channel's one table (with its link), or the refusal."""
+        existing = self.runtime.in_channel(channel_id)
+        if error.code == "table_exists" and existing is not None:
+            return table_exists(t, existing.guild_id, existing.channel_id, existing.message_id)
+        return t.gettext(NOTHING_CHANGED).format(refusal=explain(error, t))
 
     @app_commands.command(
         name="practice", description="Open a practice table against computer players (practice chips)."
@@ -347,15 +359,6 @@ class CoachCommands(commands.Cog):
         if level not in LEVELS:
             await send_ephemeral(interaction, level_error(t, level))
             return
-        if self.runtime.in_channel(interaction.channel.id) is not None:
-            await send_ephemeral(
-                interaction,
-                t.gettext(
-                    "There's already a table in this channel (one table per channel, practice or "
-                    "real). Open your practice table in another channel or a thread."
-                ),
-            )
-            return
         settings = await self.bot.ledger.settings(interaction.guild.id)
         user = interaction.user
         try:
@@ -370,7 +373,7 @@ class CoachCommands(commands.Cog):
                 practice=(computers, level),
             )
         except (LedgerError, TableError) as e:
-            await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
+            await send_ephemeral(interaction, self.refused(e, interaction.channel.id, t))
             return
         await self.post_table(interaction, table)
 
@@ -386,7 +389,7 @@ class CoachCommands(commands.Cog):
         t = await self.bot.languages.reader(interaction)
         return [
             app_commands.Choice(name=fit(f"{name} — {t.gettext(about)}", OPTION_CHARS), value=name)
-            for name, about in LEVELS.items()
+            for name, about in LEVEL_ABOUT.items()
             if current.lower() in name
         ]
 

@@ -25,8 +25,8 @@ from bot.ledger import GuildSettings, InsufficientChips, LedgerError, setting_ra
 from bot.limits import CONTENT, shorten
 from bot.refusals import NOTHING_CHANGED, explain
 from bot.runtime import Delivery, Sent, TableRuntime
+from bot.table.model import MAX_SEATS, Table, TableError
 from bot.table_render import notice_line
-from bot.tables import MAX_SEATS, Table, TableError, TableService
 from cogs.flipflop import controls
 from cogs.flipflop.admin import TABLES_CHOICES, AdminCommands, AwayRounds, table_settings_lines
 from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
@@ -120,15 +120,15 @@ class FlipFlop(
         self.notifier = DiscordNotifier(bot, tell=self.tell_runtime)
         self.turn_pings = self.notifier.pings.book
         self.recording: set[asyncio.Future[None]] = set()
-        store = TableService(
-            bot.db, bot.ledger, clock=now, round_pause=bot.pause_between_rounds, owns=bot.owns_guild
-        )
         self.runtime = TableRuntime(
-            store,
+            bot.db,
+            bot.ledger,
             self.notifier,
             clock=now,
             rng=bot.rng,
             computer_pause=bot.computer_pause,
+            round_pause=bot.pause_between_rounds,
+            owns=bot.owns_guild,
             repost_missing_messages=bot.harness.repost_missing_messages,
         )
         self.controls = Controls(self.runtime, self.notifier)
@@ -229,7 +229,7 @@ class FlipFlop(
         """Members' chat pushes the table up: the notifier moves it down past a screenful."""
         if message.guild is None or self.bot.user is None or message.author.id == self.bot.user.id:
             return
-        table = self.runtime.store.in_channel(message.channel.id)
+        table = self.runtime.in_channel(message.channel.id)
         if table is not None and table.status == "playing" and table.plays_in == message.channel.id:
             self.notifier.pushed_up(table)
 
@@ -245,21 +245,6 @@ class FlipFlop(
     ) -> None:
         assert interaction.guild is not None and interaction.channel is not None
         t = await self.bot.languages.reader(interaction)
-        existing = self.runtime.in_channel(interaction.channel.id)
-        if existing is not None:
-            if existing.message_id:
-                link = f"https://discord.com/channels/{existing.guild_id}/{existing.channel_id}/{existing.message_id}"
-                text = t.gettext(
-                    "There's already a table in this channel: {link}."
-                    " Join it, or start one in another channel."
-                ).format(link=link)
-            else:
-                text = t.gettext(
-                    "There's already a table in this channel, above."
-                    " Join it, or start one in another channel."
-                )
-            await send_ephemeral(interaction, text)
-            return
         settings = await self.bot.ledger.settings(interaction.guild.id)
         if stake is None:
             stake = settings.default_stake
@@ -288,7 +273,7 @@ class FlipFlop(
             await send_ephemeral(interaction, not_enough(e.balance, buy_in, t))
             return
         except (LedgerError, TableError) as e:
-            await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
+            await send_ephemeral(interaction, self.refused(e, interaction.channel.id, t))
             return
         await self.post_table(interaction, table)
 

@@ -24,7 +24,7 @@ from bot.i18n import N_, Texts
 from bot.limits import CONTENT, shorten
 from bot.refusals import explain
 from bot.replay_link import story_file, watch_button
-from bot.tables import TableError
+from bot.table.model import TableError
 from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.story import history_line, stats_text, story_lines, who
 from engine.fairness import Verification

@@ -36,6 +36,7 @@ from bot.replay_link import story_file, watch_button
 from bot.round_picture import Ending
 from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
 from bot.storage import StoreError
+from bot.table.model import Table, Unreadable
 from bot.table_render import (
     RESTARTED,
     event_lines,
@@ -46,7 +47,6 @@ from bot.table_render import (
     seat_name,
     unreadable_line,
 )
-from bot.tables import Table, Unreadable
 from cogs.flipflop.controls import PlayAgainButton, label
 from cogs.flipflop.pacing import EditPacer
 from cogs.flipflop.pings import TurnPings

@@ -34,7 +34,7 @@ from bot.client import FlipFlopBot, send_ephemeral
 from bot.i18n import N_, Texts
 from bot.runtime import Outcome, Resumed
 from bot.storage import Store, StoreError
-from bot.tables import Table
+from bot.table.model import Table
 from cogs.flipflop.pacing import EditPacer
 from engine.events import Discarded, Drew, Dropped, LaidOff, SpreadLaid, TurnStarted
 

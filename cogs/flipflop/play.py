@@ -27,8 +27,8 @@ from bot.refusals import explain
 from bot.rules_pages import FIRST_HAND_TIP
 from bot.runtime import Outcome, StaleControl, TableClosed, TableRuntime
 from bot.storage import StoreError
+from bot.table.model import Table, TableError
 from bot.table_render import notice_line
-from bot.tables import Table, TableError
 from cogs.flipflop.coach import coach_of
 from cogs.flipflop.controls import OUR_SIDE, fit, parse_action
 from cogs.flipflop.notifier import DiscordNotifier
@@ -494,7 +494,7 @@ class Controls:
     async def _tip(self, table: Table, user_id: int, t: Texts) -> str:
         """The one-line tip, on a member's first hand ever (remembered per member), in their language."""
         try:
-            first = await self.first_hands.first(self.runtime.store.db, table.guild_id, user_id)
+            first = await self.first_hands.first(self.runtime.db, table.guild_id, user_id)
         except StoreError:
             return ""
         return "💡 " + t.gettext(FIRST_HAND_TIP).format(rules=mention("flipflop rules")) if first else ""

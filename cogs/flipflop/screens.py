@@ -23,8 +23,8 @@ from bot.round_picture import file_name as picture_file
 from bot.round_picture import render as render_round
 from bot.rules_pages import rules_pages
 from bot.runtime import LEVELS
+from bot.table.model import Table
 from bot.table_render import closed_embed, hand_text, lobby_embed, log_text, table_embed
-from bot.tables import Table
 from cogs.flipflop.coach import practice_review_button
 from cogs.flipflop.controls import (
     OPTION_CHARS,
@@ -76,7 +76,7 @@ COMPUTER_LEVEL = {
 
 
 def _computer_option(level: str, t: Texts) -> discord.SelectOption:
-    name, what = COMPUTER_LEVEL.get(level, (level, LEVELS[level]))
+    name, what = COMPUTER_LEVEL.get(level, (level, level))
     return discord.SelectOption(
         label=fit(t.gettext(name), OPTION_CHARS), value=level, description=fit(t.gettext(what), OPTION_CHARS)
     )

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.computer_names import level_name
 from bot.history import RoundSummary, Stats, computer_level
 from bot.i18n import N_, Texts
 from bot.privacy import PSEUDONYM_FLOOR
 from bot.render import plain, plain_cards
-from bot.runtime import LEVEL_LABEL
 from engine import Card
 
 END_WORD = {
@@ -45,7 +45,7 @@ def who(member: int | str, t: Texts) -> str:
     if isinstance(member, int):
         level = computer_level(member)
         if level is not None:
-            return f"🤖 {t.gettext(LEVEL_LABEL[level]) if level in LEVEL_LABEL else level}"
+            return f"🤖 {level_name(level, t)}"
         if member <= PSEUDONYM_FLOOR:  # a member who asked to be forgotten: no mention, no name
             return f"👤 {str(member)[-4:]}"
         return f"<@{member}>"

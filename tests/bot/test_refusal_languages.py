@@ -11,8 +11,8 @@ from bot.fair_deal import FairDealError, check_player_seed
 from bot.i18n import LANGUAGES, PSEUDO_LANGUAGE, Texts, texts
 from bot.ledger import GuildSettings, LedgerError
 from bot.refusals import MESSAGES, Refusal, explain
-from bot.runtime.runtime import seed_refusal
-from bot.tables import TableError
+from bot.table.model import TableError
+from bot.table.transitions import seed_refusal
 from engine.catalog import MESSAGES as ENGINE_MESSAGES
 from engine.errors import IllegalAction, MalformedInput
 

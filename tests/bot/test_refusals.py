@@ -19,7 +19,7 @@ from bot.ledger import (
 )
 from bot.refusals import MESSAGES, Refusal, render
 from bot.runtime.runtime import StaleControl
-from bot.tables import TableError, TableMoved
+from bot.table.model import TableError, TableMoved
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 REFUSALS = {"Refusal", "TableError", "TableMoved", "StaleControl", "LedgerError", "BadAmount"}

@@ -10,7 +10,7 @@ from simcord.results import to_discord_message
 
 from bot.audit import audit_guild
 from bot.runtime import TableRuntime
-from bot.tables import Table
+from bot.table.model import Table
 from tests.conftest import World
 
 

@@ -6,6 +6,7 @@ import simcord
 from simcord.builders import UserHandle
 
 from bot.ledger import HOUSE_ID
+from bot.table.model import ComputerSeat
 from tests.cogs.helpers import (
     Hands,
     buttons,
@@ -56,7 +57,7 @@ async def test_only_the_host_adds_and_removes_computers(world: World) -> None:
     assert refused.ephemeral and "Only the host" in refused.response.content
     await add_computer(world, ann, lobby, "strong")
     table = table_in(world)
-    assert table is not None and list(table.computers.values()) == ["strong"]
+    assert table is not None and list(table.computers.values()) == [ComputerSeat("strong", 1)]
     lobby = world.channel.history()[-1]
     refused = await ben.click(lobby, label="Remove computer")
     assert refused.ephemeral and "Only the host" in refused.response.content

@@ -19,7 +19,7 @@ OUR_SIDE = "Something went wrong on our side; nothing was changed. Please try ag
 @pytest.fixture
 def failing_once(world: World, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Exception]]:
     """The next transaction of the table store fails with the error a test puts in the list."""
-    db = runtime(world).store.db
+    db = runtime(world).db
     real = db.transaction
     errors: list[Exception] = []
 

@@ -88,7 +88,7 @@ async def test_the_table_message_catches_up_when_posting_works_again(world: Worl
     view = table.game.public_view()
     embed = table_message(world).embeds[0]
     if view.in_round and view.to_act is not None:
-        assert f"**{table.name(view.to_act)}**'s turn" in (embed.description or "")
+        assert f"**{table.names[int(view.to_act)]}**'s turn" in (embed.description or "")
     await conserved(world)
 
 

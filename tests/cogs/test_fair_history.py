@@ -15,7 +15,7 @@ import discord
 import pytest
 import simcord
 
-from bot.tables import Table
+from bot.table.model import Table
 from tests.cogs.helpers import Hands, conserved, displayed, play_simple_turn, table_in
 from tests.cogs.test_computers import add_computer, bot_member
 from tests.conftest import World

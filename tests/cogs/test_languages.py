@@ -21,7 +21,7 @@ from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
 from bot.i18n.mentions import link_commands
 from bot.refusals import explain
-from bot.tables import TableError
+from bot.table.model import TableError
 from cogs.flipflop.commands import FOLLOW_CLIENT, LANGUAGE_SHOWN
 from tests.conftest import World
 

@@ -137,7 +137,8 @@ async def test_friends_join_a_practice_table_free_of_charge(world: World) -> Non
     assert await world.bot.ledger.balance(world.guild.id, ben.id) == 1000
     await ann.click(world.channel.history()[-1], label="Start")
     table = table_in(world)
-    assert table is not None and table.status == "playing" and list(table.computers.values()) == ["random"]
+    assert table is not None and table.status == "playing"
+    assert [c.level for c in table.computers.values()] == ["random"]
     await conserved(world)
 
 

@@ -19,7 +19,7 @@ from bot.client import FlipFlopBot
 from bot.i18n import texts
 from bot.ledger import GuildSettings
 from bot.refusals import explain
-from bot.tables import AWAY_ROUNDS_BEFORE_RELEASE, TableError
+from bot.table.model import AWAY_ROUNDS_BEFORE_RELEASE, TableError
 from tests.cogs.helpers import (
     buttons,
     channel_text,

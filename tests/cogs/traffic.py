@@ -65,12 +65,12 @@ def watch(world: World, real_time: bool = False) -> Traffic:
     log = TimedLog(time.monotonic if real_time else lambda: world.env.now().timestamp())
     world.env.backend.http_requests = log
     traffic = Traffic(log)
-    store: Any = world.bot.runtime.store if world.bot.runtime is not None else None
-    apply = store.apply
+    runtime: Any = world.bot.runtime
+    apply = runtime.apply_action
 
     async def counted(*args: Any, **kwargs: Any) -> Any:
         traffic.actions[0] += 1
         return await apply(*args, **kwargs)
 
-    store.apply = counted
+    runtime.apply_action = counted
     return traffic

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from bot.storage import open_store
-from bot.tables import TableError, TableMoved, TableService
+from bot.table.model import TableError, TableMoved
 from engine import Draw
 from tests.bot.runtime.fakes import ANN, BEN, CAT, FakeClock, G, Harness
 
@@ -123,8 +123,8 @@ async def test_a_process_loads_only_the_tables_of_its_servers(target: str) -> No
     try:
         mine = await a.game()
         theirs = await a.runtime.open(G + 1, 99, ANN, "Ann", 5, 200, 60)
-        only_g = TableService(b.db, b.ledger, owns=lambda guild_id: guild_id == G)
-        good, bad = await only_g.load_open()
+        only_g = b.runtime.open_tables
+        good, bad = await only_g.load(lambda guild_id: guild_id == G)
         assert [t.id for t in good] == [mine.id] and bad == []
         assert only_g.get(theirs.id) is None and only_g.get(mine.id) is not None
     finally:

@@ -12,7 +12,7 @@ from bot.audit import audit_guild
 from bot.ledger import HOUSE_ID, Ledger
 from bot.runtime import Delivery, Notice, Outcome, Sent, TableRuntime, Whereabouts
 from bot.storage import Store, open_store
-from bot.tables import Table, TableService, Unreadable
+from bot.table.model import Table, Unreadable
 
 G, CH = 1, 2
 ANN, BEN, CAT, DAN = 11, 12, 13, 14
@@ -115,9 +115,9 @@ class Harness:
         self.clock = clock
         self.scheduler = ManualScheduler()
         self.notifier = MemoryNotifier()
-        self.store = TableService(db, self.ledger, clock=clock, round_pause=8.0)
         self.runtime = TellingRuntime(
-            self.store,
+            db,
+            self.ledger,
             self.notifier,
             clock=clock,
             rng=random.Random(seed),
@@ -179,3 +179,18 @@ async def harness(path: Path, clock: FakeClock | None = None, seed: int = 3) -> 
         yield Harness(db, clock or FakeClock(), seed)
     finally:
         await db.close()
+
+
+def bare_runtime(
+    db: Store, clock: Callable[[], float] | None = None, round_pause: float = 0.0
+) -> TableRuntime:
+    """A runtime whose timers fire only when a test calls ``fire``: one table driven step by step."""
+    return TableRuntime(
+        db,
+        Ledger(db),
+        MemoryNotifier(),
+        clock=clock or FakeClock(),
+        rng=random.Random(1),
+        scheduler=ManualScheduler(),
+        round_pause=round_pause,
+    )

@@ -1,5 +1,6 @@
-"""Issue 13 in the runtime: deals come from the table's FairDeal, interaction ids seed them, seeds of
-unfinished rounds stay out of outcomes, computer views and log lines, and it all survives a restart."""
+"""The provably fair shuffle in the runtime (docs/FAIRNESS.md): deals come from the table's FairDeal,
+interaction ids seed them, seeds of unfinished rounds stay out of outcomes, computer views and log lines,
+and it all survives a restart."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.fair_deal import Reveal
-from bot.tables import Table, TableError
+from bot.table.model import Table, TableError
 from engine.fairness import commitment, deck_codes, first_dealer, seed_from_hex
 from tests.bot.runtime.fakes import ANN, BEN, CAT, NAMES, G, harness
 
@@ -122,6 +123,6 @@ async def test_a_table_saved_before_fair_deals_still_deals_checkably(tmp_path: P
         restored = Table.from_json(old)
         restored.version = table.version  # the row's version lives beside the JSON, as the store loads it
         assert restored.fair.pending_round is None
-        h.store.tables[table.id] = restored
+        h.runtime.tables[table.id] = restored
         await h.runtime.start(table.id, ANN, may_manage=False)
         assert restored.fair.in_play_round == 1 and restored.fair.pending_round == 2

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot.runtime import Outcome, Sent, TableRuntime
 from bot.runtime.outcomes import TableClosed
-from bot.tables import Table
+from bot.table.model import Table
 from tests.bot.runtime.fakes import ANN, BEN, CAT, CH, DAN, NAMES, FakeClock, G, MemoryNotifier, harness
 
 
@@ -30,7 +30,7 @@ class BlockingNotifier(MemoryNotifier):
 
     async def publish(self, outcome: Outcome, table_message: bool = True) -> Sent:
         assert self.runtime is not None
-        self.locked_while_publishing.append(self.runtime.store.lock(outcome.table.id).locked())
+        self.locked_while_publishing.append(self.runtime.lock(outcome.table.id).locked())
         self.started.append(outcome)
         await self.gate.wait()
         return await super().publish(outcome, table_message)
@@ -39,7 +39,9 @@ class BlockingNotifier(MemoryNotifier):
 async def test_a_blocked_notifier_never_holds_the_table_and_the_order_is_kept(tmp_path: Path) -> None:
     async with harness(tmp_path / "t.db") as h:
         notifier = BlockingNotifier()
-        rt = TableRuntime(h.store, notifier, clock=h.clock, rng=random.Random(1), scheduler=h.scheduler)
+        rt = TableRuntime(
+            h.db, h.ledger, notifier, clock=h.clock, rng=random.Random(1), scheduler=h.scheduler
+        )
         notifier.runtime = rt
         table = await rt.open(G, CH, ANN, NAMES[ANN], 5, 200, 60)
         await rt.placed(table.id, 77)
@@ -79,7 +81,7 @@ class LockWatchingNotifier(MemoryNotifier):
 
     def _watch(self, table_id: str) -> None:
         assert self.runtime is not None
-        self.locked.append(self.runtime.store.lock(table_id).locked())
+        self.locked.append(self.runtime.lock(table_id).locked())
 
     async def post_table(self, table: Table) -> int | None:
         self._watch(table.id)
@@ -100,7 +102,8 @@ async def test_a_table_without_its_message_after_a_restart_is_posted_again_outsi
         notifier = LockWatchingNotifier()
         notifier.where = "message_gone"
         rt = TableRuntime(
-            h.store,
+            h.db,
+            h.ledger,
             notifier,
             clock=h.clock,
             rng=random.Random(1),
@@ -124,7 +127,9 @@ async def test_a_table_that_cannot_be_posted_again_is_closed_and_told_outside_it
     async with harness(tmp_path / "t.db", clock) as h:
         notifier = LockWatchingNotifier()
         notifier.where = "message_gone"
-        rt = TableRuntime(h.store, notifier, clock=h.clock, rng=random.Random(1), scheduler=h.scheduler)
+        rt = TableRuntime(
+            h.db, h.ledger, notifier, clock=h.clock, rng=random.Random(1), scheduler=h.scheduler
+        )
         notifier.runtime = rt
         await rt.load()
         await rt.resume()

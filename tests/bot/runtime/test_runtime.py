@@ -21,7 +21,7 @@ from bot.runtime import (
     TableClosed,
     WentAway,
 )
-from bot.tables import AWAY_ROUNDS_BEFORE_RELEASE, LOBBY_IDLE_SECONDS, Table, TableError
+from bot.table.model import AWAY_ROUNDS_BEFORE_RELEASE, LOBBY_IDLE_SECONDS, ComputerSeat, Table, TableError
 from engine import Draw, Drop, IllegalAction
 from engine.events import Drew
 from tests.bot.runtime.fakes import ANN, BEN, CAT, CH, DAN, FakeClock, G, harness
@@ -39,7 +39,7 @@ async def test_lobby_join_leave_and_computers(tmp_path: Path) -> None:
             await h.runtime.add_computer(table.id, ANN, False, "grandmaster")
         assert refused.value.code == "pick_a_level"
         await h.runtime.add_computer(table.id, ANN, False, "basic")
-        assert list(table.computers.values()) == ["basic"] and len(table.seats) == 3
+        assert list(table.computers.values()) == [ComputerSeat("basic", 1)] and len(table.seats) == 3
         await h.runtime.remove_computer(table.id, ANN, False)
         assert table.computers == {}
         await h.runtime.leave_lobby(table.id, BEN)

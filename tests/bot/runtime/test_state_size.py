@@ -1,4 +1,4 @@
-"""The saved table stays small and flat: ≤ 8 KB at round 1 and at round 200 (issue 11).
+"""The saved table stays small and flat: ≤ 8 KB at round 1 and at round 200.
 
 The engine's ``snapshot()`` carries only the current round's log, and the bot side
 keeps nothing that grows with rounds (finished rounds go to the append-only
@@ -11,10 +11,9 @@ import json
 import random
 from pathlib import Path
 
-from bot.ledger import Ledger
 from bot.storage import open_store
-from bot.tables import TableService
 from engine.ai.strategies import BasicStrategy
+from tests.bot.runtime.fakes import bare_runtime
 
 G, CH = 1, 2
 PLAYERS = (11, 12, 13, 14)
@@ -25,15 +24,15 @@ async def test_saved_state_is_small_and_flat_in_rounds_played(tmp_path: Path) ->
     db = open_store(tmp_path / "t.sqlite3")
     await db.open()
     try:
-        ledger = Ledger(db)
-        service = TableService(db, ledger, round_pause=0.0)
+        runtime = bare_runtime(db)
+        ledger = runtime.ledger
         for user in PLAYERS:
             await ledger.grant(G, user, 10_000_000, actor_id=PLAYERS[0])
-        table = await service.create(G, CH, PLAYERS[0], "p0", 1, 1_000_000, 60)
+        table = await runtime.open(G, CH, PLAYERS[0], "p0", 1, 1_000_000, 60)
         for user in PLAYERS[1:]:
-            await service.join(table, user, f"p{user}")
+            await runtime.join(table.id, user, f"p{user}")
         rng = random.Random(5)
-        await service.start(table, PLAYERS[0], may_manage=False)
+        await runtime.start(table.id, PLAYERS[0], may_manage=False)
         basic = BasicStrategy()
         sizes: dict[int, int] = {}
         assert table.game is not None
@@ -45,12 +44,12 @@ async def test_saved_state_is_small_and_flat_in_rounds_played(tmp_path: Path) ->
             while game.in_round:
                 player = game.to_act
                 assert player is not None
-                await service.apply(table, basic.choose(game.view(player), rng))
+                await runtime.apply_action(table, basic.choose(game.view(player), rng))
                 if number in (1, 200):
                     sizes[number] = max(sizes[number], len(json.dumps(table.to_json())))
             if number >= 200 or game.over:
                 break
-            await service.next_round(table)
+            await runtime.fire(table.id)  # the pause between rounds is 0: the next deal is due
         assert set(sizes) == {1, 200}
         assert sizes[1] <= LIMIT and sizes[200] <= LIMIT, sizes
         assert sizes[200] <= sizes[1] * 1.5, sizes  # flat, not growing with rounds

@@ -1,0 +1,28 @@
+"""How computer players read: each level's name and what it does, in the reader's language.
+
+The core knows a computer seat as data (``ComputerSeat``: a level and a number);
+it is said here, never saved as words.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import N_, Texts
+
+LEVEL_ABOUT = {
+    "basic": N_("Sound play: spreads, lays off, drops when low"),
+    "strong": N_("Thinks ahead by playing out possible hands"),
+    "random": N_("Plays any legal move (for fun)"),
+}
+"""What each level (``bot.runtime.LEVELS``) does (marked for the catalogs; translate where shown)."""
+LEVEL_LABEL = {"basic": N_("Basic"), "strong": N_("Strong"), "random": N_("Random")}
+"""The name a computer player of each level gets at the table (``🤖 Strong 1``)."""
+
+
+def level_name(level: str, t: Texts) -> str:
+    """A level's name in ``t``'s language (an unknown level as it is)."""
+    return t.gettext(LEVEL_LABEL[level]) if level in LEVEL_LABEL else level
+
+
+def computer_name(level: str, number: int, t: Texts) -> str:
+    """A computer seat's name: ``🤖 Basic 1``, in ``t``'s language."""
+    return f"🤖 {level_name(level, t)} {number}"
