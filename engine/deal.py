@@ -127,8 +127,12 @@ def opening(t: GameState, r: Round, events: list[Event]) -> None:
     flip and flop are settled from the dealt hands (``end_round``).
     """
     rules = t.rules
-    dealt_values = list(map(hand_value, r.hands.values()))
-    if rules.opening_win not in dealt_values and rules.opening_near_win not in dealt_values:
+    win, near_win = rules.opening_win, rules.opening_near_win
+    for hand in r.hands.values():  # a plain loop: cheaper than ``map`` over a Python function
+        value = hand_value(hand)
+        if value == win or value == near_win:
+            break
+    else:
         begin_turn(r, events)
         return
     values = {p: hand_value(h) for p, h in r.hands.items()}
