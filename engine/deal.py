@@ -78,6 +78,7 @@ def start_round(
     players = tuple(t.seated)
     r = Round(t.rounds_played, dealer, players, dealt_hands(t, players, dealer, cards))
     t.round = r
+    t.in_round = True
     t.history.append(RoundRecord(dealer, cards, start_stacks, start_pots, t.left_between_rounds))
     t.left_between_rounds = []
     pay_stakes(t, r)
