@@ -616,7 +616,13 @@ class Controls:
         user_id, played = interaction.user.id, outcome.table
         tid = played.id
         drawn = played.game.view(played.pid(user_id)).just_drawn if draws and played.game else None
-        if played.status == "closed" or not played.is_seated(user_id):
+        ended = played.game.public_view() if played.game is not None else None
+        if ended is not None and ended.over and played.pid(user_id) not in ended.dead:
+            # the move ended the game (a drop, going out, the last chips): the final hand, not "you left"
+            reply = answer.edit(**hand_screen(played, user_id, t).edit())
+            self.notifier.forget_hand(tid, user_id)
+            await self._answered(tid, reply)
+        elif played.status == "closed" or not played.is_seated(user_id):
             reply = answer.edit(content=t.gettext("You left the game."), view=None)
             self.notifier.forget_hand(tid, user_id)
             await self._answered(tid, reply)
