@@ -78,6 +78,7 @@ def start_round(
     players = tuple(t.seated)
     r = Round(t.rounds_played, dealer, players, dealt_hands(t, players, dealer, cards))
     t.round = r
+    t.in_round = True
     t.history.append(RoundRecord(dealer, cards, start_stacks, start_pots, t.left_between_rounds))
     t.left_between_rounds = []
     pay_stakes(t, r)
@@ -127,8 +128,12 @@ def opening(t: GameState, r: Round, events: list[Event]) -> None:
     flip and flop are settled from the dealt hands (``end_round``).
     """
     rules = t.rules
-    dealt_values = list(map(hand_value, r.hands.values()))
-    if rules.opening_win not in dealt_values and rules.opening_near_win not in dealt_values:
+    win, near_win = rules.opening_win, rules.opening_near_win
+    for hand in r.hands.values():  # a plain loop: cheaper than ``map`` over a Python function
+        value = hand_value(hand)
+        if value == win or value == near_win:
+            break
+    else:
         begin_turn(r, events)
         return
     values = {p: hand_value(h) for p, h in r.hands.items()}

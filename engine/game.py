@@ -104,6 +104,7 @@ class Game(GameState):
         self.pots.update(pots)
         self.dealer = dealer
         self.round = None
+        self.in_round = False
         self.rounds_played = rounds_played
         self.over = over
         self.history = []
@@ -294,6 +295,7 @@ class Game(GameState):
         r.end = d.end
         r.winners.update({pot: list(w) for pot, w in d.winners.items()})
         game.round = r
+        game.in_round = r.end is None
         return game
 
     @classmethod
@@ -337,6 +339,7 @@ class Game(GameState):
         find_candidates(r)
         r.flipflop_paid = True
         game.round = r
+        game.in_round = True
         game.history = [RoundRecord(r.dealer, (), {}, {})]  # its actions are never saved
         return game
 

@@ -281,15 +281,16 @@ class GameState:
     """The rounds played since this object was made or restored (the last one is current)."""
     left_between_rounds: list[str]
 
+    in_round: bool
+    """A round is being played (dealt and not yet ended): ``round`` is set and its ``end`` is not.
+
+    Kept as a plain attribute, set where a round is dealt, ends or is restored,
+    because callers read it before every action and a property costs a call.
+    """
+
     def name(self, player: str) -> str:
         """The display name messages use for ``player``."""
         return self.names.get(player, player)
-
-    @property
-    def in_round(self) -> bool:
-        """A round is being played (dealt and not yet ended)."""
-        r = self.round
-        return r is not None and r.end is None
 
     @property
     def to_act(self) -> str | None:

@@ -166,6 +166,7 @@ def end_round(
     ``values`` may pass the hands' values when the caller has just counted them.
     """
     r.end = reason
+    t.in_round = False
     hands = {p: tuple(h) for p, h in r.hands.items()}
     if values is None:
         values = {p: hand_value(h) for p, h in hands.items()}

@@ -123,6 +123,7 @@ def test_random_play_keeps_every_invariant(
             continue
         actions_this_round = 0
         while game.in_round:
+            assert game.round is not None and game.round.end is None  # ``in_round`` is kept, not derived
             actions_this_round += 1
             assert actions_this_round < MAX_ROUND_ACTIONS, "round did not end"
             all_cards_once(game)
@@ -156,6 +157,7 @@ def test_random_play_keeps_every_invariant(
             events = game.apply(action)
             assert twin.apply(action) == events
             assert twin == game
+            assert twin.in_round == game.in_round == (game.round is not None and game.round.end is None)
             assert game.total_chips() == total
     if not game.over:
         game.end_game()

@@ -48,6 +48,18 @@ def test_restored_game_goes_on_identically_and_round_transcript_survives() -> No
     assert copy.snapshot() == game.snapshot()
 
 
+def test_in_round_survives_restore_between_rounds_and_mid_round() -> None:
+    # ``in_round`` is kept as an attribute, so every way a game is rebuilt must set it.
+    rng = random.Random(9)
+    game = Game([Seat(p, 100) for p in ("ann", "ben", "cat")], 5)
+    assert not game.in_round and not Game.restore(game.snapshot()).in_round
+    play_rounds(game, rng, 1)
+    assert not game.in_round and not Game.restore(game.snapshot()).in_round
+    game.start_round(rng)
+    assert game.in_round and Game.restore(game.snapshot()).in_round
+    assert pickle.loads(pickle.dumps(game)).in_round
+
+
 def test_a_version_1_snapshot_with_every_round_still_loads() -> None:
     rng = random.Random(9)
     game = Game([Seat(p, 100) for p in ("ann", "ben", "cat")], 5)
