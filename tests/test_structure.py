@@ -31,12 +31,10 @@ COMPLEX_ON_PURPOSE = {
 }
 """Functions allowed a D or worse on purpose, and why."""
 NOT_SPLIT_YET = {
-    "bot/table_render.py:table_embed": "one branch per table state: the presentation rebuild splits it",
     "bot/table_render.py:event_lines": "one line per engine event: the presentation rebuild splits it",
     "cogs/flipflop/notifier.py:publish": "being reworked with the one-way outcomes of the runtime",
     "cogs/flipflop/story.py:_line": "one line per stored action kind: the presentation rebuild splits it",
     "bot/replay_link.py:packed": "new with the replay page: its action packing belongs in engine.codec",
-    "bot/limits.py:problems": "new: one branch per Discord payload limit, checked in one pass",
     "bot/table_render.py:hand_text": "main's card-button hand added the drawn-card and selection lines: "
     "the presentation rebuild splits it",
     "cogs/flipflop/play.py:on_hand": "main's card buttons and selection added their controls to the one "

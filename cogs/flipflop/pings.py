@@ -203,6 +203,7 @@ class TurnPings:
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, replied_user=False, users=[discord.Object(ping.user_id)]
         )
+        self.notifier.calls.spent(table.id)
         try:
             message = await self.notifier.channel(table).send(text, allowed_mentions=mentions)
         except discord.HTTPException as e:  # never retried: a turn has at most one ping
@@ -244,6 +245,7 @@ class TurnPings:
         message = self.notifier.bot.get_partial_messageable(
             ping.channel_id, guild_id=ping.guild_id
         ).get_partial_message(ping.message_id)
+        self.notifier.calls.spent(ping.table_id)
         try:
             await message.delete()
         except discord.NotFound:

@@ -22,6 +22,7 @@ from tests.cogs.helpers import (
     buttons,
     channel_text,
     conserved,
+    displayed,
     message,
     my_hand,
     open_table,
@@ -54,7 +55,7 @@ async def test_a_game_is_played_in_its_thread_and_the_channel_gets_no_message_pe
     assert thread.is_thread and table.thread_id == thread.id and table.plays_in == thread.id
     assert len(thread.name or "") <= 100 and table.id in (thread.name or "")
     lobby = message(world, world.channel.id, table.lobby_message_id)  # type: ignore[arg-type]
-    assert thread.mention in (lobby.embeds[0].description or "") and buttons(lobby) == {}
+    assert thread.mention in displayed(lobby) and buttons(lobby) == {}
     in_channel = len(public(world.channel))
     hands = Hands(world)
     rounds = set()
