@@ -23,7 +23,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -49,7 +49,7 @@ from bot.table_render import (
 from bot.tables import Table, Unreadable
 from cogs.flipflop.controls import PlayAgainButton, label
 from cogs.flipflop.layout import note
-from cogs.flipflop.pacing import EditPacer
+from cogs.flipflop.pacing import CallBudget, EditPacer
 from cogs.flipflop.pings import TurnPings
 from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, practice_title
 from engine.events import (
@@ -197,40 +197,8 @@ def only_a_draw(outcome: Outcome) -> bool:
     )
 
 
-ROUND_END_CALLS = 4
-"""What a round's end may still cost a table (its record, the table posted anew, a ping and its removal):
-kept in hand before a lone draw's edit is spent."""
 MOVES = (Drew, Discarded, SpreadLaid, LaidOff, Dropped, PlayerLeft)
 """The events that are a player's move (a table's actions, as its call budget counts them)."""
-
-
-@dataclass
-class CallBudget:
-    """Channel calls per player move, per table: at most one on average, the cost a game may have.
-
-    A lone draw's table edit is the one call that may be left out (the discard's edit shows
-    it too): it is asked for only while the table has spent less than a call per move.
-    """
-
-    counts: dict[str, list[int]] = field(default_factory=dict)
-    """Per table: [moves, channel calls]."""
-
-    def acted(self, table_id: str, moves: int) -> None:
-        """``moves`` player moves were made at the table."""
-        self.counts.setdefault(table_id, [0, 0])[0] += moves
-
-    def spent(self, table_id: str) -> None:
-        """The notifier made a channel call for the table."""
-        self.counts.setdefault(table_id, [0, 0])[1] += 1
-
-    def spare(self, table_id: str) -> bool:
-        """Whether one more call keeps the table within a call per move, a round's end still to pay."""
-        moves, calls = self.counts.get(table_id, [0, 0])
-        return calls + 1 + ROUND_END_CALLS <= moves
-
-    def forget(self, table_id: str) -> None:
-        """A closed table: nothing to count."""
-        self.counts.pop(table_id, None)
 
 
 def worst(results: Sequence[Sent]) -> Sent:

@@ -17,6 +17,10 @@ a request for the same message that comes sooner takes its place and is made
 as soon as it is due. A draw from the stock asks so: when the player's discard
 follows within the moment, the table is edited once (showing both); a slow
 player's draw still shows when the moment is over.
+
+``CallBudget`` keeps a table's channel calls at most one per player move on
+average: a lone draw's edit (the one that may be left out) is asked for only
+while the table has calls to spare.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import logging
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 log = logging.getLogger("flipflop.pacing")
 
@@ -178,3 +182,37 @@ class EditPacer:
         await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
         self._due.clear()
         return not dropped
+
+
+ROUND_END_CALLS = 4
+"""What a round's end may still cost a table (its record, the table posted anew, a ping and its removal):
+kept in hand before a lone draw's edit is spent."""
+
+
+@dataclass
+class CallBudget:
+    """Channel calls per player move, per table: at most one on average, the cost a game may have.
+
+    A lone draw's table edit is the one call that may be left out (the discard's edit shows
+    it too): it is asked for only while the table has spent less than a call per move.
+    """
+
+    counts: dict[str, list[int]] = field(default_factory=dict)
+    """Per table: [moves, channel calls]."""
+
+    def acted(self, table_id: str, moves: int) -> None:
+        """``moves`` player moves were made at the table."""
+        self.counts.setdefault(table_id, [0, 0])[0] += moves
+
+    def spent(self, table_id: str) -> None:
+        """The notifier made a channel call for the table."""
+        self.counts.setdefault(table_id, [0, 0])[1] += 1
+
+    def spare(self, table_id: str) -> bool:
+        """Whether one more call keeps the table within a call per move, a round's end still to pay."""
+        moves, calls = self.counts.get(table_id, [0, 0])
+        return calls + 1 + ROUND_END_CALLS <= moves
+
+    def forget(self, table_id: str) -> None:
+        """A closed table: nothing to count."""
+        self.counts.pop(table_id, None)

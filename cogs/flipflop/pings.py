@@ -35,7 +35,7 @@ from bot.i18n import N_, Texts
 from bot.runtime import Outcome, Resumed
 from bot.storage import Store, StoreError
 from bot.tables import Table
-from cogs.flipflop.pacing import EditPacer
+from cogs.flipflop.pacing import CallBudget, EditPacer
 from engine.events import Discarded, Drew, Dropped, LaidOff, SpreadLaid, TurnStarted
 
 log = logging.getLogger("flipflop.pings")
@@ -57,6 +57,11 @@ class Notifier(Protocol):
     @property
     def pacer(self) -> EditPacer:
         """The channels' pacer: a ping is sent and deleted in turn with the table edits."""
+        ...
+
+    @property
+    def calls(self) -> CallBudget:
+        """Each table's channel calls against its moves: a ping and its removal count."""
         ...
 
     async def table_texts(self, table: Table) -> Texts:
