@@ -166,8 +166,8 @@ def lobby_page(table: Table, t: Texts) -> Page:
         blocks.append(f"**{invite}**\n{mentions}")
     blocks.append(f"**{heading}**\n" + ("\n".join(seated) or "—"))
     prefix = fair_prefix(table)
-    if prefix:
-        blocks.append(f"-# {prefix}")
+    if prefix:  # whole: round 1's commitment must be public before any click that seeds its deal
+        blocks.append("\n".join(f"-# 🔒 {line}" for line in commitment_lines(table, t).splitlines()))
     page = Page(
         title=t.gettext("🃏 Flip Flop — table open"),
         blocks=tuple(blocks),
@@ -181,17 +181,20 @@ def lobby_page(table: Table, t: Texts) -> Page:
 # ---------------------------------------------------------------------- the table
 
 
-def table_page(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> Page:
+def table_page(
+    table: Table, t: Texts, last_line: str = "", log: Sequence[str] = (), whole: bool = False
+) -> Page:
     """The one public table message of a round, in ``t``'s language and card faces.
 
     Where card pictures do not fit (they are long: ~38 characters each), the players'
-    card backs go first, then every card is drawn as text.
+    card backs go first, then every card is drawn as text. ``whole``: the round's log
+    in full, as written (a game's last round, which gets no record of its own).
     """
-    page = _table_page(table, t, last_line, log, with_backs=True)
+    page = _table_page(table, t, last_line, log, True, whole)
     if _crowded(page) and t.faces is not None and t.faces.pictures:
-        page = _table_page(table, t, last_line, log, with_backs=False)
+        page = _table_page(table, t, last_line, log, False, whole)
         if _crowded(page):
-            page = _table_page(table, t.with_faces(t.faces.as_text()), last_line, log, with_backs=False)
+            page = _table_page(table, t.with_faces(t.faces.as_text()), last_line, log, False, whole)
     return fit_page(page)
 
 
@@ -204,7 +207,9 @@ def _crowded(page: Page) -> bool:
     return page.length - len(page.blocks[-2]) > TEXT_ROOM - STORY_ROOM
 
 
-def _table_page(table: Table, t: Texts, last_line: str, log: Sequence[str], with_backs: bool) -> Page:
+def _table_page(
+    table: Table, t: Texts, last_line: str, log: Sequence[str], with_backs: bool, whole: bool
+) -> Page:
     assert table.game is not None
     v = table.game.public_view()
     title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
@@ -224,7 +229,7 @@ def _table_page(table: Table, t: Texts, last_line: str, log: Sequence[str], with
         "\n".join(f"-# {line}" for line in small),
     ]
     page = dressed(table, Page(title, tuple(blocks), footer, state_colour(table), bool(prefix)), t)
-    story = _story(last_line, log, t, TEXT_ROOM - page.length - 2)
+    story = _story(last_line, log, t, TEXT_ROOM - page.length - 2, whole)
     return replace(page, blocks=(*page.blocks[:-1], story, page.blocks[-1]))
 
 
@@ -337,15 +342,15 @@ def _compact(line: str) -> str:
     return LONG_CODE.sub(lambda m: f"`{short_seed(m.group(1))}`", line)
 
 
-def _story(last_line: str, log: Sequence[str], t: Texts, room: int) -> str:
-    """The last move and the round's last few log lines, within ``room`` characters."""
+def _story(last_line: str, log: Sequence[str], t: Texts, room: int, whole: bool = False) -> str:
+    """The last move and the round's last few log lines (or all, as written), within ``room`` characters."""
     heading = t.gettext("Last move")
     last = f"**{heading}** {shorten(last_line, 600)}" if last_line else ""
-    room = min(LOG_ROOM, room - len(last) - 1)
+    room = room - len(last) - 1 if whole else min(LOG_ROOM, room - len(last) - 1)
     heading = t.gettext("📜 **This round**")
-    recent = [_compact(line) for line in log[-LOG_LINES:]]
+    recent = list(log) if whole else [_compact(line) for line in log[-LOG_LINES:]]
     told = log_text(recent, room - len(heading) - 1) if recent and room > len(heading) + 40 else ""
-    if told and len(log) > LOG_LINES and not told.startswith("…"):
+    if told and len(log) > len(recent) and not told.startswith("…"):
         told = "…\n" + told
     story = f"{heading}\n{told}" if told else ""
     return "\n".join(part for part in (last, story) if part)
@@ -353,7 +358,10 @@ def _story(last_line: str, log: Sequence[str], t: Texts, room: int) -> str:
 
 def closed_page(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> Page:
     """A table (or lobby) that is over: as it ended, titled closed, with how to open a new one."""
-    page = table_page(table, t, last_line, log) if table.game is not None else lobby_page(table, t)
+    if table.game is None:
+        page = lobby_page(table, t)
+    else:  # the last round's story whole: no record of its own follows it
+        page = table_page(table, t, last_line, log, whole=True)
     title = t.gettext("🃏 Flip Flop — table closed")
     footer = t.gettext("Table {table} · this table is closed; open a new one with {command}").format(
         table=table.id, command="/flipflop start"
