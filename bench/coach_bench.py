@@ -1,4 +1,4 @@
-"""The coach's latency (issue 16): a hint, and each decision of "Analyse my play".
+"""The coach's latency: a hint, and each decision of "Analyse my play".
 
     python bench/coach_bench.py [--hints 40] [--rounds 10] [--players 4] [--seed 1]
 

@@ -1,4 +1,4 @@
-"""Scale-out figures (issue 15): 1,000 live tables on SQLite in one process vs PostgreSQL in two.
+"""Scale-out figures: 1,000 live tables on SQLite in one process vs PostgreSQL in two.
 
     python bench/scale_bench.py [--tables 1000] [--rate 200] [--seconds 15] [--only sqlite|postgres]
 

@@ -96,7 +96,7 @@ class FlipFlopBot(commands.AutoShardedBot):
         self._db_open = False
         self.ledger = Ledger(self.db)
         self.languages = LanguageBook(self.db)
-        """Which language each server and member reads (issue 14)."""
+        """Which language each server and member reads (saved, so a choice outlives a restart)."""
         self.card_faces = CardFaces()
         """The card faces as application emojis, once ``cogs.flipflop.emojis`` has synced them."""
         self.card_emojis = card_emojis

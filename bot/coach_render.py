@@ -1,4 +1,4 @@
-"""The coach's words (issue 16): hints, what to watch for, a round looked back at, practice labels.
+"""The coach's words: hints, what to watch for, a round looked back at, practice labels.
 
 Pure functions from ``engine.ai.coach``'s results to text, every word through the
 catalogs (``t: Texts``). Cards read as everywhere else (``bot.render.card``).

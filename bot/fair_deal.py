@@ -1,4 +1,4 @@
-"""One table's commit–reveal bookkeeping for the provably fair shuffle (issue 13, docs/FAIRNESS.md).
+"""One table's commit–reveal bookkeeping for the provably fair shuffle (docs/FAIRNESS.md).
 
 Why a record of its own: the order of events is what makes a deal fair. The
 server seed of round N must be drawn, and its commitment published, before

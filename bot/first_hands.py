@@ -1,4 +1,4 @@
-"""Whether a member is about to see their first hand ever (the one-line tip, issue 12).
+"""Whether a member is about to see their first hand ever (for the one-line tip).
 
 No table of its own: a member who has played a finished round is in
 ``round_players`` (bot.history) and has seen hands before. Until their first

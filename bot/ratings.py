@@ -1,4 +1,4 @@
-"""Skill ratings: OpenSkill's Plackett–Luce model, updated once per finished game (issue 13).
+"""Skill ratings: OpenSkill's Plackett–Luce model, updated once per finished game.
 
 Why OpenSkill: it rates free-for-all games of any size with ties, needs no
 history beyond each player's two numbers (μ, σ), and is a maintained library

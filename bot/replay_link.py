@@ -200,6 +200,46 @@ def _deck_number(deck: Sequence[str]) -> bytes:
     return number.to_bytes(DECK_BYTES, "big")
 
 
+def _packed_action(action: Sequence[Any], index: Mapping[str, int]) -> bytes:
+    """One recorded action: its seat and verb in one byte, then the cards or spread it names."""
+    player, kind = action[0], action[1]
+    verb = "draw " + action[2] if kind == "draw" else kind
+    out = bytearray([index[player] << 3 | VERBS.index(verb)])
+    if kind == "discard":
+        out.append(CARD_INDEX[action[2]])
+    elif kind == "spread":
+        out += bytes([len(action[2]), *(CARD_INDEX[c] for c in action[2])])
+    elif kind == "layoff":
+        out += bytes([CARD_INDEX[action[2]]]) + _varint(int(action[3]))
+    return bytes(out)
+
+
+def _packed_reveal(reveal: Mapping[str, Any] | None) -> bytes:
+    """The round's revealed seeds (a 0 byte while they are still secret)."""
+    if reveal is None:
+        return b"\x00"
+    return (
+        b"\x01"
+        + bytes.fromhex(reveal["server_seed"])
+        + bytes.fromhex(reveal["commitment"])
+        + _varint(int(reveal["round"]))
+        + _client_seed(reveal["client_seed"])
+    )
+
+
+def _packed_table(data: Mapping[str, Any]) -> bytes:
+    """The table before the round: stake, seats' stacks, the three pots, the round's number and id."""
+    pots = data.get("pots") or {}
+    out = bytearray([REPLAY_VERSION])
+    out += _varint(int(data["stake"])) + bytes([len(data["seats"])])
+    for s in data["seats"]:
+        out += _varint(int(s["stack"]))
+    for pot in ("game", "flip", "flop"):
+        out += _varint(int(pots.get(pot, 0)))
+    out += _varint(int(data.get("number") or 1)) + _varint(int(data.get("round_id") or 0))
+    return bytes(out)
+
+
 def packed(data: Mapping[str, Any]) -> bytes | None:
     """A one-round file (``replay_file``) in the page's binary form, or None if it has no such form."""
     seats = [str(s["id"]) for s in data["seats"]]
@@ -207,34 +247,14 @@ def packed(data: Mapping[str, Any]) -> bytes | None:
         return None
     index = {p: i for i, p in enumerate(seats)}
     rd = data["rounds"][0]
-    pots = data.get("pots") or {}
-    out = bytearray([REPLAY_VERSION])
-    out += _varint(int(data["stake"])) + bytes([len(seats)])
-    for s in data["seats"]:
-        out += _varint(int(s["stack"]))
-    for pot in ("game", "flip", "flop"):
-        out += _varint(int(pots.get(pot, 0)))
-    out += _varint(int(data.get("number") or 1)) + _varint(int(data.get("round_id") or 0))
+    out = bytearray(_packed_table(data))
     out += bytes([index[rd["dealer"]]]) + _deck_number(rd["deck"])
     left = rd.get("left_before") or []
     out += bytes([len(left), *(index[p] for p in left)])
     out += _varint(len(rd["actions"]))
-    for a in rd["actions"]:
-        verb = "draw " + a[2] if a[1] == "draw" else a[1]
-        out.append(index[a[0]] << 3 | VERBS.index(verb))
-        if a[1] == "discard":
-            out.append(CARD_INDEX[a[2]])
-        elif a[1] == "spread":
-            out += bytes([len(a[2]), *(CARD_INDEX[c] for c in a[2])])
-        elif a[1] == "layoff":
-            out += bytes([CARD_INDEX[a[2]]]) + _varint(int(a[3]))
-    reveal = data.get("reveal")
-    if reveal is None:
-        out.append(0)
-    else:
-        out.append(1)
-        out += bytes.fromhex(reveal["server_seed"]) + bytes.fromhex(reveal["commitment"])
-        out += _varint(int(reveal["round"])) + _client_seed(reveal["client_seed"])
+    for action in rd["actions"]:
+        out += _packed_action(action, index)
+    out += _packed_reveal(data.get("reveal"))
     names = data.get("names") or {}
     for p in seats:
         out += _text(names.get(p, "")[:32])

@@ -1,6 +1,6 @@
-"""``/flipflop rules`` in short pages, and the one-line tip on a player's first hand (issue 12).
+"""``/flipflop rules`` in short pages, and the one-line tip on a player's first hand.
 
-The texts are catalog messages (issue 14), written in our own words from RULES.md; each page
+The texts are catalog messages (so every language has them), in our own words from RULES.md; each page
 fits one embed (title ≤ 256, description ≤ 4096 characters) in every language. They name no
 slash command: commands are localized in Discord's picker, so a page shows words that match
 what each player sees. The tip's ``{rules}`` is filled in with a mention of ``/flipflop rules``.
@@ -132,7 +132,7 @@ FIRST_HAND_TIP = N_(
     "Tip: on your turn draw a card, lay down or lay off what you can, then discard one. "
     "{rules} explains it all."
 )
-"""Shown once, on a player's first hand ever (issue 12)."""
+"""Shown once, on a player's first hand ever: enough to play by, with the way to the rest."""
 
 IN_SHORT = N_(
     "Flip Flop is a rummy card game for 3 to 5 players, played for chips, with three pots: "
@@ -170,7 +170,7 @@ def rules_pages(t: Texts) -> list[ShownPage]:
 
 
 def how_to_play() -> str:
-    """docs/HOW_TO_PLAY.md: the rules pages in every language, one section each (issue 14).
+    """docs/HOW_TO_PLAY.md: the rules pages in every language, one section each.
 
     Made from the catalogs, so the README's "How to play" says exactly what ``/flipflop rules``
     says; ``python -m bot.rules_pages > docs/HOW_TO_PLAY.md`` rewrites it and a test keeps it so.
@@ -192,7 +192,7 @@ def how_to_play() -> str:
 
 
 def readme_section() -> str:
-    """The README's short "How to play" in every language, from the catalogs (issue 14).
+    """The README's short "How to play" in every language, from the catalogs.
 
     Each language gets its name, the short text and a link to its full pages in
     docs/HOW_TO_PLAY.md; ``python -m bot.rules_pages --readme`` prints it.

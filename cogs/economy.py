@@ -212,7 +212,7 @@ class Economy(commands.Cog):
         return known_names(guild_id, tables, caller)
 
     async def _by_rating(self, interaction: discord.Interaction, guild: discord.Guild) -> None:
-        """Issue 13: humans by their conservative skill rating (ordinal μ − 3σ); computers are left off."""
+        """Humans by their conservative skill rating (ordinal μ − 3σ); computers are left off."""
         top = await leaderboard_by_rating(self.bot.db, guild.id, 10)
         t = await self.bot.languages.public(interaction)
         known = await look_up(guild, [e.member for e in top], self._known(guild.id, interaction.user))

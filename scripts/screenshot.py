@@ -149,7 +149,7 @@ async def main(out_dir: Path, language: str | None = None, cards: str | None = N
 
 
 async def hint_shot(out_dir: Path, tries: int = 12) -> None:
-    """A practice table: ann draws on her turn and clicks **Hint** (issue 16)."""
+    """A practice table: ann draws on her turn and clicks **Hint**."""
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         async with playground(Path(tmp) / "hint.sqlite3", members=1, preview=False) as world:
@@ -185,7 +185,7 @@ async def hint_shot(out_dir: Path, tries: int = 12) -> None:
 
 
 async def record_shot(out_dir: Path) -> None:
-    """A finished round's record: its log and the picture of every hand and spread (issue 22)."""
+    """A finished round's record: its log and the picture of every hand and spread."""
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         async with playground(Path(tmp) / "record.sqlite3", members=3, preview=False) as world:

@@ -29,7 +29,7 @@ def make_bot(db_path: Path, seed: int = 1, **kwargs: object) -> FlipFlopBot:
 
 @pytest.fixture(autouse=True)
 def predictable_server_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Server seeds from a counter instead of the OS (issue 13): a test deals the same cards every run.
+    """Server seeds from a counter instead of the OS: a test deals the same cards every run.
 
     Production draws them with ``secrets`` (``engine.fairness.new_server_seed``);
     the scheme is the same, only the seeds are foreseeable here.

@@ -10,52 +10,17 @@ from __future__ import annotations
 
 from bot.cards import DEFAULT_STYLE, STYLES, CardFaces, Look
 from bot.storage import Store
+from bot.storage.choices import SERVER as SERVER  # the server's own row, as readers here name it
+from bot.storage.choices import SavedChoices
 
-SERVER = 0
-"""The ``user_id`` of a server's own row: no Discord id is 0."""
 
-
-class CardStyles:
+class CardStyles(SavedChoices):
     """Saved card styles of servers and members, with a memory in front of the database."""
 
     def __init__(self, db: Store, faces: CardFaces) -> None:
-        self.db = db
+        super().__init__(db, "card_styles", "style", STYLES)
         self.faces = faces
         """The bot's card faces (its emojis once synced): every ``Look`` this book gives shows them."""
-        self._saved: dict[tuple[int, int], str | None] = {}
-
-    async def saved(self, guild_id: int, user_id: int) -> str | None:
-        """The saved style of a member (or of the server, ``user_id=SERVER``), or None."""
-        key = (guild_id, user_id)
-        if key not in self._saved:
-            row = await self.db.fetchone(
-                "SELECT style FROM card_styles WHERE guild_id = ? AND user_id = ?", key
-            )
-            # A choice saved while this read was in flight is newer than the read: keep it.
-            return self._saved.setdefault(key, str(row[0]) if row else None)
-        return self._saved[key]
-
-    async def choose(self, guild_id: int, user_id: int, style: str | None) -> None:
-        """Save a style (``None`` forgets a member's: back to the server's)."""
-        if style is not None and style not in STYLES:
-            raise ValueError(f"unknown card style {style!r}")
-        async with self.db.transaction() as tx:
-            if style is None:
-                await tx.execute(
-                    "DELETE FROM card_styles WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-                )
-            else:
-                await tx.execute(
-                    "INSERT INTO card_styles (guild_id, user_id, style) VALUES (?, ?, ?)"
-                    " ON CONFLICT (guild_id, user_id) DO UPDATE SET style = excluded.style",
-                    (guild_id, user_id, style),
-                )
-        self._saved[(guild_id, user_id)] = style
-
-    def forget_member(self, user_id: int) -> None:
-        """Drop a member's remembered choices (the database rows were rewritten: privacy forget)."""
-        for key in [k for k in self._saved if k[1] == user_id]:
-            del self._saved[key]
 
     async def server(self, guild_id: int | None) -> str:
         """The style of a server's public messages (classic until an admin sets one)."""

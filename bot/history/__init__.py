@@ -1,4 +1,4 @@
-"""Every round's history, players' stats and skill ratings, on either store (issue 13).
+"""Every round's history, players' stats and skill ratings, on either store, so every result can be checked.
 
 Writes (inside the transaction of the action that ended a round or game):
 ``record_round`` stores a finished round's transcript and what each seat's

@@ -108,7 +108,7 @@ async def record_round(
 
 
 def _checked_reveal(reveal: Mapping[str, Any], number: int, transcript: Mapping[str, Any]) -> str:
-    """The reveal as stored JSON, once it proves the deck that was dealt (issue 13's scheme)."""
+    """The reveal as stored JSON, once it proves the deck dealt (commit–reveal, docs/FAIRNESS.md)."""
     try:
         seeds = Reveal(**reveal)
         verification = seeds.check(transcript["rounds"][0]["deck"])

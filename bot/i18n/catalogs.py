@@ -163,7 +163,7 @@ class Texts:
 
 
 class PracticeTexts(Texts):
-    """A practice table's words (issue 16): its chips are play money, and every amount says so."""
+    """A practice table's words: its chips are play money, and every amount says so."""
 
     def chips(self, n: int) -> str:
         """"15 practice chips": never mistaken for the server's chips."""

@@ -1,4 +1,4 @@
-"""The languages Flip Flop speaks, which one a member reads, and the saved choices (issue 14).
+"""The languages Flip Flop speaks, which one a member reads, and the saved choices.
 
 The rule sheet exists in Tagalog, Belarusian, Swahili, Korean and Gujarati; English is the
 source language of every message. Language names come from CLDR through Babel, so the picker
@@ -21,6 +21,8 @@ from babel import Locale
 
 from bot.i18n.catalogs import LANGUAGES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE, Texts, texts
 from bot.storage import Store
+from bot.storage.choices import SERVER as SERVER  # the server's own row, as readers here name it
+from bot.storage.choices import SavedChoices
 
 if TYPE_CHECKING:
     from bot.cards.styles import CardStyles
@@ -38,6 +40,7 @@ __all__ = [
     "resolve_language",
     "server_language",
 ]
+
 
 def normalize(code: str | None) -> str | None:
     """Turn a Discord locale or a saved code into one of ``LANGUAGES``, or None.
@@ -57,7 +60,7 @@ def normalize(code: str | None) -> str | None:
 def resolve_language(saved: str | None, client_locale: str | None, server: str | None) -> str:
     """The language a member reads their private messages in.
 
-    Order (issue 14): the member's own saved choice; else their Discord client's locale when
+    Order, most personal first: the member's own saved choice; else their Discord client's locale when
     it is one of ours; else the server's language; else English. A value we do not support
     (an old saved code, an unsupported client locale) is skipped, never an error.
     """
@@ -92,49 +95,23 @@ def picker_label(code: str, reader: str) -> str:
     return own if own == theirs else f"{own} ({theirs})"
 
 
-SERVER = 0
-"""The ``user_id`` of a server's own row: no Discord id is 0."""
-
 Source = Literal["choice", "client", "server"]
 """Where a member's language comes from, in the order of ``resolve_language``."""
 
 
-class LanguageBook:
+class LanguageBook(SavedChoices):
     """Saved language choices of servers and members, with a memory in front of the database."""
 
     def __init__(self, db: Store) -> None:
-        self.db = db
-        self._saved: dict[tuple[int, int], str | None] = {}
+        super().__init__(db, "language_choices", "language", LANGUAGES)
         self.cards: CardStyles | None = None
         """How each reader sees cards (``bot.cards``): the ``Texts`` given here carry it, when set."""
 
-    async def saved(self, guild_id: int, user_id: int) -> str | None:
-        """The saved choice of a member (or of the server, ``user_id=SERVER``), or None."""
-        key = (guild_id, user_id)
-        if key not in self._saved:
-            row = await self.db.fetchone(
-                "SELECT language FROM language_choices WHERE guild_id = ? AND user_id = ?", key
-            )
-            # A choice saved while this read was in flight is newer than the read: keep it.
-            return self._saved.setdefault(key, str(row[0]) if row else None)
-        return self._saved[key]
-
-    async def choose(self, guild_id: int, user_id: int, language: str | None) -> None:
-        """Save a choice (``None`` forgets it: back to the client's locale or the server's)."""
-        if language is not None and language not in LANGUAGES:
-            raise ValueError(f"unknown language {language!r}")
-        async with self.db.transaction() as tx:
-            if language is None:
-                await tx.execute(
-                    "DELETE FROM language_choices WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-                )
-            else:
-                await tx.execute(
-                    "INSERT INTO language_choices (guild_id, user_id, language) VALUES (?, ?, ?)"
-                    " ON CONFLICT (guild_id, user_id) DO UPDATE SET language = excluded.language",
-                    (guild_id, user_id, language),
-                )
-        self._saved[(guild_id, user_id)] = language
+    def forget_member(self, user_id: int) -> None:
+        """Drop a member's remembered choices, language and card style (privacy forget rewrote them)."""
+        super().forget_member(user_id)
+        if self.cards is not None:
+            self.cards.forget_member(user_id)
 
     async def server(self, guild_id: int | None) -> str:
         """The language of a server's public messages (English until an admin sets one)."""

@@ -1,4 +1,4 @@
-"""The words of the ``/flipflop language`` picker (issue 14), ready for whoever builds the command.
+"""The words of the ``/flipflop language`` picker, ready for whoever builds the command.
 
 The options themselves are CLDR language names (``languages.picker_label``); these are the
 sentences around them, in every catalog.

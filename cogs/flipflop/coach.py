@@ -1,4 +1,4 @@
-"""Practice tables, hints and "Analyse my play" in Discord (issue 16).
+"""Practice tables, hints and "Analyse my play" in Discord: learning without risking chips.
 
 ``/flipflop practice`` opens a table whose chips are practice chips (``Table.practice``:
 no ledger, no history, no ratings); ``/flipflop hint`` and the **Hint** button of a

@@ -26,7 +26,7 @@ from bot.limits import CONTENT, shorten
 from bot.refusals import NOTHING_CHANGED, explain
 from bot.runtime import Delivery, Sent, TableRuntime
 from bot.table_render import notice_line
-from bot.tables import MAX_SEATS, TableError, TableService
+from bot.tables import MAX_SEATS, Table, TableError, TableService
 from cogs.flipflop import controls
 from cogs.flipflop.admin import AdminCommands
 from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
@@ -58,6 +58,7 @@ FORUM_REFUSED = N_(
     "permissions here. Nothing was changed."
 )
 NO_TABLE = N_("There's no table in this channel. Open one with `/flipflop start`.")
+NO_TABLE_TO_STOP = N_("There's no table in this channel.")
 AUTOMATIC = "auto"
 """``/flipflop language language:Automatic``: forget the member's choice."""
 LANGUAGE_CHOICES = [app_commands.Choice(name=picker_label(code, "en"), value=code) for code in LANGUAGES]
@@ -337,17 +338,21 @@ class FlipFlop(
             t.gettext(FORUM_OPENED).format(post=post.thread.mention), ephemeral=True
         )
 
-    @app_commands.command(
-        name="hand", description="See your cards at this channel's table (only you see them)."
-    )
-    async def hand(self, interaction: discord.Interaction) -> None:
+    async def _channel_table(self, interaction: discord.Interaction, missing: str) -> Table | None:
+        """The table in the channel asked from; None once the member was told (``missing``) there is none."""
         assert interaction.channel is not None
         table = self.runtime.in_channel(interaction.channel.id)
         if table is None:
             t = await self.bot.languages.reader(interaction)
-            await send_ephemeral(interaction, t.gettext(NO_TABLE))
-            return
-        await self.controls.show_hand(interaction, table)
+            await send_ephemeral(interaction, t.gettext(missing))
+        return table
+
+    @app_commands.command(
+        name="hand", description="See your cards at this channel's table (only you see them)."
+    )
+    async def hand(self, interaction: discord.Interaction) -> None:
+        if (table := await self._channel_table(interaction, NO_TABLE)) is not None:
+            await self.controls.show_hand(interaction, table)
 
     @app_commands.command(name="rules", description="Learn the rules of Flip Flop, a page at a time.")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -356,11 +361,8 @@ class FlipFlop(
 
     @app_commands.command(name="table", description="Show the table again at the bottom of the channel.")
     async def table(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel is not None
-        table = self.runtime.in_channel(interaction.channel.id)
+        table = await self._channel_table(interaction, NO_TABLE)
         if table is None:
-            t = await self.bot.languages.reader(interaction)
-            await send_ephemeral(interaction, t.gettext(NO_TABLE))
             return
         old = table.message_id
         public = await self.bot.languages.public(interaction)
@@ -374,13 +376,9 @@ class FlipFlop(
         name="stop", description="End the game at this channel's table (host or Manage Server)."
     )
     async def stop(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel is not None
-        table = self.runtime.in_channel(interaction.channel.id)
+        table = await self._channel_table(interaction, NO_TABLE_TO_STOP)
         if table is None:
-            t = await self.bot.languages.reader(interaction)
-            await send_ephemeral(interaction, t.gettext("There's no table in this channel."))
             return
-
         public = await self.bot.languages.public(interaction)
         try:
             outcome = await self.runtime.stop(
@@ -511,7 +509,7 @@ class FlipFlop(
     async def language(
         self, interaction: discord.Interaction, language: app_commands.Choice[str] | None = None
     ) -> None:
-        """Issue 14: a member's own language here, shown or saved (the answer comes in the new one)."""
+        """A member's own language here, shown or saved (the answer comes in the new one)."""
         assert interaction.guild is not None
         books, guild, user = self.bot.languages, interaction.guild.id, interaction.user.id
         client = str(interaction.locale)

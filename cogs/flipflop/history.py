@@ -1,4 +1,4 @@
-"""``/flipflop seed``, ``verify``, ``history``, ``round`` and ``stats`` (issue 13: fair and accountable).
+"""``/flipflop seed``, ``verify``, ``history``, ``round`` and ``stats`` (deals checkable, rounds kept).
 
 A mixin of the ``/flipflop`` group cog (``commands.FlipFlop``): the fair
 deal's one player command, and the read-only commands over stored history.
@@ -276,7 +276,7 @@ class HistoryCommands(commands.Cog):
             filename=filename,
             description=t.gettext("Replay: {command}").format(command=f"python -m engine.replay {filename}"),
         )
-        played = interaction.user.id in found.members.values()  # issue 16: only one's own play
+        played = interaction.user.id in found.members.values()  # one may only analyse one's own play
         view = analyse_view(found.round_id, t) if played else None
         replay_url = self.bot.settings.replay_url
         if replay_url:

@@ -202,6 +202,26 @@ REFUSED = (TableError, LedgerError, IllegalAction, StoreError)
 """What a command may refuse with (a database fault included): the member is told, nothing changed."""
 
 
+def shown_again(
+    table: Table, seq: int, op: str, value: str | None, t: Texts
+) -> tuple[str, str | None] | None:
+    """The note and selection to show the hand again with, for a click that changes nothing at the table.
+
+    Those clicks: **Refresh**, a **Leave** whose question expired, and picking cards to lay
+    down (only this hand changes; a pick on an older hand starts the selection afresh).
+    None for any other click.
+    """
+    if op == "refresh":
+        return "", None
+    if op == "leaveok" and (value is None or not value.isdigit() or now() > int(value)):
+        return t.gettext(
+            "⌛ That question about leaving expired; nothing was done. Here is your hand now:"
+        ), None
+    if op == "pick":
+        return (t.gettext(STALE_NOTE), None) if seq != table.seq else ("", value or None)
+    return None
+
+
 class Controls:
     """Answers every control of every table (bound to the bot in ``controls.bind``)."""
 
@@ -546,41 +566,40 @@ class Controls:
             await coach_of(interaction).hint(interaction, table)
             return
         answer = Answer(interaction).start()
-        user_id = interaction.user.id
         t = await self.member_texts(interaction)
         table = self.runtime.get(tid) or table
-        if op == "refresh":
-            await answer.edit(**hand_screen(table, user_id, t).edit())
-            self.notifier.remember_hand(table, user_id, interaction, t)
-            return
+        user_id = interaction.user.id
         if op == "leave":
             await answer.edit(**leave_confirm_screen(table, user_id, now(), t).edit())
-            return
-        if op in ("away", "back"):
+        elif op in ("away", "back"):
             await self.away_or_back(answer, interaction, table, op, t)
-            return
-        if op == "leaveok" and (value is None or not value.isdigit() or now() > int(value)):
-            note = t.gettext(
-                "⌛ That question about leaving expired; nothing was done. Here is your hand now:"
-            )
-            await answer.edit(**hand_screen(table, user_id, t, note).edit())
-            self.notifier.remember_hand(table, user_id, interaction, t)
-            return
-        if op == "pick":  # choosing cards to lay down changes nothing at the table: only this hand
-            note = t.gettext(STALE_NOTE) if seq != table.seq else ""
-            selection = value or None if seq == table.seq else None
+        elif (again := shown_again(table, seq, op, value, t)) is not None:
+            note, selection = again
             await answer.edit(**hand_screen(table, user_id, t, note, selection=selection).edit())
             self.notifier.remember_hand(table, user_id, interaction, t)
-            return
+        else:
+            await self._hand_move(answer, interaction, table, seq, op, value, t)
+
+    async def _hand_move(
+        self,
+        answer: Answer,
+        interaction: discord.Interaction,
+        table: Table,
+        seq: int,
+        op: str,
+        value: str | None,
+        t: Texts,
+    ) -> None:
+        """A move at the table from a private hand: played, or refused with a private word."""
+        user_id = interaction.user.id
         action = parse_action(table.pid(user_id), op, value)
         if action is None:
             await answer.private(t.gettext("That choice isn't something you can do; nothing was done."))
             return
-        draws = op in ("stock", "take")
         try:
-            outcome = await self.runtime.act(tid, user_id, seq, action, interaction_id=interaction.id)
+            outcome = await self.runtime.act(table.id, user_id, seq, action, interaction_id=interaction.id)
         except StaleControl:
-            current = self.runtime.get(tid) or table
+            current = self.runtime.get(table.id) or table
             await answer.edit(**hand_screen(current, user_id, t, t.gettext(STALE_NOTE)).edit())
             self.notifier.remember_hand(current, user_id, interaction, t)
         except IllegalAction as e:
@@ -588,15 +607,20 @@ class Controls:
         except REFUSED as e:
             await answer.refused(e, t, table)
         else:
-            played = outcome.table
-            drawn = played.game.view(played.pid(user_id)).just_drawn if draws and played.game else None
-            if played.status == "closed" or not played.is_seated(user_id):
-                reply = answer.edit(content=t.gettext("You left the game."), view=None)
-                self.notifier.forget_hand(played.id, user_id)
-                await self._answered(tid, reply)
-            elif await self._answered(
-                tid, answer.edit(**hand_screen(played, user_id, t, drawn=drawn).edit())
-            ):
-                self.notifier.remember_hand(played, user_id, interaction, t)
-            await self.runtime.tell(outcome)
-        await self.warn_if_muted(interaction, tid)
+            await self._hand_after(answer, interaction, outcome, op in ("stock", "take"), t)
+        await self.warn_if_muted(interaction, table.id)
+
+    async def _hand_after(
+        self, answer: Answer, interaction: discord.Interaction, outcome: Outcome, draws: bool, t: Texts
+    ) -> None:
+        """The hand after the member's move (with the card a draw brought), then the table is told."""
+        user_id, played = interaction.user.id, outcome.table
+        tid = played.id
+        drawn = played.game.view(played.pid(user_id)).just_drawn if draws and played.game else None
+        if played.status == "closed" or not played.is_seated(user_id):
+            reply = answer.edit(content=t.gettext("You left the game."), view=None)
+            self.notifier.forget_hand(tid, user_id)
+            await self._answered(tid, reply)
+        elif await self._answered(tid, answer.edit(**hand_screen(played, user_id, t, drawn=drawn).edit())):
+            self.notifier.remember_hand(played, user_id, interaction, t)
+        await self.runtime.tell(outcome)

@@ -84,11 +84,7 @@ class PrivacyCommands(commands.Cog):
             return t.gettext(AT_TABLE).format(channels=_channels(e.tables))
         if done is None:
             return t.gettext(NOTHING_STORED)
-        saved = self.bot.languages._saved  # the language choices read so far: theirs are gone now
-        for key in [k for k in saved if k[1] == user]:
-            del saved[key]
-        if self.bot.languages.cards is not None:
-            self.bot.languages.cards.forget_member(user)
+        self.bot.languages.forget_member(user)  # the choices read so far: theirs are gone now
         return t.ngettext(
             "Done: {count} stored row no longer names you. If you play again, you start as a new member.",
             "Done: {count} stored rows no longer name you. If you play again, you start as a new member.",

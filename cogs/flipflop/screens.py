@@ -401,56 +401,59 @@ def _hand_controls(
     clicked (``tests/cogs/test_hand_cards.py`` checks every transition).
     """
     out = discord.ui.View(timeout=None)
-    tid, seq = table.id, table.seq
     moves = _card_buttons(out, table, v, t, selection)
     if v.can_act and selection is not None:
         _selecting(out, table, v, t, selection, moves)
     elif v.can_act:
-        start = [a for a in v.legal if isinstance(a, Draw)]
-        if start and not any(isinstance(a, Draw) and a.source == "discard" for a in start):
-            # an empty pile: Take stays in its place, disabled, so Drop never moves to second
-            start.append(Draw(v.player, "discard"))
-        start.sort(key=lambda a: a.source == "discard")
-        for a in [*start, *(a for a in v.legal if isinstance(a, Drop))]:
-            if isinstance(a, Draw) and a.source == "stock":
-                out.add_item(
-                    HandButton(
-                        tid,
-                        seq,
-                        "stock",
-                        label(t.gettext("Draw from stock")),
-                        discord.ButtonStyle.primary,
-                        "🂠",
-                        row=moves,
-                    )
-                )
-            elif isinstance(a, Draw):
-                top = v.top_discard
-                take = (
-                    label(t.gettext("Take {card}").format(card=plain(top, t)))
-                    if top
-                    else label(t.gettext("Take the discard"))
-                )
-                face = card_emoji(top, t) if top else None
-                out.add_item(
-                    HandButton(
-                        tid,
-                        seq,
-                        "take",
-                        take,
-                        discord.ButtonStyle.primary,
-                        face,
-                        row=moves,
-                        disabled=a not in v.legal,
-                    )
-                )
-            elif isinstance(a, Drop):
-                drop = label(t.gettext("Drop ({value})").format(value=t.number(v.hand_value)))
-                out.add_item(HandButton(tid, seq, "drop", drop, discord.ButtonStyle.danger, "✋", row=moves))
+        for a in _opening_moves(v):
+            out.add_item(_opening_button(a, table, v, t, moves))
         if _playing(v):
             _quick(out, table, v, t, moves)
-    # Refresh and Leave live on the last row, so they never move into the place
-    # of a move just clicked; Leave only asks (see ``leave_confirm_screen``).
+    _last_row(out, table, v, t)
+    return out
+
+
+def _opening_moves(v: PlayerView) -> list[Draw | Drop]:
+    """The turn's first moves in their places: Draw from stock, Take, then Drop.
+
+    With an empty pile Take stays in its place, disabled, so Drop never moves to second.
+    """
+    start = [a for a in v.legal if isinstance(a, Draw)]
+    if start and not any(a.source == "discard" for a in start):
+        start.append(Draw(v.player, "discard"))
+    start.sort(key=lambda a: a.source == "discard")
+    return [*start, *(a for a in v.legal if isinstance(a, Drop))]
+
+
+def _opening_button(a: Draw | Drop, table: Table, v: PlayerView, t: Texts, row: int) -> HandButton:
+    """The button for one of the turn's first moves (``_opening_moves``)."""
+    tid, seq = table.id, table.seq
+    if isinstance(a, Drop):
+        drop = label(t.gettext("Drop ({value})").format(value=t.number(v.hand_value)))
+        return HandButton(tid, seq, "drop", drop, discord.ButtonStyle.danger, "✋", row=row)
+    if a.source == "stock":
+        return HandButton(
+            tid, seq, "stock", label(t.gettext("Draw from stock")), discord.ButtonStyle.primary, "🂠", row=row
+        )
+    top = v.top_discard
+    take = (
+        label(t.gettext("Take {card}").format(card=plain(top, t)))
+        if top
+        else label(t.gettext("Take the discard"))
+    )
+    face = card_emoji(top, t) if top else None
+    return HandButton(
+        tid, seq, "take", take, discord.ButtonStyle.primary, face, row=row, disabled=a not in v.legal
+    )
+
+
+def _last_row(out: discord.ui.View, table: Table, v: PlayerView, t: Texts) -> None:
+    """Refresh, Hint, the practice review, **Leave game…** and Away/I'm back, on the last row.
+
+    They live there so they never move into the place of a move just clicked; Leave only
+    asks (see ``leave_confirm_screen``).
+    """
+    tid, seq = table.id, table.seq
     out.add_item(
         HandButton(
             tid, seq, "refresh", label(t.gettext("Refresh")), discord.ButtonStyle.secondary, "🔄", row=4
@@ -476,7 +479,6 @@ def _hand_controls(
             else ("away", t.gettext("Away"), discord.ButtonStyle.secondary)
         )
         out.add_item(HandButton(tid, seq, op, label(text), style, "👋" if away else "💤", row=4))
-    return out
 
 
 def _spread_kind(s: Spread, t: Texts) -> str:
@@ -487,6 +489,27 @@ def _spread_kind(s: Spread, t: Texts) -> str:
         else t.gettext("Set · lowers your hand by {value}")
     )
     return fit(text.format(value=t.number(sum(c.value for c in s.cards))), OPTION_CHARS)
+
+
+def _layoff_button(
+    table: Table, lo: LayOff, t: Texts, row: int, face: discord.PartialEmoji | None = None
+) -> HandButton:
+    """One lay-off as a button: the card and the spread's number say what it does."""
+    text = label(
+        t.gettext("Lay off {card} on #{spread}").format(
+            card=plain(lo.card, t), spread=t.number(lo.target + 1)
+        )
+    )
+    return HandButton(
+        table.id,
+        table.seq,
+        "layoff",
+        text,
+        discord.ButtonStyle.primary,
+        face,
+        until=f"{lo.card.code}@{lo.target}",
+        row=row,
+    )
 
 
 def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int) -> None:
@@ -516,24 +539,7 @@ def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int
             HandButton(tid, seq, "spread", text, discord.ButtonStyle.primary, until=code(s.cards), row=row)
         )
     for lo in layoffs[: QUICK - min(len(spreads), QUICK)]:
-        text = label(
-            t.gettext("Lay off {card} on #{spread}").format(
-                card=plain(lo.card, t), spread=t.number(lo.target + 1)
-            )
-        )
-        value = f"{lo.card.code}@{lo.target}"
-        out.add_item(
-            HandButton(
-                tid,
-                seq,
-                "layoff",
-                text,
-                discord.ButtonStyle.primary,
-                card_emoji(lo.card, t),
-                until=value,
-                row=row,
-            )
-        )
+        out.add_item(_layoff_button(table, lo, t, row, card_emoji(lo.card, t)))
     if tonks:
         options = [
             discord.SelectOption(
@@ -577,23 +583,7 @@ def _selecting(
         )
     )
     if len(layoffs) == 1:
-        lo = layoffs[0]
-        text = label(
-            t.gettext("Lay off {card} on #{spread}").format(
-                card=plain(lo.card, t), spread=t.number(lo.target + 1)
-            )
-        )
-        out.add_item(
-            HandButton(
-                tid,
-                seq,
-                "layoff",
-                text,
-                discord.ButtonStyle.primary,
-                until=f"{lo.card.code}@{lo.target}",
-                row=row,
-            )
-        )
+        out.add_item(_layoff_button(table, layoffs[0], t, row))
     elif layoffs:  # several spreads fit: which one is not a card, so it is a menu
         on = {s.index: s.cards for s in v.spreads}
         options = [

@@ -1,4 +1,4 @@
-"""Words for stored history (issue 13): who a recorded member is, a round's story line by line, stats.
+"""Words for stored history: who a recorded member is, a round's story line by line, stats.
 
 ``bot.history`` hands out data (member ids, ``(code, params)`` story lines,
 ``Stats``); this module words it for Discord, as short lines. Members are
@@ -7,7 +7,7 @@ mentions (sent with mentions switched off), computer levels their label.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.history import RoundSummary, Stats, computer_level
@@ -56,83 +56,134 @@ def _cards(codes: Sequence[str], t: Texts) -> str:
     return plain_cards([Card.parse(code) for code in codes], t) or t.gettext("no cards")
 
 
+Line = Callable[[Mapping[str, Any], str, str, Texts], str]
+"""A story line's wording: the event's params, its player and card already worded, the texts."""
+
+
+def _round_started(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    n = t.number
+    return t.gettext(
+        "🃏 Round {number}: {dealer} deals; upcard {upcard}, pots game {game} · flip {flip} · flop {flop}"
+    ).format(
+        number=n(p["number"]),
+        dealer=who(p["dealer"], t),
+        upcard=plain(Card.parse(p["upcard"]), t),
+        game=n(p["pots"]["game"]),
+        flip=n(p["pots"]["flip"]),
+        flop=n(p["pots"]["flop"]),
+    )
+
+
+def _drew(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    if p["source"] == "discard":
+        text = (
+            t.gettext("{player} draws {card} from the discard pile")
+            if card
+            else t.gettext("{player} draws from the discard pile")
+        )
+    else:
+        text = (
+            t.gettext("{player} draws {card} from the stock")
+            if card
+            else t.gettext("{player} draws from the stock")
+        )
+    return text.format(player=player, card=card)
+
+
+def _discarded(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    return t.gettext("{player} discards {card}").format(player=player, card=card)
+
+
+def _spread_laid(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    text = (
+        t.gettext("{player} lays a run: {cards}")
+        if p["kind"] == "run"
+        else t.gettext("{player} lays a set: {cards}")
+    )
+    return text.format(player=player, cards=_cards(p["cards"], t))
+
+
+def _laid_off(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    return t.gettext("{player} lays off {card} on spread #{index}").format(
+        player=player, card=card, index=t.number(p["index"])
+    )
+
+
+def _card_shown(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    return t.gettext("{player} shows {card} for the {pot}").format(
+        player=player, card=card, pot=_pot(p["pot"], t)
+    )
+
+
+def _dropped(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    return t.gettext("✋ {player} drops with {value}").format(player=player, value=t.number(p["value"]))
+
+
+def _player_left(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    return t.gettext("🚪 {player} leaves").format(player=player)
+
+
+def _round_ended(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    hands = [
+        f"  {who(m, t)}: {_cards(cards, t)} ({p['values'].get(m, p['values'].get(str(m), '?'))})"
+        for m, cards in p["hands"].items()
+    ]
+    end = _end(p["reason"], t)
+    return (f"🏁 {end} — {player}" if player else f"🏁 {end}") + "\n" + "\n".join(hands)
+
+
+def _pot_paid(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    shares = ", ".join(f"{who(m, t)} {t.number(v)}" for m, v in p["shares"].items())
+    return t.gettext("💰 {pot} ({total}): {shares}").format(
+        pot=_pot(p["pot"], t), total=t.number(p["total"]), shares=shares
+    )
+
+
+def _pot_carried(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    return t.gettext("↪️ {pot} ({amount}) carries over").format(
+        pot=_pot(p["pot"], t), amount=t.number(p["amount"])
+    )
+
+
+def _side_stake_paid(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    amount = t.number(p["amount"])
+    if p.get("to_player") is not None:
+        return t.gettext("↳ {player} pays a side stake of {amount} to {to}").format(
+            player=player, amount=amount, to=who(p["to_player"], t)
+        )
+    return t.gettext("↳ {player} pays a side stake of {amount} to the {pot}").format(
+        player=player, amount=amount, pot=_pot(p["to_pot"], t)
+    )
+
+
+def _next_dealer(p: Mapping[str, Any], player: str, card: str, t: Texts) -> str:
+    return t.gettext("next deal: {player}").format(player=player)
+
+
+LINES: dict[str, Line] = {
+    "round_started": _round_started,
+    "drew": _drew,
+    "discarded": _discarded,
+    "spread_laid": _spread_laid,
+    "laid_off": _laid_off,
+    "card_shown": _card_shown,
+    "dropped": _dropped,
+    "player_left": _player_left,
+    "round_ended": _round_ended,
+    "pot_paid": _pot_paid,
+    "pot_carried": _pot_carried,
+    "side_stake_paid": _side_stake_paid,
+    "next_dealer": _next_dealer,
+}
+"""Each stored action kind that is worth a line, and how it is worded."""
+
+
 def _line(code: str, p: Mapping[str, Any], t: Texts) -> str | None:
     """One event of a recorded round as a short line (None: not worth a line)."""
     player = who(p["player"], t) if "player" in p and p["player"] is not None else ""
     card = plain(Card.parse(p["card"]), t) if p.get("card") else ""
-    n = t.number
-    if code == "round_started":
-        return t.gettext(
-            "🃏 Round {number}: {dealer} deals; upcard {upcard}, pots game {game} · flip {flip} · flop {flop}"
-        ).format(
-            number=n(p["number"]),
-            dealer=who(p["dealer"], t),
-            upcard=plain(Card.parse(p["upcard"]), t),
-            game=n(p["pots"]["game"]),
-            flip=n(p["pots"]["flip"]),
-            flop=n(p["pots"]["flop"]),
-        )
-    if code == "drew":
-        if p["source"] == "discard":
-            text = (
-                t.gettext("{player} draws {card} from the discard pile")
-                if card
-                else t.gettext("{player} draws from the discard pile")
-            )
-        else:
-            text = (
-                t.gettext("{player} draws {card} from the stock")
-                if card
-                else t.gettext("{player} draws from the stock")
-            )
-        return text.format(player=player, card=card)
-    if code == "discarded":
-        return t.gettext("{player} discards {card}").format(player=player, card=card)
-    if code == "spread_laid":
-        text = t.gettext("{player} lays a run: {cards}") if p["kind"] == "run" else t.gettext(
-            "{player} lays a set: {cards}"
-        )
-        return text.format(player=player, cards=_cards(p["cards"], t))
-    if code == "laid_off":
-        return t.gettext("{player} lays off {card} on spread #{index}").format(
-            player=player, card=card, index=n(p["index"])
-        )
-    if code == "card_shown":
-        return t.gettext("{player} shows {card} for the {pot}").format(
-            player=player, card=card, pot=_pot(p["pot"], t)
-        )
-    if code == "dropped":
-        return t.gettext("✋ {player} drops with {value}").format(player=player, value=n(p["value"]))
-    if code == "player_left":
-        return t.gettext("🚪 {player} leaves").format(player=player)
-    if code == "round_ended":
-        hands = [
-            f"  {who(m, t)}: {_cards(cards, t)} ({p['values'].get(m, p['values'].get(str(m), '?'))})"
-            for m, cards in p["hands"].items()
-        ]
-        end = _end(p["reason"], t)
-        return (f"🏁 {end} — {player}" if player else f"🏁 {end}") + "\n" + "\n".join(hands)
-    if code == "pot_paid":
-        shares = ", ".join(f"{who(m, t)} {n(v)}" for m, v in p["shares"].items())
-        return t.gettext("💰 {pot} ({total}): {shares}").format(
-            pot=_pot(p["pot"], t), total=n(p["total"]), shares=shares
-        )
-    if code == "pot_carried":
-        return t.gettext("↪️ {pot} ({amount}) carries over").format(
-            pot=_pot(p["pot"], t), amount=n(p["amount"])
-        )
-    if code == "side_stake_paid":
-        amount = n(p["amount"])
-        if p.get("to_player") is not None:
-            return t.gettext("↳ {player} pays a side stake of {amount} to {to}").format(
-                player=player, amount=amount, to=who(p["to_player"], t)
-            )
-        return t.gettext("↳ {player} pays a side stake of {amount} to the {pot}").format(
-            player=player, amount=amount, pot=_pot(p["to_pot"], t)
-        )
-    if code == "next_dealer":
-        return t.gettext("next deal: {player}").format(player=player)
-    return None
+    wording = LINES.get(code)
+    return None if wording is None else wording(p, player, card, t)
 
 
 def _key(member: Any) -> Any:

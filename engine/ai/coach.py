@@ -1,4 +1,4 @@
-"""The coach: what the strong player would do, why, and a look back at a finished round (issue 16).
+"""The coach: what the strong player would do, why, and a look back at a finished round.
 
 Pure, no I/O. Everything here starts from a ``PlayerView`` — what one player
 could see at the moment — so a hint or a review never uses a card the player

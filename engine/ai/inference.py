@@ -1,4 +1,4 @@
-"""What a computer player may infer about hidden hands from what the others did (issue 16).
+"""What a computer player may infer about hidden hands from what the others did.
 
 The strong player remembers the discard pile, the stock size and its own hand
 as it left them after its discard. At its next turn the difference tells, for

@@ -1,4 +1,4 @@
-"""The look back (issue 16): a finished round replayed to each of one player's decisions.
+"""The look back: a finished round replayed to each of one player's decisions.
 
 At each decision the strong player searches from that player's view at that
 moment (``Game.view``): their own hand and what was public, never a card they

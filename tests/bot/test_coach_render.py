@@ -1,4 +1,4 @@
-"""The coach's words (issue 16): every reason has words, cards read as cards, practice chips say so."""
+"""The coach's words: every reason has words, cards read as cards, practice chips say so."""
 
 from __future__ import annotations
 

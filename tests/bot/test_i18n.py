@@ -1,5 +1,5 @@
 """Languages: plural forms, numbers, who reads which language, the pseudo-locale, Discord's
-command picker, and the rules pages in each language's script (issue 14)."""
+command picker, and the rules pages in each language's script."""
 
 from __future__ import annotations
 

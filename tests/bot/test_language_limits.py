@@ -1,4 +1,4 @@
-"""Every control label and select option fits Discord's limits in every language (issue 14).
+"""Every control label and select option fits Discord's limits in every language.
 
 Static over the catalogs: the msgids the screens use as labels (``label(t.gettext(...))``) and
 as menu options (``COMPUTER_LEVEL``, spread and discard descriptions), filled with the longest

@@ -29,35 +29,24 @@ def test_the_field_bounds_are_the_ranges() -> None:
 
 
 @pytest.mark.parametrize(
-    ("changes", "message"),
+    ("changes", "code", "params"),
     [
-        (
-            {"starting_balance": -1},
-            "The starting balance must be a whole number between 0 and 1,000,000,000.",
-        ),
-        (
-            {"daily_amount": MAX_AMOUNT + 1},
-            "The daily amount must be a whole number between 0 and 1,000,000,000.",
-        ),
-        ({"turn_seconds": 14}, "The turn timer must be a whole number between 15 and 3,600 seconds."),
-        ({"default_stake": 0}, "The stake must be a whole number between 1 and 250,000,000."),
-        (
-            {"default_stake": 10, "default_buy_in": 30},
-            "The buy-in must be at least four stakes (40 chips) (R2.1).",
-        ),
-        (
-            {"default_stake": 10, "default_buy_in": 45},
-            "The buy-in must be a multiple of the stake (10) (R2.1).",
-        ),
-        ({"turn_seconds": 60.5}, "The turn timer must be a whole number between 15 and 3,600 seconds."),
-        ({"turn_seconds": True}, "The turn timer must be a whole number between 15 and 3,600 seconds."),
-        ({"stake": 5}, "There is no setting called 'stake'."),
+        ({"starting_balance": -1}, "starting_balance_out_of_range", {"low": 0, "high": MAX_AMOUNT}),
+        ({"daily_amount": MAX_AMOUNT + 1}, "daily_amount_out_of_range", {"low": 0, "high": MAX_AMOUNT}),
+        ({"turn_seconds": 14}, "turn_seconds_out_of_range", {"low": 15, "high": 3600}),
+        ({"default_stake": 0}, "stake_out_of_range", {"low": 1, "high": MAX_AMOUNT // 4}),
+        ({"default_stake": 10, "default_buy_in": 30}, "buy_in_too_small", {"minimum": 40}),
+        ({"default_stake": 10, "default_buy_in": 45}, "buy_in_not_multiple", {"stake": 10}),
+        ({"turn_seconds": 60.5}, "turn_seconds_out_of_range", {"low": 15, "high": 3600}),
+        ({"turn_seconds": True}, "turn_seconds_out_of_range", {"low": 15, "high": 3600}),
+        ({"stake": 5}, "no_such_setting", {"name": "stake"}),
     ],
 )
-def test_bad_settings_are_refused_in_words(changes: dict[str, object], message: str) -> None:
+def test_bad_settings_are_refused_by_code(changes: dict[str, object], code: str, params: object) -> None:
+    """Each bad setting is refused with its code and parameters (their words: tests/bot/test_refusals.py)."""
     with pytest.raises(LedgerError) as info:
         GuildSettings.build(**changes)
-    assert str(info.value) == message
+    assert (info.value.code, info.value.params) == (code, params)
 
 
 def test_settings_are_frozen_and_validated_on_construction() -> None:

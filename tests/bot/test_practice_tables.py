@@ -1,4 +1,4 @@
-"""Practice tables in the table service (issue 16): their chips are never the server's."""
+"""Practice tables in the table service: their chips are never the server's."""
 
 from __future__ import annotations
 

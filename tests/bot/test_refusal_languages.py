@@ -1,4 +1,4 @@
-"""Refusals in the reader's language (issue 14): every code of both catalogs, every language."""
+"""Refusals in the reader's language: every code of both catalogs, every language."""
 
 from __future__ import annotations
 

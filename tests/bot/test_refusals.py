@@ -1,4 +1,4 @@
-"""The bot's refusals are codes + parameters; the words come from one catalog (issue 11)."""
+"""The bot's refusals are codes + parameters; the words come from one catalog."""
 
 from __future__ import annotations
 

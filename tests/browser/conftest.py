@@ -1,4 +1,4 @@
-"""The playground as a subprocess and a headless Chromium driving its page (issue 12).
+"""The playground as a subprocess and a headless Chromium driving its page.
 
 Kept out of ``make test`` (pyproject's ``--ignore=tests/browser``): it needs the
 ``browser`` extra and Debian's ``chromium``; ``make test-browser`` runs it.

@@ -1,4 +1,4 @@
-"""One game in the playground, played by clicks as three members in headless Chromium (issue 12).
+"""One game in the playground, played by clicks as three members in headless Chromium.
 
 The page is simcord's preview of ``#flipflop``: the "Viewing as" switch shows the
 channel as one member sees it, ephemeral replies ("Only you can see this")

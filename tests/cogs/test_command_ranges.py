@@ -1,4 +1,4 @@
-"""Slash-command ranges read the guild settings model: one source for every bound (issue 11)."""
+"""Slash-command ranges read the guild settings model: one source for every bound."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13 through simcord: whole games whose every deal checks out with docs/verify_deal.py, the
+"""Fair deals and history in simcord: whole games whose every deal checks out with docs/verify_deal.py, the
 history, round, stats and rating commands on what was played, no early seed anywhere, bad input."""
 
 from __future__ import annotations

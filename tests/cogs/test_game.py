@@ -357,6 +357,19 @@ async def test_show_table_reposts_it_at_the_bottom(world: World) -> None:
     assert hand.ephemeral
 
 
+async def test_hand_table_and_stop_without_a_table_say_so_privately(world: World) -> None:
+    """Each command answers only the member, in its own words, and no table appears."""
+    ann = world.members[0]
+    for command in ("flipflop hand", "flipflop table"):
+        said = await ann.slash(world.channel, command)
+        assert said.ephemeral and said.response.content.startswith(
+            "There's no table in this channel. Open one with </flipflop start:"
+        ), command
+    said = await ann.slash(world.channel, "flipflop stop")
+    assert said.ephemeral and said.response.content == "There's no table in this channel."
+    assert table_in(world) is None and channel_text(world) == ""
+
+
 async def test_two_tables_in_two_channels_at_once(world: World) -> None:
     other_channel = world.guild.create_text_channel("flipflop-2")
     extra = [world.guild.add_member(world.env.create_user(n)) for n in ("xa", "xb", "xc")]

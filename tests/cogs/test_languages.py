@@ -1,4 +1,4 @@
-"""``/flipflop language`` and ``/flipflop config language:`` in simcord (issue 14).
+"""``/flipflop language`` and ``/flipflop config language:`` in simcord.
 
 Which ``Texts`` answered is made visible by ``Tagged``: every message it gives starts with
 ``⟦language⟧``. A private answer must carry the member's language, a public one the server's.

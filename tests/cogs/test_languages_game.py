@@ -1,4 +1,4 @@
-"""Whole games in every language (issue 14): public words in the server's, private in the member's.
+"""Whole games in every language: public words in the server's, private in the member's.
 
 Every payload the bot sends to (simulated) Discord is recorded at simcord's router: message
 contents, embeds, button labels, select placeholders and options, public and ephemeral, each

@@ -1,4 +1,4 @@
-"""Play feel (issue 12): no click costs a round, open hands stay current, the words read right."""
+"""Play feel: no click costs a round, open hands stay current, the words read right."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The playground's words (issue 12): the right opening line, a quiet start-up."""
+"""The playground's words: the right opening line, a quiet start-up."""
 
 from __future__ import annotations
 

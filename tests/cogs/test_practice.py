@@ -1,4 +1,4 @@
-"""Practice tables, hints and "Analyse my play" through simcord (issue 16)."""
+"""Practice tables, hints and "Analyse my play" through simcord."""
 
 from __future__ import annotations
 
@@ -276,7 +276,7 @@ async def test_a_cancelled_practice_lobby_gives_back_practice_chips_only(world: 
 async def test_practice_hints_and_look_back_come_from_the_catalogs(
     world: World, sent: Sent, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """In the pseudo-locale every word of a practice table, a hint and a look back is marked (issue 14)."""
+    """In the pseudo-locale every word of a practice table, a hint and a look back is marked."""
 
     async def pseudo(self: LanguageBook, *args: Any) -> str:
         return PSEUDO_LANGUAGE

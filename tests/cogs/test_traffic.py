@@ -1,4 +1,4 @@
-"""What a game asks of Discord (issue 12), counted in simcord.
+"""What a game asks of Discord (its rate limits), counted in simcord.
 
 REST calls per action by route, table edits per 5 s, new channel messages per round.
 

@@ -1,4 +1,4 @@
-"""Two real bot processes, shards 0 and 1 of 2, one PostgreSQL, a sharded fake Discord (issue 15).
+"""Two real bot processes, shards 0 and 1 of 2, one PostgreSQL, a sharded fake Discord.
 
 Each process runs one shard, so each owns the tables of the servers on it.
 Both play a table to the end; one is SIGKILLed mid-turn and restarted. Chips

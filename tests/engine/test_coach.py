@@ -1,4 +1,4 @@
-"""The coach (issue 16): hints with reasons from the view; look backs see only what the player saw."""
+"""The coach: hints with reasons from the view; look backs see only what the player saw."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The provably fair shuffle (issue 13): fixed vectors, tamper detection, no modulo bias, the CLI."""
+"""The provably fair shuffle: fixed vectors, tamper detection, no modulo bias, the CLI."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""History, stats and ratings on either store (issue 13): recorded from real engine games."""
+"""History, stats and ratings on either store: recorded from real engine games."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Saved language choices (issue 14) on SQLite and PostgreSQL: servers, members, and the order."""
+"""Saved language choices on SQLite and PostgreSQL: servers, members, and the order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
--- 3: history, stats and ratings (issue 13)
+-- 3: history, stats and ratings (every round kept, so it can be checked and replayed)
 -- The seed revealed when a round ended (JSON), NULL for rounds dealt without one.
 ALTER TABLE rounds ADD COLUMN reveal TEXT;
 -- What each seat's round came to, derived from the round's transcript in the transaction that

@@ -1,4 +1,4 @@
--- 4: languages (issue 14)
+-- 4: languages (the saved choice of each server and member)
 -- Who reads which language. A member's own choice (/flipflop language) is a row with their
 -- user_id; the server's language (/flipflop config language:) is the row with user_id 0 (no
 -- Discord id is 0). No row means: for a member, their Discord client's locale when it is one
