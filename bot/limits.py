@@ -111,42 +111,83 @@ def problems(payload: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     if len(payload.get("content") or "") > CONTENT:
         out.append(f"content longer than {CONTENT}")
-    embeds = list(payload.get("embeds") or [])
+    out += _embeds_problems(list(payload.get("embeds") or []))
+    components = list(payload.get("components") or [])
+    if int(payload.get("flags") or 0) & IS_COMPONENTS_V2:
+        return out + _v2_problems(components)
+    return out + _rows_problems(components)
+
+
+def _embeds_problems(embeds: list[Mapping[str, Any]]) -> list[str]:
+    out: list[str] = []
     if len(embeds) > EMBEDS:
         out.append(f"more than {EMBEDS} embeds")
     for e in embeds:
-        for key, limit in (("title", TITLE), ("description", DESCRIPTION)):
-            if len(e.get(key) or "") > limit:
-                out.append(f"embed {key} longer than {limit}")
-        if len((e.get("footer") or {}).get("text") or "") > FOOTER:
-            out.append(f"embed footer longer than {FOOTER}")
-        if len((e.get("author") or {}).get("name") or "") > AUTHOR:
-            out.append(f"embed author longer than {AUTHOR}")
-        fields = e.get("fields") or []
-        if len(fields) > FIELDS:
-            out.append(f"more than {FIELDS} embed fields")
-        for f in fields:
-            if len(f.get("name") or "") > FIELD_NAME or len(f.get("value") or "") > FIELD_VALUE:
-                out.append(f"embed field {f.get('name', '')[:20]!r} too long")
+        out += _embed_problems(e)
     if sum(_embed_length(e) for e in embeds) > EMBED_TOTAL:
         out.append(f"embeds longer than {EMBED_TOTAL} in all")
-    components = list(payload.get("components") or [])
-    if int(payload.get("flags") or 0) & IS_COMPONENTS_V2:
-        count, text = _v2_walk(components)
-        if count > V2_COMPONENTS:
-            out.append(f"more than {V2_COMPONENTS} components")
-        if text > V2_TEXT:
-            out.append(f"text displays longer than {V2_TEXT} in all")
-        return out
+    return out
+
+
+def _embed_problems(e: Mapping[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key, limit in (("title", TITLE), ("description", DESCRIPTION)):
+        if len(e.get(key) or "") > limit:
+            out.append(f"embed {key} longer than {limit}")
+    if len((e.get("footer") or {}).get("text") or "") > FOOTER:
+        out.append(f"embed footer longer than {FOOTER}")
+    if len((e.get("author") or {}).get("name") or "") > AUTHOR:
+        out.append(f"embed author longer than {AUTHOR}")
+    fields = e.get("fields") or []
+    if len(fields) > FIELDS:
+        out.append(f"more than {FIELDS} embed fields")
+    for f in fields:
+        if len(f.get("name") or "") > FIELD_NAME or len(f.get("value") or "") > FIELD_VALUE:
+            out.append(f"embed field {f.get('name', '')[:20]!r} too long")
+    return out
+
+
+def _v2_problems(components: list[Mapping[str, Any]]) -> list[str]:
+    """A Components V2 layout: 40 components in all, 4,000 characters of text, and each control's own."""
+    out: list[str] = []
+    count, text = _v2_walk(components)
+    if count > V2_COMPONENTS:
+        out.append(f"more than {V2_COMPONENTS} components")
+    if text > V2_TEXT:
+        out.append(f"text displays longer than {V2_TEXT} in all")
+    for number, row in enumerate(_v2_rows(components), start=1):
+        out += _row_problems(row, f"layout row {number}")
+    return out
+
+
+def _v2_rows(components: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The action rows of a layout, wherever they are nested."""
+    rows: list[Mapping[str, Any]] = []
+    for c in components:
+        if c.get("type") == 1:
+            rows.append(c)
+        else:
+            rows += _v2_rows(list(c.get("components") or []))
+    return rows
+
+
+def _rows_problems(components: list[Mapping[str, Any]]) -> list[str]:
+    out: list[str] = []
     if len(components) > ROWS:
         out.append(f"more than {ROWS} rows of components")
     for number, row in enumerate(components, start=1):
-        inner = list(row.get("components") or [])
-        selects = [c for c in inner if c.get("type") == 3]
-        if len(inner) > PER_ROW or (selects and len(inner) > 1):
-            out.append(f"row {number}: more than {PER_ROW} buttons, or a select with company")
-        for c in inner:
-            out += _component_problems(c, f"row {number}")
+        out += _row_problems(row, f"row {number}")
+    return out
+
+
+def _row_problems(row: Mapping[str, Any], where: str) -> list[str]:
+    out: list[str] = []
+    inner = list(row.get("components") or [])
+    selects = [c for c in inner if c.get("type") == 3]
+    if len(inner) > PER_ROW or (selects and len(inner) > 1):
+        out.append(f"{where}: more than {PER_ROW} buttons, or a select with company")
+    for c in inner:
+        out += _component_problems(c, where)
     return out
 
 

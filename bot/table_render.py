@@ -1,9 +1,10 @@
 """What players see: the lobby, the table message, event messages and a private hand.
 
 Pure functions from a ``Table``'s views, engine events and the runtime's
-notices to text and embeds; the cog's screens attach the controls. Each takes
-the reader's ``Texts`` (issue 14): the server's for public messages, the
-member's for a private hand. Names, cards, seeds and numbers are not words.
+notices to text; the lobby and the table message are laid out by
+``bot.table_layout`` and the cog's screens attach the controls. Each takes
+the reader's ``Texts``: the server's for public messages, the member's for a
+private hand. Names, cards, seeds and numbers are not words.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from bot.runtime.outcomes import (
     TimedOut,
     WentAway,
 )
-from bot.table.model import MAX_SEATS, MIN_SEATS, Table
+from bot.table.model import Table
 from engine import Card
 from engine.events import (
     CardShown,
@@ -92,53 +93,6 @@ def away_rule(table: Table, t: Texts) -> str:
     return t.gettext(AWAY_RULE).format(rounds=t.number(table.away_rounds))
 
 
-def lobby_embed(table: Table, t: Texts) -> discord.Embed:
-    """The lobby: who is seated, the stake and the buy-in."""
-    lines = [
-        (
-            t.gettext("{number}. **{name}** (host)")
-            if u == table.host_id
-            else t.gettext("{number}. **{name}**")
-        ).format(number=t.number(i), name=seat_name(table, t, u))
-        for i, u in enumerate(table.seats, start=1)
-    ]
-    e = discord.Embed(
-        title=t.gettext("🃏 Flip Flop — table open"),
-        description=t.gettext(
-            "Stake **{stake}** · buy-in **{buy_in}** · {seconds} s a turn\n"
-            "Click **Join** to sit down ({least}–{most} players). "
-            "Your buy-in moves from your balance to the table and comes back when you leave."
-        ).format(
-            stake=t.chips(table.stake),
-            buy_in=t.chips(table.buy_in),
-            seconds=t.number(table.turn_seconds),
-            least=t.number(MIN_SEATS),
-            most=t.number(MAX_SEATS),
-        )
-        + "\n"
-        + away_rule(table, t),
-        colour=GREEN,
-    )
-    if waiting := [u for u in table.invited if u not in table.seats]:
-        e.add_field(
-            name=t.gettext("🔁 Play again: last game's players, click Join"),
-            value=", ".join(f"<@{u}>" for u in waiting)[:1024],
-            inline=False,
-        )
-    e.add_field(
-        name=t.gettext("Seated ({seated}/{seats})").format(
-            seated=t.number(len(table.seats)), seats=t.number(MAX_SEATS)
-        ),
-        value="\n".join(lines) or "—",
-        inline=False,
-    )
-    if fair := commitment_lines(table, t):
-        fair += "\n" + t.gettext("Once a round ends, `/flipflop verify` checks its deal against it.")
-        e.add_field(name=t.gettext("🔒 Fair deal"), value=fair, inline=False)
-    e.set_footer(text=t.gettext("Table {table} · the host starts the game").format(table=table.id))
-    return e
-
-
 SEED_SHOWN = 60
 """Characters of a client seed the table's status shows; the round log publishes it whole."""
 
@@ -155,8 +109,8 @@ def short_seed(seed: str, room: int = SEED_SHOWN) -> str:
     return f"{seed[:half]}…{seed[-half:]}"
 
 
-def commitment_lines(table: Table, t: Texts) -> str:
-    """The fair deal's public state for the table message (issue 13): commitments and client seed, no seed.
+def commitment_lines(table: Table, t: Texts, seed_room: int = SEED_SHOWN) -> str:
+    """The fair deal's public state: commitments and the client seed (``seed_room`` of it), no server seed.
 
     The round in play shows the commitment it was dealt under and its client
     seed; the next round's commitment is shown from the moment it is drawn.
@@ -171,7 +125,7 @@ def commitment_lines(table: Table, t: Texts) -> str:
             t.gettext("Round {round}: commitment `{commitment}` · client seed `{client_seed}`").format(
                 round=t.number(now["round"]),
                 commitment=now["commitment"],
-                client_seed=short_seed(now["client_seed"]),
+                client_seed=short_seed(now["client_seed"], seed_room),
             )
         )
     if public["pending"] is not None:
@@ -224,11 +178,6 @@ def reveal_line(table: Table, t: Texts) -> str:
     ).format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"], check=check)
 
 
-def closed_embed(title: str, text: str) -> discord.Embed:
-    """A table that is over or was cancelled."""
-    return discord.Embed(title=title, description=text, colour=discord.Colour.dark_grey())
-
-
 def _status(view: PublicView, pid: str, t: Texts) -> str:
     if pid not in view.seated:
         return t.gettext("out")
@@ -244,7 +193,7 @@ def _status(view: PublicView, pid: str, t: Texts) -> str:
 
 
 LOG_CHARS = 3000
-"""Room for a round's log in the table message (an embed's description holds 4,096)."""
+"""Room for a round's log where one is shown whole (a finished round's record)."""
 
 
 def log_text(lines: Sequence[str], room: int = LOG_CHARS) -> str:
@@ -255,132 +204,9 @@ def log_text(lines: Sequence[str], room: int = LOG_CHARS) -> str:
     return "…" + text[-(room - 1) :].split("\n", 1)[-1]
 
 
-def round_record_embed(title: str, lines: Sequence[str]) -> discord.Embed:
-    """A finished round as the channel keeps it: what happened, nothing to click."""
-    return discord.Embed(
-        title=title, description=log_text(lines, 4000) or "—", colour=discord.Colour.dark_grey()
-    )
-
-
 def round_title(number: int, t: Texts) -> str:
     """The table message's title during round ``number`` (and the finished round's record)."""
     return t.gettext("🃏 Flip Flop — round {number}").format(number=t.number(number))
-
-
-def table_embed(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> discord.Embed:
-    """The one public table message, edited as the game goes; ``last_line`` tells the last moves.
-
-    ``log`` is this round's story (the deal, shows for the flip and flop pots,
-    leavers, the result): the channel gets it here instead of a message per event.
-    """
-    assert table.game is not None
-    v = table.game.public_view()
-    dealt = bool(v.players)
-    title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
-    e = discord.Embed(title=title, colour=state_colour(table))
-    desc: list[str] = [
-        t.gettext("Stake **{stake}** · buy-in {buy_in}").format(
-            stake=t.chips(table.stake), buy_in=t.chips(table.buy_in)
-        )
-    ]
-    if dealt and v.upcard is not None and v.flip_suit is not None and v.flop_suit is not None:
-        desc.append(
-            t.gettext("Dealer **{dealer}** · upcard {upcard} · flip suit {flip} · flop suit {flop}").format(
-                dealer=seat_name(table, t, v.dealer or ""),
-                upcard=card(v.upcard, t),
-                flip=suit_name(v.flip_suit, t),
-                flop=suit_name(v.flop_suit, t),
-            )
-        )
-    desc.append(
-        t.gettext("Pots — game **{game}** · flip **{flip}** · flop **{flop}**").format(
-            game=t.number(v.pots["game"]), flip=t.number(v.pots["flip"]), flop=t.number(v.pots["flop"])
-        )
-    )
-    if v.in_round and v.to_act is not None:
-        name = seat_name(table, t, v.to_act)
-        if table.turn_deadline:
-            desc.append(
-                t.gettext("▶️ **{name}**'s turn — time runs out {when}").format(
-                    name=name, when=f"<t:{int(table.turn_deadline)}:R>"
-                )
-            )
-        else:
-            desc.append(t.gettext("▶️ **{name}**'s turn").format(name=name))
-    elif table.next_round_at and not v.over and not table.stop_after_round and table.status == "playing":
-        desc.append(t.gettext("⏸️ Next round {when}").format(when=f"<t:{int(table.next_round_at)}:R>"))
-    if table.status == "playing":
-        desc.append(away_rule(table, t))
-    if log:
-        desc.append("\n" + t.gettext("📜 **This round**") + "\n" + log_text(log))
-    e.description = "\n".join(desc)
-    rows = []
-    for pid in [*v.players, *(p for p in v.seated if p not in v.players)]:
-        count = v.card_counts.get(pid, 0)
-        notes = []
-        if dealt and pid == v.dealer:
-            notes.append(t.gettext("(dealer)"))
-        if table.leaves_after_round(pid):
-            notes.append(t.gettext("· leaving after this round"))
-        if table.is_away(pid):
-            notes.append(
-                t.gettext("· 💤 away ({rounds} of {allowed} rounds)").format(
-                    rounds=t.number(table.away[int(pid)]), allowed=t.number(table.away_rounds)
-                )
-            )
-        marks = "".join(" " + note for note in notes)
-        pointer = "▶️ " if v.in_round and v.to_act == pid else ""
-        rows.append(
-            t.ngettext(
-                "{pointer}**{name}**{marks} — {stack} · {count} card · {status}",
-                "{pointer}**{name}**{marks} — {stack} · {count} cards · {status}",
-                count,
-            ).format(
-                pointer=pointer,
-                name=seat_name(table, t, pid),
-                marks=marks,
-                stack=t.chips(v.stacks.get(pid, 0)),
-                count=t.number(count),
-                status=_status(v, pid, t),
-            )
-        )
-    e.add_field(name=t.gettext("Players"), value="\n".join(rows) or "—", inline=False)
-    if dealt:
-        spreads = [
-            f"`#{s.index + 1}` {cards(s.cards, t=t)} ({seat_name(table, t, s.owner)})" for s in v.spreads
-        ]
-        e.add_field(
-            name=t.gettext("Spreads"), value="\n".join(spreads) or t.gettext("none yet"), inline=False
-        )
-        top = card(v.top_discard, t) if v.top_discard is not None else t.gettext("empty")
-        e.add_field(name=t.gettext("Discard pile"), value=top, inline=True)
-        stock = t.ngettext("{count} card", "{count} cards", v.stock_size).format(count=t.number(v.stock_size))
-        e.add_field(name=t.gettext("Stock"), value=stock, inline=True)
-        if v.showings and not log:  # the log says who showed what; not twice
-            shown = ", ".join(
-                f"{seat_name(table, t, p)} {card(c, t)} ({t.gettext(POT_NAME[pot])})"
-                for p, pot, c in v.showings
-            )
-            e.add_field(name=t.gettext("Shown for flip / flop"), value=shown, inline=False)
-    if (fair := commitment_lines(table, t)) and not log:  # the round's log carries it when there is one
-        e.add_field(name=t.gettext("🔒 Fair deal"), value=fair, inline=False)
-    if last_line:
-        e.add_field(name=t.gettext("Last move"), value=last_line[:1024], inline=False)
-    if table.status == "playing":
-        footer = t.gettext("Table {table} · click My hand to see your cards and play")
-    else:
-        footer = t.gettext("Table {table} · this table is closed")
-    e.set_footer(text=footer.format(table=table.id))
-    # Card emojis are long (~35 characters each): where they would not fit, cards are text.
-    if t.faces is not None and t.faces.pictures and not within_limits(e):
-        return table_embed(table, t.with_faces(t.faces.as_text()), last_line, log)
-    return e
-
-
-def within_limits(e: discord.Embed) -> bool:
-    """Whether an embed keeps Discord's limits: fields ≤ 1024, description ≤ 4096, all ≤ 6000 characters."""
-    fields_fit = all(len(f.value or "") <= 1024 for f in e.fields)
-    return fields_fit and len(e.description or "") <= 4096 and len(e) <= 6000
 
 
 def _names(table: Table, ids: Sequence[str], t: Texts) -> str:

@@ -18,6 +18,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -65,12 +66,24 @@ def buttons(message: object) -> dict[str, str]:
     By operation, not label, so the script plays in every language.
     """
     out: dict[str, str] = {}
-    for row in getattr(message, "components", []):
-        row = row if isinstance(row, dict) else row.to_dict()
-        for c in row.get("components", []):
-            if c.get("type") == 2:
-                parts = c["custom_id"].split(":")
-                out[parts[4] if parts[1] == "a" else parts[3]] = c["custom_id"]
+    for c in components(message):
+        if c.get("type") == 2 and c.get("custom_id"):
+            parts = c["custom_id"].split(":")
+            out[parts[4] if parts[1] == "a" else parts[3]] = c["custom_id"]
+    return out
+
+
+def components(message: object) -> list[dict[str, Any]]:
+    """Every component of a message, nested ones too (the table and lobby are V2 layouts)."""
+    out: list[dict[str, Any]] = []
+
+    def visit(c: dict[str, Any]) -> None:
+        out.append(c)
+        for child in c.get("components") or []:
+            visit(child)
+
+    for c in getattr(message, "components", []):
+        visit(c if isinstance(c, dict) else c.to_dict())
     return out
 
 
@@ -78,8 +91,7 @@ def card_buttons(message: object) -> list[str]:
     """The custom ids of a hand's card buttons that discard now (after a draw), in the hand's order."""
     return [
         c["custom_id"]
-        for row in getattr(message, "components", [])
-        for c in (row if isinstance(row, dict) else row.to_dict())["components"]
+        for c in components(message)
         if c.get("type") == 2 and ":discard:" in c.get("custom_id", "") and not c.get("disabled")
     ]
 
@@ -130,6 +142,10 @@ async def main(out_dir: Path, language: str | None = None, cards: str | None = N
                 world.channel, viewers=[actor, *others], layout="channel", width=1100, height=800
             ) as pv:
                 await capture(pv.url, out_dir / shot_name("game", language, cards), 1100, 1000)
+            async with world.env.preview(  # the whole table, seen by someone at no seat
+                world.channel, viewers=[world.admin], layout="channel", width=1100, height=1300
+            ) as pv:
+                await capture(pv.url, out_dir / shot_name("table", language, cards), 1100, 1300)
 
 
 async def hint_shot(out_dir: Path, tries: int = 12) -> None:

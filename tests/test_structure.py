@@ -30,10 +30,8 @@ COMPLEX_ON_PURPOSE = {
 }
 """Functions allowed a D or worse on purpose, and why."""
 NOT_SPLIT_YET = {
-    "bot/table_render.py:table_embed": "one branch per table state: the presentation rebuild splits it",
     "bot/table_render.py:event_lines": "one line per engine event: the presentation rebuild splits it",
     "cogs/flipflop/notifier.py:publish": "being reworked with the one-way outcomes of the runtime",
-    "bot/limits.py:problems": "new: one branch per Discord payload limit, checked in one pass",
     "bot/table_render.py:hand_text": "main's card-button hand added the drawn-card and selection lines: "
     "the presentation rebuild splits it",
 }

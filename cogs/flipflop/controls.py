@@ -67,7 +67,7 @@ class Handler(Protocol):
         ...
 
     async def on_table(self, interaction: discord.Interaction, tid: str, op: str) -> None:
-        """A table-message control (my hand, leave after this round, stay after all)."""
+        """A table-message control (my hand, leave after this round, stay after all, fair deal)."""
         ...
 
     async def on_hand(
@@ -294,9 +294,9 @@ class LobbySelect(
 class TableButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay|back)",
+    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay|back|fair)",
 ):
-    """A button on the public table message."""
+    """A button on the public table message (``fair`` also on the lobby: it only answers privately)."""
 
     kind = Kind.TABLE
 

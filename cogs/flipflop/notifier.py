@@ -48,10 +48,21 @@ from bot.table_render import (
     unreadable_line,
 )
 from cogs.flipflop.controls import PlayAgainButton, label
-from cogs.flipflop.pacing import EditPacer
+from cogs.flipflop.layout import note
+from cogs.flipflop.pacing import CallBudget, EditPacer
 from cogs.flipflop.pings import TurnPings
 from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, practice_title
-from engine.events import Drew, GameOver, PlayerLeft, RoundEnded, RoundStarted
+from engine.events import (
+    Discarded,
+    Drew,
+    Dropped,
+    GameOver,
+    LaidOff,
+    PlayerLeft,
+    RoundEnded,
+    RoundStarted,
+    SpreadLaid,
+)
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -98,6 +109,9 @@ must not hold the channel's edits (discord.py's own waits for a 429 fit well wit
 OTHER_EDIT_TRIES = 5
 """Tries to update an open hand, or to freeze a table message left behind, through passing failures
 (backoff as the table's) before letting it go."""
+DRAW_SETTLE = 0.5
+"""A lone draw's table edit waits this share of the pacer's window (2.5 s of Discord's 5 s) for the
+discard that usually follows: one edit shows both; a slower player's draw shows by itself."""
 DRAIN_SECONDS = 5.0
 """At shutdown, how long pending table edits may take before the HTTP session closes."""
 PASSING = (aiohttp.ClientError, TimeoutError)
@@ -170,10 +184,10 @@ def split_message(lines: Sequence[str]) -> list[str]:
 
 
 def only_a_draw(outcome: Outcome) -> bool:
-    """A draw from the stock and nothing else: the table need not change until the turn's discard.
+    """A draw from the stock and nothing else: the table's edit may settle for the turn's discard.
 
-    The same player is still to act, and a blind draw shows nothing new; this
-    halves the table edits of a game (at most one channel call per action on average).
+    The same player is still to act; the draw shows (a card more, the stock a card less)
+    when the discard does not follow within ``DRAW_SETTLE`` (one edit either way).
     """
     return (
         bool(outcome.events)
@@ -181,6 +195,10 @@ def only_a_draw(outcome: Outcome) -> bool:
         and all(isinstance(e, Drew) and e.source == "stock" for e in outcome.events)
         and outcome.table.status == "playing"
     )
+
+
+MOVES = (Drew, Discarded, SpreadLaid, LaidOff, Dropped, PlayerLeft)
+"""The events that are a player's move (a table's actions, as its call budget counts them)."""
 
 
 def worst(results: Sequence[Sent]) -> Sent:
@@ -223,6 +241,8 @@ class DiscordNotifier:
         """A mention when a member's turn starts and no hand of theirs is open (cogs/flipflop/pings.py)."""
         self.endings: dict[str, Ending] = {}
         """How each table's last round ended (its record's picture), until the next deal."""
+        self.calls = CallBudget()
+        """Each table's channel calls against its players' moves (a lone draw shows within it)."""
 
     async def server_texts(self, guild_id: int) -> Texts:
         """The server's language for the table message, the round log and the channel's news.
@@ -287,6 +307,7 @@ class DiscordNotifier:
     async def _call(
         self, table_id: str, what: str, call: Awaitable[Any], timeout: float | None = None
     ) -> Sent:
+        self.calls.spent(table_id)
         try:
             async with asyncio.timeout(timeout):
                 await call
@@ -331,6 +352,7 @@ class DiscordNotifier:
         as a short record: about one new channel message per round.
         """
         table = outcome.table
+        self.calls.acted(table.id, sum(isinstance(e, MOVES) for e in outcome.events))
         t = await self.table_texts(table)
         self._remember_moves(outcome, t)
         ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
@@ -372,8 +394,10 @@ class DiscordNotifier:
                 self.refresh_soon(table)
         else:
             self._log(table, outcome, lines, t)
-            if (table_message and not only_a_draw(outcome)) or lines:
+            if lines or (table_message and not only_a_draw(outcome)):
                 self.refresh_soon(table)
+            elif table_message and self.calls.spare(table.id):  # a lone draw: its discard may follow
+                self.refresh_soon(table, settle=self.pacer.window * DRAW_SETTLE)
             news = [line for n in posted if (line := notice_line(table, n, t))] + final
             chunks = split_message(news)
             threaded = table.thread_id is not None
@@ -481,6 +505,7 @@ class DiscordNotifier:
         A passing failure is tried again (a paced edit of the old message finds it gone and
         comes back here); a channel that is gone or refuses the bot is news for the runtime.
         """
+        self.calls.spent(table.id)
         try:
             t = await self.table_texts(table)
             async with asyncio.timeout(CALL_SECONDS):  # in this task (a simulated Discord follows it)
@@ -536,6 +561,7 @@ class DiscordNotifier:
             self.forget_hand(*key)
         self.below.pop(table_id, None)
         self.endings.pop(table_id, None)
+        self.calls.forget(table_id)
         self.failures.pop(table_id, None)
 
     async def post(self, table: Table, text: str, view: discord.ui.View | None = None) -> Sent:
@@ -548,14 +574,17 @@ class DiscordNotifier:
         )
         return await self._call(table.id, "post", call)
 
-    def refresh_soon(self, table: Table, delay: float = 0.0) -> None:
+    def refresh_soon(self, table: Table, delay: float = 0.0, settle: float = 0.0) -> None:
         """Bring the table message up to date as soon as the channel's edit budget allows.
 
         Rendered when the edit is made, so the latest state wins; never awaited
         here, so no rate-limited call waits under the table's lock. ``delay``: not
-        sooner than that (a backoff after a failure, which a new change keeps).
+        sooner than that (a backoff after a failure, which a new change keeps);
+        ``settle``: within that, unless another change asks sooner (``EditPacer``).
         """
-        self.pacer.request(table.channel_id, lambda: self._refresh_and_report(table), delay=delay)
+        self.pacer.request(
+            table.channel_id, lambda: self._refresh_and_report(table), delay=delay, settle=settle
+        )
 
     async def _refresh_and_report(self, table: Table) -> None:
         """One paced edit of the table message, and what follows from how it went.
@@ -694,11 +723,15 @@ class DiscordNotifier:
             old = self.bot.get_partial_messageable(
                 table.channel_id, guild_id=table.guild_id
             ).get_partial_message(lobby)
-            view = play_again_view(table, t) if final and not table.practice else None
+            again = (
+                [PlayAgainButton(table.id, label(t.gettext("Play again")))]
+                if final and not table.practice
+                else []
+            )
             edit = old.edit(
-                content=split_message([text])[0],
+                content=None,
                 embed=None,
-                view=view,
+                view=note(text, again),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await self._call(table.id, "edit the lobby message", edit, CALL_SECONDS)
@@ -718,12 +751,14 @@ class DiscordNotifier:
         old = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id).get_partial_message(
             table.lobby_message_id
         )
-        edit = old.edit(content=text, embed=None, view=None, allowed_mentions=discord.AllowedMentions.none())
+        edit = old.edit(
+            content=None, embed=None, view=note(text), allowed_mentions=discord.AllowedMentions.none()
+        )
         await self._call(table.id, "edit the lobby message", edit, CALL_SECONDS)
 
     async def retire(self, table: Table, message_id: int) -> Sent:
-        """The table moved to a new message: say so on the old one."""
+        """The table moved to a new message: say so on the old one (a V2 message, as the table was)."""
         old = self.channel(table).get_partial_message(message_id)
         t = await self.table_texts(table)
-        call = old.edit(content=t.gettext(MOVED), embed=None, view=None)
+        call = old.edit(content=None, embed=None, view=note(t.gettext(MOVED)))
         return await self._call(table.id, "edit the old table message", call, CALL_SECONDS)

@@ -11,6 +11,16 @@ An edit may be asked for no sooner than some time from now (``delay``): the
 notifier's backoff after a failed edit. A later request for the same message
 keeps that time, so a burst of changes does not cut the backoff short; the
 edit made then still renders the latest state.
+
+An edit may also *settle* for a while (``settle``): it is wanted by then, but
+a request for the same message that comes sooner takes its place and is made
+as soon as it is due. A draw from the stock asks so: when the player's discard
+follows within the moment, the table is edited once (showing both); a slow
+player's draw still shows when the moment is over.
+
+``CallBudget`` keeps a table's channel calls at most one per player move on
+average: a lone draw's edit (the one that may be left out) is asked for only
+while the table has calls to spare.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import logging
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
 log = logging.getLogger("flipflop.pacing")
 
@@ -33,6 +44,20 @@ Edit = Callable[[], Awaitable[object]]
 """Renders the message as it is now and edits it (called when the budget allows)."""
 
 
+@dataclass(frozen=True)
+class Pending:
+    """An edit waiting: not before ``floor`` (a backoff), wanted at ``wanted`` (now, or after settling)."""
+
+    edit: Edit
+    floor: float
+    wanted: float
+
+    @property
+    def at(self) -> float:
+        """When it is due."""
+        return max(self.floor, self.wanted)
+
+
 class EditPacer:
     """One worker per channel; ``request`` never waits, ``flush`` waits for all pending edits."""
 
@@ -44,9 +69,10 @@ class EditPacer:
     ) -> None:
         self._limit, self._window = limit, window
         self._clock = clock
-        self._due: dict[int, dict[str, tuple[Edit, float]]] = {}
+        self._due: dict[int, dict[str, Pending]] = {}
         self._sent: dict[int, deque[float]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+        self._wake: dict[int, asyncio.Future[None]] = {}
 
     @property
     def limit(self) -> int:
@@ -61,21 +87,29 @@ class EditPacer:
     def _now(self) -> float:
         return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
 
-    def request(self, channel_id: int, edit: Edit, key: str = "table", delay: float = 0.0) -> None:
+    def request(
+        self, channel_id: int, edit: Edit, key: str = "table", delay: float = 0.0, settle: float = 0.0
+    ) -> None:
         """A message in the channel should be brought up to date (replaces its pending edit).
 
         Edits of one channel are made one at a time, in the order first asked, each no
-        sooner than ``delay`` seconds from now (nor sooner than its pending edit was due).
+        sooner than ``delay`` seconds from now (nor sooner than its pending edit's delay).
+        ``settle``: made within that many seconds, unless a request for the same message
+        comes first (then as that one asks).
         """
         due = self._due.setdefault(channel_id, {})
         # No delay is "due now" whatever the clock says: a simulated clock may stand still or
         # start over, and an edit asked for without a backoff must never wait on it.
-        at = self._now() + delay if delay > 0 else -math.inf
+        now = self._now()
+        floor = now + delay if delay > 0 else -math.inf
+        wanted = now + settle if settle > 0 else -math.inf
         if key in due:
-            at = max(at, due[key][1])
-        due[key] = (edit, at)
+            floor, wanted = max(floor, due[key].floor), min(wanted, due[key].wanted)
+        due[key] = Pending(edit, floor, wanted)
         if channel_id not in self._workers:
             self._workers[channel_id] = asyncio.create_task(self._work(channel_id))
+        elif channel_id in self._wake:  # a sleeping worker looks again: this edit may be due sooner
+            self._wake[channel_id].cancel()
 
     def wait_needed(self, channel_id: int) -> float:
         """Seconds until another edit fits in the channel's window (0: now)."""
@@ -92,15 +126,15 @@ class EditPacer:
             while channel_id in self._due:
                 due = self._due[channel_id]
                 now = self._now()
-                ready = next((key for key, (_, at) in due.items() if at <= now), None)
+                ready = next((key for key, p in due.items() if p.at <= now), None)
                 wait = self.wait_needed(channel_id)
                 if ready is None:
-                    wait = max(wait, min(at for _, at in due.values()) - now)
+                    wait = max(wait, min(p.at for p in due.values()) - now)
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    await self._pause(channel_id, wait)
                     continue
                 assert ready is not None
-                edit, _ = due.pop(ready)
+                edit = due.pop(ready).edit
                 if not due:
                     del self._due[channel_id]
                 self._sent.setdefault(channel_id, deque()).append(self._now())
@@ -110,8 +144,23 @@ class EditPacer:
                     log.exception("Table message edit failed in channel %s", channel_id)
         finally:
             self._workers.pop(channel_id, None)
+            self._wake.pop(channel_id, None)
             if not self._sent.get(channel_id):
                 self._sent.pop(channel_id, None)
+
+    async def _pause(self, channel_id: int, seconds: float) -> None:
+        """Sleep ``seconds``, or until a new request wakes the channel's worker (it ends the sleep).
+
+        A plain sleep in a task of its own: a simulated clock (simcord) knows a sleep.
+        """
+        sleep = asyncio.ensure_future(asyncio.sleep(seconds))
+        self._wake[channel_id] = sleep
+        try:
+            await asyncio.wait({sleep})
+        finally:
+            sleep.cancel()
+            if self._wake.get(channel_id) is sleep:
+                del self._wake[channel_id]
 
     async def flush(self) -> None:
         """Wait until every requested edit has been made (tests, shutdown)."""
@@ -133,3 +182,37 @@ class EditPacer:
         await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
         self._due.clear()
         return not dropped
+
+
+ROUND_END_CALLS = 4
+"""What a round's end may still cost a table (its record, the table posted anew, a ping and its removal):
+kept in hand before a lone draw's edit is spent."""
+
+
+@dataclass
+class CallBudget:
+    """Channel calls per player move, per table: at most one on average, the cost a game may have.
+
+    A lone draw's table edit is the one call that may be left out (the discard's edit shows
+    it too): it is asked for only while the table has spent less than a call per move.
+    """
+
+    counts: dict[str, list[int]] = field(default_factory=dict)
+    """Per table: [moves, channel calls]."""
+
+    def acted(self, table_id: str, moves: int) -> None:
+        """``moves`` player moves were made at the table."""
+        self.counts.setdefault(table_id, [0, 0])[0] += moves
+
+    def spent(self, table_id: str) -> None:
+        """The notifier made a channel call for the table."""
+        self.counts.setdefault(table_id, [0, 0])[1] += 1
+
+    def spare(self, table_id: str) -> bool:
+        """Whether one more call keeps the table within a call per move, a round's end still to pay."""
+        moves, calls = self.counts.get(table_id, [0, 0])
+        return calls + 1 + ROUND_END_CALLS <= moves
+
+    def forget(self, table_id: str) -> None:
+        """A closed table: nothing to count."""
+        self.counts.pop(table_id, None)

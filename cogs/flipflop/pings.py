@@ -35,7 +35,7 @@ from bot.i18n import N_, Texts
 from bot.runtime import Outcome, Resumed
 from bot.storage import Store, StoreError
 from bot.table.model import Table
-from cogs.flipflop.pacing import EditPacer
+from cogs.flipflop.pacing import CallBudget, EditPacer
 from engine.events import Discarded, Drew, Dropped, LaidOff, SpreadLaid, TurnStarted
 
 log = logging.getLogger("flipflop.pings")
@@ -57,6 +57,11 @@ class Notifier(Protocol):
     @property
     def pacer(self) -> EditPacer:
         """The channels' pacer: a ping is sent and deleted in turn with the table edits."""
+        ...
+
+    @property
+    def calls(self) -> CallBudget:
+        """Each table's channel calls against its moves: a ping and its removal count."""
         ...
 
     async def table_texts(self, table: Table) -> Texts:
@@ -208,6 +213,7 @@ class TurnPings:
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, replied_user=False, users=[discord.Object(ping.user_id)]
         )
+        self.notifier.calls.spent(table.id)
         try:
             message = await self.notifier.channel(table).send(text, allowed_mentions=mentions)
         except discord.HTTPException as e:  # never retried: a turn has at most one ping
@@ -249,6 +255,7 @@ class TurnPings:
         message = self.notifier.bot.get_partial_messageable(
             ping.channel_id, guild_id=ping.guild_id
         ).get_partial_message(ping.message_id)
+        self.notifier.calls.spent(ping.table_id)
         try:
             await message.delete()
         except discord.NotFound:

@@ -28,6 +28,7 @@ from bot.rules_pages import FIRST_HAND_TIP
 from bot.runtime import Outcome, StaleControl, TableClosed, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import Table, TableError
+from bot.table_layout import fair_text
 from bot.table_render import notice_line
 from cogs.flipflop.coach import coach_of
 from cogs.flipflop.controls import OUR_SIDE, fit, parse_action
@@ -39,7 +40,6 @@ from cogs.flipflop.screens import (
     leave_confirm_screen,
     lobby_screen,
     moved_hand_screen,
-    practice_embed,
     rules_screen,
 )
 from engine import IllegalAction
@@ -71,6 +71,7 @@ AWAY_NOTE = N_(
     "to your balance."
 )
 BACK_NOTE = N_("👋 Welcome back: you play your own seat again.")
+NO_COMMITMENT = N_("🔒 No deal is committed at this table yet: the commitment is published before each deal.")
 
 
 IN_THREAD_TITLE = N_("🃏 Flip Flop — game on")
@@ -406,12 +407,8 @@ class Controls:
             if closed.reason == "cancelled"
             else t.gettext("🃏 Flip Flop — table closed")
         )
-        screen = closed_screen(
-            title, notice_line(table, closed, t.at(table.practice)) or t.gettext("The table closed.")
-        )
-        if table.practice and screen.embed is not None:  # its refunds are practice chips
-            screen = replace(screen, embed=practice_embed(table, screen.embed, t))
-        return screen
+        text = notice_line(table, closed, t.at(table.practice)) or t.gettext("The table closed.")
+        return closed_screen(title, text, table, t)  # a practice table's refunds are practice chips
 
     # ------------------------------------------------------------------ table message
 
@@ -421,6 +418,9 @@ class Controls:
         assert table is not None  # the guard saw it open
         if op == "hand":
             await self.show_hand(interaction, table)
+            return
+        if op == "fair":
+            await self.show_fair(interaction, table)
             return
         answer = Answer(interaction, fresh=True).start()
         t = await self.member_texts(interaction)
@@ -490,6 +490,12 @@ class Controls:
             except discord.HTTPException:
                 pass  # its token ran out: it already says it stopped updating
         self.notifier.remember_hand(table, user_id, interaction, t)
+
+    async def show_fair(self, interaction: discord.Interaction, table: Table) -> None:
+        """**Fair deal** on the table: the whole commitment, client seed and how to check, privately."""
+        answer = Answer(interaction, fresh=True).start()
+        t = await self.member_texts(interaction)
+        await answer.private(fair_text(table, t) or t.gettext(NO_COMMITMENT))
 
     async def _tip(self, table: Table, user_id: int, t: Texts) -> str:
         """The one-line tip, on a member's first hand ever (remembered per member), in their language."""

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.coach_render import PRACTICE_BANNER, practice_dress
+from bot.coach_render import practice_dress
 from bot.i18n import N_, Texts
 from bot.render import card_emoji, plain, plain_cards
 from bot.round_picture import MAX_BYTES as PICTURE_BYTES
@@ -24,7 +24,8 @@ from bot.round_picture import render as render_round
 from bot.rules_pages import rules_pages
 from bot.runtime import LEVELS
 from bot.table.model import Table
-from bot.table_render import closed_embed, hand_text, lobby_embed, log_text, table_embed
+from bot.table_layout import Page, closed_page, lobby_page, note_page, table_page
+from bot.table_render import hand_text, log_text
 from cogs.flipflop.coach import practice_review_button
 from cogs.flipflop.controls import (
     OPTION_CHARS,
@@ -38,6 +39,7 @@ from cogs.flipflop.controls import (
     fit,
     label,
 )
+from cogs.flipflop.layout import layout
 from engine import Card, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.cards import sort_key
 from engine.view import PlayerView
@@ -45,11 +47,15 @@ from engine.view import PlayerView
 
 @dataclass(frozen=True)
 class Screen:
-    """A message's embed (or text) and its controls, ready to send or edit."""
+    """A message's embed (or text) and its controls, ready to send or edit.
+
+    The lobby and the table are Components V2 messages: their ``view`` is a layout that
+    holds the words too, with no content and no embed (an edit clears both).
+    """
 
     embed: discord.Embed | None = None
     content: str | None = None
-    view: discord.ui.View | None = None
+    view: discord.ui.View | discord.ui.LayoutView | None = None
 
     def send(self) -> dict[str, Any]:
         """Keyword arguments for ``send``/``send_message``."""
@@ -84,15 +90,15 @@ def _computer_option(level: str, t: Texts) -> discord.SelectOption:
 
 def lobby_screen(table: Table, t: Texts) -> Screen:
     """Who is seated; Join, Leave, Start, Cancel and the host's computer players (server's language)."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(LobbyButton(table.id, "join", label(t.gettext("Join")), discord.ButtonStyle.success, "🪑"))
-    view.add_item(LobbyButton(table.id, "leave", label(t.gettext("Leave")), discord.ButtonStyle.secondary))
-    view.add_item(LobbyButton(table.id, "start", label(t.gettext("Start")), discord.ButtonStyle.primary, "▶️"))
-    view.add_item(LobbyButton(table.id, "cancel", label(t.gettext("Cancel")), discord.ButtonStyle.danger))
-    options = [_computer_option(k, t) for k in LEVELS]
-    view.add_item(LobbySelect(table.id, label(t.gettext("🤖 Add a computer player (host)…")), options))
+    page = lobby_page(table, t.at(table.practice))
+    seats = [
+        LobbyButton(table.id, "join", label(t.gettext("Join")), discord.ButtonStyle.success, "🪑"),
+        LobbyButton(table.id, "leave", label(t.gettext("Leave")), discord.ButtonStyle.secondary),
+        LobbyButton(table.id, "start", label(t.gettext("Start")), discord.ButtonStyle.primary, "▶️"),
+        LobbyButton(table.id, "cancel", label(t.gettext("Cancel")), discord.ButtonStyle.danger),
+    ]
     if table.computers:
-        view.add_item(
+        seats.append(
             LobbyButton(
                 table.id,
                 "removecpu",
@@ -101,51 +107,36 @@ def lobby_screen(table: Table, t: Texts) -> Screen:
                 "🤖",
             )
         )
-    return Screen(embed=practice_embed(table, lobby_embed(table, t.at(table.practice)), t), view=view)
+    options = [_computer_option(k, t) for k in LEVELS]
+    menu = LobbySelect(table.id, label(t.gettext("🤖 Add a computer player (host)…")), options)
+    return Screen(view=layout(page, [seats, [menu], _fair_row(table, page, t)]))
+
+
+def _fair_row(table: Table, page: Page, t: Texts) -> list[TableButton]:
+    """**Fair deal** when a commitment is out: it answers privately with the whole of it."""
+    if not page.fair:
+        return []
+    return [TableButton(table.id, "fair", label(t.gettext("🔒 Fair deal")), discord.ButtonStyle.secondary)]
 
 
 def table_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> Screen:
-    """The public table: the game as everyone sees it; My hand, Leave after this round (or stay)."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        TableButton(table.id, "hand", label(t.gettext("My hand")), discord.ButtonStyle.primary, "🂠")
-    )
-    view.add_item(
+    """The public table as everyone sees it: My hand, Leave after this round (or stay), Fair deal."""
+    page = table_page(table, t.at(table.practice), last_line, log)
+    row = [
+        TableButton(table.id, "hand", label(t.gettext("My hand")), discord.ButtonStyle.primary, "🂠"),
         TableButton(
             table.id, "leave_next", label(t.gettext("Leave after this round")), discord.ButtonStyle.secondary
-        )
-    )
+        ),
+    ]
     if table.leave_after_round:
-        view.add_item(
+        row.append(
             TableButton(table.id, "stay", label(t.gettext("Stay after all")), discord.ButtonStyle.secondary)
         )
     if table.away:
-        view.add_item(
+        row.append(
             TableButton(table.id, "back", label(t.gettext("I'm back")), discord.ButtonStyle.success, "👋")
         )
-    return Screen(
-        embed=practice_embed(table, table_embed(table, t.at(table.practice), last_line, log), t), view=view
-    )
-
-
-def practice_embed(table: Table, embed: discord.Embed, t: Texts) -> discord.Embed:
-    """A practice table's embed says so: title, banner and footer (issue 16).
-
-    Its chip amounts already say "practice chips": it was rendered with ``t.at(True)``.
-    """
-    if not table.practice:
-        return embed
-    if embed.description and t.gettext(PRACTICE_BANNER) in embed.description:
-        return embed
-    title, description, footer = practice_dress(t, embed.title or "", embed.description, embed.footer.text)
-    if table.status == "lobby":
-        description = description.replace(
-            t.gettext("Your buy-in moves from your balance to the table and comes back when you leave."),
-            t.gettext("Your buy-in is practice chips; your balance is never touched."),
-        )
-    embed.title, embed.description = title, description
-    embed.set_footer(text=footer)
-    return embed
+    return Screen(view=layout(page, [row + _fair_row(table, page, t)]))
 
 
 def practice_title(table: Table, title: str, t: Texts) -> str:
@@ -159,15 +150,7 @@ def current_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[st
         return lobby_screen(table, t)
     if table.status == "playing":
         return table_screen(table, t, last_line, log)
-    shown = t.at(table.practice)
-    embed = table_embed(table, shown, last_line, log) if table.game is not None else lobby_embed(table, shown)
-    embed.title = t.gettext("🃏 Flip Flop — table closed")
-    embed.set_footer(
-        text=t.gettext("Table {table} · this table is closed; open a new one with {command}").format(
-            table=table.id, command="/flipflop start"
-        )
-    )
-    return Screen(embed=practice_embed(table, embed, t))
+    return Screen(view=layout(closed_page(table, t.at(table.practice), last_line, log)))
 
 
 @dataclass(frozen=True)
@@ -216,9 +199,9 @@ RECORD_CHARS = 3000
 """Room for a finished round's log in its record (the text of a V2 message holds 4,000)."""
 
 
-def closed_screen(title: str, text: str) -> Screen:
-    """A lobby that was cancelled or emptied: no controls."""
-    return Screen(embed=closed_embed(title, text))
+def closed_screen(title: str, text: str, table: Table | None = None, t: Texts | None = None) -> Screen:
+    """A lobby that was cancelled, emptied or went to a thread: no controls (a practice one says so)."""
+    return Screen(view=layout(note_page(title, text, table, t)))
 
 
 LEAVE_CONFIRM_SECONDS = 30

@@ -13,6 +13,7 @@ from bot.i18n import LANGUAGES, language_name, texts
 from bot.i18n.languages import SERVER
 from bot.playground import playground
 from bot.rules_pages import IN_SHORT, WHOLE_RULES, main, readme_section
+from tests.cogs.helpers import displayed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,7 +28,7 @@ async def test_the_playground_speaks_the_language_asked_for(tmp_path: Path) -> N
         await ann.slash(world.channel, "flipflop start")
         await world.env.settle()
         lobby = world.channel.history()[0]
-        assert lobby.embeds[0].title == texts("ko").gettext("🃏 Flip Flop — table open")
+        assert displayed(lobby).startswith("### " + texts("ko").gettext("🃏 Flip Flop — table open"))
 
 
 def test_the_playground_command_line_takes_a_language(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,6 +11,7 @@ import aiohttp
 
 from bot.playground import playground
 from bot.runtime.computers import ComputerPlayers
+from tests.cogs.helpers import displayed
 
 
 async def test_playground_serves_a_page_and_runs_the_real_bot(tmp_path: Path) -> None:
@@ -22,7 +23,7 @@ async def test_playground_serves_a_page_and_runs_the_real_bot(tmp_path: Path) ->
             assert "<html" in (await response.text()).lower()
         ann = world.members[0]
         result = await ann.slash(world.channel, "flipflop start")
-        assert result.response.embeds[0].title == "🃏 Flip Flop — table open"
+        assert displayed(result.response).startswith("### 🃏 Flip Flop — table open")
         for m in world.members[1:]:
             await m.click(result.response.message, label="Join")
     assert db.exists()
@@ -45,7 +46,7 @@ async def test_a_second_start_resumes_the_saved_table(tmp_path: Path) -> None:
         assert table.game.snapshot() == before["game"]
         # the simulated channel is new each run: the table message was posted again
         posted = [m for m in world.channel.history() if m.id == table.message_id]
-        assert posted and posted[0].embeds[0].title.startswith("🃏 Flip Flop — round 1")
+        assert posted and displayed(posted[0]).startswith("### 🃏 Flip Flop — round 1")
         hand = await world.members[0].click(posted[0], label="My hand")
         assert hand.ephemeral and "Your hand" in hand.response.content
 

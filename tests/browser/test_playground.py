@@ -36,10 +36,10 @@ class Seat:
         self.page, self.shots = page, shots
         self.timeline = page.locator("#channel-message-list")
         self.status = page.locator("#action-status")
-        # the table message: the public one titled "Flip Flop" with buttons (the latest, if reposted)
+        # the table message: the public V2 one titled "Flip Flop" with buttons (the latest, if reposted)
         self.table = (
             self.timeline.locator(
-                "article.channel-message", has=page.locator(".embed-title", has_text="Flip Flop")
+                "article.channel-message", has=page.locator(".text-display", has_text="Flip Flop")
             )
             .filter(has=page.locator("button.component-button"), has_not_text=EPHEMERAL)
             .last
@@ -71,8 +71,8 @@ class Seat:
         return plain(first_line.split(":", 1)[1])
 
     def field(self, name: str) -> Locator:
-        """A field of the table message's embed, by its name."""
-        return self.table.locator(".embed-field", has_text=name).locator(".embed-field-value")
+        """The block of the table message (a V2 text display) that says ``name``: "Seated", "Discard pile"."""
+        return self.table.locator(".text-display", has_text=name)
 
     def shot(self, name: str) -> None:
         self.page.screenshot(path=self.shots / f"{name}.png")

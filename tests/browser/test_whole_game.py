@@ -1,7 +1,8 @@
 """A whole game in the playground, played by clicks as three members would, to its final standings.
 
-Stake 1 and a buy-in of 4 (the smallest the rules allow) so players run out of chips in a
-few rounds. Every turn is opened from **My hand** and played with the hand's buttons:
+Stake 1 and a buy-in of 8 so players run out of chips in a few rounds (rounds of up to 30
+turns until a spread or lay-off is played, so one is all but certain before the game ends).
+Every turn is opened from **My hand** and played with the hand's buttons:
 draw (or take the discard), lay down a spread by picking its cards, lay off, then click a
 card to discard it; a player drops once the round has gone on a while. At the end the
 page shows the final standings, and the chips add up: on the page and in the ledger.
@@ -18,11 +19,11 @@ from playwright.async_api import expect
 
 from tests.browser.clicks import Room, played
 
-STAKE, BUY_IN, START = 1, 4, 1000  # START: a new member's balance (the default)
+STAKE, BUY_IN, START = 1, 8, 1000  # START: a new member's balance (the default)
 DROP_AFTER = 0
 """Turns in a round before its next player drops, once a spread or lay-off has been played (the
 rest of the game is dropped to its end quickly)."""
-LONGEST_ROUND = 20
+LONGEST_ROUND = 30
 """Turns in a round after which its next player drops anyway, before any spread or lay-off was played
 (keeping pairs and taking matching discards makes one likely well before)."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -26,13 +27,10 @@ def table_in(world: World, channel: simcord.ChannelHandle | None = None) -> Tabl
 
 def buttons(message: Any) -> dict[str, str]:
     """label -> custom_id of every button on a message (or response)."""
-    comps = message.components if isinstance(message.components, list) else []
     out: dict[str, str] = {}
-    for row in comps:
-        row = row if isinstance(row, dict) else row.to_dict()
-        for c in row.get("components", []):
-            if c.get("type") == 2:
-                out[c.get("label", "")] = c["custom_id"]
+    for c in walk(message):
+        if c.get("type") == 2 and c.get("custom_id"):
+            out[c.get("label", "")] = c["custom_id"]
     return out
 
 
@@ -64,20 +62,16 @@ def highest(codes: list[str]) -> str:
 def selects(message: Any) -> dict[str, list[str]]:
     """op (last part of custom_id) -> option values, for every select menu."""
     out: dict[str, list[str]] = {}
-    for row in message.components:
-        row = row if isinstance(row, dict) else row.to_dict()
-        for c in row.get("components", []):
-            if c.get("type") == 3:
-                out[c["custom_id"].rsplit(":", 1)[1]] = [o["value"] for o in c["options"]]
+    for c in walk(message):
+        if c.get("type") == 3:
+            out[c["custom_id"].rsplit(":", 1)[1]] = [o["value"] for o in c["options"]]
     return out
 
 
 def select_id(message: Any, op: str) -> str:
-    for row in message.components:
-        row = row if isinstance(row, dict) else row.to_dict()
-        for c in row.get("components", []):
-            if c.get("type") == 3 and c["custom_id"].endswith(":" + op):
-                return str(c["custom_id"])
+    for c in walk(message):
+        if c.get("type") == 3 and c["custom_id"].endswith(":" + op):
+            return str(c["custom_id"])
     raise AssertionError(f"no {op} select")
 
 
@@ -127,6 +121,31 @@ def walk(message: Any) -> list[dict[str, Any]]:
 def displayed(message: Any) -> str:
     """The text a Components V2 message shows (its text displays, in order)."""
     return "\n".join(c["content"] for c in walk(message) if c.get("type") == 10)
+
+
+def accent(message: Any) -> int | None:
+    """The accent colour of a V2 message's container (the table's state), or None."""
+    return next((c.get("accent_color") for c in walk(message) if c.get("type") == 17), None)
+
+
+def section(message: Any, heading: str) -> str:
+    """What a V2 message's text says under a bold ``heading``: the rest of its line, else the lines below
+    (up to the next heading or the end of its block)."""
+    for c in walk(message):
+        if c.get("type") != 10:
+            continue
+        lines = c["content"].split("\n")
+        for i, line in enumerate(lines):
+            if line.startswith(f"**{heading}**"):
+                rest = [line[len(heading) + 4 :].strip()]
+                if rest[0]:  # a heading within its line ("**Last move** …"): that line
+                    return rest[0]
+                for more in lines[i + 1 :]:
+                    if re.fullmatch(r"\*\*[^*]+\*\*", more):  # the next heading
+                        break
+                    rest.append(more)
+                return "\n".join(part for part in rest if part)
+    return ""
 
 
 def channel_text(world: World, channel: simcord.ChannelHandle | None = None) -> str:
@@ -262,13 +281,24 @@ class Sent:
             for f in e.get("fields") or []:
                 add((audience, "field_name", f["name"]))
                 add((audience, "field_value", f["value"]))
-        for row in data.get("components") or []:
-            for c in row.get("components", []):
-                if c.get("label"):
-                    add((audience, "label", c["label"]))
-                if c.get("placeholder"):
-                    add((audience, "placeholder", c["placeholder"]))
-                for o in c.get("options") or []:
-                    add((audience, "option", o["label"]))
-                    if o.get("description"):
-                        add((audience, "option", o["description"]))
+        for c in walk_data(data.get("components") or []):
+            if c.get("type") == 10:  # a V2 text display reads as an embed's description did
+                add((audience, "description", c["content"]))
+            if c.get("label"):
+                add((audience, "label", c["label"]))
+            if c.get("placeholder"):
+                add((audience, "placeholder", c["placeholder"]))
+            for o in c.get("options") or []:
+                add((audience, "option", o["label"]))
+                if o.get("description"):
+                    add((audience, "option", o["description"]))
+
+
+def walk_data(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component of a payload, nested ones (V2 containers, rows, a section's accessory) included."""
+    out: list[dict[str, Any]] = []
+    for c in components:
+        out += [c, *walk_data(c.get("components") or [])]
+        if c.get("accessory"):
+            out += walk_data([c["accessory"]])
+    return out

@@ -12,13 +12,14 @@ import pytest_asyncio
 from bot.cards import CardFaces, Look, all_faces
 from bot.client import FlipFlopBot
 from bot.i18n import texts
+from bot.limits import V2_TEXT
 from bot.metrics.registry import REGISTRY
-from bot.table_render import table_embed, within_limits
+from bot.table_layout import table_page
 from cogs.flipflop import emojis
 from cogs.flipflop.emojis import CardEmojis, SyncReport, sync
 from engine import Card
 from engine.view import SpreadView
-from tests.cogs.helpers import my_hand, open_table, table_message
+from tests.cogs.helpers import displayed, my_hand, open_table, section, table_message
 from tests.conftest import World, make_bot
 
 EMOJI_PATH = "/applications/*/emojis"
@@ -127,7 +128,9 @@ async def test_hands_and_the_table_show_the_card_emojis_once_synced(world: World
     assert upcard is not None
     upcard_emoji = str(world.bot.card_faces.emoji(upcard, "classic"))
     assert upcard_emoji.startswith("<:ff_")
-    assert upcard_emoji in (table_message(world).embeds[0].description or "")
+    assert upcard_emoji in displayed(table_message(world))
+    backs = str(world.bot.card_faces.emoji(None, "classic"))
+    assert section(table_message(world), "Players").count(backs) == 15  # each player's cards, face down
     hand = await my_hand(world, world.members[0])
     assert hand.content.count("<:ff_") >= 5
 
@@ -166,14 +169,14 @@ async def test_a_table_too_long_for_emojis_shows_its_cards_as_text(
     many = tuple(SpreadView(r - 1, owner, "set", tuple(Card(r, s) for s in "CDH")) for r in range(1, 14))
     monkeypatch.setattr(game, "public_view", lambda: dataclasses.replace(view, spreads=many))
     t = texts("en").with_faces(Look(world.bot.card_faces, "classic"))
-    embed = table_embed(table, t)
-    spreads = next(f.value for f in embed.fields if f.name == "Spreads")
-    assert spreads is not None and "<:ff_" not in spreads and "`K♧`" in spreads
-    assert within_limits(embed)
+    page = table_page(table, t, "ann discarded K♧", ["a line of the round's story"] * 8)
+    spreads = next(b for b in page.blocks if b.startswith("**Spreads**"))
+    assert "<:ff_" not in spreads and "`K♧`" in spreads
+    assert page.length <= V2_TEXT and "a line of the round's story" in "\n".join(page.displays())
     few = dataclasses.replace(view, spreads=many[:2])
     monkeypatch.setattr(game, "public_view", lambda: few)
-    shown = next(f.value for f in table_embed(table, t).fields if f.name == "Spreads")
-    assert shown is not None and "<:ff_" in shown  # what fits keeps its pictures
+    shown = next(b for b in table_page(table, t).blocks if b.startswith("**Spreads**"))
+    assert "<:ff_" in shown  # what fits keeps its pictures
 
 
 async def test_a_sync_that_breaks_leaves_cards_as_text_and_the_bot_running(
@@ -199,5 +202,5 @@ async def test_a_members_four_colour_hand_beside_the_servers_classic_table(world
     await open_table(world, world.members[:3])
     hand = await my_hand(world, ann)
     assert hand.content.count("_f_") >= 5 and "_c_" not in hand.content
-    public = str(table_message(world).embeds[0].to_dict())
+    public = displayed(table_message(world))
     assert "_c_" in public and "_f_" not in public

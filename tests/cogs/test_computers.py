@@ -12,8 +12,10 @@ from tests.cogs.helpers import (
     buttons,
     channel_text,
     conserved,
+    displayed,
     message,
     play_simple_turn,
+    section,
     select_id,
     table_in,
 )
@@ -42,7 +44,7 @@ async def test_house_must_have_chips_for_a_computer_and_admins_top_it_up(world: 
     shown = await ann.slash(world.channel, "balance", member=house)
     assert "The house" in shown.response.content and "1,000 chips" in shown.response.content
     added = await add_computer(world, ann, start.response.message, "basic")
-    assert "🤖 Basic 1" in added.response.embeds[0].fields[0].value
+    assert "🤖 Basic 1" in section(added.response, "Seated (2/5)")
     assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 800
     board = await ann.slash(world.channel, "leaderboard")
     assert "house" not in board.response.embeds[0].description.lower()
@@ -124,7 +126,9 @@ async def test_computers_leave_with_the_last_human(world: World) -> None:
     assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 1000
     assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1000
     closed = message(world, world.channel.id, lobby.id)
-    assert buttons(closed) == {} and "closed" in closed.embeds[0].title  # the controls went with it
+    assert (
+        buttons(closed) == {} and "closed" in displayed(closed).splitlines()[0]
+    )  # the controls went with it
     await conserved(world)
 
 

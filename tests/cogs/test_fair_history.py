@@ -16,7 +16,7 @@ import pytest
 import simcord
 
 from bot.table.model import Table
-from tests.cogs.helpers import Hands, conserved, displayed, play_simple_turn, table_in
+from tests.cogs.helpers import Hands, conserved, displayed, play_simple_turn, table_in, walk
 from tests.cogs.test_computers import add_computer, bot_member
 from tests.conftest import World
 
@@ -43,8 +43,8 @@ def shown(message: discord.Message) -> str:
     for e in message.embeds:
         parts += [e.title or "", e.description or "", e.footer.text or ""]
         parts += [f"{f.name} {f.value}" for f in e.fields]
-    parts.append(displayed(message))  # a V2 message's text (a finished round's record)
-    parts.append(json.dumps([c.to_dict() for c in message.components]))
+    parts.append(displayed(message))  # a V2 message's text (the lobby, the table, a round's record)
+    parts.append(json.dumps([c for c in walk(message) if c.get("type") in (2, 3)]))  # its controls
     return "\n".join(parts)
 
 

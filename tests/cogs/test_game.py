@@ -14,6 +14,7 @@ from tests.cogs.helpers import (
     card_buttons,
     channel_text,
     conserved,
+    displayed,
     highest,
     message,
     my_hand,
@@ -21,6 +22,7 @@ from tests.cogs.helpers import (
     play_simple_turn,
     play_step,
     runtime,
+    section,
     selects,
     table_in,
     table_message,
@@ -78,7 +80,7 @@ async def test_a_whole_game_from_start_to_final_standings(world: World) -> None:
     assert total == 3000
     await conserved(world)
     final = message(world, world.channel.id, opened.message_id)  # type: ignore[arg-type]
-    assert "table closed" in final.embeds[0].title and buttons(final) == {}
+    assert "table closed" in displayed(final).splitlines()[0] and buttons(final) == {}
 
 
 async def test_second_start_in_the_channel_points_to_the_table(world: World) -> None:
@@ -224,7 +226,7 @@ async def test_a_timeout_puts_the_player_away_until_they_click_im_back(world: Wo
     assert "ran out of time and is away" in channel_text(world)
     assert "after 3 rounds away your seat is released" in channel_text(world)  # the table says the rule
     shown = table_message(world)
-    assert "💤 away" in (shown.embeds[0].fields[0].value or "")
+    assert "💤 away" in section(shown, "Players")
     assert "I'm back" in buttons(shown)
     seq = table.seq
     refused = await other.click(shown, label="I'm back")  # someone not away
@@ -348,9 +350,9 @@ async def test_show_table_reposts_it_at_the_bottom(world: World) -> None:
     table = await open_table(world, world.members[:3])
     old = table.message_id
     shown = await world.members[3].slash(world.channel, "flipflop table")
-    assert not shown.ephemeral and shown.response.embeds[0].title.startswith("🃏 Flip Flop")
+    assert not shown.ephemeral and displayed(shown.response).startswith("### 🃏 Flip Flop")
     assert table.message_id == shown.response.id != old
-    assert "moved to the bottom" in message(world, world.channel.id, old).content  # type: ignore[arg-type]
+    assert "moved to the bottom" in displayed(message(world, world.channel.id, old))  # type: ignore[arg-type]
     hand = await world.members[0].click(table_message(world), label="My hand")
     assert hand.ephemeral
 
@@ -432,7 +434,9 @@ async def test_play_again_opens_a_lobby_naming_the_last_players(world: World) ->
     assert lobby.invited == [ann.id, cat.id]
     assert await world.bot.ledger.balance(world.guild.id, ben.id) == before - 200  # debited anew
     shown = message(world, world.channel.id, lobby.message_id)  # type: ignore[arg-type]
-    assert f"<@{ann.id}>" in shown.embeds[0].fields[0].value  # named until they join
+    assert f"<@{ann.id}>" in section(
+        shown, "🔁 Play again: last game's players, click Join"
+    )  # until they join
     joined = await ann.click(shown, label="Join")
     assert joined.acknowledged and lobby.seats == [ben.id, ann.id]
     # a second click while the lobby is open opens nothing more

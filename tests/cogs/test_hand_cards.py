@@ -14,12 +14,14 @@ from engine import IllegalAction
 from engine.cards import Card
 from tests.cogs.helpers import (
     Hands,
+    accent,
     buttons,
     card_buttons,
     channel_text,
     my_hand,
     open_table,
     play_step,
+    section,
     table_in,
     table_message,
 )
@@ -208,27 +210,27 @@ async def test_the_last_move_says_who_dropped(world: World) -> None:
     drop = next(label for label in buttons(hand) if label.startswith("Drop ("))
     await second.click(hand.message, custom_id=buttons(hand)[drop])
     await world.env.settle()
-    last = next(f.value for f in table_message(world).embeds[0].fields if f.name == "Last move")
-    assert f"{second.name} dropped with" in (last or "") and "discarded" not in (last or "")
+    last = section(table_message(world), "Last move")
+    assert f"{second.name} dropped with" in last and "discarded" not in last
 
 
 async def test_the_table_colour_says_its_state(world: World) -> None:
     ann, ben, cat = world.members[:3]
     lobby = (await ann.slash(world.channel, "flipflop start")).response.message
-    assert lobby.embeds[0].colour == GREEN
+    assert accent(lobby) == GREEN.value
     await ben.click(lobby, label="Join")
     await cat.click(lobby, label="Join")
     await ann.click(lobby, label="Start")
     await world.env.settle()
-    assert table_message(world).embeds[0].colour == PLAYING
+    assert accent(table_message(world)) == PLAYING.value
     table = table_in(world)
     assert table is not None and table.game is not None
     hands = Hands(world)
     while table.game.in_round:
         await play_step(world, hands, drop_below=40)
     await world.env.settle()
-    assert table_message(world).embeds[0].colour in (BETWEEN, OVER)
-    assert (table_message(world).embeds[0].colour == OVER) == table.game.public_view().over
+    assert accent(table_message(world)) in (BETWEEN.value, OVER.value)
+    assert (accent(table_message(world)) == OVER.value) == table.game.public_view().over
 
 
 LONG_NAMES = [

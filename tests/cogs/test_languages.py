@@ -23,6 +23,7 @@ from bot.i18n.mentions import link_commands
 from bot.refusals import explain
 from bot.table.model import TableError
 from cogs.flipflop.commands import FOLLOW_CLIENT, LANGUAGE_SHOWN
+from tests.cogs.helpers import displayed
 from tests.conftest import World
 
 LOCALES: dict[int, str] = {}
@@ -197,7 +198,7 @@ async def test_every_answer_of_these_commands_comes_from_the_catalogs(
         result = await member.slash(world.channel, command, **options)
         response = result.response
         assert response is not None, command
-        texts_seen = [response.content or ""]
+        texts_seen = [response.content or "", displayed(response)]
         for embed in response.embeds:
             texts_seen += [embed.title or "", embed.description or "", embed.footer.text or ""]
         names = r"\b(?:" + "|".join(re.escape(m.name) for m in [*world.members, world.admin]) + r")\b"
@@ -225,8 +226,8 @@ async def test_history_round_stats_and_verify_of_a_played_game_come_from_the_cat
     ]:
         result = await ann.slash(world.channel, command, **options)
         response = result.response
-        assert response is not None and (response.content or response.embeds), command
-        shown = [response.content or ""] + [e.description or "" for e in response.embeds]
+        assert response is not None and (response.content or response.embeds or displayed(response)), command
+        shown = [response.content or "", displayed(response)] + [e.description or "" for e in response.embeds]
         assert any("⟦" in text for text in shown), command
         for text in shown:
             assert not unmarked(text), (command, text)

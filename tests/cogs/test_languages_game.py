@@ -18,7 +18,7 @@ import simcord
 
 from bot.i18n import PSEUDO_LANGUAGE, Texts, texts
 from bot.i18n.languages import SERVER, LanguageBook
-from tests.cogs.helpers import Sent, card_buttons, conserved, highest, table_in, table_message
+from tests.cogs.helpers import Sent, card_buttons, conserved, highest, table_in, table_message, walk
 from tests.conftest import World
 
 LIMITS = {"label": 80, "placeholder": 150, "option": 100, "title": 256, "field_name": 256}
@@ -28,26 +28,22 @@ LIMITS |= {"field_value": 1024, "description": 4096, "footer": 2048, "content": 
 def ops(msg: Any) -> dict[str, str]:
     """A control's operation (the custom id's last named part) -> its custom id."""
     out: dict[str, str] = {}
-    for row in msg.components:
-        row = row if isinstance(row, dict) else row.to_dict()
-        for c in row.get("components", []):
-            cid = c.get("custom_id", "")
-            parts = cid.split(":")
-            if c.get("disabled"):
-                continue
-            if cid.startswith(("ff:a:", "ff:s:")):
-                out[parts[4]] = cid
-            elif cid.startswith(("ff:l:", "ff:t:", "ff:c:")):
-                out[parts[3]] = cid
+    for c in walk(msg):
+        cid = c.get("custom_id", "")
+        parts = cid.split(":")
+        if c.get("disabled"):
+            continue
+        if cid.startswith(("ff:a:", "ff:s:")):
+            out[parts[4]] = cid
+        elif cid.startswith(("ff:l:", "ff:t:", "ff:c:")):
+            out[parts[3]] = cid
     return out
 
 
 def option_values(msg: Any, op: str) -> list[str]:
-    for row in msg.components:
-        row = row if isinstance(row, dict) else row.to_dict()
-        for c in row.get("components", []):
-            if c.get("type") == 3 and c["custom_id"].endswith(":" + op):
-                return [o["value"] for o in c["options"]]
+    for c in walk(msg):
+        if c.get("type") == 3 and c["custom_id"].endswith(":" + op):
+            return [o["value"] for o in c["options"]]
     return []
 
 

@@ -133,3 +133,109 @@ def test_the_checker_knows_components_v2_and_the_classic_rows() -> None:
     row = {"type": 1, "components": [{"type": 2, "custom_id": "ff:x", "label": "b" * 81}] * 6}
     assert "row 1: button label longer than 80" in problems({"components": [row]})
     assert problems({"content": "x" * 2001}) == ["content longer than 2000"]
+
+
+def _count(components: list[dict[str, Any]]) -> tuple[int, int, list[dict[str, Any]]]:
+    """Components (nested ones too), characters of text displays, and every control, counted by hand."""
+    count = text = 0
+    controls: list[dict[str, Any]] = []
+    for c in components:
+        count += 1
+        if c.get("type") == 10:
+            text += len(c["content"])
+        if c.get("type") in (2, 3):
+            controls.append(c)
+        inner = list(c.get("components") or []) + ([c["accessory"]] if c.get("accessory") else [])
+        more, chars, found = _count(inner)
+        count, text, controls = count + more, text + chars, controls + found
+    return count, text, controls
+
+
+def _within(view: Any, what: str) -> None:
+    """A V2 layout within Discord's limits, counted here and by the one checker (``bot.limits``)."""
+    components = view.to_components()
+    count, text, controls = _count(components)
+    assert count <= 40 and text <= 4000, (what, count, text)
+    for c in controls:
+        assert len(c.get("custom_id", "")) <= 100 and len(c.get("label") or "") <= 80, (what, c)
+        assert len(c.get("options") or []) <= 25 and len(c.get("placeholder") or "") <= 150, (what, c)
+    assert problems({"flags": 1 << 15, "components": components}) == [], what
+    assert view.content_length() <= 4000 and view.total_children_count <= 40, what
+
+
+def _all_faces() -> Any:
+    """Card faces as if every emoji were uploaded (the longest a card can read: ~40 characters)."""
+    from bot.cards import CardFaces, all_faces
+
+    faces = CardFaces()
+    for i, face in enumerate(all_faces()):
+        faces.add(face, 1_456_074_443_980_800_000 + i)
+    return faces
+
+
+async def test_every_table_and_lobby_state_keeps_the_v2_limits_in_every_language_and_style(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lobby (one seat, five, a Play again invitation), a round (away seats, a leaver, long spreads and
+    log), between rounds, over, closed and practice: five 32-character names, six languages, three styles."""
+    import dataclasses
+
+    from bot.cards import Look
+    from bot.i18n import texts
+    from cogs.flipflop.screens import closed_screen, current_screen, lobby_screen, table_screen
+    from engine import Card
+    from engine.view import SpreadView
+
+    faces = _all_faces()
+    players = [world.guild.add_member(world.env.create_user(name)) for name in NAMES]
+    host = players[0]
+    lobby = (await host.slash(world.channel, "flipflop start", stake=5, buy_in=100)).response.message
+    table = table_in(world)
+    assert table is not None
+    looks = [(lang, style) for lang in LANGUAGES for style in ("classic", "four", "text")]
+    for lang, style in looks:
+        t = texts(lang).with_faces(Look(faces, style))
+        _within(lobby_screen(table, t).view, f"empty lobby {lang} {style}")
+    for p in players[1:]:
+        await p.click(lobby, custom_id=ops(lobby)["join"])
+    table.invited = [9_000_000_000_000_000_000 + i for i in range(40)]
+    for lang, style in looks:
+        t = texts(lang).with_faces(Look(faces, style))
+        _within(lobby_screen(table, t).view, f"full lobby {lang} {style}")
+        monkeypatch.setattr(table, "practice", True)
+        _within(lobby_screen(table, t).view, f"practice lobby {lang} {style}")
+        monkeypatch.setattr(table, "practice", False)
+    table.invited = []
+    await host.click(lobby, custom_id=ops(lobby)["start"])
+    assert table.game is not None and len(table.seats) == 5
+    view = table.game.public_view()
+    owner = view.players[0]
+    many = tuple(
+        SpreadView(i, owner, "run", tuple(Card(r, s) for r in range(1 + i % 4, 10 + i % 4)))
+        for i, s in enumerate("CDHSCDHS")
+    )
+    crowded = dataclasses.replace(
+        view,
+        spreads=many,
+        showings=tuple((p, "flip", Card(13, "H")) for p in view.players),
+        card_counts={p: 13 for p in view.players},
+    )
+    between = dataclasses.replace(crowded, in_round=False)
+    over = dataclasses.replace(crowded, in_round=False, over=True)
+    table.away = {int(p): 2 for p in view.players[1:3]}
+    table.leave_after_round = [int(view.players[3])]
+    log = [f"🃏 {NAMES[i % 5]} laid down " + " ".join(f"`{c}`" for c in "A23456789") * 3 for i in range(60)]
+    last = "; ".join(f"{name} discarded `K♡`" for name in NAMES) * 3
+    for lang, style in looks:
+        t = texts(lang).with_faces(Look(faces, style))
+        for name, shown in (("playing", crowded), ("between rounds", between), ("over", over)):
+            monkeypatch.setattr(table.game, "public_view", lambda shown=shown: shown)
+            _within(table_screen(table, t, last, log).view, f"{name} {lang} {style}")
+            _within(table_screen(table, t).view, f"{name}, no log {lang} {style}")
+            monkeypatch.setattr(table, "practice", True)
+            _within(table_screen(table, t, last, log).view, f"practice {name} {lang} {style}")
+            monkeypatch.setattr(table, "practice", False)
+        monkeypatch.setattr(table, "status", "closed")
+        _within(current_screen(table, t, last, log).view, f"closed {lang} {style}")
+        monkeypatch.setattr(table, "status", "playing")
+        _within(closed_screen("🃏 " + "x" * 300, "y" * 5000).view, f"a note {lang} {style}")

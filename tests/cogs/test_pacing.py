@@ -75,3 +75,34 @@ def test_backoff_doubles_and_stays_under_the_cap() -> None:
     assert first * 0.8 <= waits[0] <= first
     assert all(w <= cap for w in waits) and waits[-1] >= cap * 0.8
     assert cap < 10.0 / 2  # a retry always comes well within the 10 s a table must converge in
+
+
+async def test_a_settling_edit_gives_way_to_the_next_and_is_made_alone_when_none_comes() -> None:
+    """A lone draw's edit settles: the discard that follows within the moment is one edit showing both."""
+    pacer = EditPacer(limit=100, window=5.0)
+    loop = asyncio.get_running_loop()
+    made: list[tuple[str, float]] = []
+
+    def edit(name: str) -> object:
+        async def run() -> None:
+            made.append((name, loop.time()))
+
+        return run
+
+    start = loop.time()
+    pacer.request(1, edit("draw"), settle=0.5)
+    await asyncio.sleep(0.05)
+    pacer.request(1, edit("discard"))  # the discard comes at once: made now, in the draw's place
+    await pacer.flush()
+    assert [name for name, _ in made] == ["discard"] and made[0][1] - start < 0.3
+    made.clear()
+    start = loop.time()
+    pacer.request(1, edit("slow draw"), settle=0.3)  # no discard follows: the draw shows by itself
+    await pacer.flush()
+    assert [name for name, _ in made] == ["slow draw"] and made[0][1] - start >= 0.29
+    made.clear()
+    pacer.request(1, edit("retry"), delay=0.3)  # a backoff is not cut short by a settling edit
+    pacer.request(1, edit("draw"), settle=0.05)
+    start = loop.time()
+    await pacer.flush()
+    assert [name for name, _ in made] == ["draw"] and made[0][1] - start >= 0.25

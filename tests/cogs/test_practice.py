@@ -21,11 +21,13 @@ from tests.cogs.helpers import (
     card_buttons,
     channel_text,
     conserved,
+    displayed,
     highest,
     my_hand,
     open_table,
     play_simple_turn,
     runtime,
+    section,
     table_in,
     table_message,
 )
@@ -76,14 +78,14 @@ async def test_practice_chips_never_reach_the_ledger_history_or_ratings(world: W
     await ann.slash(world.channel, "balance")  # ann's account opens (a ledger row) before we look
     before = await ledger_state(world)
     lobby = await open_practice(world)
-    embed = lobby.embeds[0]
-    assert "PRACTICE" in embed.title and "practice chip" in embed.description
-    assert "🤖 Basic 1" in embed.fields[0].value and "🤖 Basic 2" in embed.fields[0].value
+    shown = displayed(lobby)
+    assert shown.startswith("### 🎓 PRACTICE") and "practice chip" in shown
+    assert "🤖 Basic 1" in section(lobby, "Seated (3/5)") and "🤖 Basic 2" in section(lobby, "Seated (3/5)")
     await ann.click(lobby, label="Start")
     table = table_in(world)
     assert table is not None and table.practice and table.status == "playing"
-    shown = table_message(world).embeds[0]
-    assert shown.title.startswith("🎓 PRACTICE") and "practice chips" in shown.fields[0].value
+    public = table_message(world)
+    assert displayed(public).startswith("### 🎓 PRACTICE") and "practice chips" in section(public, "Players")
     hands = Hands(world)
     rounds_seen = 0
     for _ in range(3000):
@@ -267,8 +269,8 @@ async def test_a_cancelled_practice_lobby_gives_back_practice_chips_only(world: 
     before = await ledger_state(world)
     lobby = await open_practice(world)
     cancelled = await ann.click(lobby, label="Cancel")
-    embed = cancelled.response.embeds[0] if cancelled.response else lobby.embeds[0]
-    assert "PRACTICE" in embed.title and "200 practice chips back" in embed.description
+    shown = displayed(cancelled.response if cancelled.response else lobby)
+    assert shown.startswith("### 🎓 PRACTICE") and "200 practice chips back" in shown
     assert table_in(world) is None and await ledger_state(world) == before
 
 

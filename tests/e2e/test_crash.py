@@ -137,14 +137,21 @@ async def running(tmp_path: Path) -> AsyncIterator[tuple[FakeDiscord, BotProcess
     await fake.stop()
 
 
+def nested(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component, nested ones (a V2 message's container and rows) included."""
+    out: list[dict[str, Any]] = []
+    for c in components:
+        out += [c, *nested(c.get("components") or [])]
+    return out
+
+
 def control(message: dict[str, Any], suffix: str) -> dict[str, Any] | None:
     """The control whose custom id ends with ``suffix``; for ``:discard``, the first card that discards."""
-    for row in message.get("components", []):
-        for c in row.get("components", []):
-            cid = str(c.get("custom_id", ""))
-            a_card = f"{suffix}:" in cid and not cid.endswith(":") and not c.get("disabled")
-            if cid.endswith(suffix) or a_card:
-                return c
+    for c in nested(message.get("components", [])):
+        cid = str(c.get("custom_id", ""))
+        a_card = f"{suffix}:" in cid and not cid.endswith(":") and not c.get("disabled")
+        if c.get("type") in (2, 3) and (cid.endswith(suffix) or a_card):
+            return c
     return None
 
 
@@ -187,7 +194,7 @@ async def wait_for(predicate: Any, timeout: float = 10.0) -> None:
 async def open_game(fake: FakeDiscord, bot: BotProcess) -> None:
     info = await fake.slash(801, "ann", "flipflop", "start", channel_id=bot.channel_id, stake=5, buy_in=20)
     lobby = fake.message_of(info)
-    assert "table open" in json.dumps(lobby["embeds"])
+    assert "table open" in json.dumps(lobby["components"])
     await fake.click(802, "ben", lobby, control(lobby, ":join")["custom_id"])  # type: ignore[index]
     await fake.click(803, "cat", lobby, control(lobby, ":join")["custom_id"])  # type: ignore[index]
     await fake.click(801, "ann", lobby, control(lobby, ":start")["custom_id"])  # type: ignore[index]
@@ -309,8 +316,8 @@ async def test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby(running: 
     assert killed_between_rounds
     bot.conserved()
     assert sum(dict(bot.query("SELECT user_id, balance FROM accounts")).values()) == 3000
-    await wait_for(lambda: "Final standings" in fake.messages[lobby]["content"])
-    assert f"<#{thread}>" in fake.messages[lobby]["content"]  # the lobby links the thread
+    await wait_for(lambda: "Final standings" in json.dumps(fake.messages[lobby]["components"]))
+    assert f"<#{thread}>" in json.dumps(fake.messages[lobby]["components"])  # the lobby links the thread
     assert in_channel() == before  # not one new message in the channel while the game ran in its thread
     await wait_for(lambda: fake.threads[thread]["archived"])
 
@@ -355,7 +362,9 @@ async def test_sigterm_shuts_down_cleanly_and_the_table_resumes(running: Any) ->
     assert after is not None and before is not None
     assert after["game"] == before["game"] and after["seq"] == before["seq"]
     # the table message itself says so (its one edit after the restart), no extra post
-    await wait_for(lambda: any("carries on" in json.dumps(m["embeds"]) for m in list(fake.messages.values())))
+    await wait_for(
+        lambda: any("carries on" in json.dumps(m["components"]) for m in list(fake.messages.values()))
+    )
     bot.conserved()
 
 

@@ -30,6 +30,7 @@ from tests.e2e.test_crash import (
     act,
     control,
     hand_of,
+    nested,
     open_game,
     play_turn,
     to_act,
@@ -53,12 +54,11 @@ async def running(tmp_path: Path) -> AsyncIterator[tuple[FakeDiscord, BotProcess
 
 def shown(message: dict[str, Any]) -> tuple[str, str, str]:
     """What a table message says of the state: the stock, who is to act, the pots."""
-    embed = message["embeds"][0] if message.get("embeds") else {}
-    fields = {f["name"]: f["value"] for f in embed.get("fields", [])}
-    players = fields.get("Players", "")
-    actor = re.search(r"\*\*(\w+)\*\*[^\n]*\*\*to act\*\*", players)
-    pots = re.search(r"Pots — [^\n]*", embed.get("description", ""))
-    return fields.get("Stock", ""), actor.group(1) if actor else "", pots.group(0) if pots else ""
+    text = "\n".join(c["content"] for c in nested(message.get("components") or []) if c.get("type") == 10)
+    stock = re.search(r"\*\*Stock\*\*[^\d\n]*(\d+ cards?)", text)
+    actor = re.search(r"\*\*(\w+)\*\*[^\n]*\*\*to act\*\*", text)
+    pots = re.search(r"Pots — [^\n]*", text)
+    return stock.group(1) if stock else "", actor.group(1) if actor else "", pots.group(0) if pots else ""
 
 
 def saved(bot: BotProcess) -> tuple[str, str, str]:
@@ -333,7 +333,10 @@ async def test_a_table_left_behind_says_where_it_went_through_a_failed_edit(runn
         await fake.chat(804, "dan", f"nice hand {i}")
     await wait_for(lambda: bot.table()["message_id"] != old)  # type: ignore[index]
     await wait_for(lambda: fault.spent)
-    await wait_for(lambda: "moved to the bottom" in fake.messages[old]["content"], CONVERGE_SECONDS)
-    assert fake.messages[old]["components"] == [] and fake.messages[old]["embeds"] == []
+    await wait_for(
+        lambda: "moved to the bottom" in json.dumps(fake.messages[old]["components"]), CONVERGE_SECONDS
+    )
+    left = nested(fake.messages[old]["components"])
+    assert not [c for c in left if c.get("type") in (2, 3)] and fake.messages[old]["embeds"] == []
     await settle(fake, bot)
     bot.conserved()

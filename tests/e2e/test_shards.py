@@ -106,7 +106,7 @@ async def shards(
 
 def told_carries_on(fake: FakeDiscord, channel_id: int) -> int:
     return sum(
-        "carries on" in m["content"] + json.dumps(m["embeds"])
+        "carries on" in m["content"] + json.dumps(m["components"])
         for m in list(fake.messages.values())
         if int(m["channel_id"]) == channel_id
     )

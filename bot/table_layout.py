@@ -1,0 +1,379 @@
+"""The lobby and the table message as a Components V2 page: blocks of text in one coloured box.
+
+A ``Page`` is what the message says, in the reader's language: a title, blocks of text
+(each a text display, with a separator between them), a small footer and the accent
+colour of the table's state (``state_colour``). The cog's screens add the controls
+(``cogs.flipflop.layout``). Cards are the reader's card faces (``bot.render``).
+
+Discord's limits hold by construction: a page has a fixed number of blocks (so of
+components), and its text is budgeted: the round's log gets the room the rest leaves
+(its last ``LOG_LINES`` lines at most); where card pictures would not fit, cards are
+drawn as text; and whatever still overflows is cut at a line (``fit_page``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import discord
+
+from bot.coach_render import practice_dress
+from bot.i18n import Texts
+from bot.limits import V2_TEXT, shorten
+from bot.render import card, cards, look, suit_name
+from bot.table.model import MAX_SEATS, MIN_SEATS, Table
+from bot.table_render import (
+    POT_NAME,
+    SEED_SHOWN,
+    _status,
+    away_rule,
+    commitment_lines,
+    log_text,
+    round_title,
+    seat_name,
+    short_seed,
+    state_colour,
+)
+from engine.view import PublicView
+
+TEXT_ROOM = V2_TEXT - 100
+"""The text a page may hold (Discord's 4,000 for all text displays, less a margin)."""
+LOG_LINES = 6
+"""The round's last lines the table shows; the whole story is ``/flipflop round``."""
+LOG_ROOM = 1200
+"""At most this much of the page is the round's log."""
+PREFIX = 12
+"""Hex digits of a commitment the table shows; the Fair deal button shows it whole."""
+FAIR_SEED = 1500
+"""Of a client seed, the private Fair deal answer shows this much (a message holds 2,000 characters)."""
+INVITED_ROOM = 1000
+"""Room for the mentions of last game's players on a Play again lobby."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """A message's words as a V2 layout shows them: title, blocks, footer, accent colour.
+
+    ``fair``: the page offers the private **Fair deal** answer (a commitment is out).
+    """
+
+    title: str
+    blocks: tuple[str, ...]
+    footer: str
+    colour: discord.Colour
+    fair: bool = False
+
+    def displays(self) -> list[str]:
+        """The text displays in order: the title with the first block, the others, the footer."""
+        rest = [b for b in self.blocks if b]
+        if self.title:
+            head = f"### {self.title}"
+            rest = [f"{head}\n{rest[0]}" if rest else head, *rest[1:]]
+        return rest + ([f"-# {self.footer}"] if self.footer else [])
+
+    @property
+    def length(self) -> int:
+        """The characters of all its text displays together (Discord counts them as one)."""
+        return sum(len(text) for text in self.displays())
+
+
+def fit_page(page: Page, room: int = TEXT_ROOM) -> Page:
+    """The page within ``room`` characters: its longest blocks cut at a line until it fits."""
+    blocks = list(page.blocks)
+    while blocks and replace(page, blocks=tuple(blocks)).length > room:
+        over = replace(page, blocks=tuple(blocks)).length - room
+        longest = max(range(len(blocks)), key=lambda i: len(blocks[i]))
+        blocks[longest] = shorten(blocks[longest], max(1, len(blocks[longest]) - over - 1))
+        if len(blocks[longest]) <= 1:
+            blocks[longest] = ""
+    title, footer = shorten(page.title, 200), shorten(page.footer, 300)
+    return replace(page, title=title, blocks=tuple(blocks), footer=footer)
+
+
+def dressed(table: Table, page: Page, t: Texts) -> Page:
+    """A practice table's page says so: its title, a banner first and its footer (a real one stays)."""
+    if not table.practice:
+        return page
+    title, banner, footer = practice_dress(t, page.title, None, page.footer)
+    return replace(page, title=title, blocks=(banner, *page.blocks), footer=footer)
+
+
+def fair_prefix(table: Table) -> str:
+    """The start of the commitment the table plays under now (else the next one), or "" for none."""
+    if table.status == "closed":
+        return ""
+    public = table.fair.to_public()
+    now = public["in_play"] or public["pending"]
+    return f"🔒 `{now['commitment'][:PREFIX]}…`" if now is not None else ""
+
+
+def fair_text(table: Table, t: Texts) -> str:
+    """The private answer to **Fair deal**: the commitments and the client seed whole, and how to check."""
+    lines = commitment_lines(table, t, seed_room=FAIR_SEED)
+    if not lines:
+        return ""
+    check = t.gettext("Once a round ends, `/flipflop verify` checks its deal against it.")
+    return "**" + t.gettext("🔒 Fair deal") + f"**\n{lines}\n{check}"
+
+
+def backs(count: int, t: Texts) -> str:
+    """``count`` cards face down as card backs (the picture, else 🂠); nothing for a reader of words."""
+    seen = look(t)
+    if seen.words or count <= 0:
+        return ""
+    emoji = seen.faces.emoji(None, seen.style)
+    return (str(emoji) if emoji is not None else "🂠") * count
+
+
+# ---------------------------------------------------------------------- the lobby
+
+
+def lobby_page(table: Table, t: Texts) -> Page:
+    """The lobby: stake, buy-in, who is seated (and the host), who was asked to play again, the away rule."""
+    about = t.gettext(
+        "Stake **{stake}** · buy-in **{buy_in}** · {seconds} s a turn\n"
+        "Click **Join** to sit down ({least}–{most} players). "
+        "Your buy-in moves from your balance to the table and comes back when you leave."
+    ).format(
+        stake=t.chips(table.stake),
+        buy_in=t.chips(table.buy_in),
+        seconds=t.number(table.turn_seconds),
+        least=t.number(MIN_SEATS),
+        most=t.number(MAX_SEATS),
+    )
+    if table.practice:
+        about = about.replace(
+            t.gettext("Your buy-in moves from your balance to the table and comes back when you leave."),
+            t.gettext("Your buy-in is practice chips; your balance is never touched."),
+        )
+    seated = [
+        (
+            t.gettext("{number}. **{name}** (host)")
+            if u == table.host_id
+            else t.gettext("{number}. **{name}**")
+        ).format(number=t.number(i), name=seat_name(table, t, u))
+        for i, u in enumerate(table.seats, start=1)
+    ]
+    heading = t.gettext("Seated ({seated}/{seats})").format(
+        seated=t.number(len(table.seats)), seats=t.number(MAX_SEATS)
+    )
+    blocks = [f"{about}\n-# {away_rule(table, t)}"]
+    if waiting := [u for u in table.invited if u not in table.seats]:
+        mentions = shorten(", ".join(f"<@{u}>" for u in waiting), INVITED_ROOM)
+        invite = t.gettext("🔁 Play again: last game's players, click Join")
+        blocks.append(f"**{invite}**\n{mentions}")
+    blocks.append(f"**{heading}**\n" + ("\n".join(seated) or "—"))
+    prefix = fair_prefix(table)
+    if prefix:  # whole: round 1's commitment must be public before any click that seeds its deal
+        blocks.append("\n".join(f"-# 🔒 {line}" for line in commitment_lines(table, t).splitlines()))
+    page = Page(
+        title=t.gettext("🃏 Flip Flop — table open"),
+        blocks=tuple(blocks),
+        footer=t.gettext("Table {table} · the host starts the game").format(table=table.id),
+        colour=state_colour(table),
+        fair=bool(prefix),
+    )
+    return fit_page(dressed(table, page, t))
+
+
+# ---------------------------------------------------------------------- the table
+
+
+def table_page(
+    table: Table, t: Texts, last_line: str = "", log: Sequence[str] = (), whole: bool = False
+) -> Page:
+    """The one public table message of a round, in ``t``'s language and card faces.
+
+    Where card pictures do not fit (they are long: ~38 characters each), the players'
+    card backs go first, then every card is drawn as text. ``whole``: the round's log
+    in full, as written (a game's last round, which gets no record of its own).
+    """
+    page = _table_page(table, t, last_line, log, True, whole)
+    if _crowded(page) and t.faces is not None and t.faces.pictures:
+        page = _table_page(table, t, last_line, log, False, whole)
+        if _crowded(page):
+            page = _table_page(table, t.with_faces(t.faces.as_text()), last_line, log, False, whole)
+    return fit_page(page)
+
+
+STORY_ROOM = LOG_ROOM + 700
+"""What the last move and the log may need; the rest of the page must leave them that."""
+
+
+def _crowded(page: Page) -> bool:
+    """Whether the page without its story (the last move and the log) leaves them too little room."""
+    return page.length - len(page.blocks[-2]) > TEXT_ROOM - STORY_ROOM
+
+
+def _table_page(
+    table: Table, t: Texts, last_line: str, log: Sequence[str], with_backs: bool, whole: bool
+) -> Page:
+    assert table.game is not None
+    v = table.game.public_view()
+    title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
+    footer = (
+        t.gettext("Table {table} · click My hand to see your cards and play")
+        if table.status == "playing"
+        else t.gettext("Table {table} · this table is closed")
+    ).format(table=table.id)
+    small = [away_rule(table, t)] if table.status == "playing" else []
+    if prefix := fair_prefix(table):
+        small.append(prefix)
+    blocks = [
+        _header(table, v, t),
+        _board(v, t),
+        _players(table, v, t, with_backs),
+        _spreads(table, v, t, bool(log)),
+        "\n".join(f"-# {line}" for line in small),
+    ]
+    page = dressed(table, Page(title, tuple(blocks), footer, state_colour(table), bool(prefix)), t)
+    story = _story(last_line, log, t, TEXT_ROOM - page.length - 2, whole)
+    return replace(page, blocks=(*page.blocks[:-1], story, page.blocks[-1]))
+
+
+def _header(table: Table, v: PublicView, t: Texts) -> str:
+    """Stake; dealer, upcard and the pots' suits; whose turn it is (or when the next deal comes)."""
+    lines = [
+        t.gettext("Stake **{stake}** · buy-in {buy_in}").format(
+            stake=t.chips(table.stake), buy_in=t.chips(table.buy_in)
+        )
+    ]
+    if v.players and v.upcard is not None and v.flip_suit is not None and v.flop_suit is not None:
+        lines.append(
+            t.gettext("Dealer **{dealer}** · upcard {upcard} · flip suit {flip} · flop suit {flop}").format(
+                dealer=seat_name(table, t, v.dealer or ""),
+                upcard=card(v.upcard, t),
+                flip=suit_name(v.flip_suit, t),
+                flop=suit_name(v.flop_suit, t),
+            )
+        )
+    if v.in_round and v.to_act is not None:
+        name = seat_name(table, t, v.to_act)
+        if table.turn_deadline:
+            lines.append(
+                t.gettext("▶️ **{name}**'s turn — time runs out {when}").format(
+                    name=name, when=f"<t:{int(table.turn_deadline)}:R>"
+                )
+            )
+        else:
+            lines.append(t.gettext("▶️ **{name}**'s turn").format(name=name))
+    elif table.next_round_at and not v.over and not table.stop_after_round and table.status == "playing":
+        lines.append(t.gettext("⏸️ Next round {when}").format(when=f"<t:{int(table.next_round_at)}:R>"))
+    return "\n".join(lines)
+
+
+def _board(v: PublicView, t: Texts) -> str:
+    """The three pots; once dealt, the top of the discard pile and the stock."""
+    pots = t.gettext("Pots — game **{game}** · flip **{flip}** · flop **{flop}**").format(
+        game=t.number(v.pots["game"]), flip=t.number(v.pots["flip"]), flop=t.number(v.pots["flop"])
+    )
+    if not v.players:
+        return pots
+    top = card(v.top_discard, t) if v.top_discard is not None else t.gettext("empty")
+    stock = t.ngettext("{count} card", "{count} cards", v.stock_size).format(count=t.number(v.stock_size))
+    pile, left = t.gettext("Discard pile"), t.gettext("Stock")
+    pile = f"**{pile}** {top}  ·  **{left}** " + f"{backs(1, t)} {stock}".strip()
+    return f"{pots}\n{pile}"
+
+
+def _players(table: Table, v: PublicView, t: Texts, with_backs: bool) -> str:
+    """One line a seat: name, dealer, leaving, away; stack, cards (as backs), status; the turn's pointer."""
+    rows = []
+    for pid in [*v.players, *(p for p in v.seated if p not in v.players)]:
+        count = v.card_counts.get(pid, 0)
+        row = t.ngettext(
+            "{pointer}**{name}**{marks} — {stack} · {count} card · {status}",
+            "{pointer}**{name}**{marks} — {stack} · {count} cards · {status}",
+            count,
+        ).format(
+            pointer="▶️ " if v.in_round and v.to_act == pid else "",
+            name=seat_name(table, t, pid),
+            marks="".join(" " + note for note in _notes(table, v, pid, t)),
+            stack=t.chips(v.stacks.get(pid, 0)),
+            count=t.number(count),
+            status=_status(v, pid, t),
+        )
+        shown = backs(count, t) if with_backs and v.in_round and pid not in v.dead else ""
+        rows.append(f"{row} {shown}".rstrip())
+    heading = t.gettext("Players")
+    return f"**{heading}**\n" + ("\n".join(rows) or "—")
+
+
+def _notes(table: Table, v: PublicView, pid: str, t: Texts) -> list[str]:
+    notes = []
+    if v.players and pid == v.dealer:
+        notes.append(t.gettext("(dealer)"))
+    if pid.isdigit() and int(pid) in table.leave_after_round:
+        notes.append(t.gettext("· leaving after this round"))
+    if pid.isdigit() and table.is_away(pid):
+        notes.append(
+            t.gettext("· 💤 away ({rounds} of {allowed} rounds)").format(
+                rounds=t.number(table.away[int(pid)]), allowed=t.number(table.away_rounds)
+            )
+        )
+    return notes
+
+
+def _spreads(table: Table, v: PublicView, t: Texts, logged: bool) -> str:
+    """The spreads on the table as card faces; the cards shown for the flip and flop pots (unless logged)."""
+    if not v.players:
+        return ""
+    spreads = [f"`#{s.index + 1}` {cards(s.cards, t=t)} ({seat_name(table, t, s.owner)})" for s in v.spreads]
+    heading = t.gettext("Spreads")
+    text = f"**{heading}**\n" + ("\n".join(spreads) or t.gettext("none yet"))
+    if v.showings and not logged:  # the log says who showed what; not twice
+        shown = ", ".join(
+            seat_name(table, t, p) + f" {card(c, t)} (" + t.gettext(POT_NAME[pot]) + ")"
+            for p, pot, c in v.showings
+        )
+        heading = t.gettext("Shown for flip / flop")
+        text += f"\n**{heading}** {shown}"
+    return text
+
+
+LONG_CODE = re.compile(r"`([^`\n]{" + str(SEED_SHOWN + 7) + ",})`")
+"""A code longer than a commitment (64 hex digits): a busy round's client seed."""
+
+
+def _compact(line: str) -> str:
+    """A log line as the table shows it: a long client seed as its two ends (the record keeps it whole)."""
+    return LONG_CODE.sub(lambda m: f"`{short_seed(m.group(1))}`", line)
+
+
+def _story(last_line: str, log: Sequence[str], t: Texts, room: int, whole: bool = False) -> str:
+    """The last move and the round's last few log lines (or all, as written), within ``room`` characters."""
+    heading = t.gettext("Last move")
+    last = f"**{heading}** {shorten(last_line, 600)}" if last_line else ""
+    room = room - len(last) - 1 if whole else min(LOG_ROOM, room - len(last) - 1)
+    heading = t.gettext("📜 **This round**")
+    recent = list(log) if whole else [_compact(line) for line in log[-LOG_LINES:]]
+    told = log_text(recent, room - len(heading) - 1) if recent and room > len(heading) + 40 else ""
+    if told and len(log) > len(recent) and not told.startswith("…"):
+        told = "…\n" + told
+    story = f"{heading}\n{told}" if told else ""
+    return "\n".join(part for part in (last, story) if part)
+
+
+def closed_page(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> Page:
+    """A table (or lobby) that is over: as it ended, titled closed, with how to open a new one."""
+    if table.game is None:
+        page = lobby_page(table, t)
+    else:  # the last round's story whole: no record of its own follows it
+        page = table_page(table, t, last_line, log, whole=True)
+    title = t.gettext("🃏 Flip Flop — table closed")
+    footer = t.gettext("Table {table} · this table is closed; open a new one with {command}").format(
+        table=table.id, command="/flipflop start"
+    )
+    if table.practice:
+        title, _, footer = practice_dress(t, title, None, footer)
+    return fit_page(replace(page, title=title, footer=footer, colour=state_colour(table), fair=False))
+
+
+def note_page(title: str, text: str, table: Table | None = None, t: Texts | None = None) -> Page:
+    """A message left behind: a lobby cancelled or gone to a thread, a table moved (grey, no controls)."""
+    page = Page(title, (text,), "", discord.Colour.dark_grey())
+    if table is not None and t is not None and table.practice:
+        page = replace(page, title=practice_dress(t, title, None, None)[0])
+    return fit_page(page)

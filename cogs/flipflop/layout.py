@@ -1,0 +1,44 @@
+"""A ``Page`` (``bot.table_layout``) and its controls as one Components V2 message.
+
+One container in the page's accent colour: the title and each block of text, a thin
+separator between them, then the controls in action rows. The controls keep the custom
+ids ``controls`` makes, so a table message posted before (an embed) or after answers alike.
+Discord's limits (40 components, 5 per row) hold: a page has at most six text displays and
+five separators, and each row here is at most five buttons or one menu.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.limits import shorten
+from bot.table_layout import TEXT_ROOM, Page
+
+Row = Sequence[discord.ui.Item[Any]]
+
+
+def layout(page: Page, rows: Sequence[Row] = ()) -> discord.ui.LayoutView:
+    """The message for ``page`` with ``rows`` of controls (empty rows are left out)."""
+    view = discord.ui.LayoutView(timeout=None)
+    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=page.colour)
+    for i, text in enumerate(page.displays()):
+        if i and not text.startswith("-# "):  # small print (the footer) follows without a line
+            box.add_item(discord.ui.Separator(visible=True))
+        box.add_item(discord.ui.TextDisplay(text))
+    for row in rows:
+        if row:
+            box.add_item(discord.ui.ActionRow(*row))
+    view.add_item(box)
+    return view
+
+
+def note(text: str, row: Row = ()) -> discord.ui.LayoutView:
+    """A message left behind as a plain grey note (a table that moved, a game that ended in its thread).
+
+    A table message is a V2 message, and stays one: a note replaces it in the same form.
+    """
+    page = Page("", (shorten(text, TEXT_ROOM),), "", discord.Colour.dark_grey())
+    return layout(page, [row])
