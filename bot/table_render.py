@@ -9,7 +9,9 @@ private hand. Names, cards, seeds and numbers are not words.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -262,118 +264,173 @@ def _plays_for(name: str, paid: tuple[str, ...], all_in: bool, t: Texts) -> str:
     return t.gettext("↳ {name} plays only for: {pots}.").format(name=name, pots=pots)
 
 
+@dataclass(frozen=True)
+class _Telling:
+    """What an event's public line needs beyond the event: the table, the reader's words, the batch."""
+
+    table: Table
+    t: Texts
+    stacks: Mapping[str, int]
+    """The stacks now (a short payer is all in at 0; standings fall back on them)."""
+    game_ends: bool
+    """No "next deal" is announced when the game ends with this batch."""
+    ending: str
+    """Why the game ends, said before the standings."""
+
+    def name(self, user_id: str) -> str:
+        return seat_name(self.table, self.t, user_id)
+
+
+def _round_started(e: RoundStarted, s: _Telling) -> list[str]:
+    t = s.t
+    line = t.gettext(
+        "🃏 **Round {number}** — {dealer} deals. Upcard {upcard}: "
+        "flip suit {flip}, flop suit {flop}. Pots: game {game}, flip {flip_pot}, flop {flop_pot}."
+    ).format(
+        number=t.number(e.number),
+        dealer=s.name(e.dealer),
+        upcard=card(e.upcard, t),
+        flip=suit_name(e.flip_suit, t),
+        flop=suit_name(e.flop_suit, t),
+        game=t.number(e.pots["game"]),
+        flip_pot=t.number(e.pots["flip"]),
+        flop_pot=t.number(e.pots["flop"]),
+    )
+    for p, paid in e.paid.items():
+        if len(paid) < 3:  # a short stack pays some pots only, and is told which
+            all_in = paid == ("game",) and s.stacks.get(p) == 0
+            line += "\n" + _plays_for(s.name(p), tuple(paid), all_in, t)
+    return [line + dealt_line(s.table, e.number, t)]
+
+
+def _card_shown(e: CardShown, s: _Telling) -> list[str]:
+    return [s.t.gettext(SHOWS[e.pot]).format(name=s.name(e.player), card=card(e.card, s.t))]
+
+
+def _dropped(e: Dropped, s: _Telling) -> list[str]:
+    t = s.t
+    return [
+        t.gettext("✋ {name} drops with **{value}**.").format(name=s.name(e.player), value=t.number(e.value))
+    ]
+
+
+def _player_left(e: PlayerLeft, s: _Telling) -> list[str]:
+    if e.during_round:
+        left = s.t.gettext("🚪 {name} left the game and forfeits this round.")
+    else:
+        left = s.t.gettext("🚪 {name} left the game.")
+    return [left.format(name=s.name(e.player))]
+
+
+def _round_ended(e: RoundEnded, s: _Telling) -> list[str]:
+    t = s.t
+    who = f"**{s.name(e.player)}**" if e.player else ""
+    head = t.gettext(END_TEXT[e.reason]).format(who=who)
+    if e.reason == "out" and e.player and e.hands.get(e.player):
+        head = t.gettext("{who} wins the round: everyone else has left it.").format(who=who)
+    hands = [
+        f"{s.name(p)}: {cards(h, sort=True, t=t) if h else t.gettext('no cards')} "
+        f"(**{t.number(e.values[p])}**)"
+        for p, h in e.hands.items()
+    ]
+    return [f"🏁 {head}\n" + "\n".join(hands) + reveal_line(s.table, t)]
+
+
+def _side_stake_paid(e: SideStakePaid, s: _Telling) -> list[str]:
+    t = s.t
+    if e.to_player is not None:
+        return [
+            t.gettext("↳ {name} pays {other} a side stake of {amount}.").format(
+                name=s.name(e.player), other=s.name(e.to_player), amount=t.number(e.amount)
+            )
+        ]
+    return [
+        t.gettext("↳ {name} pays a side stake of {amount} into the game pot.").format(
+            name=s.name(e.player), amount=t.number(e.amount)
+        )
+    ]
+
+
+def _pot_paid(e: PotPaid, s: _Telling) -> list[str]:
+    t = s.t
+    winners = list(e.shares)
+    names = _names(s.table, winners, t)
+    if len(winners) == 1:
+        return [t.gettext(WINS[e.pot]).format(names=names, amount=t.chips(e.total))]
+    each = ", ".join(f"{s.name(p)} {t.number(n)}" for p, n in e.shares.items())
+    return [t.gettext(SPLIT[e.pot]).format(names=names, amount=t.chips(e.total), shares=each)]
+
+
+def _pot_carried(e: PotCarried, s: _Telling) -> list[str]:
+    return [s.t.gettext(CARRIED[e.pot]).format(amount=s.t.chips(e.amount))]
+
+
+def _seat_closed(e: SeatClosed, s: _Telling) -> list[str]:
+    t = s.t
+    if e.reason == "eliminated":
+        closed = t.gettext("💀 {name} is out of chips and leaves the game ({amount} back).")
+    elif s.table.practice:  # practice chips never reach a balance
+        closed = t.gettext("👋 {name} leaves the practice table with {amount}.")
+    else:
+        closed = t.gettext("👋 {name}'s stack of {amount} goes back to their balance.")
+    return [closed.format(name=s.name(e.player), amount=t.chips(e.stack))]
+
+
+def _next_dealer(e: NextDealer, s: _Telling) -> list[str]:
+    if s.game_ends:
+        return []
+    return [s.t.gettext("Next deal: **{name}**.").format(name=s.name(e.player))]
+
+
+def _game_over(e: GameOver, s: _Telling) -> list[str]:
+    t = s.t
+    standings = [
+        t.gettext("{number}. **{name}** — {amount}").format(
+            number=t.number(i), name=s.name(p), amount=t.chips(e.stacks.get(p, s.stacks.get(p, 0)))
+        )
+        for i, p in enumerate(e.standings, start=1)
+    ]
+    said = [t.gettext("🏆 **Game over!** Final standings:") + "\n" + "\n".join(standings)]
+    return [s.ending, *said] if s.ending else said
+
+
+_TOLD: dict[type, Callable[[Any, _Telling], list[str]]] = {
+    RoundStarted: _round_started,
+    CardShown: _card_shown,
+    Dropped: _dropped,
+    PlayerLeft: _player_left,
+    RoundEnded: _round_ended,
+    SideStakePaid: _side_stake_paid,
+    PotPaid: _pot_paid,
+    PotCarried: _pot_carried,
+    SeatClosed: _seat_closed,
+    NextDealer: _next_dealer,
+    GameOver: _game_over,
+}
+"""Each publicly told event's lines by its type; the others (draws, discards, spreads) show in the table."""
+
+
+def _game_ends(table: Table, events: Sequence[Event]) -> bool:
+    return (
+        table.stop_after_round
+        or (table.game is not None and table.game.public_view().over)
+        or any(isinstance(e, GameOver) for e in events)
+    )
+
+
 def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "") -> list[str]:
     """The public messages for what everyone should see (ordinary draws and discards go in the table).
 
     ``ending`` is why the game ends (said after what caused it, before the
     standings); no "next deal" is announced when the game ends with it.
     """
-    out: list[str] = []
-    game_ends = (
-        table.stop_after_round
-        or (table.game is not None and table.game.public_view().over)
-        or any(isinstance(e, GameOver) for e in events)
-    )
     stacks = table.game.public_view().stacks if table.game is not None else {}
+    telling = _Telling(table, t, stacks, _game_ends(table, events), ending)
+    out: list[str] = []
     for e in events:
-        if isinstance(e, RoundStarted):
-            short = [p for p, paid in e.paid.items() if len(paid) < 3]
-            line = t.gettext(
-                "🃏 **Round {number}** — {dealer} deals. Upcard {upcard}: "
-                "flip suit {flip}, flop suit {flop}. Pots: game {game}, flip {flip_pot}, flop {flop_pot}."
-            ).format(
-                number=t.number(e.number),
-                dealer=seat_name(table, t, e.dealer),
-                upcard=card(e.upcard, t),
-                flip=suit_name(e.flip_suit, t),
-                flop=suit_name(e.flop_suit, t),
-                game=t.number(e.pots["game"]),
-                flip_pot=t.number(e.pots["flip"]),
-                flop_pot=t.number(e.pots["flop"]),
-            )
-            for p in short:
-                all_in = e.paid[p] == ("game",) and stacks.get(p) == 0
-                line += "\n" + _plays_for(seat_name(table, t, p), tuple(e.paid[p]), all_in, t)
-            out.append(line + dealt_line(table, e.number, t))
-        elif isinstance(e, CardShown):
-            shown = card(e.card, t)
-            out.append(t.gettext(SHOWS[e.pot]).format(name=seat_name(table, t, e.player), card=shown))
-        elif isinstance(e, Dropped):
-            out.append(
-                t.gettext("✋ {name} drops with **{value}**.").format(
-                    name=seat_name(table, t, e.player), value=t.number(e.value)
-                )
-            )
-        elif isinstance(e, PlayerLeft):
-            if e.during_round:
-                left = t.gettext("🚪 {name} left the game and forfeits this round.")
-            else:
-                left = t.gettext("🚪 {name} left the game.")
-            out.append(left.format(name=seat_name(table, t, e.player)))
-        elif isinstance(e, RoundEnded):
-            who = f"**{seat_name(table, t, e.player)}**" if e.player else ""
-            head = t.gettext(END_TEXT[e.reason]).format(who=who)
-            if e.reason == "out" and e.player and e.hands.get(e.player):
-                head = t.gettext("{who} wins the round: everyone else has left it.").format(who=who)
-            hands = [
-                f"{seat_name(table, t, p)}: {cards(h, sort=True, t=t) if h else t.gettext('no cards')} "
-                f"(**{t.number(e.values[p])}**)"
-                for p, h in e.hands.items()
-            ]
-            out.append(f"🏁 {head}\n" + "\n".join(hands) + reveal_line(table, t))
-        elif isinstance(e, SideStakePaid):
-            if e.to_player is not None:
-                out.append(
-                    t.gettext("↳ {name} pays {other} a side stake of {amount}.").format(
-                        name=seat_name(table, t, e.player),
-                        other=seat_name(table, t, e.to_player),
-                        amount=t.number(e.amount),
-                    )
-                )
-            else:
-                out.append(
-                    t.gettext("↳ {name} pays a side stake of {amount} into the game pot.").format(
-                        name=seat_name(table, t, e.player), amount=t.number(e.amount)
-                    )
-                )
-        elif isinstance(e, PotPaid):
-            winners = list(e.shares)
-            if len(winners) == 1:
-                out.append(
-                    t.gettext(WINS[e.pot]).format(names=_names(table, winners, t), amount=t.chips(e.total))
-                )
-            else:
-                each = ", ".join(f"{seat_name(table, t, p)} {t.number(n)}" for p, n in e.shares.items())
-                out.append(
-                    t.gettext(SPLIT[e.pot]).format(
-                        names=_names(table, winners, t), amount=t.chips(e.total), shares=each
-                    )
-                )
-        elif isinstance(e, PotCarried):
-            out.append(t.gettext(CARRIED[e.pot]).format(amount=t.chips(e.amount)))
-        elif isinstance(e, SeatClosed):
-            if e.reason == "eliminated":
-                closed = t.gettext("💀 {name} is out of chips and leaves the game ({amount} back).")
-            elif table.practice:  # practice chips never reach a balance
-                closed = t.gettext("👋 {name} leaves the practice table with {amount}.")
-            else:
-                closed = t.gettext("👋 {name}'s stack of {amount} goes back to their balance.")
-            out.append(closed.format(name=seat_name(table, t, e.player), amount=t.chips(e.stack)))
-        elif isinstance(e, NextDealer):
-            if not game_ends:
-                out.append(t.gettext("Next deal: **{name}**.").format(name=seat_name(table, t, e.player)))
-        elif isinstance(e, GameOver):
-            if ending:
-                out.append(ending)
-            standings = [
-                t.gettext("{number}. **{name}** — {amount}").format(
-                    number=t.number(i),
-                    name=seat_name(table, t, p),
-                    amount=t.chips(e.stacks.get(p, stacks.get(p, 0))),
-                )
-                for i, p in enumerate(e.standings, start=1)
-            ]
-            out.append(t.gettext("🏆 **Game over!** Final standings:") + "\n" + "\n".join(standings))
+        tell = _TOLD.get(type(e))
+        if tell is not None:
+            out.extend(tell(e, telling))
     return out
 
 
@@ -434,72 +491,70 @@ def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:
     return "; ".join(parts)
 
 
+def _hand_line(view: PlayerView, t: Texts, drawn: Card | None) -> str:
+    marks: dict[Card, str] = {}
+    if view.player == view.dealer and view.upcard_held and view.upcard in view.hand:
+        marks[view.upcard] = t.gettext("upcard, seen by all")
+    if drawn is not None and drawn in view.hand:
+        marks[drawn] = t.gettext("just drawn")
+    return t.gettext("**Your hand** (value **{value}**): {cards}").format(
+        value=t.number(view.hand_value), cards=cards(view.hand, sort=True, marks=marks, t=t)
+    )
+
+
+def _turn_prompt(view: PlayerView, t: Texts) -> str:
+    top: Card | None = view.top_discard
+    if view.phase == "start" and top is not None:
+        return t.gettext(
+            "▶️ **Your turn.** Draw from the stock, take {card} from the discard pile, or drop with {value}."
+        ).format(card=card(top, t), value=t.number(view.hand_value))
+    if view.phase == "start":
+        return t.gettext("▶️ **Your turn.** Draw from the stock, or drop with {value}.").format(
+            value=t.number(view.hand_value)
+        )
+    if view.can_tonk_out:
+        return t.gettext(
+            "▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card. "
+            "You can **tonk out**!"
+        )
+    return t.gettext("▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card.")
+
+
+def _turn_lines(table: Table, view: PlayerView, t: Texts) -> list[str]:
+    lines = [_turn_prompt(view, t)]
+    if view.phase != "start":
+        lines.append(t.gettext("👆 Click one of your cards below to discard it."))
+    if table.turn_deadline:
+        lines.append(t.gettext("⏳ Time runs out {when}.").format(when=f"<t:{int(table.turn_deadline)}:R>"))
+    return lines
+
+
+def _hand_state(table: Table, view: PlayerView, t: Texts) -> list[str]:
+    if view.player in view.dead:
+        return [t.gettext("You left this round; your stack comes back when it ends.")]
+    if view.over or table.status != "playing":
+        return [t.gettext("🏁 The game is over; this hand is finished.")]
+    if not view.in_round:
+        if table.stop_after_round:
+            return [t.gettext("The round is over; the game ends now.")]
+        return [t.gettext("The round is over. The next deal starts by itself.")]
+    if view.can_act:
+        return _turn_lines(table, view, t)
+    return [t.gettext("⏳ Not your turn yet: this hand updates itself when your turn comes.")]
+
+
 def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: Card | None = None) -> str:
     """A player's private hand: cards sorted, value, and what to do now.
 
     The card just drawn is marked, and so is the dealer's upcard while the
     dealer holds it (everyone saw it dealt face up, R3.2).
     """
-    lines = []
-    if note:
-        lines.append(note)
+    lines = [note] if note else []
     if not view.players or view.player not in view.players:
         lines.append(t.gettext("You're not in this round."))
         return "\n".join(lines)
-    marks: dict[Card, str] = {}
-    if view.player == view.dealer and view.upcard_held and view.upcard in view.hand:
-        marks[view.upcard] = t.gettext("upcard, seen by all")
-    if drawn is not None and drawn in view.hand:
-        marks[drawn] = t.gettext("just drawn")
-    lines.append(
-        t.gettext("**Your hand** (value **{value}**): {cards}").format(
-            value=t.number(view.hand_value), cards=cards(view.hand, sort=True, marks=marks, t=t)
-        )
-    )
-    if view.player in view.dead:
-        lines.append(t.gettext("You left this round; your stack comes back when it ends."))
-    elif view.over or table.status != "playing":
-        lines.append(t.gettext("🏁 The game is over; this hand is finished."))
-    elif not view.in_round:
-        lines.append(
-            t.gettext("The round is over; the game ends now.")
-            if table.stop_after_round
-            else t.gettext("The round is over. The next deal starts by itself.")
-        )
-    elif view.can_act:
-        top: Card | None = view.top_discard
-        if view.phase == "start" and top is not None:
-            lines.append(
-                t.gettext(
-                    "▶️ **Your turn.** Draw from the stock, take {card} from the discard pile, "
-                    "or drop with {value}."
-                ).format(card=card(top, t), value=t.number(view.hand_value))
-            )
-        elif view.phase == "start":
-            lines.append(
-                t.gettext("▶️ **Your turn.** Draw from the stock, or drop with {value}.").format(
-                    value=t.number(view.hand_value)
-                )
-            )
-        elif view.can_tonk_out:
-            lines.append(
-                t.gettext(
-                    "▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card. "
-                    "You can **tonk out**!"
-                )
-            )
-        else:
-            lines.append(
-                t.gettext("▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card.")
-            )
-        if view.phase != "start":
-            lines.append(t.gettext("👆 Click one of your cards below to discard it."))
-        if table.turn_deadline:
-            lines.append(
-                t.gettext("⏳ Time runs out {when}.").format(when=f"<t:{int(table.turn_deadline)}:R>")
-            )
-    else:
-        lines.append(t.gettext("⏳ Not your turn yet: this hand updates itself when your turn comes."))
+    lines.append(_hand_line(view, t, drawn))
+    lines.extend(_hand_state(table, view, t))
     return "\n".join(lines)
 
 

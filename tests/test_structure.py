@@ -30,10 +30,7 @@ COMPLEX_ON_PURPOSE = {
 }
 """Functions allowed a D or worse on purpose, and why."""
 NOT_SPLIT_YET = {
-    "bot/table_render.py:event_lines": "one line per engine event: the presentation rebuild splits it",
     "cogs/flipflop/notifier.py:publish": "being reworked with the one-way outcomes of the runtime",
-    "bot/table_render.py:hand_text": "main's card-button hand added the drawn-card and selection lines: "
-    "the presentation rebuild splits it",
 }
 """Functions graded D or worse that are known debt, outside the engine; this list may only shrink."""
 
