@@ -38,13 +38,13 @@ async def test_the_table_shows_the_round_pots_players_pile_stock_and_a_short_com
     shown = table_message(world)
     text = displayed(shown)
     assert text.startswith("### 🃏 Flip Flop — round 1") and "Stake **5 chips**" in text
-    assert f"Dealer **{table.name(v.dealer or '')}**" in text and "Pots — game" in text
+    assert f"Dealer **{table.names[int(v.dealer or 0)]}**" in text and "Pots — game" in text
     assert f"**Stock** 🂠 {v.stock_size} cards" in text and "**Discard pile**" in text
     players = section(shown, "Players")
     for pid in v.players:  # each player: stack, cards as backs, whose turn
-        assert table.name(pid) in players
+        assert table.names[int(pid)] in players
     assert players.count("🂠") == sum(v.card_counts.values())
-    assert f"▶️ **{table.name(v.to_act or '')}**" in players
+    assert f"▶️ **{table.names[int(v.to_act or 0)]}**" in players
     assert "none yet" in section(shown, "Spreads")
     commitment = table.fair.to_public()["in_play"]["commitment"]
     small = [line for line in text.splitlines() if line.startswith("-# 🔒")]

@@ -243,7 +243,7 @@ async def test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish(running
     killed_after_pot = killed_between_rounds = False
     # Deals come from fresh seeds (docs/FAIRNESS.md), so a game's length varies: 36 stock turns
     # a round, often several rounds; the bound only stops a game that never ends.
-    for _ in range(2000):
+    for _ in range(8000):  # a long game (36 rounds seen) passes 2,000 turns now and then
         state = bot.table()
         if state is None:
             break
@@ -296,7 +296,7 @@ async def test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby(running: 
     before = in_channel()
     await play_turn(fake, bot, kill_after_draw=True)  # killed mid-turn
     killed_between_rounds = False
-    for _ in range(2000):
+    for _ in range(8000):  # a long game (36 rounds seen) passes 2,000 turns now and then
         state = bot.table()
         if state is None:
             break

@@ -145,7 +145,7 @@ async def test_two_processes_share_postgresql_and_survive_a_kill(
     assert fake.identifies.count((0, SHARDS)) == 1 and fake.identifies.count((1, SHARDS)) == 2
     b.conserved()
 
-    for _ in range(2000):  # fresh seeds each run: a game's length varies; this only stops an endless one
+    for _ in range(8000):  # fresh seeds each run: a game's length varies; this only stops an endless one
         moved = [await step(fake, p) for p in (a, b)]
         a.conserved()
         if not any(moved):
