@@ -302,3 +302,14 @@ def walk_data(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if c.get("accessory"):
             out += walk_data([c["accessory"]])
     return out
+
+
+async def cancelled_forum_post(world: World) -> tuple[Any, Any]:
+    """A forum and its one post, whose lobby the first member opened and cancelled: free for a table."""
+    forum = world.guild.create_forum_channel("card-tables")
+    await world.members[0].slash(forum, "flipflop start")
+    (post,) = forum.threads
+    table = table_in(world, post)
+    assert table is not None and table.message_id is not None
+    await world.members[0].click(message(world, post.id, table.message_id), label="Cancel")
+    return forum, post

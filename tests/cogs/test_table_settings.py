@@ -22,6 +22,7 @@ from bot.refusals import explain
 from bot.table.model import AWAY_ROUNDS_BEFORE_RELEASE, TableError
 from tests.cogs.helpers import (
     buttons,
+    cancelled_forum_post,
     channel_text,
     conserved,
     displayed,
@@ -199,13 +200,8 @@ async def test_a_thread_locked_mid_game_the_bot_may_not_open_closes_the_table_wi
 
 
 async def test_two_members_racing_for_one_forum_post_open_one_lobby(world: World) -> None:
-    forum = world.guild.create_forum_channel("card-tables")
     ann, ben, cat = world.members[:3]
-    await ann.slash(forum, "flipflop start")
-    (post,) = forum.threads
-    table = table_in(world, post)
-    assert table is not None
-    await ann.click(message(world, post.id, table.message_id), label="Cancel")  # type: ignore[arg-type]
+    forum, post = await cancelled_forum_post(world)
     before = await balances(world, [ben, cat])
     rt = runtime(world)
     # simcord runs one member's command at a time: ben's lobby opens through the runtime meanwhile

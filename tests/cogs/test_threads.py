@@ -20,6 +20,7 @@ from bot.table.model import TableError
 from tests.cogs.helpers import (
     Hands,
     buttons,
+    cancelled_forum_post,
     channel_text,
     conserved,
     displayed,
@@ -209,13 +210,8 @@ async def test_a_forum_lobby_the_member_cannot_afford_leaves_no_post(world: Worl
 
 
 async def test_two_lobbies_racing_for_one_post_open_one(world: World) -> None:
-    forum = world.guild.create_forum_channel("card-tables")
     ann, ben, cat = world.members[:3]
-    await ann.slash(forum, "flipflop start")
-    (post,) = forum.threads
-    table = table_in(world, post)
-    assert table is not None
-    await ann.click(message(world, post.id, table.message_id), label="Cancel")  # type: ignore[arg-type]
+    forum, post = await cancelled_forum_post(world)
     assert table_in(world, post) is None  # the post is free again
     opened = await ben.slash(post, "flipflop start")
     assert not opened.ephemeral and table_in(world, post) is not None
