@@ -34,7 +34,17 @@ from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.limits import fitted
 from bot.replay_link import story_file, watch_button
 from bot.round_picture import Ending
-from bot.runtime import ComputersOnly, Delivery, Outcome, Resumed, Sent, TableClosed, TimedOut, Whereabouts
+from bot.runtime import (
+    ComputersOnly,
+    Delivery,
+    Notice,
+    Outcome,
+    Resumed,
+    Sent,
+    TableClosed,
+    TimedOut,
+    Whereabouts,
+)
 from bot.storage import StoreError
 from bot.table.model import Table, Unreadable
 from bot.table_render import (
@@ -56,6 +66,7 @@ from engine.events import (
     Discarded,
     Drew,
     Dropped,
+    Event,
     GameOver,
     LaidOff,
     PlayerLeft,
@@ -199,6 +210,60 @@ def only_a_draw(outcome: Outcome) -> bool:
 
 MOVES = (Drew, Discarded, SpreadLaid, LaidOff, Dropped, PlayerLeft)
 """The events that are a player's move (a table's actions, as its call budget counts them)."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """What an outcome says in words: notices posted as news, lines for the log, final standings."""
+
+    news: list[Notice]
+    lines: list[str]
+    final: list[str]
+
+    def news_lines(self, table: Table, t: Texts) -> list[str]:
+        """The news notices as lines (a notice with nothing to say gives none)."""
+        return [line for n in self.news if (line := notice_line(table, n, t))]
+
+
+def news_kinds(table: Table) -> tuple[type[Notice], ...]:
+    """Notices posted as news: a closing; in a lobby, a restart too.
+
+    In a game a restart is a line of the round's log, so resuming a table costs one call: the
+    paced edit of its message (which also finds a deleted one).
+    """
+    return (TableClosed,) if table.game is not None else (TableClosed, Resumed)
+
+
+def what_is_said(outcome: Outcome, t: Texts) -> Said:
+    """Sort an outcome's notices and events into news, log lines and the final standings."""
+    table = outcome.table
+    as_news = news_kinds(table)
+    told = [n for n in outcome.notices if not isinstance(n, ComputersOnly)]
+    lines = [line for n in told if not isinstance(n, as_news) and (line := notice_line(table, n, t))]
+    lines += event_lines(table, story_events(outcome), t)
+    over = [e for e in outcome.events if isinstance(e, GameOver)]
+    final = event_lines(table, over, t, why_over(outcome, t))
+    return Said([n for n in told if isinstance(n, as_news)], lines, final)
+
+
+def story_events(outcome: Outcome) -> list[Event]:
+    """The events told as the round's story.
+
+    Not the game's end (told as the final standings), and not the leaving of a player removed
+    for timeouts (the removal already says they are out).
+    """
+    removed = {str(n.player) for n in outcome.notices if isinstance(n, TimedOut) and n.removed}
+    return [
+        e
+        for e in outcome.events
+        if not isinstance(e, GameOver) and not (isinstance(e, PlayerLeft) and e.player in removed)
+    ]
+
+
+def why_over(outcome: Outcome, t: Texts) -> str:
+    """Why the game ended early, when only computers were left; else nothing."""
+    ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
+    return (notice_line(outcome.table, ending[0], t) or "") if ending else ""
 
 
 def worst(results: Sequence[Sent]) -> Sent:
@@ -355,63 +420,57 @@ class DiscordNotifier:
         self.calls.acted(table.id, sum(isinstance(e, MOVES) for e in outcome.events))
         t = await self.table_texts(table)
         self._remember_moves(outcome, t)
-        ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
-        # A restart is news in a lobby; in a game it is a line of the round's log, so resuming a
-        # table costs one call: the paced edit of its message (which also finds a deleted one).
-        as_news: type[TableClosed] | tuple[type[TableClosed], type[Resumed]] = (
-            TableClosed if table.game is not None else (TableClosed, Resumed)
-        )
-        posted = [n for n in outcome.notices if isinstance(n, as_news)]
-        lines = [
-            line
-            for n in outcome.notices
-            if not isinstance(n, ComputersOnly)
-            and not isinstance(n, as_news)
-            and (line := notice_line(table, n, t)) is not None
-        ]
-        # A removal for timeouts already says the player is out: their leaving is not said twice.
-        removed = {str(n.player) for n in outcome.notices if isinstance(n, TimedOut) and n.removed}
-        lines += event_lines(
-            table,
-            [
-                e
-                for e in outcome.events
-                if not isinstance(e, GameOver) and not (isinstance(e, PlayerLeft) and e.player in removed)
-            ],
-            t,
-        )
-        why = notice_line(table, ending[0], t) or "" if ending else ""
-        final = event_lines(table, [e for e in outcome.events if isinstance(e, GameOver)], t, why)
-        results: list[Sent] = []
-        if table.game is None:  # a lobby: its news is posted
-            lines = [line for n in posted if (line := notice_line(table, n, t))] + lines + final
-            posted = []
-            for text in split_message(lines):
-                results.append(await self.post(table, text))
-                if results[-1].status is Delivery.GONE:
-                    return results[-1]
+        said = what_is_said(outcome, t)
+        if table.game is None:
+            results = await self._post_lobby_news(table, said, t)
+            if results and results[-1].status is Delivery.GONE:
+                return results[-1]
             if table_message:
                 self.refresh_soon(table)
         else:
-            self._log(table, outcome, lines, t)
-            if lines or (table_message and not only_a_draw(outcome)):
-                self.refresh_soon(table)
-            elif table_message and self.calls.spare(table.id):  # a lone draw: its discard may follow
-                self.refresh_soon(table, settle=self.pacer.window * DRAW_SETTLE)
-            news = [line for n in posted if (line := notice_line(table, n, t))] + final
-            chunks = split_message(news)
-            threaded = table.thread_id is not None
-            for i, text in enumerate(chunks):  # a restart, a closing and the final standings are news
-                again = final and i == len(chunks) - 1 and not table.practice and not threaded
-                results.append(await self.post(table, text, play_again_view(table, t) if again else None))
-            if threaded and table.status == "closed":  # the channel's lobby shows how it ended
-                self._spawn(self.wrap_up_thread(table, news, bool(final), t))
+            self._log(table, outcome, said.lines, t)
+            self._refresh_for(outcome, said, table_message)
+            results = await self._post_game_news(table, said, t)
         await self._update_open_hands(table)
         self.pings.after(outcome)
         if table.status == "closed":
             self.forget(table.id)
         sent = worst(results)
         return Sent(sent.status, sent.missing, posted=bool(results) and sent.ok)
+
+    async def _post_lobby_news(self, table: Table, said: Said, t: Texts) -> list[Sent]:
+        """A lobby's news is posted, all of it, until the channel turns out to be gone."""
+        results: list[Sent] = []
+        for text in split_message(said.news_lines(table, t) + said.lines + said.final):
+            results.append(await self.post(table, text))
+            if results[-1].status is Delivery.GONE:
+                break
+        return results
+
+    def _refresh_for(self, outcome: Outcome, said: Said, table_message: bool) -> None:
+        """Edit the table message for a game's outcome; a lone draw waits a little for its discard."""
+        table = outcome.table
+        if said.lines or (table_message and not only_a_draw(outcome)):
+            self.refresh_soon(table)
+        elif table_message and self.calls.spare(table.id):
+            self.refresh_soon(table, settle=self.pacer.window * DRAW_SETTLE)
+
+    async def _post_game_news(self, table: Table, said: Said, t: Texts) -> list[Sent]:
+        """In a game, a restart, a closing and the final standings are news; the rest is the log.
+
+        The last message of the final standings offers **Play again** in the channel (not in a
+        practice table or a thread); a thread's game also wraps up in the channel's lobby.
+        """
+        news = said.news_lines(table, t) + said.final
+        chunks = split_message(news)
+        threaded = table.thread_id is not None
+        results: list[Sent] = []
+        for i, text in enumerate(chunks):
+            again = bool(said.final) and i == len(chunks) - 1 and not table.practice and not threaded
+            results.append(await self.post(table, text, play_again_view(table, t) if again else None))
+        if threaded and table.status == "closed":  # the channel's lobby shows how it ended
+            self._spawn(self.wrap_up_thread(table, news, bool(said.final), t))
+        return results
 
     def _log(self, table: Table, outcome: Outcome, lines: list[str], t: Texts) -> None:
         """Add to this round's log; a new deal starts a new log and moves the table down.

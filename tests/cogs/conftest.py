@@ -8,15 +8,22 @@ from typing import Any
 import pytest
 from simcord.http import router
 
-from cogs.flipflop import pacing
+from cogs.flipflop import notifier, pacing
 from tests.cogs.helpers import Sent
 
 
 @pytest.fixture(autouse=True)
-def unpaced_table_edits() -> Iterator[None]:
-    """Every edit at once, unless a test sets ``pacing.BUDGET`` itself (see test_pacing.py)."""
+def unpaced_table_edits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every edit at once, unless a test sets ``pacing.BUDGET`` itself (see test_pacing.py).
+
+    A lone draw's edit does not wait for its discard either (``notifier.DRAW_SETTLE``): simcord
+    fires a short sleep's timer when real time reaches its instant on the virtual clock, and a
+    test that advanced that clock by minutes would wait those minutes for every draw. The wait
+    itself is tested on a pacer (test_pacing.py) and in Discord's budget (test_traffic.py).
+    """
     saved = pacing.BUDGET
     pacing.BUDGET = (1_000_000, pacing.WINDOW_SECONDS)
+    monkeypatch.setattr(notifier, "DRAW_SETTLE", 0.0)
     yield
     pacing.BUDGET = saved
 

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from bot.ledger import HOUSE_ID
-from cogs.flipflop import pacing
+from cogs.flipflop import notifier, pacing
+from cogs.flipflop.notifier import DRAW_SETTLE
 from tests.cogs.helpers import Hands, open_table, play_simple_turn, play_step, select_id, table_in
 from tests.cogs.traffic import Traffic, watch
 from tests.conftest import World
@@ -24,8 +25,12 @@ same rule made ten times faster, and edits are counted in real time."""
 
 
 @pytest.fixture
-def paced() -> Iterator[None]:
-    """Discord's budget for message edits in a channel (5 per 5 s), ten times faster."""
+def paced(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Discord's budget for message edits in a channel (5 per 5 s), ten times faster.
+
+    A lone draw's edit waits for its discard as in production (a share of the shorter window).
+    """
+    monkeypatch.setattr(notifier, "DRAW_SETTLE", DRAW_SETTLE)
     saved = pacing.BUDGET
     pacing.BUDGET = (pacing.EDITS_PER_WINDOW, pacing.WINDOW_SECONDS / SCALE)
     yield

@@ -20,7 +20,7 @@ from engine import (
     Spread,
     TonkOut,
 )
-from engine.cards import SISTER_SUIT, hand_value
+from engine.cards import SISTER_SUIT, hand_value, shuffled
 from engine.events import (
     CardShown,
     GameOver,
@@ -49,6 +49,18 @@ def test_R1_1_deck_is_52_distinct_cards() -> None:
     with pytest.raises(MalformedInput) as refused:
         game.start_round(deck=[c("AS")] * 52, dealer="a")
     assert refused.value.code == "bad_deck" and game.round is None
+
+
+def test_R3_2_a_seeded_shuffle_deals_the_same_deck_as_it_always_has() -> None:
+    # Saved seeds, tests and examples deal from ``random.Random(seed)``: a change to the shuffle
+    # (one made for speed, say) must keep every deck and take exactly 52 draws.
+    expected = (
+        "QH 4H 5C 4D 6S AC TD 6C 2D JD QS 7H 5H AS 3S KS 2S 6D 8H TS 5S 2C 7S 3C 3H TC "
+        "8C 6H JH 4S AD 9S 7C 3D 9D 8D TH KH JC 8S KC QC 9C AH 7D 5D 4C 9H JS KD QD 2H"
+    )
+    rng = random.Random(2026)
+    assert " ".join(card.code for card in shuffled(rng)) == expected
+    assert rng.random() == 0.9262331201304752  # 52 draws taken, no more
 
 
 def test_R1_2_aces_are_low() -> None:
