@@ -34,6 +34,8 @@ CARD = re.compile(r"^\s*(?:✓\s*)?(10|[2-9AJQK])([♤♡♢♧])\s*$")
 CARDS = re.compile(r"(?:10|[2-9AJQK])[♤♡♢♧]")
 """Cards in a label ("Lay down 3♢ 3♡ 3♧")."""
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
+LOST_CLICK_TRIES, LOST_CLICK_SECONDS = 2, 8.0
+"""How often, and after how long, a Drop click the page lost is made again (see ``Room.drop``)."""
 BUSY = re.compile(r"…\s*$")
 """The page's status while an action is under way ("Switching viewer…", "Completing action…")."""
 SHOTS = Path(os.environ.get("SCREENSHOTS") or Path(tempfile.gettempdir()) / "flipflop-browser-shots")
@@ -231,6 +233,9 @@ class Room:
             await expect(self.private.filter(has=self.button("Refresh"))).to_have_count(1)
         else:
             await expect(self.hand).to_be_visible()
+        # The page drops a click made while it still waits for the last action's result
+        # ("Updating preview…"): the hand's first click must wait until it is ready.
+        await self.settled()
 
     async def draw(self) -> str:
         """Take the top discard when it makes a pair or better with the hand, else draw from the stock.
@@ -307,15 +312,43 @@ class Room:
     async def drop(self) -> None:
         """Drop: the round ends (the next deal may come at once and offer Drop again)."""
         seq = self.game_table().seq
-        await self.button("Drop ({value})", self.hand).click()
+        await self.settled()  # a click the page is not ready for is dropped, not queued
+        drop = self.button("Drop ({value})", self.hand)
+        await drop.click()
         self.moves.append(f"{self.viewer} drops")
+        # Now and then the preview page loses the click (its status still names the action before,
+        # the bot says nothing and the hand is unchanged): the same button, clicked again, is taken.
+        # A click the bot did take is never repeated: the table's number has moved on by then.
+        for _ in range(LOST_CLICK_TRIES):
+            if await self.moves_on(seq, LOST_CLICK_SECONDS) or not await drop.count():
+                break
+            print(f"the page lost {self.moves[-1]!r}: clicked again")
+            await self.settled()
+            await drop.click()
         await self.bot_moved(seq)
         await self.settled()
 
+    async def moves_on(self, seq: int, seconds: float) -> bool:
+        """Whether the bot takes a click within ``seconds``: the table's number moves on (or it closes)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while (table := self.game_table()) is not None and table.seq == seq:
+            if loop.time() >= deadline:
+                return False
+            await asyncio.sleep(0.05)
+        return True
+
     async def bot_moved(self, seq: int, timeout: float = WAIT_MS / 1000) -> None:
         """Wait until the bot has taken the click: the table's sequence number moved on (or it closed)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while (table := self.game_table()) is not None and table.seq == seq:
-            assert loop.time() < deadline, f"the bot did not take {self.moves[-1]!r}"
-            await asyncio.sleep(0.05)
+        if await self.moves_on(seq, timeout):
+            return
+        # say what the viewer was last told, what the page and the table show
+        table = self.game_table()
+        told = await self.private.last.inner_text() if await self.private.count() else ""
+        shown = await self.table.inner_text() if await self.table.count() else ""
+        status = await self.status.inner_text()
+        state = f"{table.status} {table.game and table.game.public_view()}" if table else "closed"
+        raise AssertionError(
+            f"the bot did not take {self.moves[-1]!r}; page status: {status!r}; "
+            f"last private message: {told!r}; table: {shown!r}; state: {state}"
+        )
