@@ -239,7 +239,9 @@ def what_is_said(outcome: Outcome, t: Texts) -> Said:
     table = outcome.table
     as_news = news_kinds(table)
     told = [n for n in outcome.notices if not isinstance(n, ComputersOnly)]
-    lines = [line for n in told if not isinstance(n, as_news) and (line := notice_line(table, n, t))]
+    lines = [
+        line for n in told if not isinstance(n, as_news) and (line := notice_line(table, n, t)) is not None
+    ]
     lines += event_lines(table, story_events(outcome), t)
     over = [e for e in outcome.events if isinstance(e, GameOver)]
     final = event_lines(table, over, t, why_over(outcome, t))
