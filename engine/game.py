@@ -10,6 +10,7 @@ Rule ids refer to ``docs/RULES.md``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -63,7 +64,11 @@ class Game(GameState):
         stake: int,
         pots: dict[Pot, int] | None = None,
         rules: HouseRules = HOUSE_RULES,
+        *,
+        _blank: bool = False,
     ) -> None:
+        if _blank:  # ``restore`` and ``sampled_world`` fill the object in themselves
+            return
         _check_new_game(seats, stake, pots or {}, rules)
         ids = [s.id for s in seats]
         self._fill(
@@ -123,11 +128,9 @@ class Game(GameState):
         """
         return [record.to_json() for record in self.history]
 
-    legal_actions = legal_actions
-    """Exactly what ``player`` (default: the player to act) may do now: ``engine.legal.legal_actions``.
-
-    The function itself, not a wrapper: it is called at every step of every search.
-    """
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        """Exactly what ``player`` (default: the player to act) may do now: ``engine.legal.legal_actions``."""
+        return legal_actions(self, player)
 
     def can_tonk_out(self) -> bool:
         """R7.4: the player to act can lay their whole hand down as two spreads of three now."""
@@ -139,12 +142,11 @@ class Game(GameState):
 
     # ------------------------------------------------------------------ rounds
 
-    start_round = deal.start_round
-    """Pay stakes, deal, turn the upcard, settle an opening 49/50: ``engine.deal.start_round``.
-
-    ``start_round(rng=None, deck=None, dealer=None)``: the function itself, not a
-    wrapper, like ``legal_actions``: it is called once a round.
-    """
+    def start_round(
+        self, rng: random.Random | None = None, deck: Sequence[Card] | None = None, dealer: str | None = None
+    ) -> list[Event]:
+        """Pay stakes, deal, turn the upcard, settle an opening 49/50: ``engine.deal.start_round``."""
+        return deal.start_round(self, rng, deck, dealer)
 
     def end_game(self) -> list[Event]:
         """R8.2: the players choose to stop; only between rounds."""
@@ -247,7 +249,7 @@ class Game(GameState):
     def restore(cls, data: object) -> Game:
         """Rebuild a game from ``snapshot()`` data; raises ``IllegalAction`` if it is not one."""
         g = read_snapshot(data)
-        game = cls.__new__(cls)
+        game = cls([], 0, _blank=True)
         game._fill(
             rules=HOUSE_RULES,
             stake=g.stake,
@@ -309,7 +311,7 @@ class Game(GameState):
         Flip and flop are settled by the deal (R5.4), so the world marks them
         paid and only the game pot is played for. ``stock`` is top card last.
         """
-        game = cls.__new__(cls)
+        game = cls([], 0, _blank=True)
         game._fill(
             rules=HOUSE_RULES,
             stake=view.stake,
@@ -347,3 +349,11 @@ class Game(GameState):
         return isinstance(other, Game) and self.snapshot() == other.snapshot()
 
     __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        """A pickled game is its snapshot: ``restore`` rebuilds it (the log of earlier rounds stays behind).
+
+        Said explicitly because the compiled engine (README, "The compiled engine") can not
+        rebuild a ``Game`` without calling ``__init__``.
+        """
+        return (Game.restore, (self.snapshot(),))

@@ -11,7 +11,7 @@ who dropped and how many chips each pot paid whom (R2.6, R7).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from bot.history.members import HistoryError
@@ -163,9 +163,14 @@ def story(events: tuple[Event, ...], members: Mapping[str, int]) -> list[tuple[s
         dealt = dealt or isinstance(event, RoundStarted)
         if not dealt or isinstance(event, TurnStarted):
             continue
-        params = {name: _param(name, getattr(event, name), members) for name in event.__slots__}
+        params = {name: _param(name, getattr(event, name), members) for name in _field_names(event)}
         lines.append((_snake(type(event).__name__), params))
     return lines
+
+
+def _field_names(event: Event) -> list[str]:
+    """An event's fields in order (the compiled engine's events have no ``__slots__``)."""
+    return [f.name for f in fields(event)]
 
 
 def _param(name: str, value: Any, members: Mapping[str, int]) -> Any:

@@ -12,7 +12,26 @@ from simcord.results import to_discord_message
 from bot.audit import audit_guild
 from bot.runtime import TableRuntime
 from bot.table.model import Table
+from engine import Game, PublicView
 from tests.conftest import World
+
+
+class ShowingView:
+    """A table's game that shows ``view`` as its public view, and is the game in everything else.
+
+    For a screen test that needs a state hard to reach by play. The game's own
+    method can not be replaced on it: the compiled engine's classes are closed.
+    """
+
+    def __init__(self, game: Game, view: PublicView) -> None:
+        self._game = game
+        self._view = view
+
+    def public_view(self) -> PublicView:
+        return self._view
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
 
 
 def runtime(world: World) -> TableRuntime:

@@ -19,7 +19,7 @@ from cogs.flipflop import emojis
 from cogs.flipflop.emojis import CardEmojis, SyncReport, sync
 from engine import Card
 from engine.view import SpreadView
-from tests.cogs.helpers import displayed, my_hand, open_table, section, table_message
+from tests.cogs.helpers import ShowingView, displayed, my_hand, open_table, section, table_message
 from tests.conftest import World, make_bot
 
 EMOJI_PATH = "/applications/*/emojis"
@@ -167,14 +167,14 @@ async def test_a_table_too_long_for_emojis_shows_its_cards_as_text(
     view = game.public_view()
     owner = view.players[0]
     many = tuple(SpreadView(r - 1, owner, "set", tuple(Card(r, s) for s in "CDH")) for r in range(1, 14))
-    monkeypatch.setattr(game, "public_view", lambda: dataclasses.replace(view, spreads=many))
+    monkeypatch.setattr(table, "game", ShowingView(game, dataclasses.replace(view, spreads=many)))
     t = texts("en").with_faces(Look(world.bot.card_faces, "classic"))
     page = table_page(table, t, "ann discarded K♧", ["a line of the round's story"] * 8)
     spreads = next(b for b in page.blocks if b.startswith("**Spreads**"))
     assert "<:ff_" not in spreads and "`K♧`" in spreads
     assert page.length <= V2_TEXT and "a line of the round's story" in "\n".join(page.displays())
     few = dataclasses.replace(view, spreads=many[:2])
-    monkeypatch.setattr(game, "public_view", lambda: few)
+    monkeypatch.setattr(table, "game", ShowingView(game, few))
     shown = next(b for b in table_page(table, t).blocks if b.startswith("**Spreads**"))
     assert "<:ff_" in shown  # what fits keeps its pictures
 

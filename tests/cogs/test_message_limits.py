@@ -17,7 +17,7 @@ from simcord.http import router
 from bot.i18n import LANGUAGES
 from bot.limits import CONTENT, fitted, problems, shorten
 from cogs.flipflop import history
-from tests.cogs.helpers import select_id, selects, table_in, table_message
+from tests.cogs.helpers import ShowingView, select_id, selects, table_in, table_message
 from tests.cogs.test_languages_game import ops
 from tests.conftest import World
 
@@ -207,8 +207,9 @@ async def test_every_table_and_lobby_state_keeps_the_v2_limits_in_every_language
         monkeypatch.setattr(table, "practice", False)
     table.invited = []
     await host.click(lobby, custom_id=ops(lobby)["start"])
-    assert table.game is not None and len(table.seats) == 5
-    view = table.game.public_view()
+    game = table.game
+    assert game is not None and len(table.seats) == 5
+    view = game.public_view()
     owner = view.players[0]
     many = tuple(
         SpreadView(i, owner, "run", tuple(Card(r, s) for r in range(1 + i % 4, 10 + i % 4)))
@@ -229,7 +230,7 @@ async def test_every_table_and_lobby_state_keeps_the_v2_limits_in_every_language
     for lang, style in looks:
         t = texts(lang).with_faces(Look(faces, style))
         for name, shown in (("playing", crowded), ("between rounds", between), ("over", over)):
-            monkeypatch.setattr(table.game, "public_view", lambda shown=shown: shown)
+            monkeypatch.setattr(table, "game", ShowingView(game, shown))
             _within(table_screen(table, t, last, log).view, f"{name} {lang} {style}")
             _within(table_screen(table, t).view, f"{name}, no log {lang} {style}")
             monkeypatch.setattr(table, "practice", True)
