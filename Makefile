@@ -6,6 +6,9 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 STAMP_PLAY := $(VENV)/.installed-play
 STAMP_BROWSER := $(VENV)/.installed-browser
+# Installing compiles the engine's rule modules (setup.py, engine/_compiled.py): a changed rule
+# module, setup.py or pyproject.toml installs (and compiles) again.
+BUILD_INPUTS := pyproject.toml setup.py $(wildcard engine/*.py)
 
 .PHONY: run test test-browser check-web play lint bench clean
 
@@ -13,15 +16,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP_RUN): pyproject.toml | $(BIN)/python
+$(STAMP_RUN): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(STAMP_TEST): pyproject.toml | $(BIN)/python
+$(STAMP_TEST): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(STAMP_RUN)
 
-$(STAMP_PLAY): pyproject.toml | $(BIN)/python
+$(STAMP_PLAY): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,play]'
 	touch $@ $(STAMP_RUN) $(STAMP_TEST)
 
@@ -30,11 +33,13 @@ run: $(STAMP_RUN)
 	@$(BIN)/python -m bot || test $$? -eq 2
 
 test: $(STAMP_TEST)
-	$(BIN)/ruff check engine bot cogs tests bench
+	$(BIN)/ruff check engine bot cogs tests bench setup.py
 	$(BIN)/mypy --strict engine bot cogs
 	$(BIN)/python -m pytest
+	# The rules once more from their sources: the compiled and the plain engine must agree.
+	FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q tests/engine
 
-$(STAMP_BROWSER): pyproject.toml | $(BIN)/python
+$(STAMP_BROWSER): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[browser]'
 	touch $@ $(STAMP_RUN) $(STAMP_TEST) $(STAMP_PLAY)
 
@@ -65,4 +70,4 @@ bench: $(STAMP_TEST)
 	$(BIN)/python bench/runtime_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build engine/*.so engine/.compiled.json *__mypyc*.so

@@ -19,6 +19,10 @@ machine disturbs the figures less.
 on a random one — alternating with ours in one process, and prints the ratio
 of actions per second.
 
+The first line says whether the engine's rule modules ran compiled (the
+default where the install could compile them) or from their sources
+(``FLIPFLOP_PURE_ENGINE=1`` asks for the sources).
+
 ``--rollouts`` counts the play-outs the strong player completes in its default
 budget (180 ms, of CPU time) on 30 fixed positions from basic-strategy games.
 """
@@ -37,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Game, Leave, Seat  # noqa: E402
+from engine import HOW_IT_RUNS, Game, Leave, Seat  # noqa: E402
 
 Loop = Callable[[float, int], tuple[int, int]]
 
@@ -170,6 +174,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print cProfile's top lines")
     parser.add_argument("--rollouts", action="store_true", help="strong player's play-outs per decision")
     args = parser.parse_args()
+    print(f"engine: {HOW_IT_RUNS}")  # compiled, or from its sources (engine/_compiled.py)
     if args.rollouts:
         counts = rollouts()
         mean = sum(counts) / len(counts)

@@ -8,8 +8,14 @@ read: ``cards`` and ``spreads`` (R1, R6.4), ``state`` (the records),
 ``replay``; words for players are in ``catalog``. Computer play (strategies,
 inference, sampled worlds, play-outs, the coach and the review) is not a rule
 and lives apart, in ``engine.ai``.
+
+The rule modules that run at every step are compiled with mypyc when the
+package is installed, and run from their sources when they can not be (or have
+changed since): ``engine._compiled`` says which, and why. ``COMPILED`` and
+``HOW_IT_RUNS`` tell a caller what it got.
 """
 
+from engine._compiled import COMPILED, HOW_IT_RUNS  # first: it decides how the rule modules load
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, SeatId, Spread, TonkOut
 from engine.cards import DECK, Card, hand_value
 from engine.errors import IllegalAction, MalformedInput
@@ -19,7 +25,9 @@ from engine.state import Seat, TableSpread
 from engine.view import PlayerView, PublicView, SpreadView
 
 __all__ = [
+    "COMPILED",
     "DECK",
+    "HOW_IT_RUNS",
     "HOUSE_RULES",
     "Action",
     "Card",
