@@ -100,15 +100,13 @@ class _Sources(importlib.abc.MetaPathFinder):
     """Finds the compiled modules' sources, ahead of the compiled files beside them."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.names = {f"engine.{name}" for name in MODULES}
+        self.sources = {f"engine.{name}": folder / f"{name}.py" for name in MODULES}
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        if fullname not in self.names:
-            return None
-        return importlib.util.spec_from_file_location(fullname, self.folder / f"{fullname[7:]}.py")
+        source = self.sources.get(fullname)
+        return None if source is None else importlib.util.spec_from_file_location(fullname, source)
 
 
 def choose() -> tuple[bool, str]:

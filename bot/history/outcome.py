@@ -163,14 +163,9 @@ def story(events: tuple[Event, ...], members: Mapping[str, int]) -> list[tuple[s
         dealt = dealt or isinstance(event, RoundStarted)
         if not dealt or isinstance(event, TurnStarted):
             continue
-        params = {name: _param(name, getattr(event, name), members) for name in _field_names(event)}
+        params = {f.name: _param(f.name, getattr(event, f.name), members) for f in fields(event)}
         lines.append((_snake(type(event).__name__), params))
     return lines
-
-
-def _field_names(event: Event) -> list[str]:
-    """An event's fields in order (the compiled engine's events have no ``__slots__``)."""
-    return [f.name for f in fields(event)]
 
 
 def _param(name: str, value: Any, members: Mapping[str, int]) -> Any:
