@@ -109,6 +109,23 @@ def fair_prefix(table: Table) -> str:
     return f"🔒 `{now['commitment'][:PREFIX]}…`" if now is not None else ""
 
 
+def fair_line(table: Table, t: Texts) -> str:
+    """The table's one fair-deal line: the next round's commitment whole, else the one in play, short.
+
+    The next round's commitment is drawn at this round's deal and must be public in a message
+    *created* before the clicks that seed it (docs/FAIRNESS.md): the table message posted for
+    the deal shows it from the start.
+    """
+    if table.status == "closed":
+        return ""
+    public = table.fair.to_public()
+    if public["pending"] is not None:
+        return "🔒 " + t.gettext("Round {round} commitment: `{commitment}`").format(
+            round=t.number(public["pending"]["round"]), commitment=public["pending"]["commitment"]
+        )
+    return fair_prefix(table)
+
+
 def fair_text(table: Table, t: Texts) -> str:
     """The private answer to **Fair deal**: the commitments and the client seed whole, and how to check."""
     lines = commitment_lines(table, t, seed_room=FAIR_SEED)
@@ -219,8 +236,9 @@ def _table_page(
         else t.gettext("Table {table} · this table is closed")
     ).format(table=table.id)
     small = [away_rule(table, t)] if table.status == "playing" else []
-    if prefix := fair_prefix(table):
-        small.append(prefix)
+    prefix = fair_prefix(table)
+    if line := fair_line(table, t):
+        small.append(line)
     blocks = [
         _header(table, v, t),
         _board(v, t),

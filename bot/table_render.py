@@ -33,6 +33,7 @@ from bot.runtime.outcomes import (
     TimedOut,
     WentAway,
 )
+from bot.table.log import Entry
 from bot.table.model import Table
 from engine import Card
 from engine.events import (
@@ -140,28 +141,18 @@ def commitment_lines(table: Table, t: Texts, seed_room: int = SEED_SHOWN) -> str
 
 
 def dealt_line(table: Table, number: int, t: Texts) -> str:
-    """Published with a deal: the commitment it was dealt under, its client seed, the next commitment."""
+    """Published with a deal: the commitment it was dealt under.
+
+    Its client seed and the next round's commitment are in the **Fair deal** answer, the
+    round's replay and ``/flipflop verify`` (the table shows the next commitment whole).
+    """
     fair = table.fair.to_public()
     now = fair["in_play"]
     if now is None or now["round"] != number:
         now = table.last_reveal if table.last_reveal and table.last_reveal["round"] == number else None
     if now is None:
         return ""
-    if fair["pending"] is not None:
-        line = t.gettext(
-            "🔒 Fair deal: commitment `{commitment}` · client seed `{client_seed}` · "
-            "round {round} commitment `{next_commitment}`"
-        ).format(
-            commitment=now["commitment"],
-            client_seed=now["client_seed"],
-            round=t.number(fair["pending"]["round"]),
-            next_commitment=fair["pending"]["commitment"],
-        )
-    else:
-        line = t.gettext("🔒 Fair deal: commitment `{commitment}` · client seed `{client_seed}`").format(
-            commitment=now["commitment"], client_seed=now["client_seed"]
-        )
-    return "\n" + line
+    return "\n" + t.gettext("🔒 Fair deal: commitment `{commitment}`").format(commitment=now["commitment"])
 
 
 def reveal_line(table: Table, t: Texts) -> str:
@@ -418,14 +409,25 @@ def _game_ends(table: Table, events: Sequence[Event]) -> bool:
     )
 
 
-def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "") -> list[str]:
+def event_lines(
+    table: Table,
+    events: Sequence[Event],
+    t: Texts,
+    ending: str = "",
+    *,
+    stacks: Mapping[str, int] | None = None,
+    ends: bool | None = None,
+) -> list[str]:
     """The public messages for what everyone should see (ordinary draws and discards go in the table).
 
     ``ending`` is why the game ends (said after what caused it, before the
     standings); no "next deal" is announced when the game ends with it.
+    ``stacks`` and ``ends``: the table as it was just after these events (a
+    saved log's entry), else as it is now.
     """
-    stacks = table.game.public_view().stacks if table.game is not None else {}
-    telling = _Telling(table, t, stacks, _game_ends(table, events), ending)
+    if stacks is None:
+        stacks = table.game.public_view().stacks if table.game is not None else {}
+    telling = _Telling(table, t, stacks, _game_ends(table, events) if ends is None else ends, ending)
     out: list[str] = []
     for e in events:
         tell = _TOLD.get(type(e))
@@ -434,17 +436,34 @@ def event_lines(table: Table, events: Sequence[Event], t: Texts, ending: str = "
     return out
 
 
-def round_ending(table: Table, ended: RoundEnded, t: Texts) -> Ending:
-    """What the round's picture shows: each hand as dealt out to the end, the spreads, the winners."""
-    v = table.game.public_view() if table.game is not None else None
-    return Ending(
-        number=v.round_number if v is not None else 0,
-        hands=tuple(
-            (seat_name(table, t, p), tuple(h), ended.values.get(p, 0)) for p, h in ended.hands.items()
-        ),
-        spreads=tuple((seat_name(table, t, s.owner), s.cards) for s in (v.spreads if v is not None else ())),
-        winners=tuple(seat_name(table, t, p) for p in ended.game_winners),
-    )
+def log_lines(table: Table, entries: Sequence[Entry], t: Texts) -> list[str]:
+    """A saved round log (``bot.table.log``) in words: each change's notices, then its events."""
+    out: list[str] = []
+    for entry in entries:
+        out.extend(line for n in entry.notices if (line := notice_line(table, n, t)) is not None)
+        out.extend(event_lines(table, entry.events, t, stacks=entry.stacks, ends=entry.ends))
+    return out
+
+
+def last_move_line(table: Table, t: Texts) -> str:
+    """The table's "last move" line, from its saved log."""
+    return last_move(table, table.log.last, t)
+
+
+def ending_of(table: Table, entries: Sequence[Entry], t: Texts) -> Ending | None:
+    """The picture of a logged round's end (every hand, the spreads, the winners), if it ended."""
+    for entry in reversed(entries):
+        ended = entry.ended
+        if ended is not None:
+            return Ending(
+                number=entry.round,
+                hands=tuple(
+                    (seat_name(table, t, p), tuple(h), ended.values.get(p, 0)) for p, h in ended.hands.items()
+                ),
+                spreads=tuple((seat_name(table, t, owner), cards) for owner, cards in entry.spreads),
+                winners=tuple(seat_name(table, t, p) for p in ended.game_winners),
+            )
+    return None
 
 
 def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:
@@ -624,19 +643,9 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
     if isinstance(notice, ComputersOnly):
         return t.gettext("🤖 Only computer players are left at the table, so the game ends.")
     if isinstance(notice, Resumed):
-        if table.status == "lobby":
-            return t.gettext("♻️ The bot restarted; the table is still open.")
-        to_act = table.game.public_view().to_act if table.game is not None else None
-        if to_act is not None:
-            return t.gettext("♻️ The bot restarted; the game carries on. It's **{name}**'s turn.").format(
-                name=seat_name(table, t, to_act)
-            )
-        return t.gettext(RESTARTED)
+        # a game's table reads as it did before the restart (its log is saved with it): nothing to add
+        return t.gettext("♻️ The bot restarted; the table is still open.") if table.status == "lobby" else ""
     return _closed_line(table, notice, t)
-
-
-RESTARTED = N_("♻️ The bot restarted; the game carries on.")
-"""Said in the table message's last move after a restart."""
 
 
 def _closed_line(table: Table, notice: TableClosed, t: Texts) -> str | None:

@@ -18,11 +18,15 @@ from bot.ledger import HOUSE_ID, InsufficientChips, Ledger
 from bot.ratings import Finish
 from bot.storage import Unavailable
 from bot.table.model import Table, TableError, TableMoved, Unreadable, account
+from bot.table.notices import Notice
 from bot.table.repository import LockFirst, TableRepository
-from bot.table.transitions import Step
+from bot.table.transitions import Step, logged
 from engine.events import GameOver, RoundEnded
 
 log = logging.getLogger("flipflop.tables")
+
+Told = tuple[Notice, ...] | Callable[[Table, Step], tuple[Notice, ...]]
+"""A change's notices, or how to find them once the change is made."""
 
 
 def members(table: Table, seats: Iterable[str]) -> dict[str, int]:
@@ -64,16 +68,22 @@ class OpenTables:
                 return t
         return None
 
-    async def commit(self, table: Table, change: Callable[[Table], Step]) -> Step:
+    async def commit(
+        self, table: Table, change: Callable[[Table], Step], told: Told = ()
+    ) -> Step:
         """Apply ``change`` to the table, then its chips, history and save in one transaction.
 
-        If anything fails, the table in memory is put back as it was (or, when
+        ``told``: the notices that explain the change (or how to find them from the changed table
+        and its step); they and the change's events are kept in the table's round log, saved
+        with it. If anything fails, the table in memory is put back as it was (or, when
         another writer saved it first, replaced by what is saved: ``TableMoved``).
         """
         before, version = table.to_json(), table.version
         moved: list[Table | None] = []
         try:
             step = change(table)
+            step.notices = told(table, step) if callable(told) else told
+            logged(table, step)
             if step.bump:
                 table.seq += 1
             if table.status == "closed":

@@ -30,7 +30,7 @@ from dataclasses import replace
 
 from bot.ledger import Ledger
 from bot.runtime.computers import LEVELS, ComputerPlayers
-from bot.runtime.open_tables import OpenTables
+from bot.runtime.open_tables import OpenTables, Told
 from bot.runtime.outbox import Outbox
 from bot.runtime.outcomes import (
     CameBack,
@@ -141,9 +141,12 @@ class TableRuntime:
             transitions.heard(table, interaction_id)
             yield table
 
-    async def _commit(self, table: Table, change: Callable[[Table], Step]) -> Step:
-        """One transition, its chips and its save in one transaction (the caller holds the lock)."""
-        return await self.open_tables.commit(table, change)
+    async def _commit(self, table: Table, change: Callable[[Table], Step], told: Told = ()) -> Step:
+        """One transition, its chips and its save in one transaction (the caller holds the lock).
+
+        ``told``: the notices that explain it, kept with its events in the table's round log.
+        """
+        return await self.open_tables.commit(table, change, told)
 
     async def apply_action(self, table: Table, action: Action, by_timer: bool = False) -> list[Event]:
         """One player's move (a member's, or one the computer plays): every game move passes here."""
@@ -354,10 +357,11 @@ class TableRuntime:
         async with self._command(table_id, interaction_id) as table:
             now = self.clock()
             step = await self._commit(
-                table, lambda t: transitions.start(t, user_id, may_manage, now, self.round_pause)
+                table,
+                lambda t: transitions.start(t, user_id, may_manage, now, self.round_pause),
+                lambda t, _: (GameStarted(len(t.seats)),),
             )
-            outcome = Outcome(table, tuple(step.events), (GameStarted(len(table.seats)),))
-            return self._done(outcome)
+            return self._done(Outcome(table, tuple(step.events), step.notices))
 
     async def act(
         self,
@@ -380,23 +384,28 @@ class TableRuntime:
             back: tuple[Notice, ...] = ()
             if table.is_away(user_id):  # their own move says they are back
                 now = self.clock()
-                await self._commit(table, lambda t: transitions.back(t, user_id, now))
                 back = (CameBack(user_id),)
+                await self._commit(table, lambda t: transitions.back(t, user_id, now), back)
             events = await self.apply_action(table, action)
             return self._done(Outcome(table, tuple(events), back))
 
     async def away(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
         """A seated member steps away: the basic computer plays their seat with their chips."""
         async with self._command(table_id, interaction_id) as table:
-            await self._commit(table, lambda t: transitions.away(t, user_id))
-            return self._done(Outcome(table, notices=(WentAway(user_id, False, table.away_rounds),)))
+            step = await self._commit(
+                table,
+                lambda t: transitions.away(t, user_id),
+                lambda t, _: (WentAway(user_id, False, t.away_rounds),),
+            )
+            return self._done(Outcome(table, notices=step.notices))
 
     async def back(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
         """An away member is back (**I'm back**, from the table or their hand): they play their seat again."""
         async with self._command(table_id, interaction_id) as table:
             now = self.clock()
-            await self._commit(table, lambda t: transitions.back(t, user_id, now))
-            return self._done(Outcome(table, notices=(CameBack(user_id),)))
+            back = (CameBack(user_id),)
+            step = await self._commit(table, lambda t: transitions.back(t, user_id, now), back)
+            return self._done(Outcome(table, notices=step.notices))
 
     async def leave_after_round(
         self, table_id: str, user_id: int, *, interaction_id: int | None = None
@@ -405,17 +414,19 @@ class TableRuntime:
         async with self._command(table_id, interaction_id) as table:
             now = self.clock()
             step = await self._commit(
-                table, lambda t: transitions.leave_after_round(t, user_id, now, self.round_pause)
+                table,
+                lambda t: transitions.leave_after_round(t, user_id, now, self.round_pause),
+                lambda _, s: (LeavingAfterRound(user_id),) if s.later else (),
             )
-            if step.later:
-                return self._done(Outcome(table, notices=(LeavingAfterRound(user_id),)))
-            return self._done(Outcome(table, tuple(step.events)))
+            return self._done(Outcome(table, tuple(step.events), step.notices))
 
     async def stay(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
         """Take back "leave after this round" (R8.4) while the round is still on."""
         async with self._command(table_id, interaction_id) as table:
-            await self._commit(table, lambda t: transitions.stay(t, user_id))
-            return self._done(Outcome(table, notices=(LeavingAfterRound(user_id, staying=True),)))
+            step = await self._commit(
+                table, lambda t: transitions.stay(t, user_id), (LeavingAfterRound(user_id, staying=True),)
+            )
+            return self._done(Outcome(table, notices=step.notices))
 
     async def stop(
         self,
@@ -429,11 +440,11 @@ class TableRuntime:
         async with self._command(table_id, interaction_id) as table:
             now = self.clock()
             step = await self._commit(
-                table, lambda t: transitions.stop(t, user_id, may_manage, now, self.round_pause)
+                table,
+                lambda t: transitions.stop(t, user_id, may_manage, now, self.round_pause),
+                lambda _, s: (StopRequested(user_id),) if s.later else (Stopped(user_id),),
             )
-            if step.later:
-                return self._done(Outcome(table, notices=(StopRequested(user_id),)))
-            return self._done(Outcome(table, tuple(step.events), (Stopped(user_id),)))
+            return self._done(Outcome(table, tuple(step.events), step.notices))
 
     async def seed(self, table_id: str, user_id: int, text: str, *, interaction_id: int | None = None) -> int:
         """``/flipflop seed``: a seated player's text for the next deal's client seed; returns that round.
@@ -516,20 +527,25 @@ class TableRuntime:
         assert game is not None
         player = game.to_act
         assert player is not None
-        await self._commit(table, lambda t: transitions.timed_out(t, int(player)))
+        step = await self._commit(
+            table,
+            lambda t: transitions.timed_out(t, int(player)),
+            lambda t, _: (WentAway(int(player), True, t.away_rounds),),
+        )
         events = await self._play_for(table, player)
-        return Outcome(table, tuple(events), (WentAway(int(player), True, table.away_rounds),))
+        return Outcome(table, tuple(events), step.notices)
 
     async def _deal_next(self, table: Table) -> Outcome:
         """Between rounds: let leavers go, stop if asked, end if only computers are left, else deal."""
         stopping = table.stop_after_round
         releasing = [u for u, rounds in table.away.items() if rounds >= table.away_rounds]
         now = self.clock()
-        step = await self._commit(table, lambda t: transitions.next_round(t, now, self.round_pause))
+        released = tuple(Released(u, table.away_rounds) for u in releasing)
+        step = await self._commit(table, lambda t: transitions.next_round(t, now, self.round_pause), released)
         game = table.game
         assert game is not None
         view = game.public_view()
-        notices: tuple[Notice, ...] = tuple(Released(u, table.away_rounds) for u in releasing)
+        notices: tuple[Notice, ...] = step.notices
         if view.over and not stopping and all(transitions.played_by_computer(table, p) for p in view.seated):
             notices += (ComputersOnly(),)
         return Outcome(table, tuple(step.events), notices)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from bot.fair_deal import FairDeal
 from bot.ledger import HOUSE_ID
 from bot.refusals import Refusal
+from bot.table.log import RoundLog
 from engine import HOUSE_RULES, Game, IllegalAction
 from engine.events import Event, GameOver, SeatClosed
 
@@ -131,6 +132,8 @@ class Table:
     """The public thread the game is played in (opened from the lobby message at Start), if any."""
     lobby_message_id: int | None = None
     """With a thread: the lobby message in the channel, which shows the final standings at the end."""
+    log: RoundLog = field(default_factory=RoundLog)
+    """What the table shows of the game: the round's log, the last move, the finished round's log."""
 
     @property
     def plays_in(self) -> int:
@@ -214,6 +217,7 @@ class Table:
             "invited": list(self.invited),
             "thread_id": self.thread_id,
             "lobby_message_id": self.lobby_message_id,
+            "log": self.log.to_json(),
         }
 
     @classmethod
@@ -261,6 +265,7 @@ class Table:
                 lobby_message_id=(
                     int(data["lobby_message_id"]) if data.get("lobby_message_id") is not None else None
                 ),
+                log=RoundLog.from_json(data.get("log")),
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
             raise TableFormatError(f"saved table is damaged: {e}") from None

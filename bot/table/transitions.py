@@ -31,6 +31,7 @@ from bot.table.model import (
     account,
     cash_outs,
 )
+from bot.table.notices import Notice
 from engine import Card, Game, Leave, Seat
 from engine.actions import Action
 from engine.events import Event, GameOver, RoundEnded, RoundStarted, SeatClosed
@@ -50,6 +51,25 @@ class Step:
     """The controls shown so far are stale now (every change of the game or the seats)."""
     seeds: int = 0
     """For a player's seed text: the round it goes into."""
+    notices: tuple[Notice, ...] = ()
+    """The table-life notices that explain the change (told before its events)."""
+
+
+def logged(table: Table, step: Step) -> None:
+    """Keep what a game's change tells in the table's round log (``bot.table.log``), worded when shown."""
+    game = table.game
+    if game is None or not (step.events or step.notices):
+        return
+    v = game.public_view()
+    ends = table.stop_after_round or v.over or any(isinstance(e, GameOver) for e in step.events)
+    table.log.add(
+        step.notices,
+        step.events,
+        stacks=dict(v.stacks),
+        ends=ends,
+        round_number=v.round_number,
+        spreads=tuple((s.owner, tuple(s.cards)) for s in v.spreads),
+    )
 
 
 def _moving(table: Table, *postings: Posting) -> list[Posting]:

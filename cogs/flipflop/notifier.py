@@ -33,7 +33,6 @@ from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.limits import fitted
 from bot.replay_link import story_file, watch_button
-from bot.round_picture import Ending
 from bot.runtime import (
     ComputersOnly,
     Delivery,
@@ -46,13 +45,14 @@ from bot.runtime import (
     Whereabouts,
 )
 from bot.storage import StoreError
+from bot.table.log import Entry
 from bot.table.model import Table, Unreadable
 from bot.table_render import (
-    RESTARTED,
+    ending_of,
     event_lines,
-    last_move,
+    last_move_line,
+    log_lines,
     notice_line,
-    round_ending,
     round_title,
     seat_name,
     unreadable_line,
@@ -70,7 +70,6 @@ from engine.events import (
     GameOver,
     LaidOff,
     PlayerLeft,
-    RoundEnded,
     RoundStarted,
     SpreadLaid,
 )
@@ -228,8 +227,9 @@ class Said:
 def news_kinds(table: Table) -> tuple[type[Notice], ...]:
     """Notices posted as news: a closing; in a lobby, a restart too.
 
-    In a game a restart is a line of the round's log, so resuming a table costs one call: the
-    paced edit of its message (which also finds a deleted one).
+    In a game a restart says nothing (the table reads as before: its log is saved with it) but
+    counts as said, so resuming a table costs one call: the paced edit of its message (which
+    also finds a deleted one).
     """
     return (TableClosed,) if table.game is not None else (TableClosed, Resumed)
 
@@ -273,6 +273,18 @@ def worst(results: Sequence[Sent]) -> Sent:
     return max(results, key=lambda s: _RANK[s.status], default=Sent(Delivery.OK))
 
 
+def game_finished(table: Table) -> bool:
+    """A game that ended by the rules (or was stopped): its table message becomes its last round's record."""
+    return table.status == "closed" and table.game is not None and table.game.public_view().over
+
+
+def round_record(table: Table, number: int, entries: Sequence[Entry], t: Texts) -> RoundRecord:
+    """Round ``number``'s record in the channel, drawn from its saved log: its story and its picture."""
+    style = t.faces.style if t.faces is not None else "classic"
+    title = practice_title(table, round_title(number, t), t)
+    return RoundRecord(title, tuple(log_lines(table, entries, t)), ending_of(table, entries, t), style)
+
+
 def play_again_view(table: Table, t: Texts) -> discord.ui.View:
     """The final standings' one control: a new lobby with the same stake and buy-in."""
     view = discord.ui.View(timeout=None)
@@ -287,12 +299,8 @@ class DiscordNotifier:
         self.bot = bot
         self.open_hands: dict[tuple[str, int], OpenHand] = {}
         """The latest interaction behind each player's private hand message (valid 15 minutes)."""
-        self.last_lines: dict[str, str] = {}
-        """Each table's "last move" line (what the table message says happened last)."""
         self.pacer = EditPacer(limit=bot.harness.edit_limit)
         """Table-message edits, at most 5 per 5 s per channel, made outside the table's lock."""
-        self.logs: dict[str, list[str]] = {}
-        """Each table's log of the round being played (shown in the table message)."""
         self.below: dict[str, int] = {}
         """How many members' messages were posted below each table message since it was posted."""
         self.public: dict[int, Texts] = {}
@@ -306,8 +314,6 @@ class DiscordNotifier:
         self._tasks: set[asyncio.Future[None]] = set()
         self.pings = TurnPings(self)
         """A mention when a member's turn starts and no hand of theirs is open (cogs/flipflop/pings.py)."""
-        self.endings: dict[str, Ending] = {}
-        """How each table's last round ended (its record's picture), until the next deal."""
         self.calls = CallBudget()
         """Each table's channel calls against its players' moves (a lone draw shows within it)."""
 
@@ -421,7 +427,6 @@ class DiscordNotifier:
         table = outcome.table
         self.calls.acted(table.id, sum(isinstance(e, MOVES) for e in outcome.events))
         t = await self.table_texts(table)
-        self._remember_moves(outcome, t)
         said = what_is_said(outcome, t)
         if table.game is None:
             results = await self._post_lobby_news(table, said, t)
@@ -430,7 +435,7 @@ class DiscordNotifier:
             if table_message:
                 self.refresh_soon(table)
         else:
-            self._log(table, outcome, said.lines, t)
+            self._record_finished_round(table, outcome, t)
             self._refresh_for(outcome, said, table_message)
             results = await self._post_game_news(table, said, t)
         await self._update_open_hands(table)
@@ -474,26 +479,19 @@ class DiscordNotifier:
             self._spawn(self.wrap_up_thread(table, news, bool(said.final), t))
         return results
 
-    def _log(self, table: Table, outcome: Outcome, lines: list[str], t: Texts) -> None:
-        """Add to this round's log; a new deal starts a new log and moves the table down.
+    def _record_finished_round(self, table: Table, outcome: Outcome, t: Texts) -> None:
+        """A new deal moves the table down; the old message keeps the finished round as its record.
 
-        The log's lines are kept as written, in the server's language of the moment (the
-        transcript, not this log, is the game's neutral record).
+        The record is drawn from the table's saved log of the finished round (``Table.log``),
+        so a restart in between loses none of it.
         """
-        tid = table.id
         if not any(isinstance(e, RoundStarted) for e in outcome.events):
-            self.logs.setdefault(tid, []).extend(lines)
             return
-        finished = self.logs.get(tid, [])
-        self.logs[tid] = list(lines)
         assert table.game is not None
         number = table.game.public_view().round_number
         old = self.message_id(table)
         if number > 1 and old is not None:
-            ending = self.endings.pop(tid, None)
-            style = t.faces.style if t.faces is not None else "classic"
-            title = practice_title(table, round_title(number - 1, t), t)
-            record = RoundRecord(title, tuple(finished), ending, style)
+            record = round_record(table, number - 1, table.log.finished, t)
             stored = None if table.practice else table.last_round_id  # the round that just ended
             self._spawn(self._move_down(table, old, record, stored))
 
@@ -603,25 +601,11 @@ class DiscordNotifier:
         failures = self.failures[table.id] = self.failures.get(table.id, 0) + 1
         self.refresh_soon(table, backoff(failures))
 
-    def _remember_moves(self, outcome: Outcome, t: Texts) -> None:
-        tid = outcome.table.id
-        if any(isinstance(n, Resumed) for n in outcome.notices) and outcome.table.status == "playing":
-            self.last_lines[tid] = t.gettext(RESTARTED)
-        if any(isinstance(e, RoundStarted) for e in outcome.events):
-            self.last_lines[tid] = ""
-        for e in outcome.events:
-            if isinstance(e, RoundEnded):
-                self.endings[tid] = round_ending(outcome.table, e, t)
-        line = last_move(outcome.table, outcome.events, t)
-        if line:
-            self.last_lines[tid] = line
-
     def forget(self, table_id: str) -> None:
         """A closed table: nothing of it to keep."""
         for key in [k for k in self.open_hands if k[0] == table_id]:
             self.forget_hand(*key)
         self.below.pop(table_id, None)
-        self.endings.pop(table_id, None)
         self.calls.forget(table_id)
         self.failures.pop(table_id, None)
 
@@ -663,9 +647,6 @@ class DiscordNotifier:
             await self._repost(table, old)
         elif sent.status in (Delivery.GONE, Delivery.FORBIDDEN):
             self.tell(Undelivered(table.id, sent))
-        if table.status == "closed":  # its last edit is made: nothing of it to keep
-            self.last_lines.pop(table.id, None)
-            self.logs.pop(table.id, None)
 
     async def refresh(self, table: Table) -> Sent:
         """Edit the table message to read as the table is now (``FAILED``: a passing failure)."""
@@ -673,10 +654,15 @@ class DiscordNotifier:
         if message_id is None:
             return Sent(Delivery.OK)
         message = self.channel(table).get_partial_message(message_id)
-        screen = self.screen(table, await self.server_texts(table.guild_id))
-        return await self._call(
-            table.id, "edit the table message", message.edit(**screen.edit()), CALL_SECONDS
-        )
+        if game_finished(table):  # the last round's record, with its picture and replay, like every round's
+            assert table.game is not None
+            t = await self.table_texts(table)
+            record = round_record(table, table.game.public_view().round_number, table.log.lines, t)
+            view = await self._replay_view(table, None if table.practice else table.last_round_id, t)
+            fields = await record.edit(t, view)
+        else:
+            fields = self.screen(table, await self.server_texts(table.guild_id)).edit()
+        return await self._call(table.id, "edit the table message", message.edit(**fields), CALL_SECONDS)
 
     async def close(self) -> None:
         """Shutdown: wait (at most ``DRAIN_SECONDS``) for the pending table edits and moves, then stop."""
@@ -702,7 +688,7 @@ class DiscordNotifier:
             if t is None:
                 t = texts(SOURCE_LANGUAGE)
                 self.refresh_soon(table)
-        screen = current_screen(table, t, self.last_lines.get(table.id, ""), self.logs.get(table.id, ()))
+        screen = current_screen(table, t, last_move_line(table, t), log_lines(table, table.log.lines, t))
         return Screen(**fitted(screen.edit()))  # within Discord's limits, however long the log
 
     async def _update_open_hands(self, table: Table) -> None:

@@ -46,9 +46,9 @@ async def test_the_table_shows_the_round_pots_players_pile_stock_and_a_short_com
     assert players.count("🂠") == sum(v.card_counts.values())
     assert f"▶️ **{table.names[int(v.to_act or 0)]}**" in players
     assert "none yet" in section(shown, "Spreads")
-    commitment = table.fair.to_public()["in_play"]["commitment"]
+    following = table.fair.to_public()["pending"]["commitment"]
     small = [line for line in text.splitlines() if line.startswith("-# 🔒")]
-    assert small == [f"-# 🔒 `{commitment[:12]}…`"]  # the status: a prefix (the deal's log line has it whole)
+    assert small == [f"-# 🔒 Round 2 commitment: `{following}`"]  # one small line: the next commitment whole
     assert set(buttons(shown)) >= {"My hand", "Leave after this round", "🔒 Fair deal"}
     assert accent(shown) is not None
 
