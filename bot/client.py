@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,7 @@ from bot.cards import CardFaces
 from bot.cards.styles import CardStyles
 from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.i18n.languages import LanguageBook
-from bot.i18n.mentions import remember as remember_commands
+from bot.i18n.mentions import COMMAND_IDS
 from bot.ledger import Ledger, LedgerError
 from bot.limits import fitted
 from bot.refusals import explain
@@ -29,6 +30,32 @@ EXTENSIONS = ("cogs.economy", "cogs.flipflop")
 
 if TYPE_CHECKING:
     from bot.runtime import TableRuntime
+
+
+def command_ids(commands: Iterable[app_commands.AppCommand]) -> dict[str, int]:
+    """Every command path of the synced commands (``"flipflop history"``), each with its top-level id."""
+    out: dict[str, int] = {}
+
+    def walk(prefix: str, options: Iterable[object], root: int) -> None:
+        for option in options:
+            if isinstance(option, app_commands.AppCommandGroup):
+                path = f"{prefix} {option.name}"
+                out[path] = root
+                walk(path, option.options, root)
+
+    for command in commands:
+        if command.type is not discord.AppCommandType.chat_input:
+            continue
+        out[command.name] = command.id
+        walk(command.name, command.options, command.id)
+    return out
+
+
+def remember_commands(commands: Iterable[app_commands.AppCommand]) -> dict[str, int]:
+    """Keep the synced commands' ids: sentences name them as clickable mentions (``bot.i18n.mentions``)."""
+    ids = command_ids(commands)
+    COMMAND_IDS.set(ids)
+    return ids
 
 
 @dataclass(frozen=True, slots=True)

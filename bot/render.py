@@ -14,9 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-import discord
-
-from bot.cards import DEFAULT_LOOK, SUIT_TEXT, Look
+from bot.cards import DEFAULT_LOOK, SUIT_TEXT, CardEmoji, Look
 from bot.i18n import N_, Texts
 from engine.cards import Card, sort_key
 
@@ -54,7 +52,7 @@ def plain(c: Card, t: Texts | None = None) -> str:
     return seen.faces.text(c, seen.style, t)
 
 
-def card_emoji(c: Card, t: Texts | None = None) -> discord.PartialEmoji | None:
+def card_emoji(c: Card, t: Texts | None = None) -> CardEmoji | None:
     """The card's emoji for ``t``'s reader (a select option's picture), or None: text only."""
     seen = look(t)
     return seen.faces.emoji(c, seen.style)

@@ -14,7 +14,7 @@ from bot.history import leaderboard_by_rating, season_leaderboard
 from bot.history.seasons import WHICH, Season, season_at
 from bot.i18n import LANGUAGES, N_, SOURCE_LANGUAGE, Texts
 from bot.ledger import HOUSE_ID, MAX_AMOUNT, DailyNotReady, InsufficientChips
-from bot.member_names import known_names, look_up, member_name
+from cogs.member_names import known_names, look_up, member_name
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot

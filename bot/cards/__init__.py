@@ -16,7 +16,7 @@ an unchanged one is never uploaded twice.
 The API, used by every renderer (``bot.render`` turns a card into message text through it)::
 
     faces = CardFaces()                    # one per bot; the emoji sync fills it
-    faces.emoji(card, "classic")           # discord.PartialEmoji, or None until uploaded
+    faces.emoji(card, "classic")           # a CardEmoji, or None until uploaded
     faces.emoji(None, "four")              # the back of a card
     faces.text(card, "classic", t)         # plain text, any place: "K♤", "10♡"; "king of spades"
     faces.markdown(card, "four", t)        # for a message: the emoji, else "`K♤`" (or the words)
@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
-
-import discord
 
 from bot.i18n.catalogs import N_
 from engine.cards import RANKS, SUITS, Card
@@ -123,20 +121,34 @@ def recorded_sums() -> dict[str, str]:
     return {name: digest for digest, name in (line.split("  ", 1) for line in lines if line)}
 
 
+@dataclass(frozen=True)
+class CardEmoji:
+    """An uploaded card face: an application emoji, written ``<:name:id>`` in a message's text.
+
+    A plain value: the Discord side turns it into a button's emoji (``cogs.flipflop.controls``).
+    """
+
+    name: str
+    id: int
+
+    def __str__(self) -> str:
+        return f"<:{self.name}:{self.id}>"
+
+
 class CardFaces:
     """The faces a bot can show: its uploaded emojis by face, and the text every card falls back to."""
 
     def __init__(self) -> None:
-        self._emojis: dict[tuple[str, str], discord.PartialEmoji] = {}
+        self._emojis: dict[tuple[str, str], CardEmoji] = {}
 
     def add(self, face: Face, emoji_id: int) -> None:
         """The emoji ``emoji_id`` shows ``face`` from now on."""
-        self._emojis[(face.deck, face.code)] = discord.PartialEmoji(name=face.name, id=emoji_id)
+        self._emojis[(face.deck, face.code)] = CardEmoji(face.name, emoji_id)
 
     def __len__(self) -> int:
         return len(self._emojis)
 
-    def emoji(self, card: Card | None, style: str) -> discord.PartialEmoji | None:
+    def emoji(self, card: Card | None, style: str) -> CardEmoji | None:
         """The card's emoji in ``style`` (``None``: the back), or None: not uploaded, or the text style."""
         if style not in DECKS:
             return None

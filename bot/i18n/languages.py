@@ -14,9 +14,8 @@ process at a time, so no other process holds a stale copy).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
-import discord
 from babel import Locale
 
 from bot.i18n.catalogs import LANGUAGES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE, Texts, texts
@@ -26,6 +25,27 @@ from bot.storage.choices import SavedChoices
 
 if TYPE_CHECKING:
     from bot.cards.styles import CardStyles
+
+class _User(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+class Asking(Protocol):
+    """What a language is read for: an interaction's server, member and client locale.
+
+    A Discord ``Interaction`` is one; no Discord type is needed here.
+    """
+
+    @property
+    def guild_id(self) -> int | None: ...
+
+    @property
+    def user(self) -> _User: ...
+
+    @property
+    def locale(self) -> object: ...
+
 
 __all__ = [
     "LANGUAGES",
@@ -141,10 +161,10 @@ class LanguageBook(SavedChoices):
             return "choice"
         return "client" if normalize(client_locale) is not None else "server"
 
-    async def reader(self, interaction: discord.Interaction) -> Texts:
+    async def reader(self, interaction: Asking) -> Texts:
         """``Texts`` for a private answer to an interaction (the member's language)."""
         return await self.member_texts(interaction.guild_id, interaction.user.id, str(interaction.locale))
 
-    async def public(self, interaction: discord.Interaction) -> Texts:
+    async def public(self, interaction: Asking) -> Texts:
         """``Texts`` for a public message in an interaction's server (the server's language)."""
         return await self.server_texts(interaction.guild_id)

@@ -3,7 +3,7 @@
 A mention is clickable and each client shows it in its own language (``/플립플롭 기록``
 in Korean), where a typed ``/flipflop history`` is English for everyone and must be
 typed again. A mention needs the command's id, known only once the bot's commands are
-synced: ``remember`` takes the tree's ``sync`` (or ``fetch_commands``) result. Until
+synced: ``bot.client.remember_commands`` takes the tree's ``sync`` (or ``fetch_commands``) result. Until
 then — and for a command the ids do not name — a sentence keeps the typed name, so a
 message is never broken, only plainer.
 
@@ -20,44 +20,15 @@ has its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from contextvars import ContextVar
 from types import MappingProxyType
-
-import discord
-from discord import app_commands
 
 COMMAND_IDS: ContextVar[Mapping[str, int]] = ContextVar("flipflop_command_ids", default=MappingProxyType({}))
 """Command path (``"flipflop history"``) → the id of its top-level command, once synced."""
 
 TYPED = re.compile(r"`/([a-z][a-z0-9_-]*(?: [a-z][a-z0-9_-]*){0,2})((?: [a-z_]+:[^`]*)?)`")
 """A command typed in a sentence: `` `/flipflop round id:{id}` `` → path, then any options."""
-
-
-def command_ids(commands: Iterable[app_commands.AppCommand]) -> dict[str, int]:
-    """Every command path of the synced commands, each with its top-level command's id."""
-    out: dict[str, int] = {}
-
-    def walk(prefix: str, options: Iterable[object], root: int) -> None:
-        for option in options:
-            if isinstance(option, (app_commands.AppCommandGroup,)):
-                path = f"{prefix} {option.name}"
-                out[path] = root
-                walk(path, option.options, root)
-
-    for command in commands:
-        if command.type is not discord.AppCommandType.chat_input:
-            continue
-        out[command.name] = command.id
-        walk(command.name, command.options, command.id)
-    return out
-
-
-def remember(commands: Iterable[app_commands.AppCommand]) -> dict[str, int]:
-    """Keep the synced commands' ids for the messages of this bot (see the module's note)."""
-    ids = command_ids(commands)
-    COMMAND_IDS.set(ids)
-    return ids
 
 
 def mention(path: str, ids: Mapping[str, int] | None = None) -> str:
@@ -82,4 +53,4 @@ def link_commands(text: str, ids: Mapping[str, int] | None = None) -> str:
     return TYPED.sub(one, text)
 
 
-__all__ = ["COMMAND_IDS", "command_ids", "link_commands", "mention", "remember"]
+__all__ = ["COMMAND_IDS", "link_commands", "mention"]

@@ -146,6 +146,21 @@ class Entry:
         return next((e for e in self.events if isinstance(e, ev.RoundEnded)), None)
 
 
+def told_entry(told: tuple[Notice, ...], events: list[Event] | tuple[Event, ...]) -> Entry | None:
+    """What of a change its round's log tells (None: nothing), before what it is worded from is added.
+
+    Not the leaving of a player removed for timeouts: the removal already says they are out.
+    """
+    removed = {str(n.player) for n in told if isinstance(n, TimedOut) and n.removed}
+    kept = tuple(
+        e
+        for e in events
+        if isinstance(e, TOLD) and not (isinstance(e, ev.PlayerLeft) and e.player in removed)
+    )
+    notices = tuple(n for n in told if not isinstance(n, NOT_LOGGED))
+    return Entry(notices, kept) if kept or notices else None
+
+
 @dataclass
 class RoundLog:
     """The round in play's log, its last move, and the finished round's log (until its record is made)."""
@@ -166,30 +181,22 @@ class RoundLog:
         spreads: tuple[tuple[str, tuple[Card, ...]], ...],
     ) -> None:
         """Keep what one change tells; a new deal starts a new log (the old one becomes ``finished``)."""
-        dealt = any(isinstance(e, ev.RoundStarted) for e in events)
-        if dealt:
+        if any(isinstance(e, ev.RoundStarted) for e in events):
             self.finished, self.lines, self.last = self.lines, [], ()
         moves = tuple(e for e in events if isinstance(e, MOVES))
         if moves:
             self.last = moves
-        removed = {str(n.player) for n in told if isinstance(n, TimedOut) and n.removed}
-        kept_events = tuple(
-            e
-            for e in events
-            if isinstance(e, TOLD) and not (isinstance(e, ev.PlayerLeft) and e.player in removed)
-        )
-        kept_notices = tuple(n for n in told if not isinstance(n, NOT_LOGGED))
-        if not kept_events and not kept_notices:
+        entry = told_entry(told, events)
+        if entry is None:
             return
-        ended = any(isinstance(e, ev.RoundEnded) for e in kept_events)
+        ended = entry.ended is not None
         self.lines.append(
-            Entry(
-                kept_notices,
-                kept_events,
-                dict(stacks) if any(isinstance(e, READS_STACKS) for e in kept_events) else {},
-                ends and any(isinstance(e, ev.NextDealer) for e in kept_events),
-                round_number if ended else 0,
-                spreads if ended else (),
+            dataclasses.replace(
+                entry,
+                stacks=dict(stacks) if any(isinstance(e, READS_STACKS) for e in entry.events) else {},
+                ends=ends and any(isinstance(e, ev.NextDealer) for e in entry.events),
+                round=round_number if ended else 0,
+                spreads=spreads if ended else (),
             )
         )
 

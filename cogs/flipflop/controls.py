@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol
 
 import discord
 
+from bot.cards import CardEmoji
 from bot.client import send_ephemeral
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
@@ -323,6 +324,11 @@ class TableButton(
         await answered(interaction, handler_of(interaction).on_table(interaction, self.tid, self.op))
 
 
+def button_emoji(emoji: str | CardEmoji | None) -> str | discord.PartialEmoji | None:
+    """A button's emoji: a card face (an application emoji, plain data in ``bot.cards``) as discord.py's."""
+    return discord.PartialEmoji(name=emoji.name, id=emoji.id) if isinstance(emoji, CardEmoji) else emoji
+
+
 class HandButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -351,7 +357,7 @@ class HandButton(
         op: str,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | discord.PartialEmoji | None = None,
+        emoji: str | CardEmoji | None = None,
         until: int | str | None = None,
         row: int | None = None,
         disabled: bool = False,
@@ -359,7 +365,12 @@ class HandButton(
         custom_id = f"ff:a:{tid}:{seq}:{op}" + (f":{until}" if until is not None else "")
         super().__init__(
             discord.ui.Button(
-                label=label or None, style=style, emoji=emoji, custom_id=custom_id, row=row, disabled=disabled
+                label=label or None,
+                style=style,
+                emoji=button_emoji(emoji),
+                custom_id=custom_id,
+                row=row,
+                disabled=disabled,
             )
         )
         self.tid, self.seq, self.op, self.until = tid, seq, op, until

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.cards import CardEmoji
 from bot.coach_render import practice_dress
 from bot.i18n import N_, Texts
 from bot.render import card_emoji, plain, plain_cards
@@ -492,7 +493,7 @@ def _spread_kind(s: Spread, t: Texts) -> str:
 
 
 def _layoff_button(
-    table: Table, lo: LayOff, t: Texts, row: int, face: discord.PartialEmoji | None = None
+    table: Table, lo: LayOff, t: Texts, row: int, face: CardEmoji | None = None
 ) -> HandButton:
     """One lay-off as a button: the card and the spread's number say what it does."""
     text = label(

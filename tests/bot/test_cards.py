@@ -15,6 +15,7 @@ from bot.cards import (
     HERE,
     SUIT_TEXT,
     TEXT_ONLY,
+    CardEmoji,
     CardFaces,
     Look,
     all_faces,
@@ -92,7 +93,8 @@ def test_a_synced_face_shows_as_its_emoji_and_only_in_its_set() -> None:
     ks = Card.parse("KS")
     face = next(f for f in all_faces() if f.deck == "four" and f.code == "KS")
     faces.add(face, 1234)
-    assert faces.emoji(ks, "four") == discord.PartialEmoji(name=face.name, id=1234)
+    assert faces.emoji(ks, "four") == CardEmoji(face.name, 1234)
+    assert str(faces.emoji(ks, "four")) == str(discord.PartialEmoji(name=face.name, id=1234))
     assert faces.emoji(ks, "classic") is None and faces.emoji(ks, "text") is None
     four = texts("en").with_faces(Look(faces, "four"))
     assert card(ks, four) == f"<:{face.name}:1234>"
