@@ -23,6 +23,12 @@ from tests.e2e.fake_discord import CHANNEL_ID, EPHEMERAL, GUILD_ID, THREADS, Fak
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = {801: "ann", 802: "ben", 803: "cat"}
 MINTING = ("starting", "daily", "grant", "take")
+CALL_SECONDS = 4.0
+"""The bot's ``DISCORD_CALL_SECONDS`` here (10 in production): a hung edit is given up sooner.
+
+Still above discord.py's own waits for the rate limits these tests answer (5 × 0.5 s)."""
+BACKOFF = (0.1, 1.0)
+"""The bot's ``EDIT_BACKOFF_SECONDS`` here ((0.5, 4) in production): the same doubling, compressed."""
 
 
 class BotProcess:
@@ -72,6 +78,8 @@ class BotProcess:
             DISCORD_TOKEN="fake-token",
             FLIPFLOP_API_BASE=self.base,
             ROUND_PAUSE_SECONDS="0.3",
+            DISCORD_CALL_SECONDS=str(CALL_SECONDS),
+            EDIT_BACKOFF_SECONDS=",".join(map(str, BACKOFF)),
             LOG_LEVEL=os.environ.get("LOG_LEVEL", "INFO"),
             PYTHONPATH=str(ROOT),
             **self.settings,
