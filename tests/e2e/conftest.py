@@ -1,4 +1,4 @@
-"""The e2e tests' own check: the fake Discord never fails on its own during a test."""
+"""The e2e tests' own checks and clean-up: the fake Discord never fails on its own; readers close."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.e2e import fake_discord
+from tests.e2e.test_shards import close_readers
 
 
 @pytest.fixture(autouse=True)
@@ -21,3 +22,10 @@ def fake_discord_without_server_errors() -> Iterator[None]:
     errors = [e for fake in fake_discord.STARTED for e in fake.server_errors[seen.get(id(fake), 0) :]]
     fake_discord.STARTED[:] = [f for f in fake_discord.STARTED if not f.stopped]
     assert not errors, "the fake Discord failed on its own:\n" + "\n".join(errors)
+
+
+@pytest.fixture(autouse=True)
+def readers_closed() -> Iterator[None]:
+    """The test's PostgreSQL readers (``tests.e2e.test_shards.read``) are closed when it ends."""
+    yield
+    close_readers()

@@ -36,6 +36,10 @@ Faults, injected by a test while the bot runs (each returns what it did):
 ``slow(seconds=(1.0, 2.0), routes=None)``
     Every REST answer (or those of ``routes``) waits a random time in that
     range first; ``slow(None)`` makes it fast again.
+``await add_guild(shard=0) -> (guild_id, channel_id)``
+    The bot joins another server with one text channel: GUILD_CREATE to its
+    shard's connection, as Discord sends it (a test gets a server of its own on
+    a bot process shared by its module).
 ``delete_message(message_id, announce=True)``
     A moderator deletes a message: later edits answer 404 Unknown Message, and
     MESSAGE_DELETE is dispatched (unless ``announce=False``: an event lost).
@@ -248,6 +252,17 @@ class FakeDiscord:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    async def add_guild(self, shard: int = 0) -> tuple[int, int]:
+        """The bot joins a new server (one text channel) on ``shard``: GUILD_CREATE, as Discord sends it."""
+        guild_id = max(self.guilds) + (1 << 22)
+        while shard_of(guild_id, self.shard_count) != shard:
+            guild_id += 1 << 22
+        channel_id = guild_id + 1
+        self.guilds[guild_id] = channel_id
+        self.channels[channel_id] = guild_id
+        await self.send(0, self.guild(guild_id), "GUILD_CREATE", guild_id=guild_id)
+        return guild_id, channel_id
+
     async def chat(self, uid: int, name: str, text: str, channel_id: int = CHANNEL_ID) -> dict[str, Any]:
         """A member posts a message in a channel (MESSAGE_CREATE to the server's shard)."""
         msg = self._message(channel_id, {"content": text})
@@ -261,7 +276,10 @@ class FakeDiscord:
         """Gateway op 7 RECONNECT to a shard's connection: the bot resumes its session."""
         self.resumed.clear()
         for ws in self._sockets_of(shard):
-            await ws.send_str(json.dumps({"op": 7, "d": None}))
+            try:
+                await ws.send_str(json.dumps({"op": 7, "d": None}))
+            except ConnectionResetError:  # a connection going away (a bot killed): as if not there
+                pass
             self.shard_of_socket.pop(ws)  # from now on the shard's events wait for its RESUME
 
     async def invalidate(self, shard: int = 0, resumable: bool = False) -> None:
@@ -271,7 +289,10 @@ class FakeDiscord:
             for old in [k for k, v in self.sessions.items() if v == shard]:
                 del self.sessions[old]
         for ws in self._sockets_of(shard):
-            await ws.send_str(json.dumps({"op": 9, "d": resumable}))
+            try:
+                await ws.send_str(json.dumps({"op": 9, "d": resumable}))
+            except ConnectionResetError:  # a connection going away (a bot killed): as if not there
+                continue
 
     def _sockets_of(self, shard: int) -> list[web.WebSocketResponse]:
         return [ws for ws, s in self.shard_of_socket.items() if s == shard and not ws.closed]
