@@ -32,12 +32,17 @@ $(STAMP_PLAY): $(BUILD_INPUTS) | $(BIN)/python
 run: $(STAMP_RUN)
 	@$(BIN)/python -m bot || test $$? -eq 2
 
+# pytest-xdist runs the suite in JOBS workers (each with its own temporary folder, ports and
+# PostgreSQL schemas); most of the e2e tests' time is waiting on a real process, so a worker more
+# than the cores keeps them busy. JOBS=0 runs it in this one process.
+JOBS ?= 4
 test: $(STAMP_TEST)
 	$(BIN)/ruff check engine bot cogs tests bench setup.py
 	$(BIN)/mypy --strict engine bot cogs
-	$(BIN)/python -m pytest
-	# The rules once more from their sources: the compiled and the plain engine must agree.
-	FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q tests/engine
+	$(BIN)/python -m pytest -n $(JOBS)
+	# The rules once more from their sources: the compiled and the plain engine must agree. The
+	# statistical tests (the shuffle, never compiled) ran above: once is enough.
+	FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q -n $(JOBS) -m "not statistical" tests/engine
 
 $(STAMP_BROWSER): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[browser]'

@@ -91,6 +91,34 @@ class Settings(BaseSettings):
     api_base: str | None = Field(default=None, validation_alias=AliasChoices("api_base", "FLIPFLOP_API_BASE"))
     """Testing aid only: point discord.py at a local fake Discord (``http://127.0.0.1:PORT``)."""
 
+    # How long the bot waits on Discord. The defaults are made for Discord; the end-to-end tests run
+    # the real process on a compressed clock (tests/e2e) through these, as the cog tests do in-process.
+    discord_call_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        le=120,
+        validation_alias=AliasChoices("discord_call_seconds", "DISCORD_CALL_SECONDS"),
+    )
+    """A table edit (or post) not answered by then counts as failed and is made again: one hung request
+    must not hold the channel's edits (discord.py's own waits for a 429 fit well within it)."""
+    edit_backoff_seconds: tuple[float, float] = Field(
+        default=(0.5, 4.0), validation_alias=AliasChoices("edit_backoff_seconds", "EDIT_BACKOFF_SECONDS")
+    )
+    """Backoff after a failed table edit (``first,cap``): the first wait, doubling up to the cap.
+
+    Capped well under the 10 s in which a table must show the saved state once Discord answers again."""
+    shutdown_drain_seconds: float = Field(
+        default=5.0,
+        ge=0,
+        le=120,
+        validation_alias=AliasChoices("shutdown_drain_seconds", "SHUTDOWN_DRAIN_SECONDS"),
+    )
+    """At shutdown, how long pending table edits may take before the HTTP session closes."""
+    outbox_wait_seconds: float = Field(
+        default=5.0, gt=0, le=120, validation_alias=AliasChoices("outbox_wait_seconds", "OUTBOX_WAIT_SECONDS")
+    )
+    """How long a table's change waits to be told after the change before it, if that one is never told."""
+
     @field_validator("database_url", mode="after")
     @classmethod
     def _database_url(cls, value: str | None) -> str | None:
@@ -113,6 +141,20 @@ class Settings(BaseSettings):
         if not url.startswith(("https://", "http://")) or "#" in url or " " in url:
             raise ValueError("the replay page's address starts with https:// (or http://) and has no # part")
         return url
+
+    @field_validator("edit_backoff_seconds", mode="before")
+    @classmethod
+    def _backoff(cls, value: object) -> object:
+        """``0.5,4`` (as the environment writes it) as (first, cap)."""
+        return tuple(part.strip() for part in value.split(",")) if isinstance(value, str) else value
+
+    @field_validator("edit_backoff_seconds", mode="after")
+    @classmethod
+    def _backoff_range(cls, value: tuple[float, float]) -> tuple[float, float]:
+        first, cap = value
+        if not 0 < first <= cap <= 60:
+            raise ValueError("the first wait and the cap are seconds with 0 < first <= cap <= 60, like 0.5,4")
+        return value
 
     @field_validator("shard_ids", mode="before")
     @classmethod

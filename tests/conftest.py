@@ -74,3 +74,8 @@ class World:
 @pytest_asyncio.fixture
 async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
     yield World(simcord_env)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The end-to-end tests first: under pytest-xdist the longest waits start at once, not last."""
+    items.sort(key=lambda item: not item.nodeid.startswith("tests/e2e/"))

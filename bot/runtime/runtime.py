@@ -80,6 +80,7 @@ class TableRuntime:
         round_pause: float = 8.0,
         owns: Callable[[int], bool] | None = None,
         repost_missing_messages: bool = False,
+        outbox_wait: float = 5.0,
     ) -> None:
         self.db = db
         self.ledger = ledger
@@ -105,8 +106,8 @@ class TableRuntime:
         self._loaded: list[Table] = []
         self._unreadable: list[Unreadable] = []
         self._resumed = False
-        self.outbox = Outbox()
-        """The order in which each table's changes are told, outside its lock."""
+        self.outbox = Outbox(outbox_wait)
+        """The order in which each table's changes are told, outside its lock (``OUTBOX_WAIT_SECONDS``)."""
 
     # ---------------------------------------------------------------- lookup
 

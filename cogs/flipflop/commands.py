@@ -130,6 +130,7 @@ class FlipFlop(
             round_pause=bot.pause_between_rounds,
             owns=bot.owns_guild,
             repost_missing_messages=bot.harness.repost_missing_messages,
+            outbox_wait=bot.settings.outbox_wait_seconds,
         )
         self.controls = Controls(self.runtime, self.notifier)
         self.coach = Coach(bot, self.runtime)

@@ -44,6 +44,7 @@ from bot.runtime import (
     TimedOut,
     Whereabouts,
 )
+from bot.settings import Settings
 from bot.storage import StoreError
 from bot.table.log import Entry
 from bot.table.model import Table, Unreadable
@@ -109,21 +110,20 @@ THREAD_ENDED = N_("🧵 The game was played in {thread}.")
 THREAD_DELETED = N_(
     "🧵 The game's thread was deleted, so the table closed and every chip went back: {refunds}."
 )
-RETRY_SECONDS = (0.5, 4.0)
+RETRY_SECONDS: tuple[float, float] = Settings.model_fields["edit_backoff_seconds"].default
 """Backoff after a failed table edit: the first wait, doubling up to the last (a little less, at random).
 
-Capped well under the 10 s in which a table must show the saved state once Discord answers again."""
-CALL_SECONDS = 10.0
-"""A table edit (or post) not answered by then counts as failed and is made again: one hung request
-must not hold the channel's edits (discord.py's own waits for a 429 fit well within it)."""
+The default of ``EDIT_BACKOFF_SECONDS`` (``bot.settings``), which a notifier follows."""
+CALL_SECONDS: float = Settings.model_fields["discord_call_seconds"].default
+"""The default of ``DISCORD_CALL_SECONDS``: a table edit not answered by then is made again."""
 OTHER_EDIT_TRIES = 5
 """Tries to update an open hand, or to freeze a table message left behind, through passing failures
 (backoff as the table's) before letting it go."""
 DRAW_SETTLE = 0.5
 """A lone draw's table edit waits this share of the pacer's window (2.5 s of Discord's 5 s) for the
 discard that usually follows: one edit shows both; a slower player's draw shows by itself."""
-DRAIN_SECONDS = 5.0
-"""At shutdown, how long pending table edits may take before the HTTP session closes."""
+DRAIN_SECONDS: float = Settings.model_fields["shutdown_drain_seconds"].default
+"""The default of ``SHUTDOWN_DRAIN_SECONDS``: how long pending table edits may take at shutdown."""
 PASSING = (aiohttp.ClientError, TimeoutError)
 """Failures below discord.py's ``HTTPException``: a broken connection, a timeout."""
 
@@ -148,9 +148,12 @@ News = Moved | Undelivered
 """What the runtime must be told of the notifier's own calls (the cog tells it)."""
 
 
-def backoff(failures: int) -> float:
-    """Seconds to wait before the next try after ``failures`` failed edits in a row."""
-    first, cap = RETRY_SECONDS
+def backoff(failures: int, retry: tuple[float, float] = RETRY_SECONDS) -> float:
+    """Seconds to wait before the next try after ``failures`` failed edits in a row.
+
+    ``retry`` is (first wait, cap): the notifier's come from ``EDIT_BACKOFF_SECONDS``.
+    """
+    first, cap = retry
     return float(min(cap, first * 2 ** (failures - 1))) * random.uniform(0.8, 1.0)
 
 
@@ -534,10 +537,12 @@ class DiscordNotifier:
                 shown = await self.table_texts(table)
                 view = await self._replay_view(table, round_id, shown)
                 edit = old.edit(**await record.edit(shown, view))  # drawn anew on each try
-                sent = await self._call(table.id, "edit the old table message", edit, CALL_SECONDS)
+                sent = await self._call(table.id, "edit the old table message", edit, self.call_seconds)
             # a passing failure: again with backoff, or the old message keeps its controls
             if sent.status is Delivery.FAILED and failures + 1 < OTHER_EDIT_TRIES:
-                self.pacer.request(table.channel_id, lambda: freeze(failures + 1), key, backoff(failures + 1))
+                self.pacer.request(
+                    table.channel_id, lambda: freeze(failures + 1), key, self.backoff(failures + 1)
+                )
 
         self.pacer.request(table.channel_id, freeze, key=key)
 
@@ -567,7 +572,7 @@ class DiscordNotifier:
         self.calls.spent(table.id)
         try:
             t = await self.table_texts(table)
-            async with asyncio.timeout(CALL_SECONDS):  # in this task (a simulated Discord follows it)
+            async with asyncio.timeout(self.call_seconds):  # in this task (a simulated Discord follows it)
                 message = await self.channel(table).send(**self.screen(table, t).send())
         except (discord.HTTPException, *PASSING) as e:
             status = (e.status, e.code) if isinstance(e, discord.HTTPException) else (type(e).__name__, "")
@@ -599,7 +604,7 @@ class DiscordNotifier:
     def _retry(self, table: Table) -> None:
         """A call to bring the table message up to date failed in passing: again, after a backoff."""
         failures = self.failures[table.id] = self.failures.get(table.id, 0) + 1
-        self.refresh_soon(table, backoff(failures))
+        self.refresh_soon(table, self.backoff(failures))
 
     def forget(self, table_id: str) -> None:
         """A closed table: nothing of it to keep."""
@@ -662,14 +667,24 @@ class DiscordNotifier:
             fields = await record.edit(t, view)
         else:
             fields = self.screen(table, await self.server_texts(table.guild_id)).edit()
-        return await self._call(table.id, "edit the table message", message.edit(**fields), CALL_SECONDS)
+        return await self._call(table.id, "edit the table message", message.edit(**fields), self.call_seconds)
+
+    @property
+    def call_seconds(self) -> float:
+        """``DISCORD_CALL_SECONDS``: a call to Discord not answered by then counts as failed."""
+        return self.bot.settings.discord_call_seconds
+
+    def backoff(self, failures: int) -> float:
+        """The wait before the next try after ``failures`` failures, in ``EDIT_BACKOFF_SECONDS``."""
+        return backoff(failures, self.bot.settings.edit_backoff_seconds)
 
     async def close(self) -> None:
-        """Shutdown: wait (at most ``DRAIN_SECONDS``) for the pending table edits and moves, then stop."""
+        """Shutdown: wait (``SHUTDOWN_DRAIN_SECONDS`` at most) for pending edits and moves, then stop."""
         loop = asyncio.get_running_loop()
-        end = loop.time() + DRAIN_SECONDS
+        drain = self.bot.settings.shutdown_drain_seconds
+        end = loop.time() + drain
         if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=DRAIN_SECONDS)
+            await asyncio.wait(list(self._tasks), timeout=drain)
         if not await self.pacer.close(max(0.0, end - loop.time())):
             log.warning("Stopped with table edits still pending; the next start brings the tables up to date")
         for task in list(self._tasks):
@@ -721,7 +736,7 @@ class DiscordNotifier:
                 self.forget_hand(*key)
 
     async def _hand_again(self, key: tuple[str, int], hand: OpenHand, failures: int) -> None:
-        await asyncio.sleep(backoff(failures))
+        await asyncio.sleep(self.backoff(failures))
         if self.open_hands.get(key) is hand and hand.table.game is not None:
             hand.shown = moment(hand.table, key[1])
             await self._edit_hand(key, hand, failures)
@@ -781,7 +796,7 @@ class DiscordNotifier:
                 view=note(text, again),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            await self._call(table.id, "edit the lobby message", edit, CALL_SECONDS)
+            await self._call(table.id, "edit the lobby message", edit, self.call_seconds)
         await self._call(table.id, "archive the thread", self.bot.http.edit_channel(thread_id, archived=True))
 
     async def thread_gone(self, table: Table, refunds: dict[int, int]) -> None:
@@ -801,11 +816,11 @@ class DiscordNotifier:
         edit = old.edit(
             content=None, embed=None, view=note(text), allowed_mentions=discord.AllowedMentions.none()
         )
-        await self._call(table.id, "edit the lobby message", edit, CALL_SECONDS)
+        await self._call(table.id, "edit the lobby message", edit, self.call_seconds)
 
     async def retire(self, table: Table, message_id: int) -> Sent:
         """The table moved to a new message: say so on the old one (a V2 message, as the table was)."""
         old = self.channel(table).get_partial_message(message_id)
         t = await self.table_texts(table)
         call = old.edit(content=None, embed=None, view=note(t.gettext(MOVED)))
-        return await self._call(table.id, "edit the old table message", call, CALL_SECONDS)
+        return await self._call(table.id, "edit the old table message", call, self.call_seconds)

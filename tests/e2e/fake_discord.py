@@ -36,6 +36,10 @@ Faults, injected by a test while the bot runs (each returns what it did):
 ``slow(seconds=(1.0, 2.0), routes=None)``
     Every REST answer (or those of ``routes``) waits a random time in that
     range first; ``slow(None)`` makes it fast again.
+``await add_guild(shard=0) -> (guild_id, channel_id)``
+    The bot joins another server with one text channel: GUILD_CREATE to its
+    shard's connection, as Discord sends it (a test gets a server of its own on
+    a bot process shared by its module).
 ``delete_message(message_id, announce=True)``
     A moderator deletes a message: later edits answer 404 Unknown Message, and
     MESSAGE_DELETE is dispatched (unless ``announce=False``: an event lost).
@@ -46,6 +50,17 @@ Faults, injected by a test while the bot runs (each returns what it did):
     it missed and RESUMED); ``resumes`` counts them.
 ``await invalidate(shard=0, resumable=False)``
     Gateway op 9 INVALID_SESSION: the bot identifies afresh (a new READY).
+
+Bodies are read as Discord reads them: JSON, or ``multipart/form-data`` with
+the JSON in its ``payload_json`` part and each upload in a ``files[n]`` part (a
+message with a picture). A message's ``attachments`` are Discord's attachment
+objects (an upload ``{"id": n}`` becomes one; an edit keeps the ones it names);
+``uploads[attachment_id]`` holds each upload's bytes.
+
+A request the fake itself fails on (a handler raising: a body it can not read, a
+route it gets wrong) answers 500 and is kept in ``server_errors`` with its
+traceback; tests/e2e/conftest.py fails the test during which one happened. The
+failures a test injects (below) are not server errors.
 
 Events dispatched while a shard has no connection wait for its RESUME, as
 Discord replays them; a new IDENTIFY drops them. ``edits[message_id]`` is the
@@ -61,11 +76,12 @@ import asyncio
 import json
 import random
 import time
+import traceback
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, hdrs, web
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -74,6 +90,12 @@ CHANNEL_ID = 900000000000000011
 EPHEMERAL = 64
 DISCORD_EPOCH_MS = 1420070400000
 UNKNOWN_MESSAGE = {"code": 10008, "message": "Unknown Message"}
+
+Upload = tuple[str, bytes, str]
+"""An uploaded file: its name, its bytes, its content type."""
+
+STARTED: list[FakeDiscord] = []
+"""Every fake started and not yet checked for server errors (tests/e2e/conftest.py checks them)."""
 
 
 @dataclass
@@ -177,7 +199,12 @@ class FakeDiscord:
         self.identified = asyncio.Event()
         self.synced = asyncio.Event()
         self.requests: list[str] = []
+        self.server_errors: list[str] = []
+        """Requests the fake failed on itself (a 500 nobody injected), each with its traceback."""
+        self.uploads: dict[int, bytes] = {}
+        """The bytes of every uploaded attachment, by attachment id."""
         self.runner: web.AppRunner | None = None
+        self.stopped = False
         self.port = 0
         self._background: set[asyncio.Future[None]] = set()
 
@@ -225,6 +252,17 @@ class FakeDiscord:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    async def add_guild(self, shard: int = 0) -> tuple[int, int]:
+        """The bot joins a new server (one text channel) on ``shard``: GUILD_CREATE, as Discord sends it."""
+        guild_id = max(self.guilds) + (1 << 22)
+        while shard_of(guild_id, self.shard_count) != shard:
+            guild_id += 1 << 22
+        channel_id = guild_id + 1
+        self.guilds[guild_id] = channel_id
+        self.channels[channel_id] = guild_id
+        await self.send(0, self.guild(guild_id), "GUILD_CREATE", guild_id=guild_id)
+        return guild_id, channel_id
+
     async def chat(self, uid: int, name: str, text: str, channel_id: int = CHANNEL_ID) -> dict[str, Any]:
         """A member posts a message in a channel (MESSAGE_CREATE to the server's shard)."""
         msg = self._message(channel_id, {"content": text})
@@ -238,7 +276,10 @@ class FakeDiscord:
         """Gateway op 7 RECONNECT to a shard's connection: the bot resumes its session."""
         self.resumed.clear()
         for ws in self._sockets_of(shard):
-            await ws.send_str(json.dumps({"op": 7, "d": None}))
+            try:
+                await ws.send_str(json.dumps({"op": 7, "d": None}))
+            except ConnectionResetError:  # a connection going away (a bot killed): as if not there
+                pass
             self.shard_of_socket.pop(ws)  # from now on the shard's events wait for its RESUME
 
     async def invalidate(self, shard: int = 0, resumable: bool = False) -> None:
@@ -248,7 +289,10 @@ class FakeDiscord:
             for old in [k for k, v in self.sessions.items() if v == shard]:
                 del self.sessions[old]
         for ws in self._sockets_of(shard):
-            await ws.send_str(json.dumps({"op": 9, "d": resumable}))
+            try:
+                await ws.send_str(json.dumps({"op": 9, "d": resumable}))
+            except ConnectionResetError:  # a connection going away (a bot killed): as if not there
+                continue
 
     def _sockets_of(self, shard: int) -> list[web.WebSocketResponse]:
         return [ws for ws, s in self.shard_of_socket.items() if s == shard and not ws.closed]
@@ -281,6 +325,7 @@ class FakeDiscord:
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        STARTED.append(self)
         return f"http://127.0.0.1:{self.port}"
 
     @web.middleware
@@ -300,17 +345,87 @@ class FakeDiscord:
         if fault is not None and fault.status == 0:  # a hang: answered late, if the bot still waits
             fault.hits.append(asyncio.get_running_loop().time())
             await asyncio.sleep(fault.retry_after)
-            response: web.StreamResponse = await handler(request)
+            response: web.StreamResponse = await self._handle(request, handler)
         elif fault is not None:
             fault.hits.append(-1.0)  # taken now: a concurrent request does not take it too
             if fault.after:
-                await handler(request)
+                await self._handle(request, handler)
             response = fault.response()
             fault.hits[fault.hits.index(-1.0)] = asyncio.get_running_loop().time()
         else:
-            response = await handler(request)
+            response = await self._handle(request, handler)
         self.requests.append(f"{request.method} {request.path} -> {response.status}")
         return response
+
+    async def _handle(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """The route's handler; if the fake itself fails, a 500 that is kept in ``server_errors``."""
+        try:
+            response: web.StreamResponse = await handler(request)
+        except web.HTTPException:
+            raise
+        except Exception:  # noqa: BLE001 - the fake's own bug: the test that caused it must fail
+            self.server_errors.append(f"{request.method} {request.path}\n{traceback.format_exc()}")
+            return self.json({"message": "500: Internal Server Error", "code": 0}, 500)
+        return response
+
+    async def body(self, request: web.Request) -> tuple[dict[str, Any], dict[int, Upload]]:
+        """A request's JSON and its uploads, read as Discord reads them.
+
+        ``multipart/form-data`` carries the JSON in its ``payload_json`` part and
+        each file in a ``files[n]`` part; any other body is JSON (or empty).
+        """
+        if request.content_type != "multipart/form-data":
+            return (await request.json() if request.can_read_body else {}), {}
+        payload: dict[str, Any] = {}
+        files: dict[int, Upload] = {}
+        async for part in await request.multipart():
+            if not isinstance(part, BodyPartReader):
+                raise ValueError("a nested multipart body")
+            if part.name == "payload_json":
+                payload = json.loads(await part.text())
+            elif part.name is not None and part.name.startswith("files[") and part.name.endswith("]"):
+                content_type = part.headers.get(hdrs.CONTENT_TYPE, "application/octet-stream")
+                files[int(part.name[6:-1])] = (part.filename or "", bytes(await part.read()), content_type)
+            else:
+                raise ValueError(f"an unknown part {part.name!r} in a multipart body")
+        return payload, files
+
+    def _attachments(
+        self, wanted: list[dict[str, Any]] | None, files: dict[int, Upload], kept: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Discord's attachments after a post or edit: uploads ``{"id": n}`` and the kept ones, by id.
+
+        Without an ``attachments`` list every upload is added to those kept (as Discord does).
+        """
+        if wanted is None:
+            wanted = [*({"id": a["id"]} for a in kept), *({"id": n} for n in sorted(files))]
+        old = {str(a["id"]): a for a in kept}
+        out: list[dict[str, Any]] = []
+        for item in wanted:
+            key = item["id"]
+            if isinstance(key, int) and key in files:
+                name, data, content_type = files[key]
+                aid = next(self.ids)
+                self.uploads[aid] = data
+                out.append(
+                    {
+                        "id": str(aid),
+                        "filename": item.get("filename") or name,
+                        "size": len(data),
+                        "url": f"http://127.0.0.1:{self.port}/attachments/{aid}/{name}",
+                        "proxy_url": f"http://127.0.0.1:{self.port}/attachments/{aid}/{name}",
+                        "content_type": content_type,
+                        **({"description": item["description"]} if item.get("description") else {}),
+                    }
+                )
+            elif str(key) in old:
+                out.append(old[str(key)])
+            else:
+                raise ValueError(f"attachment {key!r} is neither an upload nor one of the message's")
+        unused = set(files) - {a["id"] for a in wanted if isinstance(a["id"], int)}
+        if unused:
+            raise ValueError(f"files {sorted(unused)} uploaded but not listed in attachments")
+        return out
 
     async def _lag(self, route: str) -> None:
         if self.delay is not None and (self.slow_routes is None or route in self.slow_routes):
@@ -321,6 +436,7 @@ class FakeDiscord:
             await ws.close()
         if self.runner is not None:
             await self.runner.cleanup()
+        self.stopped = True
 
     @staticmethod
     def json(data: Any, status: int = 200) -> web.Response:
@@ -371,7 +487,10 @@ class FakeDiscord:
         self.synced.set()
         return self.json(self.commands)
 
-    def _message(self, channel_id: int, body: dict[str, Any], flags: int = 0) -> dict[str, Any]:
+    def _message(
+        self, channel_id: int, body: dict[str, Any], flags: int = 0, files: dict[int, Upload] | None = None
+    ) -> dict[str, Any]:
+        attachments = self._attachments(body.get("attachments"), files or {}, [])
         mid = next(self.ids)
         msg = {
             "id": str(mid),
@@ -385,7 +504,7 @@ class FakeDiscord:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": attachments,
             "embeds": body.get("embeds") or [],
             "pinned": False,
             "type": 0,
@@ -395,7 +514,11 @@ class FakeDiscord:
         self.messages[mid] = msg
         return msg
 
-    def _edit(self, msg: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    def _edit(
+        self, msg: dict[str, Any], body: dict[str, Any], files: dict[int, Upload] | None = None
+    ) -> dict[str, Any]:
+        if "attachments" in body or files:
+            msg["attachments"] = self._attachments(body.get("attachments"), files or {}, msg["attachments"])
         for key in ("content", "embeds", "components"):
             if key in body:
                 msg[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
@@ -406,13 +529,13 @@ class FakeDiscord:
     async def callback(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]
         info = self.interactions[token]
-        body = await request.json()
+        body, files = await self.body(request)
         kind, data = body["type"], body.get("data") or {}
         info["responses"].append(body)
         info.setdefault("answered_at", asyncio.get_running_loop().time())
         result: dict[str, Any] = {"interaction": {"id": request.match_info["iid"], "type": info["type"]}}
         if kind == 4:  # a new message
-            msg = self._message(info["channel_id"], data)
+            msg = self._message(info["channel_id"], data, files=files)
             info["message_id"] = int(msg["id"])
             result["interaction"].update(
                 response_message_id=msg["id"], response_message_ephemeral=bool(msg["flags"] & EPHEMERAL)
@@ -420,7 +543,7 @@ class FakeDiscord:
             result["resource"] = {"type": 4, "message": msg}
         elif kind == 7:  # update the message the component is on
             mid = info["component_message_id"]
-            msg = self._edit(self.messages[mid], data)
+            msg = self._edit(self.messages[mid], data, files)
             info["message_id"] = mid
             result["interaction"].update(response_message_id=str(mid))
             result["resource"] = {"type": 7, "message": msg}
@@ -443,14 +566,16 @@ class FakeDiscord:
         msg = self._original(request)
         if msg is None:
             return self.json({"code": 10008, "message": "Unknown Message"}, 404)
-        return self.json(self._edit(msg, await request.json()))
+        return self.json(self._edit(msg, *await self.body(request)))
 
     async def followup(self, request: web.Request) -> web.Response:
         info = self.interactions[request.match_info["token"]]
-        return self.json(self._message(info["channel_id"], await request.json()))
+        body, files = await self.body(request)
+        return self.json(self._message(info["channel_id"], body, files=files))
 
     async def create_message(self, request: web.Request) -> web.Response:
-        return self.json(self._message(int(request.match_info["cid"]), await request.json()))
+        body, files = await self.body(request)
+        return self.json(self._message(int(request.match_info["cid"]), body, files=files))
 
     async def get_message(self, request: web.Request) -> web.Response:
         msg = self.messages.get(int(request.match_info["mid"]))
@@ -460,7 +585,7 @@ class FakeDiscord:
         msg = self.messages.get(int(request.match_info["mid"]))
         if msg is None:
             return self.json({"code": 10008, "message": "Unknown Message"}, 404)
-        return self.json(self._edit(msg, await request.json()))
+        return self.json(self._edit(msg, *await self.body(request)))
 
     async def remove_message(self, request: web.Request) -> web.Response:
         """The bot deletes its own message (a turn ping, once its player acts)."""

@@ -223,9 +223,9 @@ class PostgresBot(BotProcess):
         self.url = url
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        from tests.e2e.test_shards import ShardProcess
+        from tests.e2e.test_shards import read
 
-        return ShardProcess.query(self, sql, params)  # type: ignore[arg-type]
+        return read(self.url, sql, params)
 
     def hold(self, seconds: float, held: threading.Event) -> None:
         """Another connection locks the table's row (``FOR UPDATE``) for ``seconds``."""

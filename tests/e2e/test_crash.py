@@ -23,6 +23,13 @@ from tests.e2e.fake_discord import CHANNEL_ID, EPHEMERAL, GUILD_ID, THREADS, Fak
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = {801: "ann", 802: "ben", 803: "cat"}
 MINTING = ("starting", "daily", "grant", "take")
+CALL_SECONDS = 6.0
+"""The bot's ``DISCORD_CALL_SECONDS`` here (10 in production): a hung edit is given up sooner.
+
+Still above discord.py's own waits for the rate limits these tests answer (5 × 0.5 s), and above
+the 5 s shutdown drain, so a slow edit at SIGTERM is waited for, not cut, on a busy machine too."""
+BACKOFF = (0.1, 1.0)
+"""The bot's ``EDIT_BACKOFF_SECONDS`` here ((0.5, 4) in production): the same doubling, compressed."""
 
 
 class BotProcess:
@@ -51,11 +58,23 @@ class BotProcess:
         self.shard, self.guild_id, self.channel_id = shard, guild_id, channel_id
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
+        self.since = 0
+        """Where this test's part of the latest start's output begins (a process shared by a module)."""
 
     @property
     def log(self) -> Path:
         """The output of the latest start."""
         return self.tmp / f"{self.name}-{self.starts}.log"
+
+    def output(self) -> str:
+        """The latest start's output from ``since`` on: what the process wrote during this test."""
+        return self.log.read_text()[self.since :]
+
+    async def join_new_server(self) -> None:
+        """The process joins a server of its own for the next test (a shared process: tables apart)."""
+        assert self.proc is not None and self.proc.returncode is None, "a test stopped the shared process"
+        self.guild_id, self.channel_id = await self.fake.add_guild()
+        self.since = len(self.log.read_text())
 
     async def start(self) -> None:
         self.fake.identified.clear()
@@ -63,6 +82,7 @@ class BotProcess:
         if self.shard is not None:
             self.fake.shard_ready[self.shard].clear()
         self.starts += 1
+        self.since = 0
         env = {
             k: v
             for k, v in os.environ.items()
@@ -72,6 +92,8 @@ class BotProcess:
             DISCORD_TOKEN="fake-token",
             FLIPFLOP_API_BASE=self.base,
             ROUND_PAUSE_SECONDS="0.3",
+            DISCORD_CALL_SECONDS=str(CALL_SECONDS),
+            EDIT_BACKOFF_SECONDS=",".join(map(str, BACKOFF)),
             LOG_LEVEL=os.environ.get("LOG_LEVEL", "INFO"),
             PYTHONPATH=str(ROOT),
             **self.settings,

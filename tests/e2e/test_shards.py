@@ -15,12 +15,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import threading
 import uuid
-from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Coroutine
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 import pytest
@@ -31,6 +31,7 @@ from tests.e2e.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, shard_of
 from tests.e2e.test_crash import BotProcess, check_rounds_chain, open_game, play_turn, to_act, wait_for
 from tests.storage.conftest import TEST_DATABASE_URL, with_search_path
 
+T = TypeVar("T")
 SHARDS = 2
 GUILDS = {shard_of(g, SHARDS): g for g in (GUILD_ID, GUILD_ID + (1 << 22))}  # one server on each shard
 CHANNELS = {shard: CHANNEL_ID + shard for shard in GUILDS}
@@ -53,18 +54,52 @@ class ShardProcess(BotProcess):
         self.url = url
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """A read of the shared database (from a thread: the caller's loop runs the fake Discord)."""
+        """A read of the shared database (on the reader's thread: the caller's loop runs the fake Discord)."""
+        return read(self.url, sql, params)
 
-        async def read() -> list[tuple[Any, ...]]:
-            conn = await asyncpg.connect(self.url)
-            try:
-                rows = await conn.fetch(to_dollar(sql), *params)
-            finally:
-                await conn.close()
-            return [tuple(int(v) if isinstance(v, Decimal) else v for v in r.values()) for r in rows]
 
-        with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, read()).result()
+class Reader:
+    """One connection to a schema, kept open on a thread of its own loop.
+
+    The test's loop runs the fake Discord, so a read can not be awaited there; a
+    connection per read (a turn makes about ten) would cost more than the turn.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="e2e-reader", daemon=True)
+        self.thread.start()
+        self.conn: asyncpg.Connection = self.run(asyncpg.connect(url))
+
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result()
+
+    def fetch(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        rows = self.run(self.conn.fetch(to_dollar(sql), *params))
+        return [tuple(int(v) if isinstance(v, Decimal) else v for v in r.values()) for r in rows]
+
+    def close(self) -> None:
+        self.run(self.conn.close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join()
+        self.loop.close()
+
+
+READERS: dict[str, Reader] = {}
+"""The open reader of each schema's URL (tests/e2e/conftest.py closes them after each test)."""
+
+
+def close_readers() -> None:
+    """Close every reader's connection and thread."""
+    while READERS:
+        READERS.popitem()[1].close()
+
+
+def read(url: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Rows of a read of the schema at ``url``, on its reader's connection."""
+    if url not in READERS:
+        READERS[url] = Reader(url)
+    return READERS[url].fetch(sql, params)
 
 
 @pytest_asyncio.fixture

@@ -136,6 +136,7 @@ def test_first_dealer_reads_its_own_stream_with_rejection() -> None:
     assert first_dealer(COUNTING_SEED, CLICKS, 1, 5) == first_kept % 5
 
 
+@pytest.mark.statistical
 def test_every_seat_is_as_likely_to_deal_first() -> None:
     draws = 20_000
     for seats in (3, 4, 5):
@@ -169,6 +170,7 @@ def position_chi_square(decks: Iterator[list[str]], shuffles: int) -> float:
     return sum((counts[(p, c)] - expected) ** 2 / expected for p in range(52) for c in NOTATION_ORDER)
 
 
+@pytest.mark.statistical
 def test_no_bias_over_card_positions_in_100000_real_shuffles() -> None:
     """Every card is equally likely at every position: the real scheme, 100,000 deals.
 
@@ -197,6 +199,7 @@ def small_word_shuffles(biased: bool, shuffles: int) -> Iterator[list[str]]:
         yield deck
 
 
+@pytest.mark.statistical
 def test_the_same_chi_square_catches_modulo_bias_that_rejection_removes() -> None:
     """The test above has teeth: with 8-bit words the bare modulo fails it and the rejection passes."""
     shuffles = 30_000
