@@ -512,7 +512,12 @@ class Controls:
         try:
             settings = await self.notifier.bot.ledger.settings(interaction.guild_id or 0)
             table = await self.runtime.play_again(
-                tid, user.id, user.display_name, away_rounds=settings.away_rounds
+                tid,
+                user.id,
+                user.display_name,
+                away_rounds=settings.away_rounds,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
             )
         except InsufficientChips as e:
             await answer.private(not_enough(e.balance, e.needed, await self.member_texts(interaction)))
