@@ -94,7 +94,7 @@ class FlipFlopBot(commands.AutoShardedBot):
         """The table runtime, set when the Flip Flop cog loads."""
         self.db = open_store(store_target(settings.database_url, settings.database_path))
         self._db_open = False
-        self.ledger = Ledger(self.db)
+        self.ledger = Ledger(self.db, house_float=settings.house_float)
         self.languages = LanguageBook(self.db)
         """Which language each server and member reads (saved, so a choice outlives a restart)."""
         self.card_faces = CardFaces()
