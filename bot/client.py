@@ -44,6 +44,12 @@ class Harness:
 
     simcord's clock stands still between clicks, so a paced edit would wait out real seconds.
     """
+    draw_settle: bool = True
+    """A lone draw's table edit waits a little for the discard (``cogs.flipflop.notifier.DRAW_SETTLE``).
+
+    False in the playground: its page holds a click on "Completing action…" until the bot's
+    work is done, so a Draw would wait out those real seconds (2.5 s) before showing.
+    """
 
 
 PRODUCTION = Harness()
