@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from bot.history import history, round_story
 from bot.i18n import texts
 from bot.replay_link import seat_names
 from bot.table.model import ComputerSeat, Table
 from bot.table_render import event_lines, seat_name
+from cogs.flipflop.story import story_lines
+from engine import Drop
 from engine.events import GameOver, PotCarried, PotPaid, SideStakePaid
+from tests.bot.runtime.fakes import ANN, harness
 
 EN = texts("en")
 
@@ -58,3 +64,25 @@ def test_computers_keep_their_numbers_in_a_replay() -> None:
     assert names == {"11": "ann", "-1": "🤖 Basic 1", "-2": "🤖 Basic 2", "-3": "🤖 Strong 3"}
     seated = table(computers={-1: ComputerSeat("basic", 1), -2: ComputerSeat("basic", 2)})
     assert seat_name(seated, EN, "-2") == names["-2"]  # the table and its replay name a seat alike
+
+
+async def test_a_round_record_names_each_computer_by_its_number(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.lobby((ANN,))
+        await h.runtime.add_computer(table.id, ANN, False, "basic")
+        await h.runtime.add_computer(table.id, ANN, False, "basic")
+        await h.runtime.start(table.id, ANN, may_manage=False)
+        g = table.game
+        assert g is not None
+        while not await history(h.db, table.guild_id):
+            if g.in_round and g.to_act == str(ANN):
+                await h.runtime.act(table.id, ANN, table.seq, Drop(str(ANN)))
+            else:
+                await h.advance(3)
+        (row, *_) = await history(h.db, table.guild_id)
+        story = await round_story(h.db, table.guild_id, row.round_id)
+        assert story is not None
+        text = "\n".join(story_lines(story.lines, story.number, EN))
+        assert "🤖 Basic 1" in text and "🤖 Basic 2" in text, text
+        names = seat_names(story.members, None, EN, {})
+        assert sorted(names.values()) == ["🤖 Basic 1", "🤖 Basic 2"]  # the replay's names agree
