@@ -65,15 +65,9 @@ def clicked_at(table: Table, guild_id: int | None, channel_id: int | None) -> bo
     A custom id names its table, and a control can be passed on or forged in another
     server's message; such a click must change nothing (no lobby, no buy-in).
     """
-    return (
-        guild_id == table.guild_id
-        and channel_id is not None
-        and channel_id
-        in (
-            table.channel_id,
-            table.thread_id,
-        )
-    )
+    if guild_id != table.guild_id or channel_id is None:
+        return False
+    return channel_id in (table.channel_id, table.thread_id)
 
 
 class StaleControl(TableError):
