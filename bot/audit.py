@@ -1,7 +1,7 @@
 """Are the chips right? One server's, or the whole database's: ``python -m bot.audit``.
 
 Chips come into a server only through the minting reasons (starting
-balances, dailies, grants, less takes: ``ledger.MINTING_REASONS``); every
+balances, the house float, dailies, grants, less takes: ``ledger.MINTING_REASONS``); every
 other ledger entry moves chips between a balance and a table. So, per server:
 
     minted = balances + chips at open tables (stacks, lobby buy-ins and pots)

@@ -71,6 +71,12 @@ class Harness:
 
     simcord's clock stands still between clicks, so a paced edit would wait out real seconds.
     """
+    draw_settle: bool = True
+    """A lone draw's table edit waits a little for the discard (``cogs.flipflop.notifier.DRAW_SETTLE``).
+
+    False in the playground: its page holds a click on "Completing action…" until the bot's
+    work is done, so a Draw would wait out those real seconds (2.5 s) before showing.
+    """
 
 
 PRODUCTION = Harness()
@@ -121,7 +127,7 @@ class FlipFlopBot(commands.AutoShardedBot):
         """The table runtime, set when the Flip Flop cog loads."""
         self.db = open_store(store_target(settings.database_url, settings.database_path))
         self._db_open = False
-        self.ledger = Ledger(self.db)
+        self.ledger = Ledger(self.db, house_float=settings.house_float)
         self.languages = LanguageBook(self.db)
         """Which language each server and member reads (saved, so a choice outlives a restart)."""
         self.card_faces = CardFaces()

@@ -26,3 +26,12 @@ def level_name(level: str, t: Texts) -> str:
 def computer_name(level: str, number: int, t: Texts) -> str:
     """A computer seat's name: ``🤖 Basic 1``, in ``t``'s language."""
     return f"🤖 {level_name(level, t)} {number}"
+
+
+def computer_number(seat: str) -> int:
+    """A computer seat's number at its table, from its seat id: seat ``-n`` is the n-th computer seated.
+
+    Computers sit at ``-1, -2, …`` in the order they sit and the last one seated is the one
+    removed (``bot.table.transitions``), so a seat id and a number never part.
+    """
+    return abs(int(seat))

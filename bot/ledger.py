@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from bot.refusals import Refusal
+from bot.settings import HOUSE_FLOAT
 from bot.storage import Store, Tx
 from engine import HOUSE_RULES
 
@@ -25,7 +26,7 @@ HOUSE_ID = 0
 """The server's house account (computer players buy in from it)."""
 MAX_AMOUNT = 1_000_000_000
 DAILY_SECONDS = 24 * 60 * 60
-MINTING_REASONS = ("starting", "daily", "grant", "take")
+MINTING_REASONS = ("starting", "house_float", "daily", "grant", "take")
 """Reasons that bring chips into a server or take them out of it; every other reason moves chips."""
 
 
@@ -179,9 +180,13 @@ def check_amount(amount: int) -> None:
 class Ledger:
     """The chip operations of every server, on one ``Store``."""
 
-    def __init__(self, db: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, db: Store, clock: Callable[[], float] = time.time, house_float: int = HOUSE_FLOAT
+    ) -> None:
         self.db = db
         self.clock = clock
+        self.house_float = house_float
+        """Chips the house account opens with (``Settings.house_float``), with an entry like any credit."""
 
     # ---------------------------------------------------------------- settings
 
@@ -219,6 +224,9 @@ class Ledger:
     async def open_account(self, tx: Tx, guild_id: int, user_id: int) -> int:
         """Open the account with the starting balance if it is new; return the balance.
 
+        The house's account opens with the house float instead (reason ``house_float``):
+        a new server's house can seat computers before any admin grants it chips.
+
         ``ON CONFLICT DO NOTHING`` makes two first uses at once (two processes
         on PostgreSQL) open it once: the one that loses reads the winner's row.
         """
@@ -227,8 +235,9 @@ class Ledger:
         )
         if row is not None:
             return int(row[0])
-        start = 0
+        start, reason = self.house_float, "house_float"
         if user_id != HOUSE_ID:
+            reason = "starting"
             srow = await tx.fetchone(
                 "SELECT starting_balance FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )
@@ -241,7 +250,7 @@ class Ledger:
         if not opened:
             return await self.open_account(tx, guild_id, user_id)
         if start:
-            await self.credit(tx, guild_id, user_id, start, "starting")
+            await self.credit(tx, guild_id, user_id, start, reason)
         return start
 
     async def balance(self, guild_id: int, user_id: int) -> int:

@@ -91,6 +91,7 @@ COPIED: dict[str, tuple[str, ...]] = {
     "rating_changes": ("guild_id", "user_id", "rated_at", "ordinal_before", "ordinal_after"),
     "notify_choices": ("guild_id", "user_id", "turn_pings"),
     "turn_pings": ("table_id", "channel_id", "user_id", "round_number", "message_id"),
+    "server_welcomes": ("guild_id", "welcomed_at"),
 }
 """Every table of the schema and its columns, in an order that satisfies the foreign keys."""
 SERIAL_IDS = ("ledger", "rounds", "privacy_requests")

@@ -74,7 +74,9 @@ def build_bot(
     game's thread only as a line under the lobby message (its name and message count), which
     can not be opened; so by default the whole game is played where the page can show it.
     """
-    harness = Harness(repost_missing_messages=True, resume_on_ready=False, edit_limit=1_000_000)
+    harness = Harness(
+        repost_missing_messages=True, resume_on_ready=False, edit_limit=1_000_000, draw_settle=False
+    )
     return create_bot(
         Settings(database_path=db_path, shard_count=1, replay_url=replay_url),
         card_emojis=card_emojis,

@@ -25,6 +25,7 @@ MESSAGES: dict[str, str] = {
         "There's already a table in this channel, above. Join it, or start one in another channel."
     ),
     "table_closed": N_("This table has closed. Open a new one with `/flipflop start`."),
+    "other_place": N_("That control belongs to a table in another channel or server; nothing was done."),
     "table_moved": N_(
         "This table changed a moment ago (another move got there first); nothing was done."
         " Look at the table again."

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.computer_names import level_name
+from bot.computer_names import computer_name, computer_number
 from bot.history import computer_level
 from bot.i18n import N_, Texts
 
@@ -63,7 +63,11 @@ WATCH = N_("Watch the replay")
 def seat_names(
     members: Mapping[str, int], guild: discord.Guild | None, t: Texts, known: Mapping[int, str] | None = None
 ) -> dict[str, str]:
-    """Seat id → the name the page shows: ``🤖 Basic`` for a computer, else a display name.
+    """Seat id → the name the page shows: ``🤖 Basic 2`` for a computer, else a display name.
+
+    A computer keeps the number it had at the table: its seat id is ``-n`` for the
+    table's n-th computer (``bot.table.transitions.seat_computer``), so two computers
+    of one level read apart.
 
     ``known`` names members the caller knows (the table's own names, the one who asked);
     then the server's member cache. A seat with no name known is left out: the page
@@ -73,7 +77,7 @@ def seat_names(
     for seat, member in members.items():
         level = computer_level(member)
         if level is not None:
-            out[seat] = "🤖 " + level_name(level, t)
+            out[seat] = computer_name(level, computer_number(seat), t)
             continue
         cached = guild.get_member(member) if guild is not None else None
         name = (known or {}).get(member) or (cached.display_name if cached is not None else None)

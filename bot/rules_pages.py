@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.first_game import HELP_TITLE, help_parts
 from bot.i18n.catalogs import N_, Texts, texts
 from bot.i18n.languages import LANGUAGES, language_name
 
@@ -182,12 +183,14 @@ def how_to_play() -> str:
         "",
         "<!-- Made by `python -m bot.rules_pages > docs/HOW_TO_PLAY.md` from locales/; do not edit. -->",
         "",
-        "The rules as `/flipflop rules` shows them, in every language the bot speaks: "
+        "A first game as `/flipflop help` explains it, then the rules as `/flipflop rules` shows them, "
+        "in every language the bot speaks: "
         + " · ".join(f"[{language_name(code)}](#{code})" for code in LANGUAGES)
         + ".",
     ]
     for code in LANGUAGES:
         lines += ["", f'<a id="{code}"></a>', "", f"## {language_name(code)}"]
+        lines += ["", f"### {texts(code).gettext(HELP_TITLE)}", "", "\n\n".join(help_parts(texts(code)))]
         for page in rules_pages(texts(code)):
             lines += ["", f"### {page.title}", "", page.body]
     return "\n".join(lines) + "\n"

@@ -21,6 +21,10 @@ from bot.storage.base import StoreError, parse_target
 _environ: ContextVar[Mapping[str, str] | None] = ContextVar("flipflop_environ", default=None)
 
 
+HOUSE_FLOAT = 1000
+"""The house's default float: five computers at the default 200-chip buy-in (``bot.ledger.GuildSettings``)."""
+
+
 class SettingsError(Exception):
     """A setting is malformed; the message names the variable and what is wrong."""
 
@@ -88,6 +92,17 @@ class Settings(BaseSettings):
     """Serve Prometheus ``/metrics`` and ``/healthz`` on this port (docs/OPERATORS.md); blank: none."""
     replay_url: str | None = Field(default=None, validation_alias=AliasChoices("replay_url", "REPLAY_URL"))
     """The public address of the static replay page (web/replay/); blank: no "Watch the replay" button."""
+    house_float: int = Field(
+        default=HOUSE_FLOAT,
+        ge=0,
+        le=1_000_000_000,
+        validation_alias=AliasChoices("house_float", "HOUSE_FLOAT"),
+    )
+    """Chips a server's house account opens with, so a player can seat computers without an admin.
+
+    Credited once, when the house account is first opened, with its own ledger entry
+    (reason ``house_float``, counted as brought into the server by the audit). 0: none.
+    """
     api_base: str | None = Field(default=None, validation_alias=AliasChoices("api_base", "FLIPFLOP_API_BASE"))
     """Testing aid only: point discord.py at a local fake Discord (``http://127.0.0.1:PORT``)."""
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 import discord
 
 from bot.coach_render import practice_dress
+from bot.first_game import short_buy_in
 from bot.i18n import Texts
 from bot.limits import V2_TEXT, shorten
 from bot.render import card, cards, look, suit_name
@@ -177,6 +178,8 @@ def lobby_page(table: Table, t: Texts) -> Page:
         seated=t.number(len(table.seats)), seats=t.number(MAX_SEATS)
     )
     blocks = [f"{about}\n-# {away_rule(table, t)}"]
+    if warning := short_buy_in(table, t):  # allowed (R2.1), but the players should know
+        blocks.append(warning)
     if waiting := [u for u in table.invited if u not in table.seats]:
         mentions = shorten(", ".join(f"<@{u}>" for u in waiting), INVITED_ROOM)
         invite = t.gettext("🔁 Play again: last game's players, click Join")

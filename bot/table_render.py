@@ -329,6 +329,8 @@ def _round_ended(e: RoundEnded, s: _Telling) -> list[str]:
 
 def _side_stake_paid(e: SideStakePaid, s: _Telling) -> list[str]:
     t = s.t
+    if e.amount == 0:  # an all-in player pays nothing (R2.5); "a side stake of 0" would say otherwise
+        return []
     if e.to_player is not None:
         return [
             t.gettext("↳ {name} pays {other} a side stake of {amount}.").format(
@@ -353,6 +355,8 @@ def _pot_paid(e: PotPaid, s: _Telling) -> list[str]:
 
 
 def _pot_carried(e: PotCarried, s: _Telling) -> list[str]:
+    if s.game_ends:  # no next round: the game's end shares the pot out (R8.3) and says so
+        return []
     return [s.t.gettext(CARRIED[e.pot]).format(amount=s.t.chips(e.amount))]
 
 

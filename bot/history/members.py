@@ -64,3 +64,13 @@ def check_member(member: object) -> int:
             f"a member is a Discord user id or a computer level's id {sorted(_LEVELS)}, not {member!r}",
         )
     return member
+
+
+def computer_seat(seat: str, member: int) -> int | str:
+    """How a round's story names a seat: a member id, or ``basic#2`` for a computer seat.
+
+    A computer level is one pseudo-member, so two computers of a level would read the
+    same; the seat id ``-n`` says it was the table's n-th computer, as it was named there.
+    """
+    level = computer_level(member)
+    return member if level is None else f"{level}#{abs(int(seat))}"

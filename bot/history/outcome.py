@@ -148,13 +148,14 @@ def _events(transcript: Mapping[str, Any]) -> list[Event]:
     return events
 
 
-def story(events: tuple[Event, ...], members: Mapping[str, int]) -> list[tuple[str, dict[str, Any]]]:
-    """The round turn by turn as data: ``(code, params)`` per event, seats as member ids, cards as codes.
+def story(events: tuple[Event, ...], members: Mapping[str, int | str]) -> list[tuple[str, dict[str, Any]]]:
+    """The round turn by turn as data: ``(code, params)`` per event, seats as named, cards as codes.
 
     The code is the event's name in snake case (``round_started``, ``drew``,
     ``card_shown``, ``dropped``, ``round_ended`` with every hand, ``pot_paid`` …);
     the params are the event's fields. ``turn_started`` is left out: every
-    other line already names its player. A renderer words them.
+    other line already names its player. A renderer words them. A seat is named by
+    ``members``: a member id, or a computer seat's ``basic#2`` (``computer_seat``).
     """
     lines = []
     dealt = False
@@ -168,7 +169,7 @@ def story(events: tuple[Event, ...], members: Mapping[str, int]) -> list[tuple[s
     return lines
 
 
-def _param(name: str, value: Any, members: Mapping[str, int]) -> Any:
+def _param(name: str, value: Any, members: Mapping[str, int | str]) -> Any:
     if name in SEAT_FIELDS and value is not None:
         return members.get(value, value)
     if name in SEATS_FIELDS:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.history.members import HistoryError, check_guild, check_member
+from bot.history.members import HistoryError, check_guild, check_member, computer_seat
 from bot.history.outcome import round_outcome, story
 from bot.ratings import SkillRating
 from bot.storage import Row
@@ -199,7 +199,8 @@ async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | 
     }
     transcript = json.loads(transcript_json)
     reveal = json.loads(reveal_json) if reveal_json is not None else None
-    lines = story(round_outcome(transcript).events, members)
+    named = {seat: computer_seat(seat, member) for seat, member in members.items()}
+    lines = story(round_outcome(transcript).events, named)
     if reveal is not None:
         transcript["reveal"] = reveal
     return RoundStory(

@@ -17,7 +17,7 @@ from bot.runtime.outcomes import (
     WentAway,
 )
 from bot.runtime.ports import Clock, Delivery, Notifier, Scheduler, Sent, Whereabouts
-from bot.runtime.runtime import StaleControl, TableRuntime
+from bot.runtime.runtime import StaleControl, TableRuntime, clicked_at
 
 __all__ = [
     "LEVELS",
@@ -43,4 +43,5 @@ __all__ = [
     "TimedOut",
     "WentAway",
     "Whereabouts",
+    "clicked_at",
 ]

@@ -59,6 +59,17 @@ from engine.events import Event
 log = logging.getLogger("flipflop.runtime")
 
 
+def clicked_at(table: Table, guild_id: int | None, channel_id: int | None) -> bool:
+    """A click made where ``table``'s controls are shown: its server, and its channel or game thread.
+
+    A custom id names its table, and a control can be passed on or forged in another
+    server's message; such a click must change nothing (no lobby, no buy-in).
+    """
+    if guild_id != table.guild_id or channel_id is None:
+        return False
+    return channel_id in (table.channel_id, table.thread_id)
+
+
 class StaleControl(TableError):
     """A control from an earlier state of the table; nothing was done."""
 
@@ -220,18 +231,29 @@ class TableRuntime:
         return table
 
     async def play_again(
-        self, ended_id: str, host_id: int, host_name: str, away_rounds: int | None = None
+        self,
+        ended_id: str,
+        host_id: int,
+        host_name: str,
+        away_rounds: int | None = None,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
     ) -> Table:
         """**Play again** on a game's final standings: a new lobby in its channel, same stake and buy-in.
 
         The member who clicked is seated as its host (their buy-in debited anew); the
         previous game's other players are named in it until they join. Refused (nothing
-        opened) when the game is unknown or still open, the channel has a table, or the
-        buy-in is more than the member has (``InsufficientChips``).
+        opened) when the game is unknown or still open, the click came from another server
+        or channel than the ended table's (``other_place``: a control passed on or forged
+        elsewhere), the channel has a table, or the buy-in is more than the member has
+        (``InsufficientChips``).
         """
         ended = None if ended_id in self.tables else await self.open_tables.repository.ended(ended_id)
         if ended is None or ended.practice:
             raise TableError("table_closed")
+        if not clicked_at(ended, guild_id, channel_id):
+            raise TableError("other_place")
         table = await self.open(
             ended.guild_id,
             ended.channel_id,

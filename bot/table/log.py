@@ -41,6 +41,8 @@ MOVES: tuple[type, ...] = (ev.Drew, ev.Discarded, ev.SpreadLaid, ev.LaidOff, ev.
 """The events that are a player's move: the table's "last move" line tells the latest."""
 READS_STACKS: tuple[type, ...] = (ev.RoundStarted, ev.GameOver)
 """Events whose wording reads the stacks (a short stack all in at 0; standings): kept with them."""
+READS_ENDS: tuple[type, ...] = (ev.NextDealer, ev.PotCarried)
+"""Events worded otherwise when the game ends with them (no "next deal"; no pot carried to a next round)."""
 NOT_LOGGED: tuple[type, ...] = (TableClosed, ComputersOnly, Resumed)
 """Notices that are not lines of the log: a closing is news, a game of computers only is said with
 its final standings, and a restart changes nothing a player reads."""
@@ -105,8 +107,8 @@ class Entry:
     """One change as the log tells it: its notices, then its events, and what they are worded from.
 
     ``stacks`` and ``ends`` are the table just after the change (a short stack is all in at 0;
-    no "next deal" is announced when the game ends with it); ``spreads`` and ``round`` are kept
-    with a round's end, for its picture.
+    no "next deal" nor a pot carried into it is told when the game ends with it); ``spreads``
+    and ``round`` are kept with a round's end, for its picture.
     """
 
     notices: tuple[Notice, ...] = ()
@@ -194,7 +196,7 @@ class RoundLog:
             dataclasses.replace(
                 entry,
                 stacks=dict(stacks) if any(isinstance(e, READS_STACKS) for e in entry.events) else {},
-                ends=ends and any(isinstance(e, ev.NextDealer) for e in entry.events),
+                ends=ends and any(isinstance(e, READS_ENDS) for e in entry.events),
                 round=round_number if ended else 0,
                 spreads=spreads if ended else (),
             )

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import send_ephemeral
+from bot.first_game import ServerWelcomes, help_text, welcome_text
 from bot.i18n import LANGUAGES, N_, Texts, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
@@ -25,6 +26,7 @@ from bot.ledger import GuildSettings, InsufficientChips, LedgerError, setting_ra
 from bot.limits import CONTENT, shorten
 from bot.refusals import NOTHING_CHANGED, explain
 from bot.runtime import Delivery, Sent, TableRuntime
+from bot.storage import StoreError
 from bot.table.model import MAX_SEATS, Table, TableError
 from bot.table_render import notice_line
 from cogs.flipflop import controls
@@ -134,6 +136,7 @@ class FlipFlop(
         )
         self.controls = Controls(self.runtime, self.notifier)
         self.coach = Coach(bot, self.runtime)
+        self.welcomes = ServerWelcomes(bot.db, now)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -277,6 +280,21 @@ class FlipFlop(
             await send_ephemeral(interaction, self.refused(e, interaction.channel.id, t))
             return
         await self.post_table(interaction, table)
+        await self.welcome(interaction, table)
+
+    async def welcome(self, interaction: discord.Interaction, table: Table) -> None:
+        """The server's first table ever, once: how to join, start and play, to whoever opened it.
+
+        Private (in their language) so the channel keeps one message per table; it follows
+        the lobby, which stays the command's answer.
+        """
+        try:
+            if not await self.welcomes.first_table(table.guild_id):
+                return
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(interaction, welcome_text(t))
+        except (StoreError, discord.HTTPException) as e:  # a welcome lost is no reason to fail the start
+            logging.getLogger("flipflop").warning("Could not welcome a server's first table: %s", e)
 
     async def start_in_forum(
         self,
@@ -329,9 +347,13 @@ class FlipFlop(
             return
         await post.message.edit(content=None, **self.notifier.screen(table, public).send())
         await self.runtime.placed(table.id, post.message.id)
-        await interaction.followup.send(
-            t.gettext(FORUM_OPENED).format(post=post.thread.mention), ephemeral=True
-        )
+        opened = t.gettext(FORUM_OPENED).format(post=post.thread.mention)
+        try:
+            if await self.welcomes.first_table(table.guild_id):  # the server's first table: how to play
+                opened = f"{opened}\n\n{welcome_text(t)}"
+        except StoreError as e:
+            logging.getLogger("flipflop").warning("Could not welcome a server's first table: %s", e)
+        await interaction.followup.send(opened, ephemeral=True)
 
     async def _channel_table(self, interaction: discord.Interaction, missing: str) -> Table | None:
         """The table in the channel asked from; None once the member was told (``missing``) there is none."""
@@ -348,6 +370,13 @@ class FlipFlop(
     async def hand(self, interaction: discord.Interaction) -> None:
         if (table := await self._channel_table(interaction, NO_TABLE)) is not None:
             await self.controls.show_hand(interaction, table)
+
+    @app_commands.command(
+        name="help", description="New to Flip Flop? What to type first and how a turn goes."
+    )
+    async def help(self, interaction: discord.Interaction) -> None:
+        t = await self.bot.languages.reader(interaction)
+        await send_ephemeral(interaction, help_text(t))
 
     @app_commands.command(name="rules", description="Learn the rules of Flip Flop, a page at a time.")
     async def rules(self, interaction: discord.Interaction) -> None:

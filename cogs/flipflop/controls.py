@@ -4,7 +4,8 @@ Custom ids are made and read here only. Each id names the kind of message
 its control belongs on — ``l``/``c`` the lobby, ``t`` the table message,
 ``a``/``s`` a player's private hand — and the guard (``interaction_check``)
 refuses a control delivered on the wrong kind of message, for a table that
-has closed, or (in a hand) from someone not playing, before any handler runs.
+has closed, from another server or channel than its table's, or (in a hand)
+from someone not playing, before any handler runs.
 Hand controls carry the table's ``seq`` so a control from an earlier turn
 does nothing. Ids are stable, so controls keep working after a restart.
 """
@@ -23,7 +24,8 @@ from bot.cards import CardEmoji
 from bot.client import send_ephemeral
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
-from bot.runtime import TableRuntime
+from bot.refusals import MESSAGES as REFUSALS
+from bot.runtime import TableRuntime, clicked_at
 from bot.storage import StoreError
 from engine import Card
 from engine.actions import Action
@@ -217,6 +219,10 @@ class _Guarded:
                         command=mention("flipflop start")
                     ),
                 )
+            return False
+        if not clicked_at(table, interaction.guild_id, interaction.channel_id):
+            t = await handler.member_texts(interaction)
+            await send_ephemeral(interaction, t.gettext(REFUSALS["other_place"]))
             return False
         if self.kind is Kind.HAND and (
             table.game is None or table.pid(interaction.user.id) not in table.game.order

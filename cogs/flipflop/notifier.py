@@ -463,7 +463,7 @@ class DiscordNotifier:
         if said.lines or (table_message and not only_a_draw(outcome)):
             self.refresh_soon(table)
         elif table_message and self.calls.spare(table.id):
-            self.refresh_soon(table, settle=self.pacer.window * DRAW_SETTLE)
+            self.refresh_soon(table, settle=self.pacer.window * DRAW_SETTLE * self.bot.harness.draw_settle)
 
     async def _post_game_news(self, table: Table, said: Said, t: Texts) -> list[Sent]:
         """In a game, a restart, a closing and the final standings are news; the rest is the log.

@@ -32,7 +32,7 @@ from bot.table_layout import fair_text
 from bot.table_render import notice_line
 from cogs.flipflop.coach import coach_of
 from cogs.flipflop.controls import OUR_SIDE, fit, parse_action
-from cogs.flipflop.notifier import DiscordNotifier
+from cogs.flipflop.notifier import DiscordNotifier, OpenHand
 from cogs.flipflop.screens import (
     Screen,
     closed_screen,
@@ -484,12 +484,27 @@ class Controls:
             screen = replace(screen, content=f"{screen.content}\n{tip}")
         older = self.notifier.open_hands.get((table.id, user_id))
         await answer.private(**screen.send())
-        if older is not None:  # only the newest hand follows the game: the older one says so
+        self.notifier.remember_hand(table, user_id, interaction, t)
+        if older is not None:
+            await self._retire_hand(older)
+
+    @staticmethod
+    async def _retire_hand(older: OpenHand) -> None:
+        """One hand message per player: the older one is deleted once the newer one shows.
+
+        Ephemeral messages can be deleted through their interaction's token for 15 minutes,
+        so `/flipflop hand` leaves nothing behind. If Discord refuses (a fault other than the
+        message being gone already), the older hand at least says where the hand went.
+        """
+        try:
+            await older.interaction.delete_original_response()
+        except discord.NotFound:
+            pass  # dismissed by the member, or its token ran out: nothing left to retire
+        except discord.HTTPException:
             try:
                 await older.interaction.edit_original_response(**moved_hand_screen(older.t).edit())
             except discord.HTTPException:
-                pass  # its token ran out: it already says it stopped updating
-        self.notifier.remember_hand(table, user_id, interaction, t)
+                pass  # it already says it stopped updating
 
     async def show_fair(self, interaction: discord.Interaction, table: Table) -> None:
         """**Fair deal** on the table: the whole commitment, client seed and how to check, privately."""
@@ -512,7 +527,12 @@ class Controls:
         try:
             settings = await self.notifier.bot.ledger.settings(interaction.guild_id or 0)
             table = await self.runtime.play_again(
-                tid, user.id, user.display_name, away_rounds=settings.away_rounds
+                tid,
+                user.id,
+                user.display_name,
+                away_rounds=settings.away_rounds,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
             )
         except InsufficientChips as e:
             await answer.private(not_enough(e.balance, e.needed, await self.member_texts(interaction)))

@@ -7,10 +7,11 @@ mentions (sent with mentions switched off), computer levels their label.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.computer_names import level_name
+from bot.computer_names import computer_name, level_name
 from bot.history import RoundSummary, Stats, computer_level
 from bot.i18n import N_, Texts
 from bot.privacy import PSEUDONYM_FLOOR
@@ -40,8 +41,14 @@ def _pot(pot: str, t: Texts) -> str:
     return t.gettext(POT_NAME[pot]) if pot in POT_NAME else pot
 
 
+COMPUTER_SEAT = re.compile(r"([a-z]+)#(\d+)")
+"""A computer seat in a round's story (``bot.history.computer_seat``): its level and number."""
+
+
 def who(member: int | str, t: Texts) -> str:
-    """A recorded member: a mention for a person, ``🤖 Basic`` for a computer level."""
+    """A recorded member: a mention for a person, ``🤖 Basic 2`` for a computer seat, else its level."""
+    if isinstance(member, str) and (seat := COMPUTER_SEAT.fullmatch(member)):
+        return computer_name(seat[1], int(seat[2]), t)
     if isinstance(member, int):
         level = computer_level(member)
         if level is not None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import simcord
 from simcord.builders import UserHandle
 
+from bot.client import create_bot
 from bot.ledger import HOUSE_ID
+from bot.settings import Settings, load_settings
 from bot.table.model import ComputerSeat
 from tests.cogs.helpers import (
     Hands,
@@ -19,7 +23,7 @@ from tests.cogs.helpers import (
     select_id,
     table_in,
 )
-from tests.conftest import World
+from tests.conftest import World, make_bot
 
 
 def bot_member(world: World) -> simcord.MemberActor:
@@ -33,27 +37,50 @@ async def add_computer(
     return await host.select(lobby, [level], custom_id=select_id(lobby, "addcpu"))
 
 
-async def test_house_must_have_chips_for_a_computer_and_admins_top_it_up(world: World) -> None:
+async def test_a_new_house_seats_computers_from_its_float_and_admins_top_it_up(world: World) -> None:
     ann = world.members[0]
-    start = await ann.slash(world.channel, "flipflop start")
-    refused = await add_computer(world, ann, start.response.message, "basic")
-    assert refused.ephemeral and "The house has only 0 chips" in refused.response.content
+    start = await ann.slash(world.channel, "flipflop start", buy_in=400)
+    lobby = start.response.message
+    added = await add_computer(world, ann, lobby, "basic")  # no admin needed: the house float pays
+    assert "🤖 Basic 1" in section(added.response, "Seated (2/5)")
+    assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 1000 - 400
+    floated = await world.bot.db.fetchone(
+        "SELECT change, reason FROM ledger WHERE guild_id = ? AND user_id = ? ORDER BY id LIMIT 1",
+        (world.guild.id, HOUSE_ID),
+    )
+    assert floated is not None and tuple(floated) == (1000, "house_float")  # audited like any chips
+    await add_computer(world, ann, lobby, "basic")
+    refused = await add_computer(world, ann, lobby, "basic")
+    assert refused.ephemeral and "The house has only 200 chips" in refused.response.content
     house = bot_member(world)
     granted = await world.admin.slash(world.channel, "chips grant", member=house, amount=1000)
     assert not granted.ephemeral
     shown = await ann.slash(world.channel, "balance", member=house)
-    assert "The house" in shown.response.content and "1,000 chips" in shown.response.content
-    added = await add_computer(world, ann, start.response.message, "basic")
-    assert "🤖 Basic 1" in section(added.response, "Seated (2/5)")
+    assert "The house" in shown.response.content and "1,200 chips" in shown.response.content
+    added = await add_computer(world, ann, lobby, "basic")
+    assert "🤖 Basic 3" in section(added.response, "Seated (4/5)")
     assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 800
     board = await ann.slash(world.channel, "leaderboard")
     assert "house" not in board.response.embeds[0].description.lower()
     await conserved(world)
 
 
+async def test_the_house_float_is_a_setting(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path / "db.sqlite3")
+    assert bot.ledger.house_float == 1000
+    await bot.db.close()
+    none = create_bot(Settings(database_path=tmp_path / "none.sqlite3", house_float=0))
+    await none.db.open()
+    try:
+        assert await none.ledger.balance(5, HOUSE_ID) == 0
+        assert await none.db.fetchone("SELECT COUNT(*) FROM ledger") == (0,)
+    finally:
+        await none.db.close()
+    assert load_settings({"HOUSE_FLOAT": "250"}, env_file=tmp_path / "no.env").house_float == 250
+
+
 async def test_only_the_host_adds_and_removes_computers(world: World) -> None:
     ann, ben = world.members[:2]
-    await world.bot.ledger.grant(world.guild.id, HOUSE_ID, 1000, actor_id=world.admin.id)
     lobby = (await ann.slash(world.channel, "flipflop start")).response.message
     refused = await add_computer(world, ben, lobby, "basic")
     assert refused.ephemeral and "Only the host" in refused.response.content
@@ -70,7 +97,6 @@ async def test_only_the_host_adds_and_removes_computers(world: World) -> None:
 
 async def test_one_human_and_two_computers_play_to_the_end(world: World) -> None:
     ann = world.members[0]
-    await world.bot.ledger.grant(world.guild.id, HOUSE_ID, 1000, actor_id=world.admin.id)
     lobby = (await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)).response.message
     await add_computer(world, ann, lobby, "basic")
     lobby = world.channel.history()[-1]
@@ -117,7 +143,6 @@ async def test_timeout_plays_the_turn_with_the_basic_strategy(world: World) -> N
 
 async def test_computers_leave_with_the_last_human(world: World) -> None:
     ann = world.members[0]
-    await world.bot.ledger.grant(world.guild.id, HOUSE_ID, 1000, actor_id=world.admin.id)
     lobby = (await ann.slash(world.channel, "flipflop start")).response.message
     await add_computer(world, ann, lobby, "basic")
     lobby = world.channel.history()[-1]
@@ -144,7 +169,6 @@ async def test_computers_pause_like_a_person_before_moving(db_path: object) -> N
     async with simcord.run(bot) as env:
         world = World(env)
         ann = world.members[0]
-        await bot.ledger.grant(world.guild.id, HOUSE_ID, 1000, actor_id=world.admin.id)
         lobby = (await ann.slash(world.channel, "flipflop start")).response.message
         await add_computer(world, ann, lobby, "basic")
         await add_computer(world, ann, world.channel.history()[-1], "basic")

@@ -51,7 +51,9 @@ def ping_posts(world: World) -> list[Any]:
 
 
 def deleted(world: World) -> set[int]:
-    return {int(r.path.rsplit("/", 1)[1]) for r in world.env.http_requests if r.method == "DELETE"}
+    """Channel messages the bot deleted (not a hand retired through its interaction's ``@original``)."""
+    ends = (r.path.rsplit("/", 1)[1] for r in world.env.http_requests if r.method == "DELETE")
+    return {int(end) for end in ends if end.isdigit()}
 
 
 def pings_in_channel(world: World) -> list[discord.Message]:

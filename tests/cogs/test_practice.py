@@ -109,7 +109,7 @@ async def test_practice_chips_never_reach_the_ledger_history_or_ratings(world: W
     assert await ledger_state(world) == before
     assert "Game over!" in channel_text(world)
     assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1000
-    assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 0
+    assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == 1000  # its float, untouched
     stats = await ann.slash(world.channel, "flipflop stats")
     assert "hasn't finished a round" in stats.response.content
     history = await ann.slash(world.channel, "flipflop history")

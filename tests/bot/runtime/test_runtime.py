@@ -239,7 +239,9 @@ async def test_computers_play_their_turns_and_never_play_alone(tmp_path: Path) -
         if any(isinstance(n, WentAway) for n in notices) and ComputersOnly() not in notices:
             raise AssertionError("the game went on with computers alone")
         house, ann = await h.ledger.balance(G, HOUSE_ID), await h.ledger.balance(G, ANN)
-        assert house + ann == 2000  # every chip came home: the house's 1,000 and ann's 1,000
+        assert (
+            house + ann == 3000
+        )  # every chip came home: the house float and grant (1,000 each), ann's 1,000
         await h.conserved()
 
 

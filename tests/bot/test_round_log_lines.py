@@ -1,0 +1,88 @@
+"""Lines of a round's log that must not say what did not happen (issue 33)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.history import history, round_story
+from bot.i18n import texts
+from bot.replay_link import seat_names
+from bot.table.model import ComputerSeat, Table
+from bot.table_render import event_lines, seat_name
+from cogs.flipflop.story import story_lines
+from engine import Drop
+from engine.events import GameOver, PotCarried, PotPaid, SideStakePaid
+from tests.bot.runtime.fakes import ANN, harness
+
+EN = texts("en")
+
+
+def table(**fields: object) -> Table:
+    return Table(
+        id="ab12",
+        guild_id=1,
+        channel_id=2,
+        host_id=11,
+        stake=5,
+        buy_in=40,
+        status="playing",
+        seats=[11, 12, 13],
+        names={11: "ann", 12: "ben", 13: "cat"},
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def test_a_carried_pot_is_said_while_the_game_goes_on() -> None:
+    lines = event_lines(table(), [PotCarried("flip", 5)], EN)
+    assert lines == ["↪️ No one can win the flip pot: its 5 chips carry into the next round."]
+
+
+def test_no_carry_is_said_when_the_game_ends_and_pays_the_pot() -> None:
+    events = [
+        PotCarried("flip", 5),
+        PotPaid("flip", 5, {"11": 5}),
+        GameOver({"11": 120, "12": 0, "13": 0}, ("11", "12", "13")),
+    ]
+    lines = event_lines(table(), events, EN)
+    assert not any("carry" in line for line in lines)
+    assert "💰 **ann** wins the **flip pot** (5 chips)." in lines
+    stopping = event_lines(table(stop_after_round=True), [PotCarried("flop", 10)], EN)
+    assert stopping == []  # the host stopped the game: this was its last round
+
+
+def test_an_all_in_player_pays_no_side_stake_of_0() -> None:
+    events = [SideStakePaid("12", 0, "game", None, "R7.3"), SideStakePaid("13", 5, "game", None, "R7.3")]
+    lines = event_lines(table(), events, EN)
+    assert lines == ["↳ cat pays a side stake of 5 into the game pot."]
+    to_player = event_lines(table(), [SideStakePaid("12", 0, None, "11", "R7.4")], EN)
+    assert to_player == []
+
+
+def test_computers_keep_their_numbers_in_a_replay() -> None:
+    members = {"11": 11, "-1": -2, "-2": -2, "-3": -3}
+    names = seat_names(members, None, EN, {11: "ann"})
+    assert names == {"11": "ann", "-1": "🤖 Basic 1", "-2": "🤖 Basic 2", "-3": "🤖 Strong 3"}
+    seated = table(computers={-1: ComputerSeat("basic", 1), -2: ComputerSeat("basic", 2)})
+    assert seat_name(seated, EN, "-2") == names["-2"]  # the table and its replay name a seat alike
+
+
+async def test_a_round_record_names_each_computer_by_its_number(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.lobby((ANN,))
+        await h.runtime.add_computer(table.id, ANN, False, "basic")
+        await h.runtime.add_computer(table.id, ANN, False, "basic")
+        await h.runtime.start(table.id, ANN, may_manage=False)
+        g = table.game
+        assert g is not None
+        while not await history(h.db, table.guild_id):
+            if g.in_round and g.to_act == str(ANN):
+                await h.runtime.act(table.id, ANN, table.seq, Drop(str(ANN)))
+            else:
+                await h.advance(3)
+        (row, *_) = await history(h.db, table.guild_id)
+        story = await round_story(h.db, table.guild_id, row.round_id)
+        assert story is not None
+        text = "\n".join(story_lines(story.lines, story.number, EN))
+        assert "🤖 Basic 1" in text and "🤖 Basic 2" in text, text
+        names = seat_names(story.members, None, EN, {})
+        assert sorted(names.values()) == ["🤖 Basic 1", "🤖 Basic 2"]  # the replay's names agree

@@ -1,0 +1,107 @@
+"""A control clicked in another server or channel than its table's is refused privately and changes nothing.
+
+A custom id names its table; a control can be passed on, or forged on a message the
+bot posted elsewhere. Issue 33: a forged **Play again** from another server opened a
+lobby in the first server and debited a buy-in there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import simcord
+
+from bot.ledger import HOUSE_ID
+from cogs.flipflop.controls import LobbyButton, PlayAgainButton, TableButton
+from tests.cogs.helpers import conserved, runtime, table_in
+from tests.cogs.test_game import ended_game
+from tests.conftest import World
+
+ELSEWHERE = "That control belongs to a table in another channel or server; nothing was done."
+
+
+async def posted_in(world: World, channel: simcord.ChannelHandle, item: Any) -> Any:
+    """A control posted by the bot in ``channel``, where its member may click it."""
+    sent_to = world.bot.get_channel(channel.id)
+    assert isinstance(sent_to, discord.TextChannel)
+    view = discord.ui.View(timeout=None)
+    view.add_item(item)
+    sent = await sent_to.send("control", view=view)
+    return next(m for m in channel.history() if m.id == sent.id)
+
+
+async def ledger_rows(world: World) -> int:
+    row = await world.bot.db.fetchone("SELECT COUNT(*) FROM ledger")
+    assert row is not None
+    return int(row[0])
+
+
+async def test_a_play_again_from_another_server_opens_nothing(world: World) -> None:
+    ann, ben, cat = world.members[:3]
+    final = await ended_game(world, [ann, ben, cat])
+    tid = next(cid for cid in _custom_ids(final) if cid.startswith("ff:p:")).split(":")[2]
+    other = world.env.create_guild(name="Elsewhere")
+    there = other.create_text_channel("cards")
+    stranger = other.add_member(world.env.create_user("mallory"))
+    forged = await posted_in(world, there, PlayAgainButton(tid, "Play again"))
+    rows = await ledger_rows(world)
+    refused = await stranger.click(forged, label="Play again")
+    assert refused.ephemeral and refused.response.content == ELSEWHERE
+    assert table_in(world) is None and table_in(world, there) is None and runtime(world).tables == {}
+    assert await ledger_rows(world) == rows  # no buy-in debited, no balance opened
+    assert [m.id for m in there.history()] == [forged.id]  # no lobby posted in the sender's server
+    await conserved(world)
+
+
+async def test_a_play_again_from_another_channel_of_the_server_opens_nothing(world: World) -> None:
+    ann, ben, cat = world.members[:3]
+    final = await ended_game(world, [ann, ben, cat])
+    tid = next(cid for cid in _custom_ids(final) if cid.startswith("ff:p:")).split(":")[2]
+    side = world.guild.create_text_channel("side")
+    forged = await posted_in(world, side, PlayAgainButton(tid, "Play again"))
+    before = await world.bot.ledger.balance(world.guild.id, ben.id)
+    refused = await ben.click(forged, label="Play again")
+    assert refused.ephemeral and refused.response.content == ELSEWHERE
+    assert runtime(world).tables == {}
+    assert await world.bot.ledger.balance(world.guild.id, ben.id) == before
+    again = await ben.click(final, label="Play again")  # the real button still works
+    assert again.acknowledged and not again.ephemeral
+    assert table_in(world) is not None
+    await conserved(world)
+
+
+async def test_lobby_and_table_controls_from_elsewhere_change_nothing(world: World) -> None:
+    ann, ben, cat = world.members[:3]
+    opened = await ann.slash(world.channel, "flipflop start", stake=5, buy_in=100)
+    table = table_in(world)
+    assert table is not None and not opened.ephemeral
+    side = world.guild.create_text_channel("side")
+    join = await posted_in(world, side, LobbyButton(table.id, "join", "Join"))
+    house = await world.bot.ledger.balance(world.guild.id, HOUSE_ID)
+    refused = await ben.click(join, label="Join")
+    assert refused.ephemeral and refused.response.content == ELSEWHERE
+    assert table.seats == [ann.id]
+    other = world.env.create_guild(name="Elsewhere")
+    there = other.create_text_channel("cards")
+    ben_there = other.add_member(world.env.create_user("ben too"))
+    start = await posted_in(world, there, LobbyButton(table.id, "start", "Start"))
+    refused = await ben_there.click(start, label="Start")
+    assert refused.ephemeral and refused.response.content == ELSEWHERE
+    joined = await ben.click(opened.response.message, label="Join")  # where it belongs, it works
+    assert joined.acknowledged and table.seats == [ann.id, ben.id]
+    await cat.click(opened.response.message, label="Join")
+    await ann.click(opened.response.message, label="Start")
+    assert table.status == "playing"
+    leave = await posted_in(world, side, TableButton(table.id, "leave_next", "Leave after this round"))
+    refused = await ben.click(leave, label="Leave after this round")
+    assert refused.ephemeral and refused.response.content == ELSEWHERE
+    assert table.leave_after_round == []
+    assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == house
+    await conserved(world)
+
+
+def _custom_ids(message: Any) -> list[str]:
+    from tests.cogs.helpers import walk
+
+    return [str(c["custom_id"]) for c in walk(message) if c.get("custom_id")]
