@@ -35,6 +35,7 @@ from bot.runtime.outcomes import (
 )
 from bot.table.log import Entry
 from bot.table.model import Table
+from bot.table.transitions import dealt_commitment
 from engine import Card
 from engine.events import (
     CardShown,
@@ -140,24 +141,29 @@ def commitment_lines(table: Table, t: Texts, seed_room: int = SEED_SHOWN) -> str
     return "\n".join(lines)
 
 
-def dealt_line(table: Table, number: int, t: Texts) -> str:
+def dealt_line(table: Table, number: int, t: Texts, commitment: str | None = None) -> str:
     """Published with a deal: the commitment it was dealt under.
 
     Its client seed and the next round's commitment are in the **Fair deal** answer, the
     round's replay and ``/flipflop verify`` (the table shows the next commitment whole).
+    ``commitment``: as saved with the deal in the round's log (else read from the table now).
     """
-    fair = table.fair.to_public()
-    now = fair["in_play"]
-    if now is None or now["round"] != number:
-        now = table.last_reveal if table.last_reveal and table.last_reveal["round"] == number else None
-    if now is None:
+    if commitment is None:
+        commitment = dealt_commitment(table, number)
+    if not commitment:
         return ""
-    return "\n" + t.gettext("🔒 Fair deal: commitment `{commitment}`").format(commitment=now["commitment"])
+    return "\n" + t.gettext("🔒 Fair deal: commitment `{commitment}`").format(commitment=commitment)
 
 
-def reveal_line(table: Table, t: Texts) -> str:
-    """Published with a round's result: its server seed, now that the round is over."""
-    reveal = table.last_reveal
+def reveal_line(
+    table: Table, t: Texts, reveal: Mapping[str, Any] | None = None, round_id: int | None = None
+) -> str:
+    """Published with a round's result: its server seed, now that the round is over.
+
+    ``reveal`` and ``round_id``: as saved with the round's end in its log (else the table's last).
+    """
+    if reveal is None:
+        reveal, round_id = table.last_reveal, table.last_round_id
     if reveal is None:
         return ""
     if table.practice:  # practice rounds are not stored, so /flipflop verify can not find them
@@ -165,7 +171,7 @@ def reveal_line(table: Table, t: Texts) -> str:
             "🔓 Round {round} server seed: `{server_seed}` (practice rounds are not kept for "
             "`/flipflop verify`)."
         ).format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"])
-    check = f"`/flipflop verify round:{table.last_round_id}`" if table.last_round_id else "`/flipflop verify`"
+    check = f"`/flipflop verify round:{round_id}`" if round_id else "`/flipflop verify`"
     return "\n" + t.gettext(
         "🔓 Round {round} server seed: `{server_seed}` — check the deal with {check}."
     ).format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"], check=check)
@@ -267,6 +273,8 @@ class _Telling:
     """No "next deal" is announced when the game ends with this batch."""
     ending: str
     """Why the game ends, said before the standings."""
+    saved: Entry | None = None
+    """The round log's entry these events are told from: the fair deal's values as they were then."""
 
     def name(self, user_id: str) -> str:
         return seat_name(self.table, self.t, user_id)
@@ -291,7 +299,7 @@ def _round_started(e: RoundStarted, s: _Telling) -> list[str]:
         if len(paid) < 3:  # a short stack pays some pots only, and is told which
             all_in = paid == ("game",) and s.stacks.get(p) == 0
             line += "\n" + _plays_for(s.name(p), tuple(paid), all_in, t)
-    return [line + dealt_line(s.table, e.number, t)]
+    return [line + dealt_line(s.table, e.number, t, s.saved.commitment if s.saved is not None else None)]
 
 
 def _card_shown(e: CardShown, s: _Telling) -> list[str]:
@@ -324,7 +332,11 @@ def _round_ended(e: RoundEnded, s: _Telling) -> list[str]:
         f"(**{t.number(e.values[p])}**)"
         for p, h in e.hands.items()
     ]
-    return [f"🏁 {head}\n" + "\n".join(hands) + reveal_line(s.table, t)]
+    if s.saved is None:
+        revealed = reveal_line(s.table, t)
+    else:  # as saved with the round's end: a later round's seeds never stand in for its own
+        revealed = reveal_line(s.table, t, s.saved.reveal, s.saved.round_id) if s.saved.reveal else ""
+    return [f"🏁 {head}\n" + "\n".join(hands) + revealed]
 
 
 def _side_stake_paid(e: SideStakePaid, s: _Telling) -> list[str]:
@@ -419,19 +431,20 @@ def event_lines(
     t: Texts,
     ending: str = "",
     *,
-    stacks: Mapping[str, int] | None = None,
-    ends: bool | None = None,
+    saved: Entry | None = None,
 ) -> list[str]:
     """The public messages for what everyone should see (ordinary draws and discards go in the table).
 
     ``ending`` is why the game ends (said after what caused it, before the
     standings); no "next deal" is announced when the game ends with it.
-    ``stacks`` and ``ends``: the table as it was just after these events (a
-    saved log's entry), else as it is now.
+    ``saved``: the round log's entry they are told from (the table as it was just after them),
+    else the table as it is now.
     """
-    if stacks is None:
+    if saved is not None:
+        telling = _Telling(table, t, saved.stacks, saved.ends, ending, saved)
+    else:
         stacks = table.game.public_view().stacks if table.game is not None else {}
-    telling = _Telling(table, t, stacks, _game_ends(table, events) if ends is None else ends, ending)
+        telling = _Telling(table, t, stacks, _game_ends(table, events), ending)
     out: list[str] = []
     for e in events:
         tell = _TOLD.get(type(e))
@@ -445,7 +458,7 @@ def log_lines(table: Table, entries: Sequence[Entry], t: Texts) -> list[str]:
     out: list[str] = []
     for entry in entries:
         out.extend(line for n in entry.notices if (line := notice_line(table, n, t)) is not None)
-        out.extend(event_lines(table, entry.events, t, stacks=entry.stacks, ends=entry.ends))
+        out.extend(event_lines(table, entry.events, t, saved=entry))
     return out
 
 

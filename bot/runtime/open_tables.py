@@ -83,7 +83,6 @@ class OpenTables:
         try:
             step = change(table)
             step.notices = told(table, step) if callable(told) else told
-            logged(table, step)
             if step.bump:
                 table.seq += 1
             if table.status == "closed":
@@ -91,6 +90,7 @@ class OpenTables:
             try:
                 async with self.repository.db.transaction() as tx:
                     await self._book(LockFirst(tx, table.id), table, step)
+                    logged(table, step)  # after the book: a round's end is told with its history id
                     if not await self.repository.save(tx, table):
                         moved.append(await self.repository.saved(tx, table.id))
                         raise TableMoved("table_moved")

@@ -102,6 +102,11 @@ def decode(data: Any) -> Any:
     return data
 
 
+Fair = tuple[str | None, dict[str, Any] | None, int | None]
+"""What a change's fair-deal lines are worded from: the commitment dealt under, the revealed seeds and
+the round's id in history (``None`` where there is none)."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """One change as the log tells it: its notices, then its events, and what they are worded from.
@@ -117,6 +122,12 @@ class Entry:
     ends: bool = False
     round: int = 0
     spreads: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+    commitment: str = ""
+    """With a deal: the commitment it was dealt under (its line in the log says it)."""
+    reveal: dict[str, Any] | None = None
+    """With a round's end: its revealed seeds (``Reveal.public()``), said in its result."""
+    round_id: int | None = None
+    """With a round's end: history's id of the round (``/flipflop verify round:<id>``)."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (what is empty is left out: a table is saved at every move)."""
@@ -127,6 +138,9 @@ class Entry:
             "ends": self.ends,
             "round": self.round,
             "spreads": encode(self.spreads),
+            "commitment": self.commitment,
+            "reveal": self.reveal,
+            "round_id": self.round_id,
         }
         return {k: v for k, v in data.items() if v}
 
@@ -140,6 +154,9 @@ class Entry:
             ends=bool(data.get("ends", False)),
             round=int(data.get("round", 0)),
             spreads=decode(data.get("spreads", [])),
+            commitment=str(data.get("commitment", "")),
+            reveal=data.get("reveal"),
+            round_id=int(data["round_id"]) if data.get("round_id") is not None else None,
         )
 
     @property
@@ -181,6 +198,7 @@ class RoundLog:
         ends: bool,
         round_number: int,
         spreads: tuple[tuple[str, tuple[Card, ...]], ...],
+        fair: Fair = (None, None, None),
     ) -> None:
         """Keep what one change tells; a new deal starts a new log (the old one becomes ``finished``)."""
         if any(isinstance(e, ev.RoundStarted) for e in events):
@@ -192,9 +210,14 @@ class RoundLog:
         if entry is None:
             return
         ended = entry.ended is not None
+        dealt = any(isinstance(e, ev.RoundStarted) for e in entry.events)
+        commitment, reveal, round_id = fair
         self.lines.append(
             dataclasses.replace(
                 entry,
+                commitment=(commitment or "") if dealt else "",
+                reveal=reveal if ended else None,
+                round_id=round_id if ended else None,
                 stacks=dict(stacks) if any(isinstance(e, READS_STACKS) for e in entry.events) else {},
                 ends=ends and any(isinstance(e, READS_ENDS) for e in entry.events),
                 round=round_number if ended else 0,

@@ -62,6 +62,8 @@ def logged(table: Table, step: Step) -> None:
         return
     v = game.public_view()
     ends = table.stop_after_round or v.over or any(isinstance(e, GameOver) for e in step.events)
+    dealt = next((e.number for e in step.events if isinstance(e, RoundStarted)), None)
+    commitment = dealt_commitment(table, dealt) if dealt is not None else None
     table.log.add(
         step.notices,
         step.events,
@@ -69,7 +71,16 @@ def logged(table: Table, step: Step) -> None:
         ends=ends,
         round_number=v.round_number,
         spreads=tuple((s.owner, tuple(s.cards)) for s in v.spreads),
+        fair=(commitment, table.last_reveal, table.last_round_id),
     )
+
+
+def dealt_commitment(table: Table, number: int) -> str:
+    """The commitment round ``number`` was dealt under, while it is the table's in play or last revealed."""
+    now = table.fair.to_public()["in_play"]
+    if now is None or now["round"] != number:
+        now = table.last_reveal if table.last_reveal and table.last_reveal["round"] == number else None
+    return str(now["commitment"]) if now is not None else ""
 
 
 def _moving(table: Table, *postings: Posting) -> list[Posting]:

@@ -185,3 +185,49 @@ def test_a_new_deal_starts_a_new_log_and_keeps_the_finished_one() -> None:
         spreads=(),
     )
     assert log.finished == first and len(log.lines) == 1 and log.last == ()
+
+
+def test_a_finished_round_keeps_its_own_fair_deal_lines_whatever_the_table_reads_later() -> None:
+    """A round that ends at its deal (49 or 50) moves the round before to ``finished`` and reveals at once:
+    the finished round's record still says its own commitment and server seed, not the next round's."""
+    t = texts("en")
+    table = Table(
+        id="ab12",
+        guild_id=1,
+        channel_id=2,
+        host_id=11,
+        stake=5,
+        buy_in=40,
+        status="playing",
+        seats=[11, 12],
+        names={11: "ann", 12: "ben"},
+    )
+    pots = {"game": 0, "flip": 0, "flop": 0}
+    dealt = ev.RoundStarted(6, "11", ("11", "12"), {}, Card.parse("AS"), "H", "C", pots)
+    ended = ev.RoundEnded("drop", "11", {"11": (Card.parse("2C"),), "12": ()}, {"11": 2, "12": 0}, ("11",))
+    six = {"round": 6, "server_seed": "66" * 32, "commitment": "c6" * 32}
+    table.log.add(
+        (), [dealt], stacks={}, ends=False, round_number=6, spreads=(), fair=("c6" * 32, None, None)
+    )
+    table.log.add((), [ended], stacks={}, ends=False, round_number=6, spreads=(), fair=(None, six, 41))
+    seven = ev.RoundStarted(7, "12", ("11", "12"), {}, Card.parse("KD"), "S", "D", pots)
+    table.log.add(
+        (),
+        [seven, ended],
+        stacks={},
+        ends=False,
+        round_number=7,
+        spreads=(),
+        fair=("c7" * 32, {"round": 7, "server_seed": "77" * 32, "commitment": "c7" * 32}, 42),
+    )
+    table.last_reveal, table.last_round_id = (
+        {"round": 7, "server_seed": "77" * 32, "commitment": "c7" * 32},
+        42,
+    )
+    record = "\n".join(log_lines(table, table.log.finished, t))
+    assert f"🔒 Fair deal: commitment `{'c6' * 32}`" in record
+    assert (
+        f"🔓 Round 6 server seed: `{'66' * 32}` — check the deal with `/flipflop verify round:41`." in record
+    )
+    assert "77" * 32 not in record and "c7" * 32 not in record
+    assert RoundLog.from_json(table.log.to_json()) == table.log
