@@ -39,7 +39,7 @@ from cogs.flipflop.controls import (
     fit,
     label,
 )
-from cogs.flipflop.layout import layout
+from cogs.flipflop.layout import files, layout
 from engine import Card, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.cards import sort_key
 from engine.view import PlayerView
@@ -51,11 +51,20 @@ class Screen:
 
     The lobby and the table are Components V2 messages: their ``view`` is a layout that
     holds the words too, with no content and no embed (an edit clears both).
+    ``attachments``: the files the layout shows (the table's picture), sent and edited with the
+    message in the same call; None leaves a message's files alone, ``()`` clears them (a table
+    that closed). A file is rewound each time it is handed out, so a screen can be sent again.
     """
 
     embed: discord.Embed | None = None
     content: str | None = None
     view: discord.ui.View | discord.ui.LayoutView | None = None
+    attachments: Sequence[discord.File] | None = None
+
+    def _files(self) -> list[discord.File]:
+        for f in self.attachments or ():
+            f.reset()
+        return list(self.attachments or ())
 
     def send(self) -> dict[str, Any]:
         """Keyword arguments for ``send``/``send_message``."""
@@ -66,11 +75,16 @@ class Screen:
             out["content"] = self.content
         if self.view is not None:
             out["view"] = self.view
+        if self.attachments:
+            out["files"] = self._files()
         return out
 
     def edit(self) -> dict[str, Any]:
         """Keyword arguments for ``edit``/``edit_message`` (clearing what the screen lacks)."""
-        return {"embed": self.embed, "content": self.content, "view": self.view}
+        out: dict[str, Any] = {"embed": self.embed, "content": self.content, "view": self.view}
+        if self.attachments is not None:
+            out["attachments"] = self._files()
+        return out
 
 
 COMPUTER_LEVEL = {
@@ -136,7 +150,7 @@ def table_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str]
         row.append(
             TableButton(table.id, "back", label(t.gettext("I'm back")), discord.ButtonStyle.success, "👋")
         )
-    return Screen(view=layout(page, [row + _fair_row(table, page, t)]))
+    return Screen(view=layout(page, [row + _fair_row(table, page, t)]), attachments=files(page))
 
 
 def practice_title(table: Table, title: str, t: Texts) -> str:
@@ -150,7 +164,7 @@ def current_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[st
         return lobby_screen(table, t)
     if table.status == "playing":
         return table_screen(table, t, last_line, log)
-    return Screen(view=layout(closed_page(table, t.at(table.practice), last_line, log)))
+    return Screen(view=layout(closed_page(table, t.at(table.practice), last_line, log)), attachments=())
 
 
 @dataclass(frozen=True)

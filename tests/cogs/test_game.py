@@ -19,6 +19,7 @@ from tests.cogs.helpers import (
     message,
     my_hand,
     open_table,
+    picture,
     play_simple_turn,
     play_step,
     runtime,
@@ -226,7 +227,8 @@ async def test_a_timeout_puts_the_player_away_until_they_click_im_back(world: Wo
     assert "ran out of time and is away" in channel_text(world)
     assert "after 3 rounds away your seat is released" in channel_text(world)  # the table says the rule
     shown = table_message(world)
-    assert "💤 away" in section(shown, "Players")
+    _url, alt = picture(shown)  # the picture marks the seat; its alt text says so
+    assert f"{victim.name}: " in alt and f"away {table.away[victim.id]}/3" in alt
     assert "I'm back" in buttons(shown)
     seq = table.seq
     refused = await other.click(shown, label="I'm back")  # someone not away
