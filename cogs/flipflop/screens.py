@@ -274,16 +274,19 @@ def _playing(view: PlayerView) -> bool:
     return view.to_act == view.player and any(isinstance(a, Discard) for a in view.legal)
 
 
-def card_rows(hand: Sequence[Card]) -> list[list[Card]]:
-    """A hand in one row (up to three cards) or two of nearly equal length, sorted.
+CARDS_PER_ROW = 5
+"""A hand's cards on its first row: a whole hand as dealt (Discord's five buttons a row)."""
 
-    Five cards and six (after a draw) both take two rows, so drawing moves nothing below the cards.
+
+def card_rows(hand: Sequence[Card]) -> list[list[Card]]:
+    """A hand, sorted: up to five cards on one row; a sixth (after a draw) on a row of its own.
+
+    The sixth card's row comes *below* the moves (see ``_card_buttons``), so the moves stay on
+    the row under the first five: a second click on **Draw** lands on **Select cards…**, never
+    on a card it would discard.
     """
     cs = sorted(hand, key=sort_key)
-    if len(cs) <= 3:
-        return [cs] if cs else []
-    half = (len(cs) + 1) // 2
-    return [cs[:half], cs[half:]]
+    return [cs[i : i + CARDS_PER_ROW] for i in range(0, len(cs), CARDS_PER_ROW)]
 
 
 def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Screen:
@@ -322,7 +325,7 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
     text = f"{hand_text(table, v, t)}\n\n{question}"
     out = discord.ui.View(timeout=None)
     tid, seq = table.id, table.seq
-    rows = _card_buttons(out, table, v, t, None, clickable=False)
+    rows, below = _card_buttons(out, table, v, t, None, clickable=False)
     until = int(now) + LEAVE_CONFIRM_SECONDS
     out.add_item(
         HandButton(
@@ -337,7 +340,7 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
             label(t.gettext("Yes, leave")),
             discord.ButtonStyle.danger,
             until=until,
-            row=rows + 1,
+            row=below,
         )
     )
     return Screen(content=text, view=out)
@@ -350,18 +353,21 @@ def _card_buttons(
     t: Texts,
     selection: tuple[Card, ...] | None,
     clickable: bool = True,
-) -> int:
-    """The hand as card buttons on the first rows; returns the next free row.
+) -> tuple[int, int]:
+    """The hand as card buttons; returns the moves' row and the row free for a menu below them.
 
-    After drawing a card's button discards it, or, while selecting, picks it (green) or puts
-    it back; otherwise the cards are shown, not clickable.
+    The first five cards are the first row; a sixth goes on the row after the moves' row (so
+    it never takes the place of a move). After drawing a card's button discards it, or, while
+    selecting, picks it (green) or puts it back; otherwise the cards are shown, not clickable.
     """
     tid, seq = table.id, table.seq
     playing = clickable and _playing(v)
     discards = {a.card for a in v.legal if isinstance(a, Discard)}
     hand = v.hand if v.player in v.players and v.in_round else ()
     rows = card_rows(hand)
+    moves = 1 if rows else 0
     for r, row in enumerate(rows):
+        r = r + 1 if r else r  # the sixth card: below the moves
         for c in row:
             face = card_emoji(c, t)
             text = "" if face is not None else plain(c, t)
@@ -395,7 +401,7 @@ def _card_buttons(
                     disabled=not playing,
                 )
             )
-    return len(rows)
+    return moves, moves + len(rows)
 
 
 QUICK = 4
@@ -415,14 +421,14 @@ def _hand_controls(
     clicked (``tests/cogs/test_hand_cards.py`` checks every transition).
     """
     out = discord.ui.View(timeout=None)
-    moves = _card_buttons(out, table, v, t, selection)
+    moves, menu = _card_buttons(out, table, v, t, selection)
     if v.can_act and selection is not None:
-        _selecting(out, table, v, t, selection, moves)
+        _selecting(out, table, v, t, selection, moves, menu)
     elif v.can_act:
         for a in _opening_moves(v):
             out.add_item(_opening_button(a, table, v, t, moves))
         if _playing(v):
-            _quick(out, table, v, t, moves)
+            _quick(out, table, v, t, moves, menu)
     _last_row(out, table, v, t)
     return out
 
@@ -526,27 +532,31 @@ def _layoff_button(
     )
 
 
-def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int) -> None:
-    """After a draw: **Select cards…**, the best spreads and lay-offs as one click each, tonk out."""
+def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int, menu: int) -> None:
+    """After a draw: **Select cards…**, the best spreads and lay-offs as one click each, tonk out.
+
+    **Select cards…** is always first (disabled when nothing can be laid down), so the moves'
+    row is never empty and a second click on **Draw** never reaches a card below it.
+    """
     tid, seq = table.id, table.seq
     spreads = sorted(
         (a for a in v.legal if isinstance(a, Spread)), key=lambda s: -sum(c.value for c in s.cards)
     )
     layoffs = sorted((a for a in v.legal if isinstance(a, LayOff)), key=lambda lo: -lo.card.value)
     tonks = [a for a in v.legal if isinstance(a, TonkOut)]
-    if spreads or layoffs:
-        out.add_item(
-            HandButton(
-                tid,
-                seq,
-                "pick",
-                label(t.gettext("Select cards…")),
-                discord.ButtonStyle.secondary,
-                "☑️",
-                until="~",
-                row=row,
-            )
+    out.add_item(
+        HandButton(
+            tid,
+            seq,
+            "pick",
+            label(t.gettext("Select cards…")),
+            discord.ButtonStyle.secondary,
+            "☑️",
+            until="~",
+            row=row,
+            disabled=not (spreads or layoffs),
         )
+    )
     for s in spreads[:QUICK]:
         text = label(t.gettext("Lay down {cards}").format(cards=plain_cards(s.cards, t)))
         out.add_item(
@@ -565,12 +575,18 @@ def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int
         select = HandSelect(
             tid, seq, "tonk", label(t.gettext("🎉 Tonk out! Lay down your whole hand…")), options
         )
-        select.item.row = row + 1
+        select.item.row = menu
         out.add_item(select)
 
 
 def _selecting(
-    out: discord.ui.View, table: Table, v: PlayerView, t: Texts, selection: tuple[Card, ...], row: int
+    out: discord.ui.View,
+    table: Table,
+    v: PlayerView,
+    t: Texts,
+    selection: tuple[Card, ...],
+    row: int,
+    menu: int,
 ) -> None:
     """What the picked cards can do: only what is legal now is enabled, and the labels say what."""
     tid, seq = table.id, table.seq
@@ -608,7 +624,7 @@ def _selecting(
             for lo in layoffs[:25]
         ]
         select = HandSelect(tid, seq, "layoff", label(t.gettext("Lay off on which spread?")), options)
-        select.item.row = row + 1
+        select.item.row = menu
         out.add_item(select)
     else:
         out.add_item(
