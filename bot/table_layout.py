@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import discord
 
 from bot.coach_render import practice_dress
-from bot.i18n import Texts
+from bot.i18n import N_, Texts
 from bot.limits import V2_TEXT, shorten
 from bot.render import card, cards, look, suit_name
 from bot.table.model import MAX_SEATS, MIN_SEATS, Table
@@ -51,6 +51,8 @@ PREFIX = 12
 """Hex digits of a commitment the table shows; the Fair deal button shows it whole."""
 FAIR_SEED = 1500
 """Of a client seed, the private Fair deal answer shows this much (a message holds 2,000 characters)."""
+IN_PICTURE = N_("In the picture: {names}")
+"""Who is who where a picture could not draw a name ("#3 = 🦊"): said in words, which any script reads."""
 INVITED_ROOM = 1000
 """Room for the mentions of last game's players on a Play again lobby."""
 
@@ -237,7 +239,7 @@ def _pictured_page(table: Table, t: Texts, last_line: str, log: Sequence[str], w
     turn = [line for line in (_turn(table, v, t),) if line]  # the picture shows the dealer and upcard
     if missing := undrawn(drawn):  # names the fonts can not draw: said here, where any script reads
         pairs = ", ".join(f"{label} = {name}" for label, name in missing)
-        turn.append("-# " + t.gettext("In the picture: {names}").format(names=pairs))
+        turn.append("-# " + t.gettext(IN_PICTURE).format(names=pairs))
     small = [away_rule(table, t)] if table.away and table.status == "playing" else []
     if prefix := fair_prefix(table):
         small.append(prefix)

@@ -29,6 +29,7 @@ from PIL import Image, ImageDraw
 from bot import fonts
 from bot.cards import DECKS, HERE
 from bot.i18n import N_, Texts
+from bot.limits import MEDIA_DESCRIPTION
 from bot.render import plain, plain_cards, suit_name
 from bot.table.model import Table
 from bot.table_render import POT_NAME, seat_name
@@ -61,7 +62,7 @@ SUIT_COLOUR = {
 SUIT_SIGN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 MAX_BYTES = 200_000
 """The most a table picture may weigh (it is uploaded with every table edit; the goal is 80 KB)."""
-ALT_CHARS = 1024
+ALT_CHARS = MEDIA_DESCRIPTION
 """Discord's limit for a media gallery item's description."""
 FILE_NAME = "table.png"
 """The attachment's name (the media gallery points to it as ``attachment://table.png``)."""
@@ -149,22 +150,13 @@ def scene(table: Table, t: Texts) -> Scene:
 
 
 def labels(s: Scene) -> list[str]:
-    """Each seat's name as the picture draws it.
-
-    What the fonts have of it (a computer's 🤖 is left out); "#n" (its place in the order of
-    play) before it where that leaves nothing, or the same as another seat's.
-    """
-    drawn = [" ".join(fonts.drawn(seat.name).split()) for seat in s.seats]
-    return [d if d and drawn.count(d) == 1 else f"#{i} {d}".strip() for i, d in enumerate(drawn, start=1)]
+    """Each seat's name as the picture draws it (``bot.fonts.labels``; "#n": its place in the play)."""
+    return fonts.labels([seat.name for seat in s.seats])
 
 
 def undrawn(s: Scene) -> list[tuple[str, str]]:
     """(label, name) for each seat the picture can not tell apart by its name: the message says who."""
-    return [
-        (label, seat.name)
-        for label, seat in zip(labels(s), s.seats, strict=True)
-        if label.startswith("#") and not seat.name.startswith("#")
-    ]
+    return fonts.legend([seat.name for seat in s.seats])
 
 
 @cache

@@ -13,6 +13,7 @@ the message names it in text beside the picture (Discord's own fonts draw anythi
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -82,6 +83,21 @@ def runs(text: str) -> list[tuple[str, str]]:
 def drawn(text: str) -> str:
     """What of ``text`` the bundled fonts draw (the characters none has left out)."""
     return "".join(piece for _name, piece in runs(text))
+
+
+def labels(names: Sequence[str]) -> list[str]:
+    """Names as a picture draws them, told apart.
+
+    What the fonts have of each (a computer's 🤖 is left out), with "#n" (its place, from 1)
+    before it where that leaves nothing, or the same as another's.
+    """
+    shown = [" ".join(drawn(name).split()) for name in names]
+    return [d if d and shown.count(d) == 1 else f"#{i} {d}".strip() for i, d in enumerate(shown, start=1)]
+
+
+def legend(names: Sequence[str]) -> list[tuple[str, str]]:
+    """(label, name) for each name a picture can not tell apart by what it draws of it (say who in words)."""
+    return [(label, name) for label, name in zip(labels(names), names, strict=True) if label.startswith("#")]
 
 
 def drawable(text: str) -> bool:

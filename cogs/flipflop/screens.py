@@ -18,13 +18,13 @@ from bot.coach_render import practice_dress
 from bot.i18n import N_, Texts
 from bot.render import card_emoji, plain, plain_cards
 from bot.round_picture import MAX_BYTES as PICTURE_BYTES
-from bot.round_picture import Ending, picture_alt
+from bot.round_picture import Ending, legend, picture_alt
 from bot.round_picture import file_name as picture_file
 from bot.round_picture import render as render_round
 from bot.rules_pages import rules_pages
 from bot.runtime import LEVELS
 from bot.table.model import Table
-from bot.table_layout import Page, closed_page, lobby_page, note_page, table_page
+from bot.table_layout import IN_PICTURE, Page, closed_page, lobby_page, note_page, table_page
 from bot.table_render import hand_text, log_text
 from cogs.flipflop.coach import practice_review_button
 from cogs.flipflop.controls import (
@@ -200,6 +200,11 @@ class RoundRecord:
                     f"attachment://{name}", description=picture_alt(self.ending, t)
                 )
                 box.add_item(discord.ui.MediaGallery(item))
+                if who := legend(self.ending):  # names the picture's fonts can not draw, in words
+                    pairs = ", ".join(f"{shown} = {name}" for shown, name in who)
+                    box.add_item(
+                        discord.ui.TextDisplay(fit("-# " + t.gettext(IN_PICTURE).format(names=pairs), 400))
+                    )
         buttons = [
             c for c in (replay.children if replay is not None else []) if isinstance(c, discord.ui.Button)
         ]
