@@ -321,6 +321,31 @@ def render(s: Scene, style: str = "classic") -> bytes:
     return out.getvalue()
 
 
+HAND_CARD = 72
+"""A card in the picture of a player's hand: three times an emoji's size, so 8♣ and 9♣ read apart."""
+HAND_FILE = "hand.png"
+
+
+@lru_cache(maxsize=256)
+def render_hand(cards: tuple[Card, ...], style: str = "classic", marked: Card | None = None) -> bytes:
+    """A hand's cards in a row, large (``HAND_CARD``), in the order given.
+
+    ``marked`` (the card just drawn) is raised a little. Shown over the hand's buttons, whose
+    emojis are small.
+    """
+    deck = style if style in DECKS else "classic"
+    lift = 8
+    image = Image.new("RGBA", (PAD * 2 + len(cards) * (HAND_CARD + 6) - 6, HAND_CARD + lift + 8), BACKGROUND)
+    for i, c in enumerate(cards):
+        y = 4 if c == marked else 4 + lift
+        image.alpha_composite(_face(deck, c.code, HAND_CARD), (PAD + i * (HAND_CARD + 6), y))
+    out = io.BytesIO()
+    image.convert("RGB").quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(
+        out, "PNG", compress_level=3
+    )
+    return out.getvalue()
+
+
 def alt(s: Scene, table: Table, t: Texts) -> str:
     """The picture said in words, in the server's language: the seats, the middle, the pots, the spreads."""
     assert table.game is not None

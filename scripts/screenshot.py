@@ -7,7 +7,7 @@ page with headless Chromium (Debian's ``chromium`` package). With ``--language``
 the server and members read that language and the files are ``lobby-ko.png``,
 ``game-ko.png`` (Hangul and Gujarati need ``fonts-noto-cjk`` and ``fonts-noto-core``). With
 ``--cards`` everyone sees cards in that style (``game-four.png``, ``game-text.png``); without
-it, the bot's classic card faces.
+it, the bot's classic card faces. ``table-phone*.png`` is the table at a phone's 390 pixels.
 """
 
 from __future__ import annotations
@@ -146,6 +146,10 @@ async def main(out_dir: Path, language: str | None = None, cards: str | None = N
                 world.channel, viewers=[world.admin], layout="channel", width=1100, height=1300
             ) as pv:
                 await capture(pv.url, out_dir / shot_name("table", language, cards), 1100, 1300)
+            async with world.env.preview(  # the same on a phone (390 px wide, as the issue measures)
+                world.channel, viewers=[world.admin], layout="channel", width=390, height=1200
+            ) as pv:
+                await capture(pv.url, out_dir / shot_name("table-phone", language, cards), 390, 1200)
 
 
 async def hint_shot(out_dir: Path, tries: int = 12) -> None:

@@ -16,7 +16,7 @@ import discord
 
 from bot.coach_render import practice_dress
 from bot.i18n import N_, Texts
-from bot.render import card_emoji, plain, plain_cards
+from bot.render import card_emoji, look, plain, plain_cards
 from bot.round_picture import MAX_BYTES as PICTURE_BYTES
 from bot.round_picture import Ending, legend, picture_alt
 from bot.round_picture import file_name as picture_file
@@ -25,6 +25,7 @@ from bot.rules_pages import rules_pages
 from bot.runtime import LEVELS
 from bot.table.model import Table
 from bot.table_layout import IN_PICTURE, Page, closed_page, lobby_page, note_page, table_page
+from bot.table_picture import HAND_FILE, render_hand
 from bot.table_render import hand_text, log_text
 from cogs.flipflop.coach import practice_review_button
 from cogs.flipflop.controls import (
@@ -250,9 +251,25 @@ def hand_screen(
     text = hand_text(table, view, t.at(table.practice), note, drawn)
     if table.practice:
         text += "\n" + t.gettext(PRACTICE_HAND)
+    shown = hand_files(view, t, drawn)
     if view.over or table.status != "playing":
-        return Screen(content=text, view=None)
-    return Screen(content=text, view=_hand_controls(table, view, t, picked(view, selection)))
+        return Screen(content=text, view=None, attachments=shown)
+    return Screen(
+        content=text, view=_hand_controls(table, view, t, picked(view, selection)), attachments=shown
+    )
+
+
+def hand_files(view: PlayerView, t: Texts, drawn: Card | None = None) -> list[discord.File]:
+    """The hand's cards as one picture, three times an emoji's size (the card just drawn raised).
+
+    Card emojis in a line of text and on buttons are ~20 pixels: 8♣ and 9♣ look alike. A reader
+    of words (the ``text`` style) gets none; a hand with no cards clears the last one.
+    """
+    hand = view.hand if view.player in view.players and view.in_round else ()
+    if not hand or look(t).words:
+        return []
+    data = render_hand(tuple(sorted(hand, key=sort_key)), look(t).style, drawn if drawn in hand else None)
+    return [discord.File(io.BytesIO(data), filename=HAND_FILE)]
 
 
 HAND_MOVED = N_("↪️ This hand moved to your newer hand message below; nothing to click here.")

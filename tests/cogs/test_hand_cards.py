@@ -349,3 +349,21 @@ def test_a_selection_keeps_only_cards_in_the_hand() -> None:
 
     assert picked(View(), "~7S.KH.ZZ") == (Card.parse("7S"),)  # type: ignore[arg-type]
     assert picked(View(), None) is None and picked(View(), "7S") is None  # type: ignore[arg-type]
+
+
+async def test_the_hand_comes_with_a_picture_of_its_cards_large_enough_to_tell_apart(world: World) -> None:
+    """Card emojis are ~20 pixels; the hand's picture shows each card at 72, the one just drawn raised."""
+    ann, ben, cat = world.members[:3]
+    await ben.slash(world.channel, "flipflop cards", style="text")
+    table = await open_table(world, [ann, ben, cat])
+    assert table.game is not None
+    for member in (ann, cat):
+        [shown] = (await my_hand(world, member)).attachments
+        assert shown.filename == "hand.png" and 0 < shown.size <= 20_000
+    assert not (await my_hand(world, ben)).attachments  # a reader of words: the words are the cards
+    actor = next(m for m in (ann, ben, cat) if str(m.id) == table.game.to_act)
+    if actor is not ben:
+        hand = await my_hand(world, actor)
+        drawn = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
+        [after] = drawn.response.attachments  # edited with the hand: six cards now
+        assert after.filename == "hand.png"
