@@ -76,6 +76,14 @@ DISCORD_EPOCH_MS = 1420070400000
 UNKNOWN_MESSAGE = {"code": 10008, "message": "Unknown Message"}
 
 
+async def body_of(request: web.Request) -> Any:
+    """A message request's JSON; one sent with files is multipart, its JSON in ``payload_json``."""
+    if request.content_type.startswith("multipart/"):
+        form = await request.post()
+        return json.loads(str(form["payload_json"]))
+    return await request.json()
+
+
 @dataclass
 class Fault:
     """An injected failure: the next ``times`` requests to ``route`` answer ``status``."""
@@ -406,7 +414,7 @@ class FakeDiscord:
     async def callback(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]
         info = self.interactions[token]
-        body = await request.json()
+        body = await body_of(request)
         kind, data = body["type"], body.get("data") or {}
         info["responses"].append(body)
         info.setdefault("answered_at", asyncio.get_running_loop().time())
@@ -443,14 +451,14 @@ class FakeDiscord:
         msg = self._original(request)
         if msg is None:
             return self.json({"code": 10008, "message": "Unknown Message"}, 404)
-        return self.json(self._edit(msg, await request.json()))
+        return self.json(self._edit(msg, await body_of(request)))
 
     async def followup(self, request: web.Request) -> web.Response:
         info = self.interactions[request.match_info["token"]]
-        return self.json(self._message(info["channel_id"], await request.json()))
+        return self.json(self._message(info["channel_id"], await body_of(request)))
 
     async def create_message(self, request: web.Request) -> web.Response:
-        return self.json(self._message(int(request.match_info["cid"]), await request.json()))
+        return self.json(self._message(int(request.match_info["cid"]), await body_of(request)))
 
     async def get_message(self, request: web.Request) -> web.Response:
         msg = self.messages.get(int(request.match_info["mid"]))
@@ -460,7 +468,7 @@ class FakeDiscord:
         msg = self.messages.get(int(request.match_info["mid"]))
         if msg is None:
             return self.json({"code": 10008, "message": "Unknown Message"}, 404)
-        return self.json(self._edit(msg, await request.json()))
+        return self.json(self._edit(msg, await body_of(request)))
 
     async def remove_message(self, request: web.Request) -> web.Response:
         """The bot deletes its own message (a turn ping, once its player acts)."""
