@@ -13,19 +13,47 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from playwright.async_api import async_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-
-from screenshot import buttons, card_buttons  # noqa: E402
-
-from bot.playground import playground  # noqa: E402
+from bot.playground import playground
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+def _controls(message: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+
+    def visit(c: dict[str, Any]) -> None:
+        out.append(c)
+        for child in c.get("components") or []:
+            visit(child)
+
+    for c in getattr(message, "components", []):
+        visit(c if isinstance(c, dict) else c.to_dict())
+    return out
+
+
+def buttons(message: Any) -> dict[str, str]:
+    """A button's operation (``hand``, ``stock``…, the end of its custom id) -> its custom id."""
+    out: dict[str, str] = {}
+    for c in _controls(message):
+        if c.get("type") == 2 and c.get("custom_id"):
+            parts = c["custom_id"].split(":")
+            out[parts[4] if parts[1] == "a" else parts[3]] = c["custom_id"]
+    return out
+
+
+def card_buttons(message: Any) -> list[str]:
+    """The custom ids of the card buttons that discard now."""
+    return [
+        c["custom_id"]
+        for c in _controls(message)
+        if c.get("type") == 2 and ":discard:" in c.get("custom_id", "") and not c.get("disabled")
+    ]
 
 
 async def measure(players: int, width: int) -> float:
@@ -46,7 +74,9 @@ async def measure(players: int, width: int) -> float:
                 return next(m for m in world.channel.history() if m.id == table.message_id)
 
             for _ in range(2):
-                actor = by_id[table.game.to_act or ""]
+                if not table.game.to_act:  # the round ended already (a tonk out at the deal)
+                    break
+                actor = by_id[table.game.to_act]
                 hand = (await actor.click(message(), custom_id=buttons(message())["hand"])).response
                 drawn = (await actor.click(hand.message, custom_id=buttons(hand)["stock"])).response
                 await actor.click(drawn.message, custom_id=card_buttons(drawn)[-1])
