@@ -15,12 +15,17 @@ a message together; at most 5 rows of at most 5 buttons or one select menu;
 a custom id of 100; a button label of 80; a select placeholder of 150 and
 1–25 options, each label, value and description of 100. Components V2
 (when tables use them) add 40 components and 4,000 characters of text
-displays per message: ``problems`` checks those too.
+displays per message: ``problems`` checks those too, and a media gallery's
+1–10 items, each an ``attachment://`` file sent with the message (or a web
+address) with a description (alt text) of at most 1,024 characters. Files:
+at most 10 a message, 10 MiB together (Discord's upload limit where a
+server has no boosts) — ``problems(payload, files)`` checks the files sent
+with a payload and that every ``attachment://`` it shows is one of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -44,6 +49,10 @@ OPTIONS = 25
 OPTION_TEXT = 100
 V2_COMPONENTS = 40
 V2_TEXT = 4000
+MEDIA_ITEMS = 10
+MEDIA_DESCRIPTION = 1024
+FILES = 10
+FILE_BYTES = 10 * 1024 * 1024
 IS_COMPONENTS_V2 = 1 << 15
 ELLIPSIS = "…"
 
@@ -106,9 +115,15 @@ def _v2_walk(components: list[Mapping[str, Any]]) -> tuple[int, int]:
     return count, text
 
 
-def problems(payload: Mapping[str, Any]) -> list[str]:
-    """What a message payload (a send, an edit, a callback's ``data``) breaks of Discord's limits."""
+def problems(payload: Mapping[str, Any], files: Sequence[tuple[str, int]] | None = None) -> list[str]:
+    """What a message payload (a send, an edit, a callback's ``data``) breaks of Discord's limits.
+
+    ``files``: the (name, bytes) of the files uploaded with it, when known: their number and
+    size, and that each ``attachment://`` the layout shows is one of them.
+    """
     out: list[str] = []
+    if files is not None:
+        out += _files_problems(payload, files)
     if len(payload.get("content") or "") > CONTENT:
         out.append(f"content longer than {CONTENT}")
     out += _embeds_problems(list(payload.get("embeds") or []))
@@ -147,9 +162,50 @@ def _embed_problems(e: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _v2_problems(components: list[Mapping[str, Any]]) -> list[str]:
-    """A Components V2 layout: 40 components in all, 4,000 characters of text, and each control's own."""
+def _galleries(components: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The media galleries of a layout, wherever they are nested."""
+    out: list[Mapping[str, Any]] = []
+    for c in components:
+        if c.get("type") == 12:
+            out.append(c)
+        out += _galleries(list(c.get("components") or []))
+    return out
+
+
+def _media_urls(components: list[Mapping[str, Any]]) -> list[str]:
+    return [
+        str((i.get("media") or {}).get("url") or "")
+        for g in _galleries(components)
+        for i in g.get("items") or []
+    ]
+
+
+def _files_problems(payload: Mapping[str, Any], files: Sequence[tuple[str, int]]) -> list[str]:
     out: list[str] = []
+    if len(files) > FILES:
+        out.append(f"more than {FILES} files")
+    if sum(size for _name, size in files) > FILE_BYTES:
+        out.append(f"files larger than {FILE_BYTES} bytes together")
+    names = {name for name, _size in files}
+    for url in _media_urls(list(payload.get("components") or [])):
+        if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+            out.append(f"{url} is not a file sent with the message")
+    return out
+
+
+def _v2_problems(components: list[Mapping[str, Any]]) -> list[str]:
+    """A Components V2 layout: 40 components, 4,000 characters of text, media galleries, each control."""
+    out: list[str] = []
+    for number, gallery in enumerate(_galleries(components), start=1):
+        items = list(gallery.get("items") or [])
+        if not 1 <= len(items) <= MEDIA_ITEMS:
+            out.append(f"media gallery {number}: {len(items)} items (1 to {MEDIA_ITEMS})")
+        for item in items:
+            url = str((item.get("media") or {}).get("url") or "")
+            if not url.startswith(("attachment://", "https://", "http://")):
+                out.append(f"media gallery {number}: an item without a file or address")
+            if len(item.get("description") or "") > MEDIA_DESCRIPTION:
+                out.append(f"media gallery {number}: description longer than {MEDIA_DESCRIPTION}")
     count, text = _v2_walk(components)
     if count > V2_COMPONENTS:
         out.append(f"more than {V2_COMPONENTS} components")

@@ -1,11 +1,13 @@
 """A picture of a round's end: every hand and every spread, drawn with the bot's card faces.
 
 The finished round's record shows it in a media gallery: the moment players most want to look
-at rather than read. One row per player in the order the record lists them (the winner's row
-is marked), then the spreads on the table. The picture holds no words — names and languages
-are in its alt text (``picture_alt``), which says the same in the reader's language — so any
-script's names read right. A PNG in a palette of 256 colours: a few tens of KB for five
-players (``bench/round_picture_bench.py`` measures bytes and render time; the cap is 200 KB).
+at rather than read. One row per player in the order the record lists them, named on its left
+(the winner's row is marked), then the spreads on the table. Names are drawn as the live
+table's picture draws them (``bot.fonts``: every script the bot speaks; a name the fonts can
+not draw whole is "#n" and said in words by the record, ``legend``); the alt text
+(``picture_alt``) says it all in the reader's language. A PNG in a palette of 128 colours: a
+few tens of KB for five players (``bench/round_picture_bench.py`` measures bytes and render
+time; the cap is 200 KB).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
+from bot import fonts
 from bot.cards import DECKS, HERE
 from bot.i18n import Texts
 from bot.render import plain_cards
@@ -25,12 +28,15 @@ CARD = 56
 """A card's side in the picture, in pixels (the faces are drawn at 128)."""
 GAP = 4
 PAD = 12
+NAME_W = 150
+"""The names' column on the left of the hands."""
 SPREADS_PER_ROW = 10
 """Cards in a row of spreads before it wraps."""
 BACKGROUND = (43, 45, 49)
 """Discord's dark message background: the picture sits in it without a frame."""
 WINNER = (88, 201, 122)
 LINE = (78, 80, 88)
+NAME = (242, 243, 245)
 MAX_BYTES = 200_000
 """The most a round's picture may weigh (it is uploaded with the record's edit)."""
 ALT_CHARS = 1024
@@ -70,15 +76,24 @@ def render(ending: Ending, style: str = "classic") -> bytes:
         spread_rows[-1].extend(cards)
     spread_rows = [row for row in spread_rows if row]
     widest = max([len(cs) for _n, cs, _v in ending.hands] + [len(r) for r in spread_rows] + [1])
-    width = PAD * 2 + 8 + widest * step
+    width = PAD * 2 + 8 + NAME_W + widest * step
     height = PAD * 2 + len(ending.hands) * step + (GAP * 3 + len(spread_rows) * step if spread_rows else 0)
     image = Image.new("RGBA", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     y = PAD
-    for name, cards, _value in ending.hands:
-        if name in ending.winners:
+    names = fonts.labels([name for name, _c, _v in ending.hands])
+    for (name, cards, _value), shown in zip(ending.hands, names, strict=True):
+        won = name in ending.winners
+        if won:
             draw.rectangle((PAD - 2, y, PAD + 2, y + CARD), fill=WINNER)
-        x = PAD + 8
+        fonts.draw(
+            image,
+            (PAD + 10, y + CARD / 2 + 6),
+            fonts.fit(shown, 17, NAME_W - 14),
+            17,
+            WINNER if won else NAME,
+        )
+        x = PAD + 8 + NAME_W
         for c in sorted(cards, key=sort_key):
             image.alpha_composite(_face(deck, c.code), (x, y))
             x += step
@@ -87,7 +102,7 @@ def render(ending: Ending, style: str = "classic") -> bytes:
         draw.line((PAD, y + GAP, width - PAD, y + GAP), fill=LINE, width=2)
         y += GAP * 3
         for row in spread_rows:
-            x = PAD + 8
+            x = PAD + 8 + NAME_W
             for card in row:
                 if card is not None:
                     image.alpha_composite(_face(deck, card.code), (x, y))
@@ -114,6 +129,11 @@ def picture_alt(ending: Ending, t: Texts) -> str:
         lines.append(t.gettext("Spread of {name}: {cards}").format(name=owner, cards=plain_cards(cards, t)))
     text = "\n".join(lines)
     return text if len(text) <= ALT_CHARS else text[: ALT_CHARS - 1] + "…"
+
+
+def legend(ending: Ending) -> list[tuple[str, str]]:
+    """(label, name) for each row the picture can not tell apart by its name (the record says who)."""
+    return fonts.legend([name for name, _c, _v in ending.hands])
 
 
 def file_name(number: int) -> str:

@@ -21,10 +21,11 @@ import discord
 
 from bot.coach_render import practice_dress
 from bot.first_game import short_buy_in
-from bot.i18n import Texts
+from bot.i18n import N_, Texts
 from bot.limits import V2_TEXT, shorten
 from bot.render import card, cards, look, suit_name
 from bot.table.model import MAX_SEATS, MIN_SEATS, Table
+from bot.table_picture import FILE_NAME, MAX_BYTES, alt, render, scene, undrawn
 from bot.table_render import (
     POT_NAME,
     SEED_SHOWN,
@@ -42,15 +43,28 @@ from engine.view import PublicView
 TEXT_ROOM = V2_TEXT - 100
 """The text a page may hold (Discord's 4,000 for all text displays, less a margin)."""
 LOG_LINES = 6
-"""The round's last lines the table shows; the whole story is ``/flipflop round``."""
+"""The round's last lines a table without its picture shows; the whole story is ``/flipflop round``."""
+PICTURE_LOG_LINES = 4
+"""The round's last lines under the table's picture: the picture shows the rest, the record keeps all."""
 LOG_ROOM = 1200
 """At most this much of the page is the round's log."""
 PREFIX = 12
 """Hex digits of a commitment the table shows; the Fair deal button shows it whole."""
 FAIR_SEED = 1500
 """Of a client seed, the private Fair deal answer shows this much (a message holds 2,000 characters)."""
+IN_PICTURE = N_("In the picture: {names}")
+"""Who is who where a picture could not draw a name ("#3 = 🦊"): said in words, which any script reads."""
 INVITED_ROOM = 1000
 """Room for the mentions of last game's players on a Play again lobby."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    """An image a page shows under its title: the attachment's name, the PNG, its alt text."""
+
+    name: str
+    data: bytes
+    alt: str
 
 
 @dataclass(frozen=True)
@@ -58,6 +72,7 @@ class Page:
     """A message's words as a V2 layout shows them: title, blocks, footer, accent colour.
 
     ``fair``: the page offers the private **Fair deal** answer (a commitment is out).
+    ``picture``: the live table's picture, shown between the title and the blocks.
     """
 
     title: str
@@ -65,11 +80,14 @@ class Page:
     footer: str
     colour: discord.Colour
     fair: bool = False
+    picture: Picture | None = None
 
     def displays(self) -> list[str]:
-        """The text displays in order: the title with the first block, the others, the footer."""
+        """The text displays: the title with the first block (alone over a picture), the rest, the footer."""
         rest = [b for b in self.blocks if b]
-        if self.title:
+        if self.title and self.picture is not None:
+            rest = [f"### {self.title}", *rest]
+        elif self.title:
             head = f"### {self.title}"
             rest = [f"{head}\n{rest[0]}" if rest else head, *rest[1:]]
         return rest + ([f"-# {self.footer}"] if self.footer else [])
@@ -202,20 +220,66 @@ def lobby_page(table: Table, t: Texts) -> Page:
 
 
 def table_page(
-    table: Table, t: Texts, last_line: str = "", log: Sequence[str] = (), whole: bool = False
+    table: Table,
+    t: Texts,
+    last_line: str = "",
+    log: Sequence[str] = (),
+    whole: bool = False,
+    picture: bool = True,
 ) -> Page:
     """The one public table message of a round, in ``t``'s language and card faces.
 
-    Where card pictures do not fit (they are long: ~38 characters each), the players'
-    card backs go first, then every card is drawn as text. ``whole``: the round's log
-    in full, as written (a game's last round, which gets no record of its own).
+    With ``picture`` the table is drawn (``bot.table_picture``) and the words say only what the
+    picture can not: whose turn and until when, the last move, the round's last few lines, the
+    away rule while someone is away, the commitment's start. Without (a closed table, or a
+    picture over its cap) it is all words: where card pictures do not fit (they are long:
+    ~38 characters each), the players' card backs go first, then every card is drawn as text.
+    ``whole``: the round's log in full, as written (a game's last round).
     """
+    if picture and table.game is not None and table.game.public_view().players:
+        drawn = _pictured_page(table, t, last_line, log, whole)
+        if drawn is not None:
+            return fit_page(drawn)
     page = _table_page(table, t, last_line, log, True, whole)
     if _crowded(page) and t.faces is not None and t.faces.pictures:
         page = _table_page(table, t, last_line, log, False, whole)
         if _crowded(page):
             page = _table_page(table, t.with_faces(t.faces.as_text()), last_line, log, False, whole)
     return fit_page(page)
+
+
+def _pictured_page(table: Table, t: Texts, last_line: str, log: Sequence[str], whole: bool) -> Page | None:
+    """The short table under its picture, or None when the picture is over its cap."""
+    assert table.game is not None
+    v = table.game.public_view()
+    drawn = scene(table, t)
+    data = render(drawn, look(t).style)
+    if len(data) > MAX_BYTES:
+        return None
+    turn = [line for line in (_turn(table, v, t),) if line]  # the picture shows the dealer and upcard
+    if missing := undrawn(drawn):  # names the fonts can not draw: said here, where any script reads
+        pairs = ", ".join(f"{label} = {name}" for label, name in missing)
+        turn.append("-# " + t.gettext(IN_PICTURE).format(names=pairs))
+    small = [away_rule(table, t)] if table.away and table.status == "playing" else []
+    prefix = fair_prefix(table)
+    if line := fair_line(table, t):
+        small.append(line)
+    footer = t.gettext("Table {table} · stake {stake} · click My hand to see your cards and play").format(
+        table=table.id, stake=t.chips(table.stake)
+    )
+    title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
+    blocks = ("\n".join(turn), "\n".join(f"-# {line}" for line in small))
+    page = Page(
+        title,
+        blocks,
+        footer,
+        state_colour(table),
+        bool(prefix),
+        Picture(FILE_NAME, data, alt(drawn, table, t)),
+    )
+    page = dressed(table, page, t)
+    story = _story(last_line, log, t, TEXT_ROOM - page.length - 2, whole, PICTURE_LOG_LINES)
+    return replace(page, blocks=(*page.blocks[:-1], story, page.blocks[-1]))
 
 
 STORY_ROOM = LOG_ROOM + 700
@@ -270,19 +334,23 @@ def _header(table: Table, v: PublicView, t: Texts) -> str:
                 flop=suit_name(v.flop_suit, t),
             )
         )
+    if turn := _turn(table, v, t):
+        lines.append(turn)
+    return "\n".join(lines)
+
+
+def _turn(table: Table, v: PublicView, t: Texts) -> str:
+    """Whose turn it is and when their time runs out, or when the next deal comes (else "")."""
     if v.in_round and v.to_act is not None:
         name = seat_name(table, t, v.to_act)
         if table.turn_deadline:
-            lines.append(
-                t.gettext("▶️ **{name}**'s turn — time runs out {when}").format(
-                    name=name, when=f"<t:{int(table.turn_deadline)}:R>"
-                )
+            return t.gettext("▶️ **{name}**'s turn — time runs out {when}").format(
+                name=name, when=f"<t:{int(table.turn_deadline)}:R>"
             )
-        else:
-            lines.append(t.gettext("▶️ **{name}**'s turn").format(name=name))
-    elif table.next_round_at and not v.over and not table.stop_after_round and table.status == "playing":
-        lines.append(t.gettext("⏸️ Next round {when}").format(when=f"<t:{int(table.next_round_at)}:R>"))
-    return "\n".join(lines)
+        return t.gettext("▶️ **{name}**'s turn").format(name=name)
+    if table.next_round_at and not v.over and not table.stop_after_round and table.status == "playing":
+        return t.gettext("⏸️ Next round {when}").format(when=f"<t:{int(table.next_round_at)}:R>")
+    return ""
 
 
 def _board(v: PublicView, t: Texts) -> str:
@@ -363,13 +431,15 @@ def _compact(line: str) -> str:
     return LONG_CODE.sub(lambda m: f"`{short_seed(m.group(1))}`", line)
 
 
-def _story(last_line: str, log: Sequence[str], t: Texts, room: int, whole: bool = False) -> str:
+def _story(
+    last_line: str, log: Sequence[str], t: Texts, room: int, whole: bool = False, lines: int = LOG_LINES
+) -> str:
     """The last move and the round's last few log lines (or all, as written), within ``room`` characters."""
     heading = t.gettext("Last move")
     last = f"**{heading}** {shorten(last_line, 600)}" if last_line else ""
     room = room - len(last) - 1 if whole else min(LOG_ROOM, room - len(last) - 1)
     heading = t.gettext("📜 **This round**")
-    recent = list(log) if whole else [_compact(line) for line in log[-LOG_LINES:]]
+    recent = list(log) if whole else [_compact(line) for line in log[-lines:]]
     told = log_text(recent, room - len(heading) - 1) if recent and room > len(heading) + 40 else ""
     if told and len(log) > len(recent) and not told.startswith("…"):
         told = "…\n" + told
@@ -382,7 +452,7 @@ def closed_page(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
     if table.game is None:
         page = lobby_page(table, t)
     else:  # the last round's story whole: no record of its own follows it
-        page = table_page(table, t, last_line, log, whole=True)
+        page = table_page(table, t, last_line, log, whole=True, picture=False)
     title = t.gettext("🃏 Flip Flop — table closed")
     footer = t.gettext("Table {table} · this table is closed; open a new one with {command}").format(
         table=table.id, command="/flipflop start"

@@ -7,7 +7,7 @@ page with headless Chromium (Debian's ``chromium`` package). With ``--language``
 the server and members read that language and the files are ``lobby-ko.png``,
 ``game-ko.png`` (Hangul and Gujarati need ``fonts-noto-cjk`` and ``fonts-noto-core``). With
 ``--cards`` everyone sees cards in that style (``game-four.png``, ``game-text.png``); without
-it, the bot's classic card faces.
+it, the bot's classic card faces. ``table-phone*.png`` is the table at a phone's 390 pixels.
 """
 
 from __future__ import annotations
@@ -57,6 +57,24 @@ async def capture(url: str, out: Path, width: int = 1100, height: int = 800) -> 
     )
     await proc.wait()
     shutil.rmtree(profile, ignore_errors=True)
+    print(f"wrote {out}")
+
+
+async def capture_phone(url: str, out: Path, height: int = 1300) -> None:
+    """The page as a phone shows it (390 px, a mobile viewport: Playwright driving Debian's chromium)."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=find_chromium(), args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(
+                viewport={"width": 390, "height": height}, is_mobile=True, has_touch=True
+            )
+            await page.goto(url)
+            await page.wait_for_timeout(3000)  # the messages and the picture load
+            await page.screenshot(path=out)
+        finally:
+            await browser.close()
     print(f"wrote {out}")
 
 
@@ -146,6 +164,10 @@ async def main(out_dir: Path, language: str | None = None, cards: str | None = N
                 world.channel, viewers=[world.admin], layout="channel", width=1100, height=1300
             ) as pv:
                 await capture(pv.url, out_dir / shot_name("table", language, cards), 1100, 1300)
+            async with world.env.preview(  # the same on a phone (390 px wide, as the issue measures)
+                world.channel, viewers=[world.admin], layout="channel", width=390, height=1300
+            ) as pv:
+                await capture_phone(pv.url, out_dir / shot_name("table-phone", language, cards))
 
 
 async def hint_shot(out_dir: Path, tries: int = 12) -> None:

@@ -1,6 +1,7 @@
 """A ``Page`` (``bot.table_layout``) and its controls as one Components V2 message.
 
-One container in the page's accent colour: the title and each block of text, a thin
+One container in the page's accent colour: the title, the page's picture if it has one (a
+media gallery showing the attachment ``files`` makes), each block of text with a thin
 separator between them, then the controls in action rows. The controls keep the custom
 ids ``controls`` makes, so a table message posted before (an embed) or after answers alike.
 Discord's limits (40 components, 5 per row) hold: a page has at most six text displays and
@@ -9,6 +10,7 @@ five separators, and each row here is at most five buttons or one menu.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,14 +27,26 @@ def layout(page: Page, rows: Sequence[Row] = ()) -> discord.ui.LayoutView:
     view = discord.ui.LayoutView(timeout=None)
     box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=page.colour)
     for i, text in enumerate(page.displays()):
-        if i and not text.startswith("-# "):  # small print (the footer) follows without a line
+        if i > (page.picture is not None) and not text.startswith(
+            "-# "
+        ):  # small print follows without a line
             box.add_item(discord.ui.Separator(visible=True))
         box.add_item(discord.ui.TextDisplay(text))
+        if i == 0 and page.picture is not None:  # the table's picture, under its title
+            item = discord.MediaGalleryItem(f"attachment://{page.picture.name}", description=page.picture.alt)
+            box.add_item(discord.ui.MediaGallery(item))
     for row in rows:
         if row:
             box.add_item(discord.ui.ActionRow(*row))
     view.add_item(box)
     return view
+
+
+def files(page: Page) -> list[discord.File]:
+    """The attachment the page's media gallery shows (sent or edited with the message), or none."""
+    if page.picture is None:
+        return []
+    return [discord.File(io.BytesIO(page.picture.data), filename=page.picture.name)]
 
 
 def note(text: str, row: Row = ()) -> discord.ui.LayoutView:

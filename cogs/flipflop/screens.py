@@ -17,15 +17,16 @@ import discord
 from bot.cards import CardEmoji
 from bot.coach_render import practice_dress
 from bot.i18n import N_, Texts
-from bot.render import card_emoji, plain, plain_cards
+from bot.render import card_emoji, look, plain, plain_cards
 from bot.round_picture import MAX_BYTES as PICTURE_BYTES
-from bot.round_picture import Ending, picture_alt
+from bot.round_picture import Ending, legend, picture_alt
 from bot.round_picture import file_name as picture_file
 from bot.round_picture import render as render_round
 from bot.rules_pages import rules_pages
 from bot.runtime import LEVELS
 from bot.table.model import Table
-from bot.table_layout import Page, closed_page, lobby_page, note_page, table_page
+from bot.table_layout import IN_PICTURE, Page, closed_page, lobby_page, note_page, table_page
+from bot.table_picture import HAND_FILE, render_hand
 from bot.table_render import hand_text, log_text
 from cogs.flipflop.coach import practice_review_button
 from cogs.flipflop.controls import (
@@ -40,7 +41,7 @@ from cogs.flipflop.controls import (
     fit,
     label,
 )
-from cogs.flipflop.layout import layout
+from cogs.flipflop.layout import files, layout
 from engine import Card, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.cards import sort_key
 from engine.view import PlayerView
@@ -52,11 +53,20 @@ class Screen:
 
     The lobby and the table are Components V2 messages: their ``view`` is a layout that
     holds the words too, with no content and no embed (an edit clears both).
+    ``attachments``: the files the layout shows (the table's picture), sent and edited with the
+    message in the same call; None leaves a message's files alone, ``()`` clears them (a table
+    that closed). A file is rewound each time it is handed out, so a screen can be sent again.
     """
 
     embed: discord.Embed | None = None
     content: str | None = None
     view: discord.ui.View | discord.ui.LayoutView | None = None
+    attachments: Sequence[discord.File] | None = None
+
+    def _files(self) -> list[discord.File]:
+        for f in self.attachments or ():
+            f.reset()
+        return list(self.attachments or ())
 
     def send(self) -> dict[str, Any]:
         """Keyword arguments for ``send``/``send_message``."""
@@ -67,11 +77,16 @@ class Screen:
             out["content"] = self.content
         if self.view is not None:
             out["view"] = self.view
+        if self.attachments:
+            out["files"] = self._files()
         return out
 
     def edit(self) -> dict[str, Any]:
         """Keyword arguments for ``edit``/``edit_message`` (clearing what the screen lacks)."""
-        return {"embed": self.embed, "content": self.content, "view": self.view}
+        out: dict[str, Any] = {"embed": self.embed, "content": self.content, "view": self.view}
+        if self.attachments is not None:
+            out["attachments"] = self._files()
+        return out
 
 
 COMPUTER_LEVEL = {
@@ -137,7 +152,7 @@ def table_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str]
         row.append(
             TableButton(table.id, "back", label(t.gettext("I'm back")), discord.ButtonStyle.success, "👋")
         )
-    return Screen(view=layout(page, [row + _fair_row(table, page, t)]))
+    return Screen(view=layout(page, [row + _fair_row(table, page, t)]), attachments=files(page))
 
 
 def practice_title(table: Table, title: str, t: Texts) -> str:
@@ -151,7 +166,7 @@ def current_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[st
         return lobby_screen(table, t)
     if table.status == "playing":
         return table_screen(table, t, last_line, log)
-    return Screen(view=layout(closed_page(table, t.at(table.practice), last_line, log)))
+    return Screen(view=layout(closed_page(table, t.at(table.practice), last_line, log)), attachments=())
 
 
 @dataclass(frozen=True)
@@ -187,6 +202,11 @@ class RoundRecord:
                     f"attachment://{name}", description=picture_alt(self.ending, t)
                 )
                 box.add_item(discord.ui.MediaGallery(item))
+                if who := legend(self.ending):  # names the picture's fonts can not draw, in words
+                    pairs = ", ".join(f"{shown} = {name}" for shown, name in who)
+                    box.add_item(
+                        discord.ui.TextDisplay(fit("-# " + t.gettext(IN_PICTURE).format(names=pairs), 400))
+                    )
         buttons = [
             c for c in (replay.children if replay is not None else []) if isinstance(c, discord.ui.Button)
         ]
@@ -232,9 +252,25 @@ def hand_screen(
     text = hand_text(table, view, t.at(table.practice), note, drawn)
     if table.practice:
         text += "\n" + t.gettext(PRACTICE_HAND)
+    shown = hand_files(view, t, drawn)
     if view.over or table.status != "playing":
-        return Screen(content=text, view=None)
-    return Screen(content=text, view=_hand_controls(table, view, t, picked(view, selection)))
+        return Screen(content=text, view=None, attachments=shown)
+    return Screen(
+        content=text, view=_hand_controls(table, view, t, picked(view, selection)), attachments=shown
+    )
+
+
+def hand_files(view: PlayerView, t: Texts, drawn: Card | None = None) -> list[discord.File]:
+    """The hand's cards as one picture, three times an emoji's size (the card just drawn raised).
+
+    Card emojis in a line of text and on buttons are ~20 pixels: 8♣ and 9♣ look alike. A reader
+    of words (the ``text`` style) gets none; a hand with no cards clears the last one.
+    """
+    hand = view.hand if view.player in view.players and view.in_round else ()
+    if not hand or look(t).words:
+        return []
+    data = render_hand(tuple(sorted(hand, key=sort_key)), look(t).style, drawn if drawn in hand else None)
+    return [discord.File(io.BytesIO(data), filename=HAND_FILE)]
 
 
 HAND_MOVED = N_("↪️ This hand moved to your newer hand message below; nothing to click here.")
@@ -261,16 +297,19 @@ def _playing(view: PlayerView) -> bool:
     return view.to_act == view.player and any(isinstance(a, Discard) for a in view.legal)
 
 
-def card_rows(hand: Sequence[Card]) -> list[list[Card]]:
-    """A hand in one row (up to three cards) or two of nearly equal length, sorted.
+CARDS_PER_ROW = 5
+"""A hand's cards on its first row: a whole hand as dealt (Discord's five buttons a row)."""
 
-    Five cards and six (after a draw) both take two rows, so drawing moves nothing below the cards.
+
+def card_rows(hand: Sequence[Card]) -> list[list[Card]]:
+    """A hand, sorted: up to five cards on one row; a sixth (after a draw) on a row of its own.
+
+    The sixth card's row comes *below* the moves (see ``_card_buttons``), so the moves stay on
+    the row under the first five: a second click on **Draw** lands on **Select cards…**, never
+    on a card it would discard.
     """
     cs = sorted(hand, key=sort_key)
-    if len(cs) <= 3:
-        return [cs] if cs else []
-    half = (len(cs) + 1) // 2
-    return [cs[:half], cs[half:]]
+    return [cs[i : i + CARDS_PER_ROW] for i in range(0, len(cs), CARDS_PER_ROW)]
 
 
 def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Screen:
@@ -309,7 +348,7 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
     text = f"{hand_text(table, v, t)}\n\n{question}"
     out = discord.ui.View(timeout=None)
     tid, seq = table.id, table.seq
-    rows = _card_buttons(out, table, v, t, None, clickable=False)
+    rows, below = _card_buttons(out, table, v, t, None, clickable=False)
     until = int(now) + LEAVE_CONFIRM_SECONDS
     out.add_item(
         HandButton(
@@ -324,7 +363,7 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
             label(t.gettext("Yes, leave")),
             discord.ButtonStyle.danger,
             until=until,
-            row=rows + 1,
+            row=below,
         )
     )
     return Screen(content=text, view=out)
@@ -337,18 +376,21 @@ def _card_buttons(
     t: Texts,
     selection: tuple[Card, ...] | None,
     clickable: bool = True,
-) -> int:
-    """The hand as card buttons on the first rows; returns the next free row.
+) -> tuple[int, int]:
+    """The hand as card buttons; returns the moves' row and the row free for a menu below them.
 
-    After drawing a card's button discards it, or, while selecting, picks it (green) or puts
-    it back; otherwise the cards are shown, not clickable.
+    The first five cards are the first row; a sixth goes on the row after the moves' row (so
+    it never takes the place of a move). After drawing a card's button discards it, or, while
+    selecting, picks it (green) or puts it back; otherwise the cards are shown, not clickable.
     """
     tid, seq = table.id, table.seq
     playing = clickable and _playing(v)
     discards = {a.card for a in v.legal if isinstance(a, Discard)}
     hand = v.hand if v.player in v.players and v.in_round else ()
     rows = card_rows(hand)
+    moves = 1 if rows else 0
     for r, row in enumerate(rows):
+        r = r + 1 if r else r  # the sixth card: below the moves
         for c in row:
             face = card_emoji(c, t)
             text = "" if face is not None else plain(c, t)
@@ -382,7 +424,7 @@ def _card_buttons(
                     disabled=not playing,
                 )
             )
-    return len(rows)
+    return moves, moves + len(rows)
 
 
 QUICK = 4
@@ -402,14 +444,14 @@ def _hand_controls(
     clicked (``tests/cogs/test_hand_cards.py`` checks every transition).
     """
     out = discord.ui.View(timeout=None)
-    moves = _card_buttons(out, table, v, t, selection)
+    moves, menu = _card_buttons(out, table, v, t, selection)
     if v.can_act and selection is not None:
-        _selecting(out, table, v, t, selection, moves)
+        _selecting(out, table, v, t, selection, moves, menu)
     elif v.can_act:
         for a in _opening_moves(v):
             out.add_item(_opening_button(a, table, v, t, moves))
         if _playing(v):
-            _quick(out, table, v, t, moves)
+            _quick(out, table, v, t, moves, menu)
     _last_row(out, table, v, t)
     return out
 
@@ -513,27 +555,31 @@ def _layoff_button(
     )
 
 
-def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int) -> None:
-    """After a draw: **Select cards…**, the best spreads and lay-offs as one click each, tonk out."""
+def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int, menu: int) -> None:
+    """After a draw: **Select cards…**, the best spreads and lay-offs as one click each, tonk out.
+
+    **Select cards…** is always first (disabled when nothing can be laid down), so the moves'
+    row is never empty and a second click on **Draw** never reaches a card below it.
+    """
     tid, seq = table.id, table.seq
     spreads = sorted(
         (a for a in v.legal if isinstance(a, Spread)), key=lambda s: -sum(c.value for c in s.cards)
     )
     layoffs = sorted((a for a in v.legal if isinstance(a, LayOff)), key=lambda lo: -lo.card.value)
     tonks = [a for a in v.legal if isinstance(a, TonkOut)]
-    if spreads or layoffs:
-        out.add_item(
-            HandButton(
-                tid,
-                seq,
-                "pick",
-                label(t.gettext("Select cards…")),
-                discord.ButtonStyle.secondary,
-                "☑️",
-                until="~",
-                row=row,
-            )
+    out.add_item(
+        HandButton(
+            tid,
+            seq,
+            "pick",
+            label(t.gettext("Select cards…")),
+            discord.ButtonStyle.secondary,
+            "☑️",
+            until="~",
+            row=row,
+            disabled=not (spreads or layoffs),
         )
+    )
     for s in spreads[:QUICK]:
         text = label(t.gettext("Lay down {cards}").format(cards=plain_cards(s.cards, t)))
         out.add_item(
@@ -552,12 +598,18 @@ def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int
         select = HandSelect(
             tid, seq, "tonk", label(t.gettext("🎉 Tonk out! Lay down your whole hand…")), options
         )
-        select.item.row = row + 1
+        select.item.row = menu
         out.add_item(select)
 
 
 def _selecting(
-    out: discord.ui.View, table: Table, v: PlayerView, t: Texts, selection: tuple[Card, ...], row: int
+    out: discord.ui.View,
+    table: Table,
+    v: PlayerView,
+    t: Texts,
+    selection: tuple[Card, ...],
+    row: int,
+    menu: int,
 ) -> None:
     """What the picked cards can do: only what is legal now is enabled, and the labels say what."""
     tid, seq = table.id, table.seq
@@ -595,7 +647,7 @@ def _selecting(
             for lo in layoffs[:25]
         ]
         select = HandSelect(tid, seq, "layoff", label(t.gettext("Lay off on which spread?")), options)
-        select.item.row = row + 1
+        select.item.row = menu
         out.add_item(select)
     else:
         out.add_item(

@@ -142,6 +142,13 @@ def displayed(message: Any) -> str:
     return "\n".join(c["content"] for c in walk(message) if c.get("type") == 10)
 
 
+def picture(message: Any) -> tuple[str, str]:
+    """A V2 message's one media gallery item: its url and its alt text ("", "" for none)."""
+    items = [i for c in walk(message) if c.get("type") == 12 for i in c.get("items", [])]
+    assert len(items) <= 1
+    return (items[0]["media"]["url"], items[0].get("description") or "") if items else ("", "")
+
+
 def accent(message: Any) -> int | None:
     """The accent colour of a V2 message's container (the table's state), or None."""
     return next((c.get("accent_color") for c in walk(message) if c.get("type") == 17), None)

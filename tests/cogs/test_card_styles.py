@@ -12,7 +12,7 @@ from bot.cards import SUIT_TEXT
 from bot.cards.styles import SERVER
 from bot.i18n import texts
 from cogs.flipflop.cards import PUBLIC_STYLE, SAVED, SHOWN
-from tests.cogs.helpers import displayed, my_hand, open_table, table_message
+from tests.cogs.helpers import my_hand, open_table, picture, table_message
 from tests.conftest import World
 
 
@@ -102,7 +102,7 @@ async def test_the_servers_style_is_public_and_each_members_is_private(world: Wo
     assert view.upcard is not None
     from bot.cards import words
 
-    public = displayed(table_message(world))
+    _url, public = picture(table_message(world))  # the table's picture, said in its alt text
     assert f"upcard {words(view.upcard, texts('en'))}" in public  # the server's style: words
     ann_hand, ben_hand = await my_hand(world, ann), await my_hand(world, ben)
     assert "`" in ann_hand.content and any(s in ann_hand.content for s in SUIT_TEXT.values())

@@ -112,6 +112,42 @@ async def test_no_click_lands_on_a_control_that_drops_or_leaves(world: World) ->
     assert seen[0] > 100  # transitions checked
 
 
+async def test_five_cards_on_one_row_and_a_draw_never_puts_a_card_under_the_pointer(world: World) -> None:
+    """A dealt hand is one row of five; after a draw the moves keep the row under them (Select
+    cards… under Draw) and the sixth card sits below them, so a second click never discards."""
+    await open_table(world, world.members[:3], stake=5, buy_in=40)
+    hands = Hands(world)
+    draws = 0
+    for _ in range(12):
+        table = table_in(world)
+        if table is None or table.game is None:
+            break
+        for m in world.members[:3]:
+            if table.pid(m.id) not in table.game.order:
+                continue
+            screen = hand_screen(table, m.id, T)
+            rows = grid(screen)
+            cards = [c for c in (rows[0] if rows else []) if parts(c)[0] == "discard"]
+            view = table.game.view(table.pid(m.id))
+            if view.in_round and len(view.hand) == 5:
+                assert len(cards) == 5  # the whole hand on one row
+            for r, row in enumerate(rows):
+                for i, control in enumerate(row):
+                    if parts(control)[0] not in ("stock", "take") or control.get("disabled"):
+                        continue
+                    for _after, next_screen, _ in successors(table, m.id, control):
+                        draws += 1
+                        after = grid(next_screen)
+                        assert sum(parts(c)[0] == "discard" for c in after[0]) == 5
+                        sixth = [r for r in after[2:] if [parts(c)[0] for c in r] == ["discard"]]
+                        assert len(sixth) == 1  # the sixth card: alone, below the moves
+                        there = after[r][i] if i < len(after[r]) else None
+                        assert there is None or parts(there)[0] not in ("discard", *DESTRUCTIVE)
+        if not await play_step(world, hands, drop_below=12):
+            break
+    assert draws >= 6
+
+
 async def test_discarding_takes_two_clicks_and_a_spread_at_most_four(world: World) -> None:
     table = await open_table(world, world.members[:3])
     g = table.game
@@ -313,3 +349,21 @@ def test_a_selection_keeps_only_cards_in_the_hand() -> None:
 
     assert picked(View(), "~7S.KH.ZZ") == (Card.parse("7S"),)  # type: ignore[arg-type]
     assert picked(View(), None) is None and picked(View(), "7S") is None  # type: ignore[arg-type]
+
+
+async def test_the_hand_comes_with_a_picture_of_its_cards_large_enough_to_tell_apart(world: World) -> None:
+    """Card emojis are ~20 pixels; the hand's picture shows each card at 72, the one just drawn raised."""
+    ann, ben, cat = world.members[:3]
+    await ben.slash(world.channel, "flipflop cards", style="text")
+    table = await open_table(world, [ann, ben, cat])
+    assert table.game is not None
+    for member in (ann, cat):
+        [shown] = (await my_hand(world, member)).attachments
+        assert shown.filename == "hand.png" and 0 < shown.size <= 20_000
+    assert not (await my_hand(world, ben)).attachments  # a reader of words: the words are the cards
+    actor = next(m for m in (ann, ben, cat) if str(m.id) == table.game.to_act)
+    if actor is not ben:
+        hand = await my_hand(world, actor)
+        drawn = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
+        [after] = drawn.response.attachments  # edited with the hand: six cards now
+        assert after.filename == "hand.png"

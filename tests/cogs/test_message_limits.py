@@ -30,10 +30,18 @@ QUOTES = [SEEDS[0]] + ["'" * 64] * 4
 """The worst for a command line: each ' is written '\\'' in it."""
 
 
+Payload = tuple[str, str, dict[str, Any], list[tuple[str, int]]]
+
+
+def _sizes(files: Any) -> list[tuple[str, int]]:
+    """The (name, bytes) of files as discord.py hands them to the HTTP layer."""
+    return [(f.filename, len(f.fp.getvalue())) for f in files or []]
+
+
 @pytest.fixture
-def payloads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str, dict[str, Any]]]]:
-    """Every message payload the bot sends (a callback's ``data``, a send, an edit)."""
-    seen: list[tuple[str, str, dict[str, Any]]] = []
+def payloads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Payload]]:
+    """Every message payload the bot sends (a callback's ``data``, a send, an edit) and its files."""
+    seen: list[Payload] = []
     original = router.dispatch
 
     def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
@@ -41,7 +49,7 @@ def payloads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str, d
         if isinstance(body, dict) and method in ("POST", "PATCH"):
             data = body.get("data", body) if "/callback" in path else body
             if isinstance(data, dict):
-                seen.append((method, path, data))
+                seen.append((method, path, data, _sizes(kwargs.get("files"))))
         return original(backend, method, path, **kwargs)
 
     monkeypatch.setattr(router, "dispatch", dispatch)
@@ -53,7 +61,7 @@ def payloads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str, d
 @pytest.mark.parametrize("language", LANGUAGES)
 async def test_the_longest_inputs_stay_within_discords_limits(
     world: World,
-    payloads: list[tuple[str, str, dict[str, Any]]],
+    payloads: list[Payload],
     language: str,
     seeds: list[str],
     room: int,
@@ -108,8 +116,10 @@ async def test_the_longest_inputs_stay_within_discords_limits(
         assert not verified.response.attachments
     await players[2].slash(world.channel, "flipflop round", id=1)
     await players[3].slash(world.channel, "flipflop history")
-    broken = [(method, path, problems(data)) for method, path, data in payloads if problems(data)]
-    assert not broken
+    broken = [(method, path, problems(data, files)) for method, path, data, files in payloads]
+    assert not [b for b in broken if b[2]]
+    pictures = [size for _m, _p, _d, files in payloads for name, size in files if name == "table.png"]
+    assert pictures and max(pictures) <= 80_000  # the table's picture went with its edits, and is light
 
 
 def test_fitted_shortens_what_would_overflow_and_keeps_what_fits() -> None:
@@ -123,6 +133,30 @@ def test_fitted_shortens_what_would_overflow_and_keeps_what_fits() -> None:
     assert problems(sent) == []
     assert fields["content"].endswith("…") and len(fields["content"]) <= CONTENT
     assert shorten("short", 10) == "short" and fitted({"content": "ok"}) == {"content": "ok"}
+
+
+def test_the_checker_knows_media_galleries_and_the_files_they_show() -> None:
+    def gallery(*items: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "flags": 1 << 15,
+            "components": [{"type": 17, "components": [{"type": 12, "items": list(items)}]}],
+        }
+
+    ok = {"media": {"url": "attachment://table.png"}, "description": "x" * 1024}
+    assert problems(gallery(ok), [("table.png", 50_000)]) == []
+    assert problems(gallery(ok), []) == ["attachment://table.png is not a file sent with the message"]
+    long = {"media": {"url": "attachment://table.png"}, "description": "x" * 1025}
+    assert problems(gallery(long)) == ["media gallery 1: description longer than 1024"]
+    assert problems(gallery()) == ["media gallery 1: 0 items (1 to 10)"]
+    assert problems(gallery(*[ok] * 11)) == ["media gallery 1: 11 items (1 to 10)"]
+    assert problems(gallery({"media": {"url": ""}})) == ["media gallery 1: an item without a file or address"]
+    assert problems(gallery(ok), [("table.png", 11 * 1024 * 1024)]) == [
+        f"files larger than {10 * 1024 * 1024} bytes together"
+    ]
+    assert problems(gallery(ok), [(f"{i}.png", 1) for i in range(11)]) == [
+        "more than 10 files",
+        "attachment://table.png is not a file sent with the message",
+    ]
 
 
 def test_the_checker_knows_components_v2_and_the_classic_rows() -> None:
@@ -151,15 +185,20 @@ def _count(components: list[dict[str, Any]]) -> tuple[int, int, list[dict[str, A
     return count, text, controls
 
 
-def _within(view: Any, what: str) -> None:
-    """A V2 layout within Discord's limits, counted here and by the one checker (``bot.limits``)."""
+def _within(view: Any, what: str, files: Any = None) -> None:
+    """A V2 layout within Discord's limits, counted here and by the one checker (``bot.limits``).
+
+    ``files``: those sent with it (a table's picture): counted, and each one the layout shows among them.
+    """
     components = view.to_components()
     count, text, controls = _count(components)
     assert count <= 40 and text <= 4000, (what, count, text)
     for c in controls:
         assert len(c.get("custom_id", "")) <= 100 and len(c.get("label") or "") <= 80, (what, c)
         assert len(c.get("options") or []) <= 25 and len(c.get("placeholder") or "") <= 150, (what, c)
-    assert problems({"flags": 1 << 15, "components": components}) == [], what
+    assert problems({"flags": 1 << 15, "components": components}, _sizes(files)) == [], what
+    for name, size in _sizes(files):
+        assert name == "table.png" and 0 < size <= 80_000, (what, size)
     assert view.content_length() <= 4000 and view.total_children_count <= 40, what
 
 
@@ -231,10 +270,13 @@ async def test_every_table_and_lobby_state_keeps_the_v2_limits_in_every_language
         t = texts(lang).with_faces(Look(faces, style))
         for name, shown in (("playing", crowded), ("between rounds", between), ("over", over)):
             monkeypatch.setattr(table, "game", ShowingView(game, shown))
-            _within(table_screen(table, t, last, log).view, f"{name} {lang} {style}")
-            _within(table_screen(table, t).view, f"{name}, no log {lang} {style}")
+            shown = table_screen(table, t, last, log)
+            _within(shown.view, f"{name} {lang} {style}", shown.attachments)
+            shown = table_screen(table, t)
+            _within(shown.view, f"{name}, no log {lang} {style}", shown.attachments)
             monkeypatch.setattr(table, "practice", True)
-            _within(table_screen(table, t, last, log).view, f"practice {name} {lang} {style}")
+            shown = table_screen(table, t, last, log)
+            _within(shown.view, f"practice {name} {lang} {style}", shown.attachments)
             monkeypatch.setattr(table, "practice", False)
         monkeypatch.setattr(table, "status", "closed")
         _within(current_screen(table, t, last, log).view, f"closed {lang} {style}")

@@ -25,6 +25,7 @@ from tests.cogs.helpers import (
     highest,
     my_hand,
     open_table,
+    picture,
     play_simple_turn,
     runtime,
     section,
@@ -85,7 +86,7 @@ async def test_practice_chips_never_reach_the_ledger_history_or_ratings(world: W
     table = table_in(world)
     assert table is not None and table.practice and table.status == "playing"
     public = table_message(world)
-    assert displayed(public).startswith("### 🎓 PRACTICE") and "practice chips" in section(public, "Players")
+    assert displayed(public).startswith("### 🎓 PRACTICE") and "practice chips, " in picture(public)[1]
     hands = Hands(world)
     rounds_seen = 0
     for _ in range(3000):

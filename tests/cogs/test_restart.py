@@ -13,10 +13,10 @@ from tests.cogs.helpers import (
     card_buttons,
     channel_text,
     conserved,
-    displayed,
     message,
     my_hand,
     open_table,
+    picture,
     play_step,
     table_in,
     table_message,
@@ -93,7 +93,7 @@ async def test_a_table_message_deleted_while_down_is_posted_again_and_play_goes_
     resumed = table_in(world)
     assert resumed is not None and resumed.status == "playing"
     assert resumed.message_id not in (None, mid)  # posted again, and saved
-    assert "**Players**" in displayed(message(world, world.channel.id, resumed.message_id))
+    assert picture(message(world, world.channel.id, resumed.message_id))[0].endswith("table.png")
     assert "table message was deleted" not in channel_text(world)
     hands = Hands(world)
     for _ in range(3):
@@ -108,7 +108,7 @@ async def test_a_table_message_deleted_mid_game_is_posted_again_at_once(world: W
     await world.admin.delete(message(world, world.channel.id, mid))  # MESSAGE_DELETE reaches the bot
     await world.env.settle()
     assert table_in(world) is table and table.message_id not in (None, mid)
-    assert "**Players**" in displayed(message(world, world.channel.id, table.message_id))
+    assert picture(message(world, world.channel.id, table.message_id))[0].endswith("table.png")
     assert "closed" not in channel_text(world)
     hands = Hands(world)
     for _ in range(3):
@@ -124,7 +124,7 @@ async def test_a_table_message_purged_with_others_is_posted_again(world: World) 
     world.env.backend.bulk_delete_messages(world.channel.id, [mid, chat.id])  # a moderator's purge
     await world.env.settle()
     assert table_in(world) is table and table.message_id not in (None, mid)
-    assert "**Players**" in displayed(message(world, world.channel.id, table.message_id))
+    assert picture(message(world, world.channel.id, table.message_id))[0].endswith("table.png")
     await conserved(world)
 
 

@@ -14,8 +14,8 @@ from tests.cogs.helpers import (
     message,
     my_hand,
     open_table,
+    picture,
     play_step,
-    section,
     table_in,
     table_message,
 )
@@ -31,24 +31,29 @@ def notifier(world: World) -> DiscordNotifier:
     return found
 
 
-async def test_the_table_shows_the_round_pots_players_pile_stock_and_a_short_commitment(world: World) -> None:
+async def test_the_table_is_a_picture_said_in_its_alt_text_over_a_few_short_lines(world: World) -> None:
     table = await open_table(world, world.members[:3])
     assert table.game is not None
     v = table.game.public_view()
     shown = table_message(world)
+    url, alt = picture(shown)
+    [attachment] = shown.attachments  # sent with the message, in the same call
+    assert attachment.filename == "table.png" and 0 < attachment.size <= 80_000
+    assert url.endswith("table.png")
+    for pid in v.players:  # each seat said in the alt text: name, stack, cards; the dealer and the turn
+        name = table.names[int(pid)]
+        assert f"{name}: {v.stacks[pid]} chips, {v.card_counts[pid]} cards" in alt
+    assert f"{table.names[int(v.dealer or 0)]}: " in alt and "dealer" in alt and "to act" in alt
+    assert f"Stock {v.stock_size}" in alt and "game pot" in alt and "flip pot" in alt
     text = displayed(shown)
-    assert text.startswith("### 🃏 Flip Flop — round 1") and "Stake **5 chips**" in text
-    assert f"Dealer **{table.names[int(v.dealer or 0)]}**" in text and "Pots — game" in text
-    assert f"**Stock** 🂠 {v.stock_size} cards" in text and "**Discard pile**" in text
-    players = section(shown, "Players")
-    for pid in v.players:  # each player: stack, cards as backs, whose turn
-        assert table.names[int(pid)] in players
-    assert players.count("🂠") == sum(v.card_counts.values())
-    assert f"▶️ **{table.names[int(v.to_act or 0)]}**" in players
-    assert "none yet" in section(shown, "Spreads")
+    assert text.startswith("### 🃏 Flip Flop — round 1\n")  # the title alone, the picture under it
+    assert f"▶️ **{table.names[int(v.to_act or 0)]}**'s turn" in text
+    for gone in ("Players", "Pots — game", "**Stock**", "**Spreads**", "Dealer **", "💤 Away"):
+        assert gone not in text  # the picture says these; the away rule is told in the lobby
     following = table.fair.to_public()["pending"]["commitment"]
     small = [line for line in text.splitlines() if line.startswith("-# 🔒")]
     assert small == [f"-# 🔒 Round 2 commitment: `{following}`"]  # one small line: the next commitment whole
+    assert "stake 5 chips" in text
     assert set(buttons(shown)) >= {"My hand", "Leave after this round", "🔒 Fair deal"}
     assert accent(shown) is not None
 
@@ -89,10 +94,8 @@ async def test_a_slow_players_draw_shows_on_the_table(world: World) -> None:
     await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
     await world.env.settle()  # the moment the edit settles for passes with no discard
     await notifier(world).pacer.flush()
-    shown = table_message(world)
-    assert f"**Stock** 🂠 {v.stock_size - 1} cards" in displayed(shown)
-    row = next(line for line in section(shown, "Players").splitlines() if actor.name in line)
-    assert "6 cards" in row and row.count("🂠") == 6
+    _url, alt = picture(table_message(world))
+    assert f"Stock {v.stock_size - 1}" in alt and f"{actor.name}: 185 chips, 6 cards" in alt
 
 
 async def test_a_draw_waits_while_the_table_has_spent_its_calls(world: World) -> None:
@@ -130,7 +133,7 @@ async def test_a_table_saved_as_an_embed_message_becomes_the_layout_after_a_rest
     assert resumed is not None and resumed.message_id == table.message_id  # edited in place, not reposted
     now = message(world, resumed.plays_in, resumed.message_id)
     assert now.flags.components_v2 and not now.embeds and not now.content
-    assert "**Players**" in displayed(now) and "My hand" in buttons(now)
+    assert picture(now)[0].endswith("table.png") and "My hand" in buttons(now)
     hands = Hands(world)
     for _ in range(3):
         assert await play_step(world, hands, drop_below=0)

@@ -82,12 +82,20 @@ async def running(process: tuple[FakeDiscord, BotProcess]) -> AsyncIterator[tupl
 
 
 def shown(message: dict[str, Any]) -> tuple[str, str, str]:
-    """What a table message says of the state: the stock, who is to act, the pots."""
-    text = "\n".join(c["content"] for c in nested(message.get("components") or []) if c.get("type") == 10)
-    stock = re.search(r"\*\*Stock\*\*[^\d\n]*(\d+ cards?)", text)
-    actor = re.search(r"\*\*(\w+)\*\*[^\n]*\*\*to act\*\*", text)
-    pots = re.search(r"Pots — [^\n]*", text)
-    return stock.group(1) if stock else "", actor.group(1) if actor else "", pots.group(0) if pots else ""
+    """What a table message says of the state: the stock, who is to act, the pots (its picture's alt text)."""
+    parts = nested(message.get("components") or [])
+    text = "\n".join(c["content"] for c in parts if c.get("type") == 10)
+    alt = "\n".join(
+        i.get("description") or "" for c in parts if c.get("type") == 12 for i in c.get("items") or []
+    )
+    stock = re.search(r"Stock (\d+) ·", alt)
+    actor = re.search(r"▶️ \*\*(\w+)\*\*'s turn", text)
+    pots = re.search(r"game pot (\d+) · flip pot[^\d\n]*(\d+) · flop pot[^\d\n]*(\d+)", alt)
+    return (
+        stock.group(1) if stock else "",
+        actor.group(1) if actor else "",
+        " ".join(pots.groups()) if pots else "",
+    )
 
 
 def saved(bot: BotProcess) -> tuple[str, str, str]:
@@ -97,11 +105,7 @@ def saved(bot: BotProcess) -> tuple[str, str, str]:
     r = state["game"]["round"]
     pots = state["game"]["pots"]
     actor = PLAYERS[int(r["players"][r["turn"]])]
-    return (
-        f"{len(r['stock'])} cards",
-        actor,
-        f"Pots — game **{pots['game']}** · flip **{pots['flip']}** · flop **{pots['flop']}**",
-    )
+    return (str(len(r["stock"])), actor, f"{pots['game']} {pots['flip']} {pots['flop']}")
 
 
 def table_message(fake: FakeDiscord, bot: BotProcess) -> dict[str, Any]:

@@ -1,0 +1,411 @@
+"""A picture of the live table: the seats around it, the middle of the table and the spreads.
+
+The table message shows it in a media gallery, so a glance says what a log would take lines to:
+each seat's name, stack and cards (as backs), the dealer's button, whose turn it is (a gold
+frame and ▶), who is away or leaving; in the middle the stock, the top of the discard pile, the
+upcard and the three pots with the flip and flop suits; below, the spreads as card faces,
+numbered as the hand's **Lay off on #n** buttons name them. Seats go clockwise from the top
+left, in the order of play.
+
+Names and the few words (the pots, "stock", "away") are drawn with the bundled Noto fonts
+(``bot.fonts``), so every language's script reads right; a name none of them can draw whole
+(an emoji) is named beside the picture by the message (``undrawn``). The alt text (``alt``)
+says all of it in words, in the server's language, for screen readers. The card faces are the
+server's style (four-colour, else classic: the ``text`` style is read through the alt text).
+
+A 600-pixel-wide PNG in a palette of 128 colours (one per deck, found once): ~20–25 KB for five players
+(``bench/table_picture_bench.py`` measures bytes and render time; the cap is ``MAX_BYTES``).
+The same scene drawn twice is drawn once (``render`` keeps the last few).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot import fonts
+from bot.cards import DECKS, HERE
+from bot.i18n import N_, Texts
+from bot.limits import MEDIA_DESCRIPTION
+from bot.render import plain, plain_cards, suit_name
+from bot.table.model import Table
+from bot.table_render import POT_NAME, seat_name
+from engine.cards import Card
+
+WIDTH = 600
+PAD = 10
+GAP = 8
+SEAT_H = 78
+MIDDLE_H = 112
+CARD = 56
+"""The stock, the discard pile and the upcard, in pixels."""
+SPREAD_CARD = 40
+BACK = 26
+"""A seat's cards, face down."""
+BACKGROUND = (43, 45, 49)
+"""Discord's dark message background."""
+FELT = (31, 94, 64)
+SEAT = (30, 31, 34)
+SEAT_DIM = (37, 38, 42)
+TURN = (240, 191, 63)
+WHITE = (242, 243, 245)
+GREY = (165, 168, 176)
+AMBER = (250, 166, 26)
+CHIP = (214, 69, 65)
+SUIT_COLOUR = {
+    "classic": {"S": WHITE, "C": WHITE, "H": (237, 66, 69), "D": (237, 66, 69)},
+    "four": {"S": WHITE, "C": (87, 200, 110), "H": (237, 66, 69), "D": (88, 145, 255)},
+}
+SUIT_SIGN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+MAX_BYTES = 200_000
+"""The most a table picture may weigh (it is uploaded with every table edit; the goal is 80 KB)."""
+ALT_CHARS = MEDIA_DESCRIPTION
+"""Discord's limit for a media gallery item's description."""
+FILE_NAME = "table.png"
+"""The attachment's name (the media gallery points to it as ``attachment://table.png``)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat as the picture shows it."""
+
+    name: str
+    stack: int
+    shown: str
+    """The stack as the server's language writes numbers."""
+    cards: int
+    """Cards in hand (drawn as backs)."""
+    dealer: bool = False
+    to_act: bool = False
+    away: str = ""
+    """Empty, else the away mark ("away 1/3") in the server's language."""
+    leaving: bool = False
+    out: bool = False
+    """Not in this round (left it, or seated after the deal)."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything the table's picture shows, with its words already in the server's language."""
+
+    seats: tuple[Seat, ...]
+    pots: tuple[tuple[str, str, str | None], ...]
+    """(label, chips as written, suit or None) for the game, flip and flop pots."""
+    upcard: Card | None
+    top_discard: Card | None
+    stock: str | None
+    """The stock's cards as written; None before the first deal."""
+    spreads: tuple[tuple[int, str, tuple[Card, ...]], ...]
+    """(number from 1, owner's name, cards)."""
+    words: tuple[str, str, str, str]
+    """The labels: stock, discard pile, upcard, leaving."""
+
+
+STOCK, PILE, UPCARD, LEAVING = N_("Stock"), N_("Discard pile"), N_("Upcard"), N_("leaving")
+AWAY = N_("away {rounds}/{allowed}")
+POT_LABEL = {"game": N_("Game pot"), "flip": N_("Flip pot"), "flop": N_("Flop pot")}
+
+
+def scene(table: Table, t: Texts) -> Scene:
+    """The scene of ``table`` now, its names and words in ``t``'s language."""
+    assert table.game is not None
+    v = table.game.public_view()
+    seats = []
+    for pid in [*v.players, *(p for p in v.seated if p not in v.players)]:
+        person = pid.isdigit() and int(pid) not in table.computers
+        away = ""
+        if person and table.is_away(pid):
+            away = t.gettext(AWAY).format(
+                rounds=t.number(table.away[int(pid)]), allowed=t.number(table.away_rounds)
+            )
+        dealt = v.in_round and pid in v.players and pid not in v.dead
+        seats.append(
+            Seat(
+                name=seat_name(table, t, pid),
+                stack=v.stacks.get(pid, 0),
+                shown=t.number(v.stacks.get(pid, 0)),
+                cards=v.card_counts.get(pid, 0) if dealt else 0,
+                dealer=bool(v.players) and pid == v.dealer,
+                to_act=v.in_round and v.to_act == pid,
+                away=away,
+                leaving=pid.isdigit() and int(pid) in table.leave_after_round,
+                out=not dealt,
+            )
+        )
+    suits = {"game": None, "flip": v.flip_suit, "flop": v.flop_suit}
+    return Scene(
+        seats=tuple(seats),
+        pots=tuple(
+            (t.gettext(POT_LABEL[p]), t.number(v.pots[p]), suits[p]) for p in ("game", "flip", "flop")
+        ),
+        upcard=v.upcard if v.players else None,
+        top_discard=v.top_discard if v.players else None,
+        stock=t.number(v.stock_size) if v.players else None,
+        spreads=tuple((s.index + 1, seat_name(table, t, s.owner), s.cards) for s in v.spreads),
+        words=(t.gettext(STOCK), t.gettext(PILE), t.gettext(UPCARD), t.gettext(LEAVING)),
+    )
+
+
+def labels(s: Scene) -> list[str]:
+    """Each seat's name as the picture draws it (``bot.fonts.labels``; "#n": its place in the play)."""
+    return fonts.labels([seat.name for seat in s.seats])
+
+
+def undrawn(s: Scene) -> list[tuple[str, str]]:
+    """(label, name) for each seat the picture can not tell apart by its name: the message says who."""
+    return fonts.legend([seat.name for seat in s.seats])
+
+
+@cache
+def _face(deck: str, code: str, size: int) -> Image.Image:
+    """A card face (or ``back``) at ``size`` pixels (kept: a picture draws dozens)."""
+    with Image.open(HERE / deck / f"{code}.png") as im:
+        return im.convert("RGBA").resize((size, size), Image.Resampling.LANCZOS)
+
+
+def _rows(count: int) -> tuple[int, int]:
+    """Seats on the top row and on the bottom row (the top one gets the odd one)."""
+    top = (count + 1) // 2
+    return top, count - top
+
+
+def _spread_rows(spreads: tuple[tuple[int, str, tuple[Card, ...]], ...]) -> list[list[int]]:
+    """The spreads (by position) in rows that fit the picture's width."""
+    rows: list[list[int]] = [[]]
+    x = PAD
+    for i, (_n, _o, cards) in enumerate(spreads):
+        w = _spread_width(len(cards))
+        if rows[-1] and x + w > WIDTH - PAD:
+            rows.append([])
+            x = PAD
+        rows[-1].append(i)
+        x += w + GAP * 2
+    return [r for r in rows if r]
+
+
+def _spread_width(cards: int) -> int:
+    return max(cards * (SPREAD_CARD + 2), 64)
+
+
+def _seat(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    seat: Seat,
+    name: str,
+    s: Scene,
+    deck: str,
+) -> None:
+    x0, y0, x1, y1 = box
+    dim = seat.out or bool(seat.away)
+    draw.rounded_rectangle(
+        box, 10, fill=SEAT_DIM if dim else SEAT, outline=TURN if seat.to_act else None, width=3
+    )
+    text_x = x0 + 10
+    room = x1 - x0 - 20 - (26 if seat.dealer else 0)
+    if seat.to_act:
+        draw.polygon([(text_x, y0 + 12), (text_x, y0 + 28), (text_x + 12, y0 + 20)], fill=TURN)
+        text_x += 18
+        room -= 18
+    fonts.draw(canvas, (text_x, y0 + 27), fonts.fit(name, 18, room), 18, GREY if dim else WHITE)
+    if seat.dealer:
+        cx, cy = x1 - 20, y0 + 20
+        draw.ellipse((cx - 11, cy - 11, cx + 11, cy + 11), fill=WHITE, outline=(120, 120, 120))
+        fonts.draw(canvas, (cx - fonts.width("D", 16) / 2, cy + 6), "D", 16, (30, 31, 34))
+    cy = y0 + 46
+    draw.ellipse((x0 + 10, cy - 8, x0 + 26, cy + 8), fill=CHIP, outline=WHITE, width=2)
+    used = fonts.draw(canvas, (x0 + 32, cy + 6), seat.shown, 16, WHITE)
+    bx = int(x0 + 32 + used + 12)
+    step = min(12, max(4, (x1 - 10 - BACK - bx) // max(1, seat.cards - 1))) if seat.cards > 1 else 0
+    for i in range(seat.cards):
+        canvas.alpha_composite(_face(deck, "back", BACK), (bx + i * step, cy - BACK // 2))
+    marks = [m for m in (seat.away, s.words[3] if seat.leaving else "") if m]
+    if marks:
+        fonts.draw(canvas, (x0 + 10, y1 - 8), fonts.fit(" · ".join(marks), 14, x1 - x0 - 20), 14, AMBER)
+
+
+def _suit(canvas: Image.Image, xy: tuple[float, float], suit: str, style: str) -> float:
+    return fonts.draw(canvas, xy, SUIT_SIGN[suit], 18, SUIT_COLOUR[style][suit])
+
+
+def _middle(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, s: Scene, deck: str, style: str
+) -> None:
+    draw.rounded_rectangle((PAD, top, WIDTH - PAD, top + MIDDLE_H), 40, fill=FELT)
+    y = top + 14
+    label_y = y + CARD + 22
+    slots: list[tuple[str, Card | None, str]] = []
+    if s.stock is not None:
+        slots.append(("back" if s.stock != "0" else "", None, f"{s.words[0]} {s.stock}"))
+        slots.append(("", s.top_discard, s.words[1]))
+        slots.append(("", s.upcard, s.words[2]))
+    x = PAD + 24
+    for back, card, label in slots:
+        code = card.code if card is not None else back
+        if code:
+            canvas.alpha_composite(_face(deck, code, CARD), (x, y))
+        else:
+            draw.rounded_rectangle((x, y, x + CARD, y + CARD), 6, outline=(80, 140, 105), width=2)
+        text = fonts.fit(label, 13, 96)
+        fonts.draw(canvas, (x + CARD / 2 - fonts.width(text, 13) / 2, label_y), text, 13, WHITE)
+        x += 100
+    px = max(x + 6, WIDTH - PAD - 190)
+    py = top + 32
+    for label, chips, suit in s.pots:
+        used = fonts.draw(canvas, (px, py), fonts.fit(label, 16, 110), 16, WHITE)
+        if suit is not None:
+            _suit(canvas, (px + used + 6, py), suit, style)
+        fonts.draw(canvas, (WIDTH - PAD - 22 - fonts.width(chips, 18), py), chips, 18, TURN)
+        py += 30
+
+
+def _spreads(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, s: Scene, deck: str) -> None:
+    y = top
+    for row in _spread_rows(s.spreads):
+        x = PAD
+        for i in row:
+            number, owner, cards = s.spreads[i]
+            w = _spread_width(len(cards))
+            fonts.draw(canvas, (x, y + 14), fonts.fit(f"#{number} {owner}", 13, w), 13, GREY)
+            for k, c in enumerate(cards):
+                canvas.alpha_composite(_face(deck, c.code, SPREAD_CARD), (x + k * (SPREAD_CARD + 2), y + 20))
+            x += w + GAP * 2
+        y += SPREAD_ROW
+
+
+def height(s: Scene) -> int:
+    """The picture's height for ``s``: the seats above and below the middle, then the spreads' rows."""
+    _top, bottom = _rows(len(s.seats))
+    spreads = len(_spread_rows(s.spreads))
+    return PAD * 2 + SEAT_H * (1 + (bottom > 0)) + MIDDLE_H + GAP * (1 + (bottom > 0)) + spreads * SPREAD_ROW
+
+
+SPREAD_ROW = SPREAD_CARD + 26 + GAP
+
+
+def _seat_row(
+    image: Image.Image, draw: ImageDraw.ImageDraw, y: int, row: list[tuple[Seat, str]], s: Scene, deck: str
+) -> None:
+    w = (WIDTH - PAD * 2 - GAP * 2) // 3
+    x = (WIDTH - (len(row) * w + (len(row) - 1) * GAP)) // 2
+    for seat, name in row:
+        _seat(image, draw, (x, y, x + w, y + SEAT_H), seat, name, s, deck)
+        x += w + GAP
+
+
+@cache
+def _palette(deck: str) -> Image.Image:
+    """The picture's 128 colours, found once per deck.
+
+    Every face of the deck and each colour of the table blended into each background it is
+    drawn on: mapping to a known palette is about twice as fast as finding one per picture.
+    """
+    faces = [_face(deck, f"{r}{s}", CARD) for r in "A8TQ" for s in "SHDC"] + [_face(deck, "back", CARD)]
+    inks = [WHITE, GREY, AMBER, TURN, CHIP, *SUIT_COLOUR["four"].values(), *SUIT_COLOUR["classic"].values()]
+    grounds = [BACKGROUND, FELT, SEAT, SEAT_DIM, WHITE]
+    swatch = Image.new("RGB", (CARD * len(faces), CARD + len(inks) * len(grounds)), BACKGROUND)
+    for i, face in enumerate(faces):
+        swatch.paste(face, (i * CARD, 0), face)
+    for j, (ink, ground) in enumerate((i, g) for i in inks for g in grounds):
+        for x in range(swatch.width):
+            a = min(1.0, x / (swatch.width / 3))
+            swatch.putpixel(
+                (x, CARD + j), tuple(round(g * (1 - a) + c * a) for c, g in zip(ink, ground, strict=True))
+            )
+    return swatch.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+
+
+@lru_cache(maxsize=32)
+def render(s: Scene, style: str = "classic") -> bytes:
+    """The table as a PNG (the same scene twice is drawn once)."""
+    deck = style if style in DECKS else "classic"
+    top, _bottom = _rows(len(s.seats))
+    image = Image.new("RGBA", (WIDTH, height(s)), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    y = PAD
+    seats = list(zip(s.seats, labels(s), strict=True))
+    _seat_row(image, draw, y, seats[:top], s, deck)
+    y += SEAT_H + GAP
+    _middle(image, draw, y, s, deck, deck)
+    y += MIDDLE_H + GAP
+    if seats[top:]:  # clockwise: the bottom row goes right to left
+        _seat_row(image, draw, y, seats[top:][::-1], s, deck)
+        y += SEAT_H + GAP
+    if s.spreads:
+        _spreads(image, draw, y, s, deck)
+    out = io.BytesIO()
+    rgb = image.convert("RGB")
+    rgb.quantize(palette=_palette(deck), dither=Image.Dither.NONE).save(out, "PNG", compress_level=3)
+    return out.getvalue()
+
+
+HAND_CARD = 72
+"""A card in the picture of a player's hand: three times an emoji's size, so 8♣ and 9♣ read apart."""
+HAND_FILE = "hand.png"
+
+
+@lru_cache(maxsize=256)
+def render_hand(cards: tuple[Card, ...], style: str = "classic", marked: Card | None = None) -> bytes:
+    """A hand's cards in a row, large (``HAND_CARD``), in the order given.
+
+    ``marked`` (the card just drawn) is raised a little. Shown over the hand's buttons, whose
+    emojis are small.
+    """
+    deck = style if style in DECKS else "classic"
+    lift = 8
+    image = Image.new("RGBA", (PAD * 2 + len(cards) * (HAND_CARD + 6) - 6, HAND_CARD + lift + 8), BACKGROUND)
+    for i, c in enumerate(cards):
+        y = 4 if c == marked else 4 + lift
+        image.alpha_composite(_face(deck, c.code, HAND_CARD), (PAD + i * (HAND_CARD + 6), y))
+    out = io.BytesIO()
+    image.convert("RGB").quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(
+        out, "PNG", compress_level=3
+    )
+    return out.getvalue()
+
+
+def alt(s: Scene, table: Table, t: Texts) -> str:
+    """The picture said in words, in the server's language: the seats, the middle, the pots, the spreads."""
+    assert table.game is not None
+    v = table.game.public_view()
+    lines = [t.gettext("The table, seats in the order of play:")]
+    for seat in s.seats:
+        marks = [t.gettext("dealer")] if seat.dealer else []
+        if seat.to_act:
+            marks.append(t.gettext("to act"))
+        marks += [m for m in (seat.away, s.words[3] if seat.leaving else "") if m]
+        held = (
+            t.ngettext("{count} card", "{count} cards", seat.cards).format(count=t.number(seat.cards))
+            if not seat.out
+            else t.gettext("not in this round")
+        )
+        lines.append(
+            t.gettext("{name}: {stack}, {cards}").format(
+                name=seat.name, stack=t.chips(seat.stack), cards=held
+            )
+            + (f" ({', '.join(marks)})" if marks else "")
+        )
+    if s.stock is not None:
+        top = plain(s.top_discard, t) if s.top_discard is not None else t.gettext("empty")
+        lines.append(
+            t.gettext("Stock {count} · discard pile {card} · upcard {upcard}").format(
+                count=s.stock, card=top, upcard=plain(s.upcard, t) if s.upcard else "—"
+            )
+        )
+    pots = []
+    for pot in ("game", "flip", "flop"):
+        suit = {"flip": v.flip_suit, "flop": v.flop_suit}.get(pot)
+        named = t.gettext(POT_NAME[pot]) + (f" ({suit_name(suit, t)})" if suit else "")
+        pots.append(f"{named} {t.number(v.pots[pot])}")
+    lines.append(" · ".join(pots))
+    for number, owner, cards in s.spreads:
+        lines.append(
+            t.gettext("Spread #{number} of {name}: {cards}").format(
+                number=t.number(number), name=owner, cards=plain_cards(cards, t)
+            )
+        )
+    text = "\n".join(lines)
+    return text if len(text) <= ALT_CHARS else text[: ALT_CHARS - 1] + "…"

@@ -1,0 +1,74 @@
+"""The live table's picture: names in every script, told apart, within its size, and quick enough."""
+
+from __future__ import annotations
+
+import io
+import random
+import time
+
+from PIL import Image
+
+from bench.table_picture_bench import NAMES, a_table
+from bot import fonts
+from bot.table_picture import MAX_BYTES, height, labels, render, undrawn
+
+LATIN, HANGUL, GUJARATI = "NotoSans-Regular.ttf", "NotoSansKR-Regular.otf", "NotoSansGujarati-Regular.ttf"
+
+
+def test_each_languages_script_is_drawn_by_a_bundled_font() -> None:
+    assert fonts.runs("Anneliese") == [(LATIN, "Anneliese")]
+    assert fonts.runs("Аляксандра Міхайлаўна") == [(LATIN, "Аляксандра Міхайлаўна")]  # Belarusian: ў, і
+    assert fonts.runs("김민수") == [(HANGUL, "김민수")]
+    assert fonts.runs("똠얌꿍") == [(HANGUL, "똠얌꿍")]  # rare syllables too: all 11,172 are there
+    assert fonts.runs("પ્રિયંકા ક્ષત્રિય") == [(GUJARATI, "પ્રિયંકા ક્ષત્રિય")]
+    assert fonts.runs("ann 김") == [(LATIN, "ann "), (HANGUL, "김")]
+    for name in ("Anneliese", "Аляксандра", "김민수", "પ્રિયંકા", "Juan dela Cruz", "Wanjiru"):
+        assert fonts.drawable(name) and fonts.width(name, 18) > 0
+    assert not fonts.drawable("🦊 fox") and fonts.drawn("🦊 fox") == " fox"
+
+
+def test_gujarati_is_shaped_a_conjunct_is_one_glyph_not_three() -> None:
+    apart = sum(fonts.width(c, 18) for c in "ક્ષ")
+    assert fonts.width("ક્ષ", 18) < apart  # raqm joined them (unshaped, the virama would show)
+
+
+def test_a_drawn_name_leaves_ink_in_every_script() -> None:
+    for name in ("ann", "Аляксандра", "김민수", "પ્રિયંકા"):
+        canvas = Image.new("RGBA", (300, 40), (0, 0, 0, 255))
+        fonts.draw(canvas, (5, 28), name, 18, (255, 255, 255))
+        assert canvas.convert("L").getextrema()[1] > 200, name
+
+
+def test_names_the_fonts_can_not_draw_are_told_apart_and_said_in_words() -> None:
+    assert fonts.labels(["🤖 Basic 1", "🤖 Basic 2", "ann"]) == ["Basic 1", "Basic 2", "ann"]
+    assert fonts.labels(["🦊", "🐱", "ann"]) == ["#1", "#2", "ann"]
+    assert fonts.labels(["🦊 ann", "🐱 ann", "ben"]) == ["#1 ann", "#2 ann", "ben"]
+    assert fonts.legend(["🦊", "ben", "狐"]) == [("#1", "🦊"), ("#3", "狐")]
+    assert fonts.legend(["🤖 Basic 1", "김민수"]) == []
+
+
+def test_fit_cuts_a_long_name_with_an_ellipsis_within_its_room() -> None:
+    for name in NAMES:
+        shown = fonts.fit(name, 18, 150)
+        assert fonts.width(shown, 18) <= 150 and (shown == name or shown.endswith("…"))
+
+
+def test_the_biggest_table_is_light_and_drawn_as_tall_as_it_says() -> None:
+    rng = random.Random(5)
+    for _ in range(5):
+        scene = a_table(rng)
+        for style in ("classic", "four", "text"):
+            data = render(scene, style)
+            assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) <= 80_000 <= MAX_BYTES
+            with Image.open(io.BytesIO(data)) as im:
+                assert im.size == (600, height(scene))
+        assert labels(scene)[4] == "Kitsune no Mori — the fox!!"  # the fox emoji and 狐 left out
+        assert undrawn(scene) == []  # what is left is its own: no legend needed
+
+
+def test_the_same_scene_is_drawn_once() -> None:
+    scene = a_table(random.Random(9))
+    first = render(scene, "classic")
+    start = time.perf_counter()
+    again = render(scene, "classic")
+    assert again is first and time.perf_counter() - start < 0.005
