@@ -13,6 +13,7 @@ from tests.cogs.helpers import (
     card_buttons,
     channel_text,
     conserved,
+    displayed,
     message,
     my_hand,
     open_table,
