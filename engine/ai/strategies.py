@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine.ai import inference
 from engine.ai.inference import BIT, NEAR, Tracker
 from engine.ai.rollout import SharedPosition, play_out
-from engine.ai.worlds import determinize, hidden_cards, sample_hidden
+from engine.ai.worlds import determinize, hidden_cards, sample_hidden, sample_weighted
 from engine.cards import Card, hand_value
 from engine.game import Game
 from engine.spreads import find_spreads, takes
@@ -165,6 +166,9 @@ def rollout_move(game: Game) -> Action:
     return drawn_move(p, hand, game.legal_actions())
 
 
+World = tuple[dict[str, list[Card]], list[Card]]
+"""One sampled world: every hand, and the stock (top card last)."""
+
 SHARED_TRACKER = Tracker()
 """The memory strong players share in this process (``engine.ai.inference.Tracker``)."""
 
@@ -181,13 +185,16 @@ class Scored:
 class StrongStrategy:
     """Determinized Monte Carlo: sample the hidden cards, play each move out, keep the best.
 
-    Many worlds consistent with the view are sampled: the hidden hands follow
-    what the others were seen to take and discard (``engine.ai.inference``). In each
+    Many worlds consistent with the view are sampled: each hidden hand is weighed by
+    how likely it makes what its owner was seen to do — take, pass over, discard,
+    draw rather than drop, show for flip and flop (``engine.ai.inference``,
+    ``engine.ai.worlds.sample_weighted``). In each
     world every candidate action (drop or draw; then spread, lay off or which
     card to discard) is applied and the round is played to its end by the basic
     strategy for everyone (``engine.ai.rollout.play_out``); the action with the best
     average chip result wins. Actions clearly worse than the best stop being
-    sampled early (successive halving), so the rest get more worlds. Stops when
+    sampled early (successive halving), so the rest get more worlds; once one
+    action is left the decision is made (an easy one costs little). Stops when
     ``budget`` seconds are used (default 0.18: decisions stay under 250 ms
     at the 99th percentile on a busy 2-core machine).
     """
@@ -203,6 +210,7 @@ class StrongStrategy:
         cut_z: float = 3.0,
         tracker: Tracker | None = None,
         search_spreads: bool = True,
+        weigh: bool = True,
     ) -> None:
         self.budget = budget
         self.clock = clock
@@ -211,6 +219,8 @@ class StrongStrategy:
         """Worlds sampled before the first cut of clearly worse actions (then at 2x, 4x, …)."""
         self.cut_z = cut_z
         self.search_spreads = search_spreads
+        self.weigh = weigh
+        """Weigh sampled hands by likelihoods of what each opponent did (else: the older rejection rules)."""
         self.rollout = BasicStrategy()
         self.tracker = SHARED_TRACKER if tracker is None else tracker
         """What this player remembers between turns; by default one per process, shared, since
@@ -266,21 +276,22 @@ class StrongStrategy:
         acts = list(actions) if actions is not None else playable(view)
         limit = self.budget if budget is None else budget
         start = self.clock()
-        known, pool = hidden_cards(view)
-        clues = self.tracker.clues(view)
+        sample = self._sampler(view)
         table = SharedPosition(view)
         results: list[list[float]] = [[] for _ in acts]
         active = list(range(len(acts)))
         samples = 0
         check = self.first_cut
         while samples < self.max_samples and (samples < len(acts) or self.clock() - start < limit):
-            hands, stock = sample_hidden(view, known, pool, clues, rng)
+            hands, stock = sample(rng)
             for i in active:  # every action in the same world (common random numbers)
                 results[i].append(self._play_out(table, hands, stock, acts[i]))
             samples += 1
             if samples == check and len(active) > 1:
                 active = self._cut(results, active)
                 check *= 2
+                if len(active) == 1:  # the others are clearly worse: an easy decision, no more worlds
+                    break
             if self.clock() - start >= limit and samples >= 2:
                 break
         scored = [
@@ -290,6 +301,15 @@ class StrongStrategy:
         kept = set(active)
         order = sorted(range(len(acts)), key=lambda i: (i not in kept, -scored[i].mean, i))
         return [scored[i] for i in order]
+
+    def _sampler(self, view: PlayerView) -> Callable[[random.Random], World]:
+        """Deals the hidden cards of one world, weighted by what each opponent did (``sample_weighted``)."""
+        known, pool = hidden_cards(view)
+        clues = self.tracker.clues(view)
+        if not self.weigh:
+            return lambda rng: sample_hidden(view, known, pool, clues, rng)
+        evidence = inference.evidence(view, clues)
+        return lambda rng: sample_weighted(view, known, pool, clues, evidence, rng)
 
     def _cut(self, results: list[list[float]], active: list[int]) -> list[int]:
         """Successive halving: stop sampling actions clearly worse than the best so far.
@@ -317,6 +337,26 @@ class StrongStrategy:
         return play_out(table, hands, stock, action)
 
 
+class PeekStrategy(StrongStrategy):
+    """For benchmarks only: the strong player's search given the true hidden cards (a ceiling).
+
+    ``reveal`` is handed the view and returns the hidden hands and the stock (top card last) as
+    they really are; a bench reads them from its own ``Game``. Every world is then the true one, and
+    the play-out (the basic policy) is certain, so one world per action is the whole search. Never
+    offered at a table (not in ``STRATEGIES``): a player at a table only has its view.
+    """
+
+    name = "peek"
+
+    def __init__(self, reveal: Callable[[PlayerView], World], budget: float = 0.18) -> None:
+        super().__init__(budget=budget, max_samples=1)
+        self.reveal = reveal
+
+    def _sampler(self, view: PlayerView) -> Callable[[random.Random], World]:
+        hands, stock = self.reveal(view)
+        return lambda rng: ({p: list(h) for p, h in hands.items()}, list(stock))
+
+
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "random": RandomStrategy,
     "basic": BasicStrategy,
@@ -333,6 +373,7 @@ def decide(game: Game, player: str, strategy: Strategy, rng: random.Random) -> A
 __all__ = [
     "STRATEGIES",
     "BasicStrategy",
+    "PeekStrategy",
     "RandomStrategy",
     "Scored",
     "Strategy",
