@@ -111,9 +111,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=600, help="rounds of each comparison (each deal twice)")
     parser.add_argument("--budget", type=float, default=0.18, help="strong and peek: seconds per decision")
     parser.add_argument("--jobs", type=int, default=1, help="processes (one core each)")
-    parser.add_argument("--no-peek", action="store_true", help="only strong − basic (half the time)")
+    parser.add_argument(
+        "--only", choices=["strong-basic", "peek-strong"], help="one comparison (half the time)"
+    )
     args = parser.parse_args()
-    pairs = PAIRS[:1] if args.no_peek else PAIRS
+    pairs = tuple(p for p in PAIRS if args.only in (None, "-".join(p)))
     deals = max(1, args.rounds // 2)
     chunks = [
         (pairs, args.budget, args.seed, k * deals // args.jobs, (k + 1) * deals // args.jobs)

@@ -185,10 +185,10 @@ class Scored:
 class StrongStrategy:
     """Determinized Monte Carlo: sample the hidden cards, play each move out, keep the best.
 
-    Many worlds consistent with the view are sampled: each hidden hand is weighed by
-    how likely it makes what its owner was seen to do — take, pass over, discard,
-    draw rather than drop, show for flip and flop (``engine.ai.inference``,
-    ``engine.ai.worlds.sample_weighted``). In each
+    Many worlds consistent with the view are sampled: the hidden hands follow
+    what the others were seen to take and discard (``engine.ai.inference``,
+    ``engine.ai.worlds.sample_hidden``); with ``weigh``, each hand is also weighed by
+    how likely it makes everything its owner was seen to do (``sample_weighted``). In each
     world every candidate action (drop or draw; then spread, lay off or which
     card to discard) is applied and the round is played to its end by the basic
     strategy for everyone (``engine.ai.rollout.play_out``); the action with the best
@@ -210,7 +210,7 @@ class StrongStrategy:
         cut_z: float = 3.0,
         tracker: Tracker | None = None,
         search_spreads: bool = True,
-        weigh: bool = True,
+        weigh: bool = False,
     ) -> None:
         self.budget = budget
         self.clock = clock
@@ -220,7 +220,9 @@ class StrongStrategy:
         self.cut_z = cut_z
         self.search_spreads = search_spreads
         self.weigh = weigh
-        """Weigh sampled hands by likelihoods of what each opponent did (else: the older rejection rules)."""
+        """Weigh sampled hands by likelihoods of all each opponent did (``sample_weighted``). Off by
+        default: it gives the true hands more probability (``bench/inference_bench.py``) but played
+        worse against basic in ``bench/strength_bench.py`` (see the README's figures)."""
         self.rollout = BasicStrategy()
         self.tracker = SHARED_TRACKER if tracker is None else tracker
         """What this player remembers between turns; by default one per process, shared, since
@@ -303,7 +305,7 @@ class StrongStrategy:
         return [scored[i] for i in order]
 
     def _sampler(self, view: PlayerView) -> Callable[[random.Random], World]:
-        """Deals the hidden cards of one world, weighted by what each opponent did (``sample_weighted``)."""
+        """Deals the hidden cards of one world from what the view and the memory say (see ``weigh``)."""
         known, pool = hidden_cards(view)
         clues = self.tracker.clues(view)
         if not self.weigh:

@@ -22,7 +22,7 @@ from engine.ai.inference import (
     show_bounds,
 )
 from engine.ai.rollout import SharedPosition, play_out
-from engine.ai.strategies import STRATEGIES, BasicStrategy, PeekStrategy, World, playable
+from engine.ai.strategies import STRATEGIES, BasicStrategy, PeekStrategy, StrongStrategy, World, playable
 from engine.ai.worlds import hidden_cards, sample_hidden, sample_weighted
 from engine.cards import Card
 from engine.game import Game, Seat
@@ -208,3 +208,17 @@ def test_peek_plays_the_true_world_and_is_offered_at_no_table() -> None:
         assert s.mean == game_play_out(world, "ben", s.action)
     assert peek.choose(view, random.Random(1)) == best.action
     assert "peek" not in STRATEGIES
+
+
+def test_a_strong_player_that_weighs_hands_plays_only_legal_moves() -> None:
+    rng = random.Random(8)
+    strong = StrongStrategy(budget=0.01, weigh=True, tracker=Tracker())
+    basic = BasicStrategy()
+    for g_i in range(3):
+        game = Game([Seat(f"p{i}", 200) for i in range(3 + g_i)], 5)
+        game.start_round(rng)
+        while game.in_round:
+            view = game.view(game.to_act)  # type: ignore[arg-type]
+            action = (strong if view.player == "p0" else basic).choose(view, rng)
+            assert action in view.legal
+            game.apply(action)
