@@ -236,7 +236,7 @@ class StrongStrategy:
         elif not acts:
             action = self.rollout.choose(view, rng)
         else:
-            action = self.evaluate(view, rng, acts)[0].action
+            action = self.evaluate(view, rng, acts, settle=True)[0].action
         if isinstance(action, Discard):
             self.tracker.left(view, action.card)
         return action
@@ -267,13 +267,17 @@ class StrongStrategy:
         rng: random.Random,
         actions: Sequence[Action] | None = None,
         budget: float | None = None,
+        settle: bool = False,
     ) -> list[Scored]:
         """Each action's average chip result over sampled worlds, best first.
 
         ``actions`` defaults to every playable action; ``budget`` (seconds) to the
         strategy's own. Used by ``choose`` and by the coach (hints, analysis).
         Actions cut early (``_cut``) have fewer ``samples`` and come after those
-        sampled to the end, each group by its mean.
+        sampled to the end, each group by its mean. With ``settle`` (a computer
+        player's own move) the search ends as soon as one action is left: the
+        choice can not change, and an easy decision costs little; the coach,
+        whose estimates are shown, keeps sampling the best action to the budget.
         """
         acts = list(actions) if actions is not None else playable(view)
         limit = self.budget if budget is None else budget
@@ -292,7 +296,7 @@ class StrongStrategy:
             if samples == check and len(active) > 1:
                 active = self._cut(results, active)
                 check *= 2
-                if len(active) == 1:  # the others are clearly worse: an easy decision, no more worlds
+                if settle and len(active) == 1:  # the others are clearly worse: decided, no more worlds
                     break
             if self.clock() - start >= limit and samples >= 2:
                 break
