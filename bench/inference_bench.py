@@ -32,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Game, Seat  # noqa: E402
 from engine.actions import Discard  # noqa: E402
-from engine.ai.inference import Clues, Tracker, evidence  # noqa: E402
+from engine.ai.inference import Clues, Tracker  # noqa: E402
+from engine.ai.likelihood import evidence  # noqa: E402
 from engine.ai.strategies import BasicStrategy  # noqa: E402
 from engine.ai.worlds import hidden_cards, sample_hidden, sample_weighted  # noqa: E402
 from engine.cards import Card  # noqa: E402

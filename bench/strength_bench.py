@@ -1,6 +1,7 @@
 """How strong the strong player is: strong − basic and peek − strong, paired by deal, per seat count.
 
     python bench/strength_bench.py --seed 37 --rounds 600 --budget 0.18
+    python bench/strength_bench.py --seed 37 --rounds 300 --only strong-basic --weigh
 
 Every deal (3, 4 and 5 seats in turn, each seat's stack 200, stake 5) is
 played four times: strong against basic and basic against strong (the two
@@ -11,7 +12,9 @@ of what better inference could bring this search. The luck of the cards
 cancels out of each paired difference. ``--rounds`` counts the rounds of each
 comparison (two per deal). Prints each difference per round with its 95%
 interval, in all and per seat count, and the strong player's decision time
-(median, 99th percentile). One process: one core (``--jobs`` to use more).
+(median, 99th percentile). ``--weigh``: the strong player weighs sampled hands
+by likelihoods (``StrongStrategy(weigh=True)``). One process: one core
+(``--jobs`` to use more).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ def play(
     budget: float,
     rng: random.Random,
     times: dict[str, list[float]],
+    weigh: bool = False,
 ) -> dict[str, float]:
     """Play the round dealt in ``game``; each strategy's mean chip result per seat."""
 
@@ -61,7 +65,7 @@ def play(
 
     players: dict[str, Strategy] = {
         "basic": BasicStrategy(),
-        "strong": StrongStrategy(budget=budget, tracker=Tracker()),
+        "strong": StrongStrategy(budget=budget, tracker=Tracker(), weigh=weigh),
         "peek": PeekStrategy(reveal, budget=budget),
     }
     while game.in_round:
@@ -78,9 +82,9 @@ def play(
     return {name: statistics.fmean(v) for name, v in delta.items()}
 
 
-def play_deals(job: tuple[tuple[tuple[str, str], ...], float, int, int, int]) -> dict[str, object]:
+def play_deals(job: tuple[tuple[tuple[str, str], ...], float, bool, int, int, int]) -> dict[str, object]:
     """Deals ``first`` to ``last``: each comparison's paired difference per deal, seat counts, times."""
-    pairs, budget, seed, first, last = job
+    pairs, budget, weigh, seed, first, last = job
     diffs: dict[str, list[float]] = defaultdict(list)
     seat_counts: list[int] = []
     times: dict[str, list[float]] = defaultdict(list)
@@ -96,7 +100,7 @@ def play_deals(job: tuple[tuple[tuple[str, str], ...], float, int, int, int]) ->
                 seats = [names[(k + i + swap) % 2] for k in range(n)]
                 game = Game([Seat(p, 200) for p in ids], 5)
                 game.start_round(random.Random(deal_seed), dealer=ids[i % n])
-                result = play(game, seats, ids, budget, random.Random(decision_seed), times)
+                result = play(game, seats, ids, budget, random.Random(decision_seed), times, weigh)
                 pair.append(result[a] - result[b])
             diffs[f"{a} − {b}"].append(statistics.fmean(pair))
         seat_counts.append(n)
@@ -114,11 +118,12 @@ def main() -> None:
     parser.add_argument(
         "--only", choices=["strong-basic", "peek-strong"], help="one comparison (half the time)"
     )
+    parser.add_argument("--weigh", action="store_true", help="strong weighs sampled hands (weigh=True)")
     args = parser.parse_args()
     pairs = tuple(p for p in PAIRS if args.only in (None, "-".join(p)))
     deals = max(1, args.rounds // 2)
     chunks = [
-        (pairs, args.budget, args.seed, k * deals // args.jobs, (k + 1) * deals // args.jobs)
+        (pairs, args.budget, args.weigh, args.seed, k * deals // args.jobs, (k + 1) * deals // args.jobs)
         for k in range(args.jobs)
     ]
     started = time.perf_counter()

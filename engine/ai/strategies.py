@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
-from engine.ai import inference
+from engine.ai import likelihood
 from engine.ai.inference import BIT, NEAR, Tracker
 from engine.ai.rollout import SharedPosition, play_out
 from engine.ai.worlds import determinize, hidden_cards, sample_hidden, sample_weighted
@@ -314,7 +314,7 @@ class StrongStrategy:
         clues = self.tracker.clues(view)
         if not self.weigh:
             return lambda rng: sample_hidden(view, known, pool, clues, rng)
-        evidence = inference.evidence(view, clues)
+        evidence = likelihood.evidence(view, clues)
         return lambda rng: sample_weighted(view, known, pool, clues, evidence, rng)
 
     def _cut(self, results: list[list[float]], active: list[int]) -> list[int]:

@@ -6,7 +6,7 @@ out. ``hidden_cards`` reads what the view says about the cards it can not see;
 the player inferred from the others' play (``engine.ai.inference.Clues``) as
 hard rules; ``sample_weighted``, used by the strong player, weighs each
 opponent's hand by the likelihood of everything they did
-(``engine.ai.inference.likelihood``).
+(``engine.ai.likelihood``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.ai.inference import Clues, Evidence, likelihood, misfits
+from engine.ai.inference import Clues, misfits
+from engine.ai.likelihood import Evidence, likelihood
 from engine.cards import DECK, Card
 from engine.game import Game
 from engine.view import PlayerView

@@ -8,17 +8,14 @@ import random
 import pytest
 
 from engine.actions import Discard, Draw
-from engine.ai.inference import (
+from engine.ai.inference import UNSEEN, Clues, Tracker, replay_seen
+from engine.ai.likelihood import (
     DROP_MISS,
     PASS_MISS,
-    UNSEEN,
-    Clues,
     Evidence,
-    Tracker,
     evidence,
     likelihood,
     normalised,
-    replay_seen,
     show_bounds,
 )
 from engine.ai.rollout import SharedPosition, play_out
