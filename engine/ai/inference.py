@@ -1,20 +1,27 @@
 """What a computer player may infer about hidden hands from what the others did.
 
-The strong player remembers the discard pile, the stock size and its own hand
-as it left them after its discard. At its next turn the difference tells, for
-each opponent who played since, whether they took the discard (and which card)
-and what they discarded. Two things follow, used when sampling worlds:
+The strong player remembers the discard pile, the stock size, its own hand and
+the others' card counts as it left them after its discard. At its next turn the
+difference tells, for each opponent who played since, whether they took the
+discard (and which card) or drew from the stock (passing over the card on top),
+what they discarded, and whether they laid anything down (``Tracker``, ``Clues``).
+Used when sampling worlds (``engine.ai.worlds``):
 
 - a card an opponent took from the discard pile, and that has not been seen on
-  the table since, is still in their hand;
-- the hand an opponent discarded from is one from which the basic policy would
-  discard that very card: the highest card not near a spread (R6.6 and
-  ``engine.ai.strategies.drawn_move``). Worlds whose hands would not have are
-  resampled a few times (rejection sampling), so hands are lower and closer to
-  spreads than a uniform deal, as they really are.
+  the table since, is still in their hand (a fact);
+- everything else weighs a hand, never rules it out (a likelihood, per
+  opponent, from their ``Evidence``: ``engine.ai.likelihood``): a hand is less likely if the basic policy
+  holding it would have taken a card they passed over (it made a spread), would
+  not have discarded their last discard (R6.6 and
+  ``engine.ai.strategies.drawn_move``: the highest card not near a spread), would
+  have dropped instead of drawing, or would have shown a card for flip or flop
+  at their first turn (R5.3). People and the strong player do
+  not play the basic policy, so each clue only scales a hand's weight.
 
-Only public information and the player's own past views are used: the same
-view a person at the table sees, remembered.
+``bench/inference_bench.py`` measures the result: the log-likelihood the
+sampler gives the true hidden cards, against uniform dealing and the rejection
+rules used before. Only public information and the player's own past views are
+used: the same view a person at the table sees, remembered.
 """
 
 from __future__ import annotations
@@ -83,6 +90,12 @@ class Clues:
     """Cards known to be in each opponent's hand (taken from the discard pile, not seen since)."""
     discards: dict[str, tuple[Card, Card | None]] = field(default_factory=dict)
     """Each opponent's last discard, and the card they took from the pile that turn (if any)."""
+    passed: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    """The discards each opponent passed over this round (drew from the stock instead), oldest first."""
+    stayed: dict[str, tuple[Card, Card | None]] = field(default_factory=dict)
+    """Opponents whose last turn was only a draw and a discard, having not dropped: (discard, card
+    taken from the pile or None for the stock). Their hand then was this hand, plus the discard,
+    less the card drawn."""
 
 
 @dataclass
@@ -93,26 +106,32 @@ class _Left:
     stock: int
     hand: tuple[Card, ...]
     known: dict[str, set[Card]]
+    passed: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 def _play_turns(
     pile0: Sequence[Card], k: int, chosen: Sequence[int]
-) -> tuple[list[Card | int], list[Card | int | None]] | None:
+) -> tuple[list[Card | int], list[Card | int | None], list[Card | int | None]] | None:
     """The pile after ``k`` turns in which the turns ``chosen`` took its top card (turn j discards "j").
 
-    Returns the pile and what each turn took, or None if a turn would take from an empty pile.
+    Returns the pile, what each turn took and what each turn that drew from the stock
+    left on top of the pile (passed over), or None if a turn would take from an empty pile.
     """
     stack: list[Card | int] = list(pile0)
     taken: list[Card | int | None] = []
+    passed: list[Card | int | None] = []
     for j in range(k):
         if j in chosen:
             if not stack:
                 return None
             taken.append(stack.pop())
+            passed.append(None)
         else:
             taken.append(None)
+            passed.append(stack[-1] if stack else None)
         stack.append(j)
-    return stack, taken
+    return stack, taken, passed
 
 
 def _match_pile(
@@ -141,37 +160,53 @@ def replay_turns(
     before we saw it), or None when no such sequence leads
     from (``pile0``, ``stock0``) to (``pile``, ``stock``).
     """
+    seen = replay_seen(pile0, stock0, actors, pile, stock)
+    return None if seen is None else {p: (took, gave) for p, (took, gave, _) in seen.items()}
+
+
+def replay_seen(
+    pile0: Sequence[Card], stock0: int, actors: Sequence[str], pile: Sequence[Card], stock: int
+) -> dict[str, tuple[Card | None, Card | None, Card | None]] | None:
+    """``replay_turns`` and, third, the card each actor passed over.
+
+    That is the card on top of the pile when they drew from the stock (None when they
+    took the discard, the pile was empty, or it is not certain).
+    """
     k = len(actors)
     takes = k - (stock0 - stock)
     if not 0 <= takes <= k or len(pile) != len(pile0) + k - takes:
         return None
     before = set(pile0)
-    found: list[dict[str, tuple[Card | None, Card | None]]] = []
+    found: list[dict[str, tuple[Card | None, Card | None, Card | None]]] = []
     for chosen in itertools.combinations(range(k), takes):
         played = _play_turns(pile0, k, chosen)
         if played is None:
             continue
-        stack, taken = played
+        stack, taken, tops = played
         discarded = _match_pile(stack, pile, before)
         if discarded is None:
             continue
-        out: dict[str, tuple[Card | None, Card | None]] = {}
+        out: dict[str, tuple[Card | None, Card | None, Card | None]] = {}
         for j, p in enumerate(actors):
             t = taken[j]
             took = discarded.get(t, UNSEEN) if isinstance(t, int) else t
-            out[p] = (took, discarded.get(j))
+            top = tops[j]
+            over = discarded.get(top) if isinstance(top, int) else top
+            out[p] = (took, discarded.get(j), over)
         found.append(out)
     if not found:
         return None
     # Several histories may lead to the same pile: keep only what they all agree on.
-    merged: dict[str, tuple[Card | None, Card | None]] = {}
+    merged: dict[str, tuple[Card | None, Card | None, Card | None]] = {}
     for p in actors:
-        took, gave = found[0][p]
+        took, gave, over = found[0][p]
         if any(f[p][0] != took for f in found):
             took = UNSEEN
         if any(f[p][1] != gave for f in found):
             gave = None
-        merged[p] = (took, gave)
+        if any(f[p][2] != over for f in found):
+            over = None
+        merged[p] = (took, gave, over)
     return merged
 
 
@@ -186,6 +221,31 @@ def _actors(view: PlayerView, since_first: bool) -> list[str]:
     else:
         seq = [players[(me + i) % n] for i in range(1, n)]
     return [p for p in seq if p not in view.dead]
+
+
+def _read(
+    steps: dict[str, tuple[Card | None, Card | None, Card | None]],
+    known: dict[str, set[Card]],
+    passed: dict[str, tuple[Card, ...]],
+    counts: dict[str, int],
+    view: PlayerView,
+) -> Clues:
+    """The clues in each opponent's turn (``replay_seen``); ``known`` and ``passed`` are updated."""
+    clues = Clues()
+    for p, (took, gave, over) in steps.items():
+        if over is not None:
+            passed[p] = (*passed.get(p, ()), over)
+        if gave is None:
+            known.pop(p, None)  # they discarded a card we never saw: maybe one we knew of
+        if took is UNSEEN:
+            continue  # the hand held a card we can not name, which it could not discard
+        if took is not None:
+            known.setdefault(p, set()).add(took)
+        if gave is not None:
+            clues.discards[p] = (gave, took)
+            if counts.get(p) == view.card_counts.get(p):  # nothing laid down that turn
+                clues.stayed[p] = (gave, took)
+    return clues
 
 
 class Tracker:
@@ -211,31 +271,28 @@ class Tracker:
         left = self._left.get(key)
         steps = None
         known: dict[str, set[Card]] = {}
+        passed: dict[str, tuple[Card, ...]] = {}
+        counts: dict[str, int] = {}
         if left is not None and left.hand == view.hand:
-            steps = replay_turns(left.pile, left.stock, _actors(view, False), pile, view.stock_size)
+            steps = replay_seen(left.pile, left.stock, _actors(view, False), pile, view.stock_size)
             known = {p: set(cs) for p, cs in left.known.items()}
+            passed = dict(left.passed)
+            counts = left.counts
         if steps is None:
-            known = {}
+            known, passed = {}, {}
             stock0 = 52 - 5 * len(view.players)
-            steps = replay_turns((), stock0, _actors(view, True), pile, view.stock_size)
+            counts = dict.fromkeys(view.players, 5)
+            steps = replay_seen((), stock0, _actors(view, True), pile, view.stock_size)
         if steps is None:
             return self._fallback(view)
-        clues = Clues()
-        for p, (took, gave) in steps.items():
-            if gave is None:
-                known.pop(p, None)  # they discarded a card we never saw: maybe one we knew of
-            if took is UNSEEN:
-                continue  # the hand held a card we can not name, which it could not discard
-            if took is not None:
-                known.setdefault(p, set()).add(took)
-            if gave is not None:
-                clues.discards[p] = (gave, took)
+        clues = _read(steps, known, passed, counts, view)
         visible = set(pile)
         for s in view.spreads:
             visible.update(s.cards)
         clues.known = {
             p: {c for c in cs if c not in visible} for p, cs in known.items() if p not in view.dead
         }
+        clues.passed = {p: cs for p, cs in passed.items() if p not in view.dead}
         if len(self._clues) > 4096:
             self._clues.clear()
         self._clues[key] = (view.stock_size, clues)
@@ -248,9 +305,12 @@ class Tracker:
         hand.remove(card)
         kept = self._clues.get(key)
         known = {p: set(cs) for p, cs in kept[1].known.items()} if kept is not None else {}
+        passed = dict(kept[1].passed) if kept is not None else {}
         if len(self._left) > 4096:
             self._left.clear()
-        self._left[key] = _Left((*view.discard_pile, card), view.stock_size, tuple(hand), known)
+        self._left[key] = _Left(
+            (*view.discard_pile, card), view.stock_size, tuple(hand), known, passed, dict(view.card_counts)
+        )
 
     @staticmethod
     def _fallback(view: PlayerView) -> Clues:

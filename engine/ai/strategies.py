@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine.ai import likelihood
 from engine.ai.inference import BIT, NEAR, Tracker
 from engine.ai.rollout import SharedPosition, play_out
-from engine.ai.worlds import determinize, hidden_cards, sample_hidden
+from engine.ai.worlds import determinize, hidden_cards, sample_hidden, sample_weighted
 from engine.cards import Card, hand_value
 from engine.game import Game
 from engine.spreads import find_spreads, takes
@@ -165,6 +166,9 @@ def rollout_move(game: Game) -> Action:
     return drawn_move(p, hand, game.legal_actions())
 
 
+World = tuple[dict[str, list[Card]], list[Card]]
+"""One sampled world: every hand, and the stock (top card last)."""
+
 SHARED_TRACKER = Tracker()
 """The memory strong players share in this process (``engine.ai.inference.Tracker``)."""
 
@@ -182,12 +186,15 @@ class StrongStrategy:
     """Determinized Monte Carlo: sample the hidden cards, play each move out, keep the best.
 
     Many worlds consistent with the view are sampled: the hidden hands follow
-    what the others were seen to take and discard (``engine.ai.inference``). In each
+    what the others were seen to take and discard (``engine.ai.inference``,
+    ``engine.ai.worlds.sample_hidden``); with ``weigh``, each hand is also weighed by
+    how likely it makes everything its owner was seen to do (``sample_weighted``). In each
     world every candidate action (drop or draw; then spread, lay off or which
     card to discard) is applied and the round is played to its end by the basic
     strategy for everyone (``engine.ai.rollout.play_out``); the action with the best
     average chip result wins. Actions clearly worse than the best stop being
-    sampled early (successive halving), so the rest get more worlds. Stops when
+    sampled early (successive halving), so the rest get more worlds; once one
+    action is left the decision is made (an easy one costs little). Stops when
     ``budget`` seconds are used (default 0.18: decisions stay under 250 ms
     at the 99th percentile on a busy 2-core machine).
     """
@@ -203,6 +210,7 @@ class StrongStrategy:
         cut_z: float = 3.0,
         tracker: Tracker | None = None,
         search_spreads: bool = True,
+        weigh: bool = False,
     ) -> None:
         self.budget = budget
         self.clock = clock
@@ -211,6 +219,10 @@ class StrongStrategy:
         """Worlds sampled before the first cut of clearly worse actions (then at 2x, 4x, …)."""
         self.cut_z = cut_z
         self.search_spreads = search_spreads
+        self.weigh = weigh
+        """Weigh sampled hands by likelihoods of all each opponent did (``sample_weighted``). Off by
+        default: it gives the true hands more probability (``bench/inference_bench.py``) but played
+        worse against basic in ``bench/strength_bench.py`` (see the README's figures)."""
         self.rollout = BasicStrategy()
         self.tracker = SHARED_TRACKER if tracker is None else tracker
         """What this player remembers between turns; by default one per process, shared, since
@@ -224,7 +236,7 @@ class StrongStrategy:
         elif not acts:
             action = self.rollout.choose(view, rng)
         else:
-            action = self.evaluate(view, rng, acts)[0].action
+            action = self.evaluate(view, rng, acts, settle=True)[0].action
         if isinstance(action, Discard):
             self.tracker.left(view, action.card)
         return action
@@ -255,32 +267,37 @@ class StrongStrategy:
         rng: random.Random,
         actions: Sequence[Action] | None = None,
         budget: float | None = None,
+        settle: bool = False,
     ) -> list[Scored]:
         """Each action's average chip result over sampled worlds, best first.
 
         ``actions`` defaults to every playable action; ``budget`` (seconds) to the
         strategy's own. Used by ``choose`` and by the coach (hints, analysis).
         Actions cut early (``_cut``) have fewer ``samples`` and come after those
-        sampled to the end, each group by its mean.
+        sampled to the end, each group by its mean. With ``settle`` (a computer
+        player's own move) the search ends as soon as one action is left: the
+        choice can not change, and an easy decision costs little; the coach,
+        whose estimates are shown, keeps sampling the best action to the budget.
         """
         acts = list(actions) if actions is not None else playable(view)
         limit = self.budget if budget is None else budget
         start = self.clock()
-        known, pool = hidden_cards(view)
-        clues = self.tracker.clues(view)
+        sample = self._sampler(view)
         table = SharedPosition(view)
         results: list[list[float]] = [[] for _ in acts]
         active = list(range(len(acts)))
         samples = 0
         check = self.first_cut
         while samples < self.max_samples and (samples < len(acts) or self.clock() - start < limit):
-            hands, stock = sample_hidden(view, known, pool, clues, rng)
+            hands, stock = sample(rng)
             for i in active:  # every action in the same world (common random numbers)
                 results[i].append(self._play_out(table, hands, stock, acts[i]))
             samples += 1
             if samples == check and len(active) > 1:
                 active = self._cut(results, active)
                 check *= 2
+                if settle and len(active) == 1:  # the others are clearly worse: decided, no more worlds
+                    break
             if self.clock() - start >= limit and samples >= 2:
                 break
         scored = [
@@ -290,6 +307,15 @@ class StrongStrategy:
         kept = set(active)
         order = sorted(range(len(acts)), key=lambda i: (i not in kept, -scored[i].mean, i))
         return [scored[i] for i in order]
+
+    def _sampler(self, view: PlayerView) -> Callable[[random.Random], World]:
+        """Deals the hidden cards of one world from what the view and the memory say (see ``weigh``)."""
+        known, pool = hidden_cards(view)
+        clues = self.tracker.clues(view)
+        if not self.weigh:
+            return lambda rng: sample_hidden(view, known, pool, clues, rng)
+        evidence = likelihood.evidence(view, clues)
+        return lambda rng: sample_weighted(view, known, pool, clues, evidence, rng)
 
     def _cut(self, results: list[list[float]], active: list[int]) -> list[int]:
         """Successive halving: stop sampling actions clearly worse than the best so far.
@@ -317,6 +343,26 @@ class StrongStrategy:
         return play_out(table, hands, stock, action)
 
 
+class PeekStrategy(StrongStrategy):
+    """For benchmarks only: the strong player's search given the true hidden cards (a ceiling).
+
+    ``reveal`` is handed the view and returns the hidden hands and the stock (top card last) as
+    they really are; a bench reads them from its own ``Game``. Every world is then the true one, and
+    the play-out (the basic policy) is certain, so one world per action is the whole search. Never
+    offered at a table (not in ``STRATEGIES``): a player at a table only has its view.
+    """
+
+    name = "peek"
+
+    def __init__(self, reveal: Callable[[PlayerView], World], budget: float = 0.18) -> None:
+        super().__init__(budget=budget, max_samples=1)
+        self.reveal = reveal
+
+    def _sampler(self, view: PlayerView) -> Callable[[random.Random], World]:
+        hands, stock = self.reveal(view)
+        return lambda rng: ({p: list(h) for p, h in hands.items()}, list(stock))
+
+
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "random": RandomStrategy,
     "basic": BasicStrategy,
@@ -333,6 +379,7 @@ def decide(game: Game, player: str, strategy: Strategy, rng: random.Random) -> A
 __all__ = [
     "STRATEGIES",
     "BasicStrategy",
+    "PeekStrategy",
     "RandomStrategy",
     "Scored",
     "Strategy",

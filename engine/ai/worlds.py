@@ -3,15 +3,20 @@
 A computer player's search (determinized Monte Carlo) plays many such worlds
 out. ``hidden_cards`` reads what the view says about the cards it can not see;
 ``sample_world`` deals the rest uniformly; ``sample_hidden`` also follows what
-the player inferred from the others' play (``engine.ai.inference.Clues``).
+the player inferred from the others' play (``engine.ai.inference.Clues``) as
+hard rules; ``sample_weighted``, used by the strong player, weighs each
+opponent's hand by the likelihood of everything they did
+(``engine.ai.likelihood``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from engine.ai.inference import Clues, misfits
+from engine.ai.likelihood import Evidence, likelihood
 from engine.cards import DECK, Card
 from engine.game import Game
 from engine.view import PlayerView
@@ -161,6 +166,66 @@ def sample_hidden(
         chosen = set(pick)
         rest = [c for c in rest if c not in chosen]
     rand = rng.random
+    shuffled = sorted(rest, key=lambda _: rand())
+    for p in view.players:
+        if p in hands:
+            continue
+        mine = list(fixed.get(p, ()))
+        need = counts[p] - len(mine)
+        if need > 0:
+            mine.extend(shuffled[-need:])
+            del shuffled[-need:]
+        hands[p] = mine
+    return hands, shuffled[: view.stock_size]
+
+
+def sample_weighted(
+    view: PlayerView,
+    known: dict[str, list[Card]],
+    pool: Sequence[Card],
+    clues: Clues,
+    evidence: dict[str, Evidence],
+    rng: random.Random,
+    tries: int = 48,
+    redeals: int = 4,
+) -> tuple[dict[str, list[Card]], list[Card]]:
+    """Each hidden hand and the stock (top card last), weighted by what each opponent did.
+
+    As ``sample_hidden`` (the known cards placed, a hand repaired towards the basic policy's
+    last discard), and then each opponent's hand is kept with probability its ``likelihood``
+    given the rest of their ``evidence`` (passed over, drew rather than dropped, flip and flop
+    shows; each at most 1): rejection sampling, so kept hands follow the posterior. A hand
+    refused is dealt again, up to ``redeals`` times; then the likeliest one dealt is kept.
+    """
+    me = view.player
+    counts = view.card_counts
+    fixed, rest = _pin_known(view, known, pool, clues)
+    hands: dict[str, list[Card]] = {me: list(view.hand)}
+    rand = rng.random
+    for p, ev in evidence.items():
+        clue = clues.discards.get(p)
+        if p == me or p not in fixed or (clue is None and not ev):
+            continue
+        mine = fixed[p]
+        need = counts[p] - len(mine)
+        if need <= 0 or need > len(rest):
+            continue
+        soft = replace(ev, discard=None)  # the repair has seen to the discard
+        best: list[Card] = []
+        best_w = -1.0
+        for _ in range(redeals + 1):
+            if clue is not None:
+                pick = _pick_consistent(mine, rest, need, clue[0], clue[1], rng, tries)
+            else:
+                pick = rng.sample(rest, need)
+            w = likelihood([*mine, *pick], soft)
+            if w > best_w:
+                best, best_w = pick, w
+            if rand() < w:
+                break
+        hands[p] = mine + best
+        chosen = set(best)
+        rest = [c for c in rest if c not in chosen]
     shuffled = sorted(rest, key=lambda _: rand())
     for p in view.players:
         if p in hands:
