@@ -12,6 +12,8 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.clicks import BUSY
+
 MEMBERS = ("ann", "ben", "cat")
 EPHEMERAL = "Only you can see this"  # how the page marks a reply only its viewer sees
 CARD = re.compile(r"^\s*(10|[2-9AJQK])[♤♡♢♧]\s*$")
@@ -49,10 +51,16 @@ class Seat:
 
     def view_as(self, name: str) -> None:
         """Switch the viewer and wait until the page shows the channel as they see it."""
+        self.settled()  # the page takes no new action while one is under way
         self.page.select_option("#viewer-picker", label=name)
-        expect(self.status).to_have_text("Preview ready")
         expect(self.page.locator("#viewer-picker option:checked")).to_have_text(name)
+        self.settled()  # a message with a picture ends the switch on its own status, not "Preview ready"
         expect(self.table).to_be_visible()
+
+    def settled(self) -> None:
+        """Wait until the page has no action under way and shows what the bot last said."""
+        expect(self.status).not_to_have_text(BUSY)
+        expect(self.page.locator("#preview-app")).to_have_attribute("aria-busy", "false")
 
     def slash(self, command: str) -> None:
         """Type a slash command: Enter picks it (a second Enter would add an option); Send runs it."""

@@ -53,13 +53,14 @@ async def play_game(
     sent: Sent,
     drop_below: int = 20,
     on_start: Callable[[], Awaitable[None]] | None = None,
+    buy_in: int = 20,
 ) -> dict[int, list[str]]:
     """Open a table and play it to the end by custom ids; each player's private texts are returned.
 
     A player drops when their hand is worth less than ``drop_below`` (a high value: short rounds).
     """
     host = players[0]
-    result = await host.slash(world.channel, "flipflop start", stake=5, buy_in=20)
+    result = await host.slash(world.channel, "flipflop start", stake=5, buy_in=buy_in)
     lobby = result.response.message
     for p in players[1:]:
         assert (await p.click(lobby, custom_id=ops(lobby)["join"])).acknowledged
@@ -191,7 +192,8 @@ async def test_a_whole_game_in_each_language(world: World, sent: Sent, language:
     await book.choose(world.guild.id, SERVER, language)
     await book.choose(world.guild.id, ann.id, OTHER[language])
     await book.choose(world.guild.id, ben.id, language)
-    private = await play_game(world, [ann, ben, cat], sent, drop_below=100)
+    # 8 stakes: enough rounds (each begun by the next player, who drops at once) for every player's turn
+    private = await play_game(world, [ann, ben, cat], sent, drop_below=100, buy_in=40)
     await conserved(world)
     reads = {ann.id: texts(OTHER[language]), ben.id: texts(language), cat.id: texts("en")}
     for member, t in reads.items():
