@@ -15,7 +15,7 @@ def test_the_production_bot_runs_with_the_production_harness(tmp_path: Path) -> 
     bot = make_bot(tmp_path / "p.sqlite3")
     assert bot.harness == PRODUCTION == Harness()
     assert PRODUCTION.resume_on_ready and not PRODUCTION.repost_missing_messages
-    assert PRODUCTION.edit_limit is None
+    assert PRODUCTION.edit_limit is None and PRODUCTION.draw_settle
 
 
 def test_the_playground_bot_says_what_it_changes(tmp_path: Path) -> None:
