@@ -34,15 +34,17 @@ run: $(STAMP_RUN)
 
 # pytest-xdist runs the suite in JOBS workers (each with its own temporary folder, ports and
 # PostgreSQL schemas); most of the e2e tests' time is waiting on a real process, so a worker more
-# than the cores keeps them busy. JOBS=0 runs it in this one process.
+# than the cores keeps them busy. Tests go out two at a time, the e2e ones first (tests/conftest.py),
+# so the long ones start at once on every worker instead of queuing on one. JOBS=0: one process.
 JOBS ?= 4
+XDIST = -n $(JOBS) --maxschedchunk 2
 test: $(STAMP_TEST)
 	$(BIN)/ruff check engine bot cogs tests bench setup.py
 	$(BIN)/mypy --strict engine bot cogs
-	$(BIN)/python -m pytest -n $(JOBS)
+	$(BIN)/python -m pytest $(XDIST)
 	# The rules once more from their sources: the compiled and the plain engine must agree. The
 	# statistical tests (the shuffle, never compiled) ran above: once is enough.
-	FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q -n $(JOBS) -m "not statistical" tests/engine
+	FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q $(XDIST) -m "not statistical" tests/engine
 
 $(STAMP_BROWSER): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[browser]'

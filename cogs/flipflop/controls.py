@@ -27,6 +27,7 @@ from bot.i18n.mentions import mention
 from bot.refusals import MESSAGES as REFUSALS
 from bot.runtime import TableRuntime, clicked_at
 from bot.storage import StoreError
+from cogs.flipflop.view_store import known
 from engine import Card
 from engine.actions import Action
 from engine.codec import cards_text, parse_control
@@ -120,15 +121,6 @@ OUT_OF_DATE_HAND = N_(
 )
 OUR_SIDE = N_("Something went wrong on our side; nothing was changed. Please try again.")
 log = logging.getLogger("flipflop.controls")
-
-
-def known(client: discord.Client, component_type: int, custom_id: str) -> bool:
-    """Whether discord.py will hand this control to one of the bot's items (a template or a view)."""
-    store = client._connection._view_store
-    if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
-        return True
-    key = (component_type, custom_id)
-    return any(key in items for items in store._views.values())
 
 
 async def answer_unknown(interaction: discord.Interaction) -> bool:

@@ -295,6 +295,10 @@ async def test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish(running
     assert sum(balances.values()) == 3000
     check_rounds_chain(bot, bot.query("SELECT table_id FROM tables")[0][0])
     await wait_for(lambda: any("Game over!" in m["content"] for m in list(fake.messages.values())))
+    # the rounds' records carry their pictures: sent as multipart, read by the fake as Discord reads them
+    attached = [a for m in list(fake.messages.values()) for a in m["attachments"]]
+    pictures = [a for a in attached if a["filename"].endswith(".png")]
+    assert pictures and all(fake.uploads[int(a["id"])].startswith(b"\x89PNG") for a in pictures)
 
 
 async def test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby(running: Any) -> None:

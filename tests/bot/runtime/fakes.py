@@ -84,6 +84,8 @@ COMMANDS = (
     "leave_after_round",
     "stay",
     "stop",
+    "away",
+    "back",
 )
 
 
