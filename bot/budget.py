@@ -34,6 +34,7 @@ import heapq
 import itertools
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from types import SimpleNamespace
@@ -108,8 +109,11 @@ class ChannelBudget:
         processes: int = 1,
         redis_url: str | None = None,
         name: str = KEY,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.per_second = per_second
+        self.clock = clock
+        """Ages of stale tables (the limiter keeps its own time: ``limits``' or Redis')."""
         self.processes = processes
         self.redis_url = redis_url
         self.name = name
@@ -149,15 +153,15 @@ class ChannelBudget:
         """Calls waiting for a turn."""
         return sum(1 for t in self._waiting if not t.granted.done())
 
-    def oldest_stale(self, now: float) -> float:
+    def oldest_stale(self) -> float:
         """Seconds the longest-waiting table edit (or must-post call) has waited since its table changed."""
-        sinces = [t.since for t in self._waiting if not t.granted.done() and t.priority < Priority.PING]
-        return max(0.0, now - min(sinces)) if sinces else 0.0
+        stale = [t.since for t in self._waiting if not t.granted.done() and t.priority < Priority.PING]
+        return max(0.0, self.clock() - min(stale)) if stale else 0.0
 
-    async def take(self, priority: Priority = Priority.MUST, since: float | None = None) -> bool:
+    async def take(self, priority: Priority = Priority.MUST, stale_for: float = 0.0) -> bool:
         """Wait for a turn to make one call; False: a ping skipped (the budget is under pressure).
 
-        ``since``: when the call's table went stale (the event loop's clock); the stalest goes first.
+        ``stale_for``: seconds the call's table has been stale already; the stalest goes first.
         """
         if not self.on:
             self.stats.granted[priority.name.lower()] += 1
@@ -166,9 +170,8 @@ class ChannelBudget:
         if priority is Priority.PING and (self.queue or not await self._room()):
             self.stats.skipped_pings += 1
             return False
-        turn = _Turn(
-            int(priority), loop.time() if since is None else since, next(self._seq), loop.create_future()
-        )
+        since = self.clock() - max(0.0, stale_for)
+        turn = _Turn(int(priority), since, next(self._seq), loop.create_future())
         heapq.heappush(self._waiting, turn)
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = loop.create_task(self._dispatch())
@@ -334,8 +337,10 @@ class InvalidRequests:
         """A call to ``target`` went through: it is not known to fail any more."""
         self._known.pop(target, None)
 
-    def refuses(self, target: str) -> Refusal | None:
+    async def refuses(self, target: str) -> Refusal | None:
         """What ``target`` answered last, if the guard is up and it is known to fail; else None."""
+        if self.guarding:
+            await self.refresh()  # the count falls as old responses leave the window
         if not self.guarding:
             return None
         refusal = self._known.get(target)

@@ -409,7 +409,7 @@ class DiscordNotifier:
         is gone, its message answered 404) is not made: what it answered last is returned.
         """
         guard = self.bot.invalid_requests
-        refusal = guard.refuses(table_id) or guard.refuses(f"{table_id}:{what}")
+        refusal = await guard.refuses(table_id) or await guard.refuses(f"{table_id}:{what}")
         if refusal is None:
             await self.budget.take(Priority.MUST)
             return None

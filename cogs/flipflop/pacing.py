@@ -181,7 +181,7 @@ class EditPacer:
         if ready is None:
             return None
         pending = self._due[channel_id][ready]
-        granted = await self.budget.take(priority_of(ready), pending.since)
+        granted = await self.budget.take(priority_of(ready), self._now() - pending.since)
         if not granted:
             due = self._due.get(channel_id, {})
             if priority_of(ready) is Priority.PING and due.get(ready) is pending:

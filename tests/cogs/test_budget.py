@@ -34,14 +34,14 @@ async def test_turns_go_to_must_posts_first_then_the_stalest_table_and_pings_are
     await spend(budget, 2)
     order: list[str] = []
 
-    async def wait(name: str, priority: Priority, since: float) -> None:
-        if await budget.take(priority, since):
+    async def wait(name: str, priority: Priority, stale_for: float) -> None:
+        if await budget.take(priority, stale_for):
             order.append(name)
 
     waiting = [
-        asyncio.create_task(wait("fresh", Priority.EDIT, 30.0)),
-        asyncio.create_task(wait("stalest", Priority.EDIT, 10.0)),
-        asyncio.create_task(wait("record", Priority.MUST, 40.0)),
+        asyncio.create_task(wait("fresh", Priority.EDIT, 1.0)),
+        asyncio.create_task(wait("stalest", Priority.EDIT, 30.0)),
+        asyncio.create_task(wait("record", Priority.MUST, 0.0)),
         asyncio.create_task(wait("middle", Priority.EDIT, 20.0)),
     ]
     await asyncio.sleep(0)
@@ -115,7 +115,7 @@ async def test_must_posts_are_never_dropped_under_a_long_queue() -> None:
     budget = ChannelBudget(per_second=20)
     await spend(budget, 20)
     posts = [asyncio.create_task(budget.take(Priority.MUST)) for _ in range(30)]
-    edits = [asyncio.create_task(budget.take(Priority.EDIT, since=0.0)) for _ in range(10)]
+    edits = [asyncio.create_task(budget.take(Priority.EDIT, stale_for=9.0)) for _ in range(10)]
     granted = await asyncio.gather(*posts, *edits)
     assert all(granted)
     assert budget.stats.granted["must"] == 20 + 30 and budget.stats.granted["edit"] == 10
@@ -209,3 +209,32 @@ def test_bad_budget_settings_are_named(env: dict[str, str], problem: str) -> Non
 
     with pytest.raises(SettingsError, match=problem):
         load_settings(env, env_file="/nonexistent")
+
+
+async def test_admin_tables_says_when_calls_are_stopped_and_when_tables_lag(world: World) -> None:
+    boss = world.admin
+    quiet = await boss.slash(world.channel, "flipflop admin tables")
+    assert quiet.response.content == "No Flip Flop table is open in this server."  # nothing to tell
+    guard = InvalidRequests(limit=10)
+    world.bot.invalid_requests = guard
+    for _ in range(12):
+        await guard.heard(429, "user")
+    cog = world.bot.get_cog("FlipFlop")
+    notifier: DiscordNotifier = cog.notifier  # type: ignore[union-attr]
+    budget = ChannelBudget(per_second=1, clock=lambda: 1000.0)  # simcord's world has a clock of its own
+    notifier.budget = budget
+    await spend(budget, 1)
+    posts = [asyncio.create_task(budget.take(Priority.MUST)) for _ in range(3)]  # ahead of it for 3 s
+    waiting = asyncio.create_task(budget.take(Priority.EDIT, stale_for=42))
+    await asyncio.sleep(0)
+    told = await boss.slash(world.channel, "flipflop admin tables")
+    assert told.ephemeral
+    lines = told.response.content.splitlines()
+    assert lines[0] == "No Flip Flop table is open in this server."
+    assert lines[1].startswith("⚠️ Discord refused 10 of the bot's calls in the last 10 minutes")
+    assert lines[2].startswith("⏳ The bot is busy everywhere") and "up to 42 seconds late" in lines[2]
+    await boss.slash(world.channel, "flipflop language", language="ko")
+    korean = await boss.slash(world.channel, "flipflop admin tables")
+    assert "10건을 거절했어요" in korean.response.content and "42초" in korean.response.content
+    await budget.close()  # the calls still waiting are told no
+    await asyncio.gather(waiting, *posts)
