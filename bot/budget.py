@@ -9,7 +9,7 @@ of all channels' calls under ``DISCORD_CALLS_PER_SECOND`` (45 by default).
 and the moment its table went stale. Turns are granted as the budget allows:
 must-post calls first (a round record, the final standings, a table posted
 anew: never dropped), then table edits, the table stale the longest first, then
-turn pings, which are skipped outright when anything else is waiting. While a
+turn pings, which are skipped outright while half a second's calls or more wait. While a
 table waits, its edits coalesce (``EditPacer`` keeps one per message, rendered
 when made), so every table converges whatever the load.
 
@@ -55,6 +55,8 @@ INVALID_WINDOW_MINUTES = 10
 """Discord's invalid-request window: 10,000 responses of 401, 403 or 429 in 10 minutes block the address."""
 INVALID_STATUSES = frozenset({401, 403, 429})
 KEY = "flipflop-channel-calls"
+CATCH_UP_SECONDS = 0.1
+"""Turns are evenly spaced; turns a busy event loop granted late are caught up within this much."""
 
 
 class Priority(IntEnum):
@@ -136,6 +138,8 @@ class ChannelBudget:
         self._waiting: list[_Turn] = []
         self._seq = itertools.count()
         self._dispatcher: asyncio.Task[None] | None = None
+        self._next_at = 0.0
+        """The event loop's time before which no turn is granted (turns evenly spaced)."""
         self.stats = BudgetStats()
 
     @property
@@ -167,7 +171,7 @@ class ChannelBudget:
             self.stats.granted[priority.name.lower()] += 1
             return True
         loop = asyncio.get_running_loop()
-        if priority is Priority.PING and (self.queue or not await self._room()):
+        if priority is Priority.PING and (self._pressed() or not await self._room()):
             self.stats.skipped_pings += 1
             return False
         since = self.clock() - max(0.0, stale_for)
@@ -182,21 +186,33 @@ class ChannelBudget:
             self.stats.skipped_pings += 1
         return granted
 
+    def _pressed(self) -> bool:
+        """Whether calls wait half a second's worth of turns or more (a ping is then left out)."""
+        return self.queue >= max(1, self.limit // 2)
+
     async def _dispatch(self) -> None:
-        """Grant turns, best first, as fast as the limiter allows; ends when nobody waits."""
+        """Grant turns, best first, as the limiter allows and evenly spread; ends when nobody waits.
+
+        The moving window alone lets a second's calls go in one burst, and a burst that the event
+        loop or the network delays a little lands in Discord's next second on top of that one's:
+        turns are spaced by at least ``1 / limit`` seconds, so calls arrive as evenly as granted.
+        """
+        loop = asyncio.get_running_loop()
         while self._waiting:
             turn = self._waiting[0]
             if turn.granted.done():  # its caller gave up (cancelled)
                 heapq.heappop(self._waiting)
                 continue
-            if turn.priority == Priority.PING and len(self._waiting) > 1:
-                heapq.heappop(self._waiting)  # never reached while others wait; kept for safety
-                turn.granted.set_result(False)
+            early = self._next_at - loop.time()
+            if early > 0:
+                await asyncio.sleep(early)
                 continue
             if await self._hit():
                 heapq.heappop(self._waiting)
                 if not turn.granted.done():
                     turn.granted.set_result(True)
+                # on a schedule, not from now: a late wake-up (a busy loop) is caught up, a bounded burst
+                self._next_at = max(self._next_at, loop.time() - CATCH_UP_SECONDS) + 1.0 / max(1, self.limit)
                 continue
             await asyncio.sleep(self._retry_in())
 
