@@ -421,6 +421,7 @@ def summarize(
             (counts.get("PATCH message", 0) + counts.get("POST message", 0)) / ((play_end - started) * speed),
             1,
         ),
+        "busiest_second": report["busiest_second"],
         "lag_p50_s": round(percentile(every, 50), 1),
         "lag_p99_s": round(percentile(every, 99), 1),
         "lag_max_s": round(max(every, default=float("nan")), 1),
@@ -428,6 +429,7 @@ def summarize(
         "drain_s": round(drain, 1),
         "ack_p99_ms": round(percentile(acks, 99), 1),
         "loop_lag_p99_ms": round(max(r["loop_lag_p99"] for r in results) * 1000, 1),
+        "budget_turns": sum(sum(r["granted"].values()) for r in results),
         "pings_skipped": sum(r["skipped_pings"] for r in results),
         "pings_asked": sum(r["pings"] for r in results) + sum(r["skipped_pings"] for r in results),
     }

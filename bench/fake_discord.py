@@ -71,6 +71,8 @@ class Fake:
     """Per channel: (version, real time) each time a message there changed to show a version."""
     next_id: int = 10**17
 
+    calls: list[float] = field(default_factory=list)
+    """Real times of the budgeted calls served (every route but interactions)."""
     span: tuple[float, float] = (0.0, 0.0)
     """Real times of the first and the last message call served."""
 
@@ -115,6 +117,7 @@ class Fake:
                 "shown": self.shown,
                 "global_429s": self.global_429s,
                 "span": self.span,
+                "busiest_second": _busiest(self.calls, 1.0 / self.speed),
             }
             return _json(report)
         if path == "/bench/reset":
@@ -122,6 +125,7 @@ class Fake:
             self.shown.clear()
             self.global_429s.clear()
             self.span = (0.0, 0.0)
+            self.calls.clear()
             self.routes.clear()
             self.global_window = Window(int(GLOBAL_PER_SECOND * self.speed), 1.0)
             return _json({})
@@ -154,6 +158,7 @@ class Fake:
         }
         self.count(f"{request.method} message")
         self.span = (self.span[0] or now, now)
+        self.calls.append(now)
         if request.method == "DELETE":
             return web.Response(status=204, headers=headers)
         data = await _payload(request)
@@ -163,6 +168,16 @@ class Fake:
             self.shown.setdefault(channel, []).append((int(seen.group(1)), now))
         self.next_id += 1
         return _json(_message(channel, message or str(self.next_id), data), headers=headers)
+
+
+def _busiest(times: list[float], seconds: float) -> int:
+    """The most calls in any window of ``seconds``."""
+    most, start = 0, 0
+    for end, t in enumerate(times):
+        while t - times[start] >= seconds:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:

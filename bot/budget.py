@@ -30,6 +30,7 @@ are not made again until the count falls.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import heapq
 import itertools
 import logging
@@ -55,8 +56,25 @@ INVALID_WINDOW_MINUTES = 10
 """Discord's invalid-request window: 10,000 responses of 401, 403 or 429 in 10 minutes block the address."""
 INVALID_STATUSES = frozenset({401, 403, 429})
 KEY = "flipflop-channel-calls"
-CATCH_UP_SECONDS = 0.1
+CATCH_UP_SECONDS = 0.05
 """Turns are evenly spaced; turns a busy event loop granted late are caught up within this much."""
+
+
+_held: contextvars.ContextVar[bool] = contextvars.ContextVar("flipflop_turn_held", default=False)
+
+
+def holding_turn() -> contextvars.Token[bool]:
+    """Mark the running task as holding a turn (the pacer's, for its edit): its next ``take`` is free.
+
+    The edit's own call (``DiscordNotifier._call``) asks for a turn as any call does; the turn
+    the pacer waited for is that one, not a second. ``release_turn`` with the token after.
+    """
+    return _held.set(True)
+
+
+def release_turn(token: contextvars.Token[bool]) -> None:
+    """The paced edit is done: a turn it did not use is not kept."""
+    _held.reset(token)
 
 
 class Priority(IntEnum):
@@ -167,6 +185,9 @@ class ChannelBudget:
 
         ``stale_for``: seconds the call's table has been stale already; the stalest goes first.
         """
+        if _held.get():  # the turn this task's pacer waited for
+            _held.set(False)
+            return True
         if not self.on:
             self.stats.granted[priority.name.lower()] += 1
             return True

@@ -25,7 +25,8 @@ oldest pending edit was first asked for. The table stale the longest is served
 first, and while a channel waits its requests keep replacing one another, so the
 edit made when the turn comes renders the latest state. A message's key says what
 it is (``priority_of``): a round record (``record:…``) must be made and goes
-first, a turn ping (``ping:…``) is skipped when others wait.
+first, a turn ping (``ping:…``) is skipped when others wait. The edit's own call
+uses the turn the worker waited for (``holding_turn``): one turn per call.
 
 ``CallBudget`` keeps a table's channel calls at most one per player move on
 average: a lone draw's edit (the one that may be left out) is asked for only
@@ -41,7 +42,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.budget import ChannelBudget, Priority
+from bot.budget import ChannelBudget, Priority, holding_turn, release_turn
 
 log = logging.getLogger("flipflop.pacing")
 
@@ -161,10 +162,14 @@ class EditPacer:
                 if not due:
                     del self._due[channel_id]
                 self._sent.setdefault(channel_id, deque()).append(self._now())
+                held = holding_turn() if self.budget is not None else None
                 try:
                     await edit()
                 except Exception:  # an edit's failure is the notifier's to log; the worker carries on
                     log.exception("Table message edit failed in channel %s", channel_id)
+                finally:
+                    if held is not None:
+                        release_turn(held)
         finally:
             self._workers.pop(channel_id, None)
             self._wake.pop(channel_id, None)

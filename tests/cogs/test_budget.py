@@ -238,3 +238,20 @@ async def test_admin_tables_says_when_calls_are_stopped_and_when_tables_lag(worl
     assert "10건을 거절했어요" in korean.response.content and "42초" in korean.response.content
     await budget.close()  # the calls still waiting are told no
     await asyncio.gather(waiting, *posts)
+
+
+async def test_a_paced_edit_spends_one_turn_for_its_call() -> None:
+    """The pacer waits for the edit's turn; the notifier's call inside it does not wait for another."""
+    budget = ChannelBudget(per_second=5)
+    pacer = EditPacer(limit=100, window=5.0, budget=budget)
+
+    async def edit() -> None:
+        assert await budget.take(Priority.MUST)  # the call the edit makes (DiscordNotifier._call)
+        assert await budget.take(Priority.MUST)  # a second call (a table posted anew) waits its own
+
+    pacer.request(1, edit)
+    await pacer.flush()
+    assert budget.stats.granted == {"must": 1, "edit": 1, "ping": 0}
+    assert await budget.take(Priority.MUST)  # outside a paced edit: a turn of its own again
+    assert budget.stats.granted["must"] == 2
+    await budget.close()
