@@ -316,7 +316,8 @@ class Refusal:
     """A call the guard does not make again while it guards: what it answered last (403 or 404)."""
 
     status: int
-    code: int
+    answer: object
+    """What the caller made of that answer, handed back instead of calling again."""
 
 
 class InvalidRequests:
@@ -365,10 +366,10 @@ class InvalidRequests:
         """Whether calls known to fail are stopped now."""
         return self._count >= self.limit
 
-    def failed(self, target: str, status: int, code: int) -> None:
+    def failed(self, target: str, status: int, answer: object) -> None:
         """A call to ``target`` (a channel, a message) answered 403 or 404: not again while guarding."""
         if status in (403, 404):
-            self._known[target] = Refusal(status, code)
+            self._known[target] = Refusal(status, answer)
 
     def succeeded(self, target: str) -> None:
         """A call to ``target`` went through: it is not known to fail any more."""

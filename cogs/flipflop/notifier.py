@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.budget import ChannelBudget, Priority, Refusal
+from bot.budget import Priority
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.limits import fitted
@@ -63,6 +63,7 @@ from cogs.flipflop.layout import note
 from cogs.flipflop.pacing import CallBudget, EditPacer
 from cogs.flipflop.pings import TurnPings
 from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, practice_title
+from cogs.flipflop.turns import channel_budget, heard, take_turn
 from engine.events import (
     Discarded,
     Drew,
@@ -281,13 +282,6 @@ def play_again_view(table: Table, t: Texts) -> discord.ui.View:
     return view
 
 
-def channel_budget(bot: FlipFlopBot) -> ChannelBudget:
-    """The process's channel-call budget from the settings (off where simcord's clock stands still)."""
-    settings = bot.settings
-    per_second = 0 if bot.harness.edit_limit is not None else settings.calls_per_second
-    return ChannelBudget(per_second, settings.processes, settings.redis_url)
-
-
 class DiscordNotifier:
     """Posts outcomes in a table's channel, keeps the table message and open hands current."""
 
@@ -384,7 +378,7 @@ class DiscordNotifier:
     async def _call(
         self, table_id: str, what: str, call: Awaitable[Any], timeout: float | None = None
     ) -> Sent:
-        stopped = await self._turn(table_id, what, call)
+        stopped = await take_turn(self.bot, self.budget, table_id, what, call)
         if stopped is not None:
             return stopped
         self.calls.spent(table_id)
@@ -392,57 +386,15 @@ class DiscordNotifier:
             async with asyncio.timeout(timeout):
                 await call
         except discord.HTTPException as e:
-            self._heard(table_id, what, e)
             sent = self._classify(e, what)
+            heard(self.bot, table_id, what, e, sent)
             log.warning("Table %s: could not %s (%s %s: %s)", table_id, what, e.status, e.code, e.text)
             return sent
         except PASSING as e:
             log.warning("Table %s: could not %s (%s)", table_id, what, type(e).__name__)
             return Sent(Delivery.FAILED)
-        self._heard(table_id, what, None)
+        heard(self.bot, table_id, what, None, Sent(Delivery.OK))
         return Sent(Delivery.OK)
-
-    async def _turn(self, table_id: str, what: str, call: Awaitable[Any] | None = None) -> Sent | None:
-        """Wait for the budget's turn for a call that must be made; a ``Sent`` instead if it is stopped.
-
-        Near Discord's invalid-request limit a call known to fail (its channel answered 403 or
-        is gone, its message answered 404) is not made: what it answered last is returned.
-        """
-        guard = self.bot.invalid_requests
-        refusal = await guard.refuses(table_id) or await guard.refuses(f"{table_id}:{what}")
-        if refusal is None:
-            await self.budget.take(Priority.MUST)
-            return None
-        if asyncio.iscoroutine(call):
-            call.close()
-        log.info(
-            "Table %s: did not %s (it answered %s; invalid requests near the limit)",
-            table_id,
-            what,
-            refusal.status,
-        )
-        return self._refused(refusal, what)
-
-    def _heard(self, table_id: str, what: str, e: discord.HTTPException | None) -> None:
-        """Remember a call that answered 403 or 404 (or no longer does), for the invalid-request guard."""
-        guard = self.bot.invalid_requests
-        if e is None:
-            guard.succeeded(table_id)
-            guard.succeeded(f"{table_id}:{what}")
-        elif e.status == 403 or (e.status == 404 and e.code == UNKNOWN_CHANNEL):
-            guard.failed(table_id, e.status, e.code)
-        elif e.status == 404:
-            guard.failed(f"{table_id}:{what}", e.status, e.code)
-
-    @staticmethod
-    def _refused(refusal: Refusal, what: str) -> Sent:
-        """A stopped call's result, as the answer it had last time."""
-        if refusal.status == 403:
-            default = SEND_MESSAGES if what == "post" else SEND_AND_EMBED
-            return Sent(Delivery.FORBIDDEN, PERMISSION.get(refusal.code, default))
-        if refusal.code == UNKNOWN_CHANNEL:
-            return Sent(Delivery.GONE)
-        return Sent(Delivery.FAILED)
 
     @staticmethod
     def _classify(e: discord.HTTPException, what: str) -> Sent:
@@ -623,9 +575,10 @@ class DiscordNotifier:
         A passing failure is tried again (a paced edit of the old message finds it gone and
         comes back here); a channel that is gone or refuses the bot is news for the runtime.
         """
-        stopped = await self._turn(table.id, "post")
-        if stopped is not None:
-            self.tell(Undelivered(table.id, stopped))
+        stopped = await take_turn(self.bot, self.budget, table.id, "post")
+        if stopped is not None:  # the channel refuses the bot, and the guard is up
+            if stopped.status is not Delivery.FAILED:
+                self.tell(Undelivered(table.id, stopped))
             return None
         self.calls.spent(table.id)
         try:
@@ -633,13 +586,13 @@ class DiscordNotifier:
             async with asyncio.timeout(CALL_SECONDS):  # in this task (a simulated Discord follows it)
                 message = await self.channel(table).send(**self.screen(table, t).send())
         except (discord.HTTPException, *PASSING) as e:
-            if isinstance(e, discord.HTTPException):
-                self._heard(table.id, "post", e)
             status = (e.status, e.code) if isinstance(e, discord.HTTPException) else (type(e).__name__, "")
             log.warning("Table %s: could not post the table message again (%s %s)", table.id, *status)
             sent = (
                 self._classify(e, "post") if isinstance(e, discord.HTTPException) else Sent(Delivery.FAILED)
             )
+            if isinstance(e, discord.HTTPException):
+                heard(self.bot, table.id, "post", e, sent)
             if sent.status is Delivery.FAILED:
                 self._retry(table)
             else:

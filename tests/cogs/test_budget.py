@@ -15,10 +15,11 @@ import discord
 import pytest
 
 from bot.budget import ChannelBudget, InvalidRequests, Priority
-from bot.runtime import Delivery
+from bot.runtime import Delivery, Sent
 from bot.settings import load_settings
 from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.pacing import EditPacer, priority_of
+from cogs.flipflop.turns import heard
 from tests.cogs.helpers import my_hand, open_table, table_in
 from tests.conftest import World
 
@@ -157,11 +158,12 @@ async def test_near_the_invalid_request_limit_a_refusing_channel_is_not_called_a
     notifier: DiscordNotifier = cog.notifier  # type: ignore[union-attr]
     guard = InvalidRequests(limit=20)
     world.bot.invalid_requests = guard
-    notifier._heard(table.id, "post", _forbidden())  # the channel answered 403 once
+    refused = Sent(Delivery.FORBIDDEN, "Send Messages")
+    heard(world.bot, table.id, "post", _forbidden(), refused)  # the channel answered 403 once
     before = len(world.env.backend.http_requests)
     sent = await notifier.post(table, "hello")  # below the limit: the call is still made
     assert len(world.env.backend.http_requests) == before + 1 and sent.status is Delivery.OK
-    notifier._heard(table.id, "post", _forbidden())
+    heard(world.bot, table.id, "post", _forbidden(), refused)
     for _ in range(20):
         await guard.heard(403)
     await guard.heard(200)  # not an invalid request
