@@ -229,9 +229,9 @@ class ChannelBudget:
                 await asyncio.sleep(early)
                 continue
             if await self._hit():
-                heapq.heappop(self._waiting)
-                if not turn.granted.done():
-                    turn.granted.set_result(True)
+                best = heapq.heappop(self._waiting)  # the best now: one may have come while Redis answered
+                if not best.granted.done():
+                    best.granted.set_result(True)
                 # on a schedule, not from now: a late wake-up (a busy loop) is caught up, a bounded burst
                 self._next_at = max(self._next_at, loop.time() - CATCH_UP_SECONDS) + 1.0 / max(1, self.limit)
                 continue

@@ -257,3 +257,22 @@ async def test_a_paced_edit_spends_one_turn_for_its_call() -> None:
     assert await budget.take(Priority.MUST)  # outside a paced edit: a turn of its own again
     assert budget.stats.granted["must"] == 2
     await budget.close()
+
+
+async def test_a_turn_asked_for_while_the_limiter_answers_is_not_lost() -> None:
+    """A better turn pushed during the limiter's check was popped unanswered (its caller waited forever)."""
+    budget = ChannelBudget(per_second=50)
+    checked = asyncio.Event()
+    real_hit = budget._hit
+
+    async def slow_hit() -> bool:
+        checked.set()
+        await asyncio.sleep(0.05)  # as a Redis round trip takes time
+        return await real_hit()
+
+    budget._hit = slow_hit  # type: ignore[method-assign]
+    edit = asyncio.create_task(budget.take(Priority.EDIT))
+    await checked.wait()
+    post = asyncio.create_task(budget.take(Priority.MUST))  # better, and pushed during the check
+    assert await asyncio.wait_for(asyncio.gather(edit, post), timeout=2) == [True, True]
+    await budget.close()
