@@ -419,10 +419,6 @@ def summarize(
         "route_429": counts.get("429_user", 0),
         "edits": counts.get("PATCH message", 0),
         "posts": counts.get("POST message", 0),
-        "calls_per_s_at_discord": round(
-            (counts.get("PATCH message", 0) + counts.get("POST message", 0)) / ((play_end - started) * speed),
-            1,
-        ),
         "busiest_second": report["busiest_second"],
         "lag_p50_s": round(percentile(every, 50), 1),
         "lag_p99_s": round(percentile(every, 99), 1),
