@@ -312,7 +312,7 @@ def _async_uri(url: str) -> str:
 
 
 @dataclass
-class Refusal:
+class KnownFailure:
     """A call the guard does not make again while it guards: what it answered last (403 or 404)."""
 
     status: int
@@ -337,7 +337,7 @@ class InvalidRequests:
         """429s by ``X-RateLimit-Scope`` (``user``, ``global``, ``shared``) since start."""
         self.refused = 0
         """Calls not made because the guard was up."""
-        self._known: dict[str, Refusal] = {}
+        self._known: dict[str, KnownFailure] = {}
 
     async def heard(self, status: int, scope: str | None = None) -> None:
         """A response came back with ``status`` (only 401, 403 and 429 count)."""
@@ -369,13 +369,13 @@ class InvalidRequests:
     def failed(self, target: str, status: int, answer: object) -> None:
         """A call to ``target`` (a channel, a message) answered 403 or 404: not again while guarding."""
         if status in (403, 404):
-            self._known[target] = Refusal(status, answer)
+            self._known[target] = KnownFailure(status, answer)
 
     def succeeded(self, target: str) -> None:
         """A call to ``target`` went through: it is not known to fail any more."""
         self._known.pop(target, None)
 
-    async def refuses(self, target: str) -> Refusal | None:
+    async def refuses(self, target: str) -> KnownFailure | None:
         """What ``target`` answered last, if the guard is up and it is known to fail; else None."""
         if self.guarding:
             await self.refresh()  # the count falls as old responses leave the window
