@@ -95,8 +95,7 @@ async def main() -> None:
         await pool.run(hint_worker, views[0], 0, 0.01)  # start the worker (not timed)
         taken = await hints(pool, views, args.seed)
         print(
-            f"hint (budget {HINT_BUDGET} s, worker process, {len(taken)} decisions, "
-            f"{args.players} players):"
+            f"hint (budget {HINT_BUDGET} s, worker process, {len(taken)} decisions, {args.players} players):"
         )
         print(f"  p50 {pct(taken, 0.5) * 1000:.0f} ms · p99 {pct(taken, 0.99) * 1000:.0f} ms")
         transcripts = [t for vs, t in dealt if vs][: args.rounds]

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.budget import InvalidRequests
 from bot.cards import CardFaces
 from bot.cards.styles import CardStyles
 from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
@@ -105,14 +106,18 @@ class FlipFlopBot(commands.AutoShardedBot):
         shards: dict[str, Any] = {"shard_count": settings.shard_count}
         if settings.shard_ids is not None:
             shards["shard_ids"] = list(settings.shard_ids)
+        invalid = InvalidRequests(settings.invalid_requests_limit // settings.processes)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            http_trace=invalid.trace(),  # every response on the wire, 429s retried inside discord.py too
             **shards,
         )
         self.settings = settings
+        self.invalid_requests = invalid
+        """401/403/429 answers in Discord's 10-minute window (this process's share of the limit)."""
         self.rng = rng or random.Random()
         self.pause_between_rounds = (
             settings.round_pause if pause_between_rounds is None else pause_between_rounds

@@ -103,6 +103,23 @@ class Settings(BaseSettings):
     Credited once, when the house account is first opened, with its own ledger entry
     (reason ``house_float``, counted as brought into the server by the audit). 0: none.
     """
+    calls_per_second: int = Field(
+        default=45, ge=0, le=50, validation_alias=AliasChoices("calls_per_second", "DISCORD_CALLS_PER_SECOND")
+    )
+    """Channel-route calls a second for the whole bot, every process together (``bot.budget``); 0: off.
+
+    Discord allows a token 50; interaction replies are not counted."""
+    redis_url: str | None = Field(default=None, validation_alias=AliasChoices("redis_url", "REDIS_URL"))
+    """``redis://host:port/db`` shares the call budget between processes; blank: each takes its share."""
+    invalid_requests_limit: int = Field(
+        default=2000,
+        ge=10,
+        le=8000,
+        validation_alias=AliasChoices("invalid_requests_limit", "INVALID_REQUESTS_LIMIT"),
+    )
+    """401/403/429 responses in 10 minutes (all processes) from which calls known to fail are stopped.
+
+    Discord blocks the address at 10,000."""
     api_base: str | None = Field(default=None, validation_alias=AliasChoices("api_base", "FLIPFLOP_API_BASE"))
     """Testing aid only: point discord.py at a local fake Discord (``http://127.0.0.1:PORT``)."""
 
@@ -170,6 +187,25 @@ class Settings(BaseSettings):
         if not 0 < first <= cap <= 60:
             raise ValueError("the first wait and the cap are seconds with 0 < first <= cap <= 60, like 0.5,4")
         return value
+    @field_validator("redis_url", mode="after")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        """A blank URL means no Redis; anything else is a ``redis://`` (or ``rediss://``) address."""
+        if value is None or not value.strip():
+            return None
+        url = value.strip()
+        if not url.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(
+                "the Redis address starts with redis:// (or rediss://), like redis://127.0.0.1:6379/0"
+            )
+        return url
+
+    @property
+    def processes(self) -> int:
+        """How many processes run the bot, from the shard settings (each runs ``len(SHARD_IDS)`` shards)."""
+        if self.shard_count is None or not self.shard_ids:
+            return 1
+        return max(1, -(-self.shard_count // len(self.shard_ids)))
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -24,7 +24,9 @@ def make_bot(db_path: Path, seed: int = 1, **kwargs: object) -> FlipFlopBot:
     kwargs.setdefault("tables_in_threads", False)
     # Cards read as text here; tests/cogs/test_card_emojis.py syncs the card emojis itself.
     kwargs.setdefault("card_emojis", False)
-    return create_bot(Settings(database_path=db_path, shard_count=1), rng=random.Random(seed), **kwargs)
+    # No global call budget: its waits are real time, and simcord's clock jumps (tests/cogs/test_budget*.py).
+    settings = Settings(database_path=db_path, shard_count=1, calls_per_second=0)
+    return create_bot(settings, rng=random.Random(seed), **kwargs)
 
 
 @pytest.fixture(autouse=True)

@@ -67,9 +67,12 @@ def route_of(url: str | Any) -> str:
     return "/" + "/".join(out)
 
 
-def http_trace() -> aiohttp.TraceConfig:
-    """The trace that counts every request on discord.py's HTTP session (status and seconds)."""
-    trace = aiohttp.TraceConfig()
+def http_trace(into: aiohttp.TraceConfig | None = None) -> aiohttp.TraceConfig:
+    """The trace that counts every request on discord.py's HTTP session (status and seconds).
+
+    ``into``: a trace the bot has already (the invalid-request count's), which keeps hearing.
+    """
+    trace = into or aiohttp.TraceConfig()
 
     async def start(session: aiohttp.ClientSession, ctx: SimpleNamespace, params: Any) -> None:
         ctx.started = time.perf_counter()
@@ -362,4 +365,4 @@ def instrument(bot: FlipFlopBot) -> None:
     instrument_searches()
     instrument_interactions(bot)
     instrument_gateway(bot)
-    bot.http.http_trace = http_trace()  # read when the session is made, at login
+    bot.http.http_trace = http_trace(bot.http.http_trace)  # read when the session is made, at login

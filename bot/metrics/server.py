@@ -18,6 +18,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 
+from bot.metrics.budget import BudgetCollector
 from bot.metrics.hooks import instrument, shard_label
 from bot.metrics.registry import DATABASE_UP, LOGGED_IN, REGISTRY
 
@@ -152,6 +153,7 @@ class MetricsServer:
         self.bot: FlipFlopBot | None = None
         self._runner: web.AppRunner | None = None
         self._collector: BotCollector | None = None
+        self._budget: BudgetCollector | None = None
 
     async def start(self, bot: FlipFlopBot) -> None:
         """Instrument ``bot`` and answer on the port."""
@@ -159,6 +161,8 @@ class MetricsServer:
         instrument(bot)
         self._collector = BotCollector(bot)
         REGISTRY.register(self._collector)
+        self._budget = BudgetCollector(bot)
+        REGISTRY.register(self._budget)
         app = web.Application()
         app.router.add_get("/metrics", self.metrics)
         app.router.add_get("/healthz", self.healthz)
@@ -171,6 +175,7 @@ class MetricsServer:
         """Every metric, the health gauges checked first."""
         assert self.bot is not None
         await check(self.bot)
+        await self.bot.invalid_requests.refresh()  # the 10-minute count falls as time passes
         body = generate_latest(REGISTRY)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
@@ -193,6 +198,9 @@ class MetricsServer:
         if self._collector is not None:
             REGISTRY.unregister(self._collector)
             self._collector = None
+        if self._budget is not None:
+            REGISTRY.unregister(self._budget)
+            self._budget = None
         self.sock.close()
 
 

@@ -11,6 +11,7 @@ back; the refunds' ledger entries name the manager). The audit is
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ from bot.table_render import seat_name
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
     from bot.runtime import TableRuntime
+    from cogs.flipflop.notifier import DiscordNotifier
 
 log = logging.getLogger("flipflop.admin")
 
@@ -62,6 +64,17 @@ CLOSED = N_("Table `{id}` is closed; {chips} went back to the players.")
 ALREADY_ENDED = N_("Table `{id}` has already ended; there was nothing to close.")
 KEPT = N_("Nothing was changed.")
 FAILED = N_("Something went wrong on our side; nothing was changed. Please try again.")
+GUARD_UP = N_(
+    "⚠️ Discord refused {count} of the bot's calls in the last 10 minutes, close to the limit at which"
+    " it blocks the bot for a while. Until that calms down the bot does not call again the channels and"
+    " messages that refused it (it needs View Channel, Send Messages and Embed Links where tables play)."
+)
+BUDGET_BUSY = N_(
+    "⏳ The bot is busy everywhere: table messages wait their turn and may show the latest move up to"
+    " {seconds} seconds late."
+)
+BUSY_AFTER_SECONDS = 5
+"""A table stale longer than this (waiting for the bot's channel-call budget) is worth telling a manager."""
 AUDIT_OK = N_("✅ The chips balance: {minted} brought in = {balances} in balances + {at_tables} at tables.")
 AUDIT_BAD = N_(
     "⚠️ The chips don't balance: {minted} brought in, but {balances} in balances + {at_tables} at tables"
@@ -163,6 +176,7 @@ class AdminCommands(commands.Cog):
 
     bot: FlipFlopBot
     runtime: TableRuntime
+    notifier: DiscordNotifier
 
     admin = app_commands.Group(
         name="admin", description="Server managers' tools: open tables, closing one, the chips audit."
@@ -194,16 +208,29 @@ class AdminCommands(commands.Cog):
             active=f"<t:{int(table.last_activity)}:R>",
         )
 
+    async def _health(self, t: Texts) -> list[str]:
+        """What a manager should know of the whole bot: calls stopped near Discord's limit, a long queue."""
+        lines = []
+        guard = self.bot.invalid_requests
+        await guard.refresh()
+        if guard.guarding:
+            lines.append(t.gettext(GUARD_UP).format(count=t.number(guard.count)))
+        stale = self.notifier.budget.oldest_stale()
+        if stale > BUSY_AFTER_SECONDS:
+            lines.append(t.gettext(BUDGET_BUSY).format(seconds=t.number(math.ceil(stale))))
+        return lines
+
     @admin.command(name="tables", description="List this server's open Flip Flop tables (Manage Server).")
     @app_commands.checks.has_permissions(manage_guild=True)
     async def admin_tables(self, interaction: discord.Interaction) -> None:
         assert interaction.guild is not None
         t = await self.bot.languages.reader(interaction)
         tables = self._guild_tables(interaction.guild.id)
+        health = await self._health(t)
         if not tables:
-            await send_ephemeral(interaction, t.gettext(NO_TABLES))
+            await send_ephemeral(interaction, "\n".join([t.gettext(NO_TABLES), *health]))
             return
-        lines = [t.gettext(TABLES_HEAD)]
+        lines = [*health, t.gettext(TABLES_HEAD)]
         for i, table in enumerate(tables):
             line = self._line(table, await self._opened(table), t)
             more = t.gettext(MORE_TABLES).format(count=t.number(len(tables) - i))

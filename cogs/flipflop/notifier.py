@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.budget import Priority
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.limits import fitted
@@ -63,6 +64,7 @@ from cogs.flipflop.layout import note
 from cogs.flipflop.pacing import CallBudget, EditPacer
 from cogs.flipflop.pings import TurnPings
 from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, practice_title
+from cogs.flipflop.turns import channel_budget, heard, take_turn
 from engine.events import (
     Discarded,
     Drew,
@@ -302,7 +304,9 @@ class DiscordNotifier:
         self.bot = bot
         self.open_hands: dict[tuple[str, int], OpenHand] = {}
         """The latest interaction behind each player's private hand message (valid 15 minutes)."""
-        self.pacer = EditPacer(limit=bot.harness.edit_limit)
+        self.budget = channel_budget(bot)
+        """This process's channel calls within the bot's budget (``bot.budget``); interactions are exempt."""
+        self.pacer = EditPacer(limit=bot.harness.edit_limit, budget=self.budget)
         """Table-message edits, at most 5 per 5 s per channel, made outside the table's lock."""
         self.below: dict[str, int] = {}
         """How many members' messages were posted below each table message since it was posted."""
@@ -383,17 +387,22 @@ class DiscordNotifier:
     async def _call(
         self, table_id: str, what: str, call: Awaitable[Any], timeout: float | None = None
     ) -> Sent:
+        stopped = await take_turn(self.bot, self.budget, table_id, what, call)
+        if stopped is not None:
+            return stopped
         self.calls.spent(table_id)
         try:
             async with asyncio.timeout(timeout):
                 await call
         except discord.HTTPException as e:
             sent = self._classify(e, what)
+            heard(self.bot, table_id, what, e, sent)
             log.warning("Table %s: could not %s (%s %s: %s)", table_id, what, e.status, e.code, e.text)
             return sent
         except PASSING as e:
             log.warning("Table %s: could not %s (%s)", table_id, what, type(e).__name__)
             return Sent(Delivery.FAILED)
+        heard(self.bot, table_id, what, None, Sent(Delivery.OK))
         return Sent(Delivery.OK)
 
     @staticmethod
@@ -569,6 +578,11 @@ class DiscordNotifier:
         A passing failure is tried again (a paced edit of the old message finds it gone and
         comes back here); a channel that is gone or refuses the bot is news for the runtime.
         """
+        stopped = await take_turn(self.bot, self.budget, table.id, "post")
+        if stopped is not None:  # the channel refuses the bot, and the guard is up
+            if stopped.status is not Delivery.FAILED:
+                self.tell(Undelivered(table.id, stopped))
+            return None
         self.calls.spent(table.id)
         try:
             t = await self.table_texts(table)
@@ -580,6 +594,8 @@ class DiscordNotifier:
             sent = (
                 self._classify(e, "post") if isinstance(e, discord.HTTPException) else Sent(Delivery.FAILED)
             )
+            if isinstance(e, discord.HTTPException):
+                heard(self.bot, table.id, "post", e, sent)
             if sent.status is Delivery.FAILED:
                 self._retry(table)
             else:
@@ -687,6 +703,7 @@ class DiscordNotifier:
             await asyncio.wait(list(self._tasks), timeout=drain)
         if not await self.pacer.close(max(0.0, end - loop.time())):
             log.warning("Stopped with table edits still pending; the next start brings the tables up to date")
+        await self.budget.close()
         for task in list(self._tasks):
             task.cancel()
         for key in list(self.open_hands):
@@ -756,6 +773,7 @@ class DiscordNotifier:
 
     async def post_table(self, table: Table) -> int | None:
         """Post the table message again at the bottom of the channel."""
+        await self.budget.take(Priority.MUST)
         try:
             t = await self.table_texts(table)
             sent = await self.channel(table).send(**self.screen(table, t).send())

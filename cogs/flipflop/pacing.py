@@ -18,6 +18,16 @@ as soon as it is due. A draw from the stock asks so: when the player's discard
 follows within the moment, the table is edited once (showing both); a slow
 player's draw still shows when the moment is over.
 
+**The bot's budget.** Every channel's calls together stay within the process's
+``ChannelBudget`` (``bot.budget``): when an edit of a channel is due and its window
+allows it, the worker asks the budget for a turn, with the moment the channel's
+oldest pending edit was first asked for. The table stale the longest is served
+first, and while a channel waits its requests keep replacing one another, so the
+edit made when the turn comes renders the latest state. A message's key says what
+it is (``priority_of``): a round record (``record:…``) must be made and goes
+first, a turn ping (``ping:…``) is skipped when others wait. The edit's own call
+uses the turn the worker waited for (``holding_turn``): one turn per call.
+
 ``CallBudget`` keeps a table's channel calls at most one per player move on
 average: a lone draw's edit (the one that may be left out) is asked for only
 while the table has calls to spare.
@@ -31,6 +41,8 @@ import math
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+
+from bot.budget import ChannelBudget, Priority, holding_turn, release_turn
 
 log = logging.getLogger("flipflop.pacing")
 
@@ -51,6 +63,8 @@ class Pending:
     edit: Edit
     floor: float
     wanted: float
+    since: float = -math.inf
+    """When the message was first asked for since its last edit (the stalest channel goes first)."""
 
     @property
     def at(self) -> float:
@@ -66,9 +80,12 @@ class EditPacer:
         limit: int | None = None,
         window: float | None = None,
         clock: Callable[[], float] | None = None,
+        budget: ChannelBudget | None = None,
     ) -> None:
         self._limit, self._window = limit, window
         self._clock = clock
+        self.budget = budget
+        """The process's channel-call budget, which every edit waits its turn in (None: no global budget)."""
         self._due: dict[int, dict[str, Pending]] = {}
         self._sent: dict[int, deque[float]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -103,9 +120,11 @@ class EditPacer:
         now = self._now()
         floor = now + delay if delay > 0 else -math.inf
         wanted = now + settle if settle > 0 else -math.inf
+        since = now
         if key in due:
             floor, wanted = max(floor, due[key].floor), min(wanted, due[key].wanted)
-        due[key] = Pending(edit, floor, wanted)
+            since = min(since, due[key].since)
+        due[key] = Pending(edit, floor, wanted, since)
         if channel_id not in self._workers:
             self._workers[channel_id] = asyncio.create_task(self._work(channel_id))
         elif channel_id in self._wake:  # a sleeping worker looks again: this edit may be due sooner
@@ -134,19 +153,54 @@ class EditPacer:
                     await self._pause(channel_id, wait)
                     continue
                 assert ready is not None
+                if self.budget is not None:
+                    ready = await self._turn(channel_id)
+                    if ready is None:
+                        continue
+                    due = self._due[channel_id]
                 edit = due.pop(ready).edit
                 if not due:
                     del self._due[channel_id]
                 self._sent.setdefault(channel_id, deque()).append(self._now())
+                held = holding_turn() if self.budget is not None else None
                 try:
                     await edit()
                 except Exception:  # an edit's failure is the notifier's to log; the worker carries on
                     log.exception("Table message edit failed in channel %s", channel_id)
+                finally:
+                    if held is not None:
+                        release_turn(held)
         finally:
             self._workers.pop(channel_id, None)
             self._wake.pop(channel_id, None)
             if not self._sent.get(channel_id):
                 self._sent.pop(channel_id, None)
+
+    async def _turn(self, channel_id: int) -> str | None:
+        """Wait for the budget's turn; then the message to edit (the latest request), or None.
+
+        None: a ping skipped under pressure (dropped), or nothing due any more.
+        """
+        assert self.budget is not None
+        ready = self._best(channel_id)
+        if ready is None:
+            return None
+        pending = self._due[channel_id][ready]
+        granted = await self.budget.take(priority_of(ready), self._now() - pending.since)
+        if not granted:
+            due = self._due.get(channel_id, {})
+            if priority_of(ready) is Priority.PING and due.get(ready) is pending:
+                del due[ready]
+                if not due:
+                    self._due.pop(channel_id, None)
+            return None
+        return self._best(channel_id)
+
+    def _best(self, channel_id: int) -> str | None:
+        """The channel's message due now that goes first: must-post, then the oldest, pings last."""
+        due, now = self._due.get(channel_id, {}), self._now()
+        ready = [(priority_of(key), p.since, key) for key, p in due.items() if p.at <= now]
+        return min(ready)[2] if ready else None
 
     async def _pause(self, channel_id: int, seconds: float) -> None:
         """Sleep ``seconds``, or until a new request wakes the channel's worker (it ends the sleep).
@@ -182,6 +236,15 @@ class EditPacer:
         await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
         self._due.clear()
         return not dropped
+
+
+def priority_of(key: str) -> Priority:
+    """What a paced message is, by its key: a round record must be made, a ping may be skipped."""
+    if key.startswith("record:"):
+        return Priority.MUST
+    if key.startswith("ping:"):
+        return Priority.PING
+    return Priority.EDIT
 
 
 ROUND_END_CALLS = 4
