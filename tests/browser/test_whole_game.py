@@ -61,6 +61,8 @@ async def test_a_whole_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monkey
         await room.shot("game-1-lobby")
         await room.button("Start", room.table).click()
         await expect(room.button("My hand")).to_be_visible()
+        # the table is a picture of itself (its alt text says the stock, the pile and the upcard)
+        await expect(room.table.locator("img[alt*='discard pile']")).to_be_visible()
         balances = {m.name: await pg.bot.ledger.balance(guild, m.id) for m in pg.members}
 
         turns_in_round, round_number, spreads = 0, 0, 0
@@ -83,6 +85,15 @@ async def test_a_whole_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monkey
             if room.to_act() == actor and await room.cards().count():
                 await room.discard()
         await room.shot("game-9-over")
+
+        # Every round ended with its record: its picture and Watch the replay, the last round's too.
+        assert round_number >= 1
+        for number in range(1, round_number + 1):
+            record = room.public.filter(has_text=re.compile(rf"Flip Flop — round {number}(?!\d)")).filter(
+                has_text="Watch the replay"
+            )
+            await expect(record).to_have_count(1)
+            await expect(record.locator("img").first).to_be_visible()
 
         # The final standings, as everyone sees them, and the chips in them add up.
         standings = room.public.filter(has_text="Final standings").last
