@@ -12,7 +12,7 @@ opponent's hand by the likelihood of everything they did
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from engine.ai.inference import Clues, misfits
@@ -135,6 +135,28 @@ def _pick_consistent(
     return pick
 
 
+def _deal_the_rest(
+    view: PlayerView,
+    fixed: dict[str, list[Card]],
+    counts: dict[str, int],
+    hands: dict[str, list[Card]],
+    rest: list[Card],
+    rand: Callable[[], float],
+) -> tuple[dict[str, list[Card]], list[Card]]:
+    """Shuffle what is left, fill the hands not chosen yet (their known cards kept) and make the stock."""
+    shuffled = sorted(rest, key=lambda _: rand())
+    for p in view.players:
+        if p in hands:
+            continue
+        mine = list(fixed.get(p, ()))
+        need = counts[p] - len(mine)
+        if need > 0:
+            mine.extend(shuffled[-need:])
+            del shuffled[-need:]
+        hands[p] = mine
+    return hands, shuffled[: view.stock_size]
+
+
 def sample_hidden(
     view: PlayerView,
     known: dict[str, list[Card]],
@@ -165,18 +187,7 @@ def sample_hidden(
         hands[p] = mine + pick
         chosen = set(pick)
         rest = [c for c in rest if c not in chosen]
-    rand = rng.random
-    shuffled = sorted(rest, key=lambda _: rand())
-    for p in view.players:
-        if p in hands:
-            continue
-        mine = list(fixed.get(p, ()))
-        need = counts[p] - len(mine)
-        if need > 0:
-            mine.extend(shuffled[-need:])
-            del shuffled[-need:]
-        hands[p] = mine
-    return hands, shuffled[: view.stock_size]
+    return _deal_the_rest(view, fixed, counts, hands, rest, rng.random)
 
 
 def sample_weighted(
@@ -226,14 +237,4 @@ def sample_weighted(
         hands[p] = mine + best
         chosen = set(best)
         rest = [c for c in rest if c not in chosen]
-    shuffled = sorted(rest, key=lambda _: rand())
-    for p in view.players:
-        if p in hands:
-            continue
-        mine = list(fixed.get(p, ()))
-        need = counts[p] - len(mine)
-        if need > 0:
-            mine.extend(shuffled[-need:])
-            del shuffled[-need:]
-        hands[p] = mine
-    return hands, shuffled[: view.stock_size]
+    return _deal_the_rest(view, fixed, counts, hands, rest, rand)
