@@ -35,7 +35,7 @@ from bot.runtime.outcomes import (
 )
 from bot.table.log import Entry
 from bot.table.model import Table
-from bot.table.transitions import dealt_commitment
+from bot.table.transitions import dealt_commitment, game_ends
 from engine import Card
 from engine.events import (
     CardShown,
@@ -417,14 +417,6 @@ _TOLD: dict[type, Callable[[Any, _Telling], list[str]]] = {
 """Each publicly told event's lines by its type; the others (draws, discards, spreads) show in the table."""
 
 
-def _game_ends(table: Table, events: Sequence[Event]) -> bool:
-    return (
-        table.stop_after_round
-        or (table.game is not None and table.game.public_view().over)
-        or any(isinstance(e, GameOver) for e in events)
-    )
-
-
 def event_lines(
     table: Table,
     events: Sequence[Event],
@@ -444,7 +436,7 @@ def event_lines(
         telling = _Telling(table, t, saved.stacks, saved.ends, ending, saved)
     else:
         stacks = table.game.public_view().stacks if table.game is not None else {}
-        telling = _Telling(table, t, stacks, _game_ends(table, events), ending)
+        telling = _Telling(table, t, stacks, game_ends(table, events), ending)
     out: list[str] = []
     for e in events:
         tell = _TOLD.get(type(e))

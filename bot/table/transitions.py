@@ -14,6 +14,7 @@ The table's deadlines are written here (``_after_events``) and read here
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -55,13 +56,22 @@ class Step:
     """The table-life notices that explain the change (told before its events)."""
 
 
+def game_ends(table: Table, events: Sequence[Event]) -> bool:
+    """The game ends with these events: no next deal is told, nor a pot carried into one."""
+    return (
+        table.stop_after_round
+        or (table.game is not None and table.game.public_view().over)
+        or any(isinstance(e, GameOver) for e in events)
+    )
+
+
 def logged(table: Table, step: Step) -> None:
     """Keep what a game's change tells in the table's round log (``bot.table.log``), worded when shown."""
     game = table.game
     if game is None or not (step.events or step.notices):
         return
     v = game.public_view()
-    ends = table.stop_after_round or v.over or any(isinstance(e, GameOver) for e in step.events)
+    ends = game_ends(table, step.events)
     dealt = next((e.number for e in step.events if isinstance(e, RoundStarted)), None)
     commitment = dealt_commitment(table, dealt) if dealt is not None else None
     table.log.add(
