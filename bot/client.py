@@ -20,7 +20,23 @@ from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.i18n.languages import LanguageBook
 from bot.i18n.mentions import COMMAND_IDS
 from bot.ledger import Ledger, LedgerError
-from bot.limits import fitted
+from bot.limits import (
+    BUTTON_LABEL,
+    CONTENT,
+    DESCRIPTION,
+    EMBED_TOTAL,
+    EMBEDS,
+    FIELD_NAME,
+    FIELD_VALUE,
+    FIELDS,
+    FOOTER,
+    OPTION_TEXT,
+    OPTIONS,
+    PLACEHOLDER,
+    TITLE,
+    embed_length,
+    shorten,
+)
 from bot.refusals import explain
 from bot.settings import Settings
 from bot.storage import StoreError, open_store, store_target
@@ -244,3 +260,66 @@ async def send_ephemeral(interaction: discord.Interaction, text: str, **kwargs: 
 def create_bot(settings: Settings, **kwargs: object) -> FlipFlopBot:
     """Build the bot (tests and the playground pass their own settings)."""
     return FlipFlopBot(settings, **kwargs)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ within Discord's limits
+
+
+def _fit_embed(embed: discord.Embed) -> discord.Embed:
+    data = embed.to_dict()
+    if len(data.get("title") or "") > TITLE:
+        embed.title = shorten(str(embed.title), TITLE)
+    if len(data.get("description") or "") > DESCRIPTION:
+        embed.description = shorten(str(embed.description), DESCRIPTION)
+    fields = data.get("fields") or []
+    if len(fields) > FIELDS:
+        for _ in range(len(fields) - FIELDS):
+            embed.remove_field(FIELDS)
+    for i, f in enumerate(embed.to_dict().get("fields") or []):
+        name, value = f.get("name") or "", f.get("value") or ""
+        if len(name) > FIELD_NAME or len(value) > FIELD_VALUE:
+            embed.set_field_at(
+                i,
+                name=shorten(name, FIELD_NAME),
+                value=shorten(value, FIELD_VALUE),
+                inline=bool(f.get("inline")),
+            )
+    footer = embed.footer.text or ""
+    if len(footer) > FOOTER:
+        embed.set_footer(text=shorten(footer, FOOTER), icon_url=embed.footer.icon_url)
+    over = embed_length(embed.to_dict()) - EMBED_TOTAL
+    if over > 0 and embed.description:  # the description gives way first: it is the longest part
+        embed.description = shorten(embed.description, max(200, len(embed.description) - over))
+    while embed_length(embed.to_dict()) > EMBED_TOTAL and embed.fields:  # then the last fields
+        embed.remove_field(len(embed.fields) - 1)
+    return embed
+
+
+def _fit_view(view: discord.ui.View) -> discord.ui.View:
+    for item in view.children:
+        if isinstance(item, discord.ui.Button) and item.label and len(item.label) > BUTTON_LABEL:
+            item.label = shorten(item.label, BUTTON_LABEL)
+        if isinstance(item, discord.ui.Select):
+            if item.placeholder and len(item.placeholder) > PLACEHOLDER:
+                item.placeholder = shorten(item.placeholder, PLACEHOLDER)
+            item.options = item.options[:OPTIONS]
+            for o in item.options:
+                o.label = shorten(o.label, OPTION_TEXT)
+                if o.description:
+                    o.description = shorten(o.description, OPTION_TEXT)
+    return view
+
+
+def fitted(fields: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of a send or an edit, shortened wherever Discord's limits would be broken."""
+    out = dict(fields)
+    content = out.get("content")
+    if isinstance(content, str) and len(content) > CONTENT:
+        out["content"] = shorten(content, CONTENT)
+    if isinstance(out.get("embed"), discord.Embed):
+        out["embed"] = _fit_embed(out["embed"])
+    if isinstance(out.get("embeds"), list):
+        out["embeds"] = [_fit_embed(e) for e in out["embeds"][:EMBEDS]]
+    if isinstance(out.get("view"), discord.ui.View):
+        out["view"] = _fit_view(out["view"])
+    return out

@@ -1,9 +1,10 @@
 """Discord's limits on a message, checked and met before anything is sent.
 
 One checker for every message the bot builds: ``problems`` lists what a
-payload (as Discord receives it) breaks; ``fitted`` takes the keyword
-arguments of a send or an edit and shortens whatever would overflow, the
-way a reader loses least: text is cut at a line (or word) boundary and ends
+payload (as Discord receives it) breaks; ``shorten`` fits a text to its room.
+On the Discord side, ``bot.client.fitted`` takes the keyword arguments of a
+send or an edit (discord.py's embeds and views) and shortens whatever would
+overflow with these limits, the way a reader loses least: text is cut at a line (or word) boundary and ends
 with "…", embed fields past the limit are dropped, labels are cut. A message
 is never refused by Discord for its size.
 
@@ -27,8 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import discord
 
 CONTENT = 2000
 EMBEDS = 10
@@ -70,7 +69,8 @@ def shorten(text: str, room: int) -> str:
     return cut.rstrip() + ELLIPSIS
 
 
-def _embed_length(e: Mapping[str, Any]) -> int:
+def embed_length(e: Mapping[str, Any]) -> int:
+    """Characters an embed counts toward Discord's 6,000 for a message's embeds together."""
     fields = e.get("fields") or []
     return (
         len(e.get("title") or "")
@@ -139,7 +139,7 @@ def _embeds_problems(embeds: list[Mapping[str, Any]]) -> list[str]:
         out.append(f"more than {EMBEDS} embeds")
     for e in embeds:
         out += _embed_problems(e)
-    if sum(_embed_length(e) for e in embeds) > EMBED_TOTAL:
+    if sum(embed_length(e) for e in embeds) > EMBED_TOTAL:
         out.append(f"embeds longer than {EMBED_TOTAL} in all")
     return out
 
@@ -244,64 +244,4 @@ def _row_problems(row: Mapping[str, Any], where: str) -> list[str]:
         out.append(f"{where}: more than {PER_ROW} buttons, or a select with company")
     for c in inner:
         out += _component_problems(c, where)
-    return out
-
-
-def _fit_embed(embed: discord.Embed) -> discord.Embed:
-    data = embed.to_dict()
-    if len(data.get("title") or "") > TITLE:
-        embed.title = shorten(str(embed.title), TITLE)
-    if len(data.get("description") or "") > DESCRIPTION:
-        embed.description = shorten(str(embed.description), DESCRIPTION)
-    fields = data.get("fields") or []
-    if len(fields) > FIELDS:
-        for _ in range(len(fields) - FIELDS):
-            embed.remove_field(FIELDS)
-    for i, f in enumerate(embed.to_dict().get("fields") or []):
-        name, value = f.get("name") or "", f.get("value") or ""
-        if len(name) > FIELD_NAME or len(value) > FIELD_VALUE:
-            embed.set_field_at(
-                i,
-                name=shorten(name, FIELD_NAME),
-                value=shorten(value, FIELD_VALUE),
-                inline=bool(f.get("inline")),
-            )
-    footer = embed.footer.text or ""
-    if len(footer) > FOOTER:
-        embed.set_footer(text=shorten(footer, FOOTER), icon_url=embed.footer.icon_url)
-    over = _embed_length(embed.to_dict()) - EMBED_TOTAL
-    if over > 0 and embed.description:  # the description gives way first: it is the longest part
-        embed.description = shorten(embed.description, max(200, len(embed.description) - over))
-    while _embed_length(embed.to_dict()) > EMBED_TOTAL and embed.fields:  # then the last fields
-        embed.remove_field(len(embed.fields) - 1)
-    return embed
-
-
-def _fit_view(view: discord.ui.View) -> discord.ui.View:
-    for item in view.children:
-        if isinstance(item, discord.ui.Button) and item.label and len(item.label) > BUTTON_LABEL:
-            item.label = shorten(item.label, BUTTON_LABEL)
-        if isinstance(item, discord.ui.Select):
-            if item.placeholder and len(item.placeholder) > PLACEHOLDER:
-                item.placeholder = shorten(item.placeholder, PLACEHOLDER)
-            item.options = item.options[:OPTIONS]
-            for o in item.options:
-                o.label = shorten(o.label, OPTION_TEXT)
-                if o.description:
-                    o.description = shorten(o.description, OPTION_TEXT)
-    return view
-
-
-def fitted(fields: dict[str, Any]) -> dict[str, Any]:
-    """The keyword arguments of a send or an edit, shortened wherever Discord's limits would be broken."""
-    out = dict(fields)
-    content = out.get("content")
-    if isinstance(content, str) and len(content) > CONTENT:
-        out["content"] = shorten(content, CONTENT)
-    if isinstance(out.get("embed"), discord.Embed):
-        out["embed"] = _fit_embed(out["embed"])
-    if isinstance(out.get("embeds"), list):
-        out["embeds"] = [_fit_embed(e) for e in out["embeds"][:EMBEDS]]
-    if isinstance(out.get("view"), discord.ui.View):
-        out["view"] = _fit_view(out["view"])
     return out

@@ -14,9 +14,7 @@ import base64
 import json
 import zlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
-
-import discord
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.computer_names import computer_name, computer_number
 from bot.history import computer_level
@@ -58,10 +56,28 @@ def replay_file(
 
 
 WATCH = N_("Watch the replay")
+"""The label of the link button to the page (drawn by the Discord side, ``cogs.flipflop.layout``)."""
+
+
+class Named(Protocol):
+    """A member as the server knows them (a ``discord.Member`` is one)."""
+
+    @property
+    def display_name(self) -> str:
+        """The name the server shows."""
+        ...
+
+
+class Members(Protocol):
+    """Where members' names are looked up (a ``discord.Guild`` is one: its member cache)."""
+
+    def get_member(self, user_id: int, /) -> Named | None:
+        """The member with this id, if known."""
+        ...
 
 
 def seat_names(
-    members: Mapping[str, int], guild: discord.Guild | None, t: Texts, known: Mapping[int, str] | None = None
+    members: Mapping[str, int], guild: Members | None, t: Texts, known: Mapping[int, str] | None = None
 ) -> dict[str, str]:
     """Seat id → the name the page shows: ``🤖 Basic 2`` for a computer, else a display name.
 
@@ -87,7 +103,7 @@ def seat_names(
 
 
 def story_file(
-    found: RoundStory, guild: discord.Guild | None, t: Texts, known: Mapping[int, str] | None = None
+    found: RoundStory, guild: Members | None, t: Texts, known: Mapping[int, str] | None = None
 ) -> dict[str, Any]:
     """A stored round as ``/flipflop round`` attaches it (``replay_file``; ``known`` as in ``seat_names``)."""
     return replay_file(
@@ -96,13 +112,6 @@ def story_file(
         names=seat_names(found.members, guild, t, known),
         number=found.number,
         round_id=found.round_id,
-    )
-
-
-def watch_button(base_url: str, data: Mapping[str, Any], t: Texts) -> discord.ui.Button[discord.ui.View]:
-    """**Watch the replay**: a link button to the page, carrying the round when it fits (``replay_link``)."""
-    return discord.ui.Button(
-        style=discord.ButtonStyle.link, label=t.gettext(WATCH), url=replay_link(base_url, data)
     )
 
 

@@ -17,8 +17,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import discord
-
 from bot.coach_render import practice_dress
 from bot.first_game import short_buy_in
 from bot.i18n import N_, Texts
@@ -27,8 +25,10 @@ from bot.render import card, cards, look, suit_name
 from bot.table.model import MAX_SEATS, MIN_SEATS, Table
 from bot.table_picture import FILE_NAME, MAX_BYTES, alt, render, scene, undrawn
 from bot.table_render import (
+    OVER,
     POT_NAME,
     SEED_SHOWN,
+    Colour,
     _status,
     away_rule,
     commitment_lines,
@@ -78,7 +78,7 @@ class Page:
     title: str
     blocks: tuple[str, ...]
     footer: str
-    colour: discord.Colour
+    colour: Colour
     fair: bool = False
     picture: Picture | None = None
 
@@ -464,7 +464,7 @@ def closed_page(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
 
 def note_page(title: str, text: str, table: Table | None = None, t: Texts | None = None) -> Page:
     """A message left behind: a lobby cancelled or gone to a thread, a table moved (grey, no controls)."""
-    page = Page(title, (text,), "", discord.Colour.dark_grey())
+    page = Page(title, (text,), "", OVER)
     if table is not None and t is not None and table.practice:
         page = replace(page, title=practice_dress(t, title, None, None)[0])
     return fit_page(page)

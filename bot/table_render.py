@@ -13,8 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import discord
-
 from bot.computer_names import computer_name
 from bot.i18n import N_, Texts
 from bot.render import card, cards, suit_name
@@ -57,13 +55,18 @@ from engine.events import (
 )
 from engine.view import PlayerView, PublicView
 
-GREEN = discord.Colour.from_rgb(46, 139, 87)
-PLAYING = discord.Colour.blurple()
-BETWEEN = discord.Colour.gold()
-OVER = discord.Colour.dark_grey()
+Colour = int
+"""A message's accent colour as 0xRRGGBB (Discord's own form: a component's ``accent_color``)."""
+GREEN: Colour = 0x2E8B57
+PLAYING: Colour = 0x5865F2
+"""Discord's blurple."""
+BETWEEN: Colour = 0xF1C40F
+"""Discord's gold."""
+OVER: Colour = 0x607D8B
+"""Discord's dark grey."""
 
 
-def state_colour(table: Table) -> discord.Colour:
+def state_colour(table: Table) -> Colour:
     """The table message's accent: green open lobby, blurple round in play, gold between rounds, grey over."""
     if table.status == "lobby":
         return GREEN

@@ -133,20 +133,13 @@ def test_nothing_is_imported_from_a_higher_layer() -> None:
 
 
 CLIENT_EDGE = {
-    "bot/client.py": "starts the discord.py client: intents, shards, the command tree, its sync",
+    "bot/client.py": "starts the discord.py client (intents, shards, command tree); fits what it sends",
     "bot/i18n/discord_translator.py": "discord.py's translator: command names in Discord's picker",
     "bot/metrics/hooks.py": "counts the client's REST calls and interaction answers for /metrics",
     "bot/testing_api.py": "points discord.py's HTTP and gateway at a local fake Discord (tests, playground)",
     "bot/playground.py": "runs the bot against simcord's simulated Discord (make play)",
 }
 """The modules of ``bot/`` that start and connect the Discord client, and may import discord."""
-DISCORD_NOT_MOVED_YET = {
-    "bot/limits.py": "checks payloads as discord.py builds them (views, files)",
-    "bot/replay_link.py": "builds the Watch the replay link button",
-    "bot/table_layout.py": "the table's state colour as a discord.Colour",
-    "bot/table_render.py": "the table's state colours as discord.Colour",
-}
-"""Presentation modules of ``bot/`` that still import discord; this list may only shrink."""
 
 
 def discord_importers(layer: str) -> set[str]:
@@ -168,9 +161,8 @@ def discord_importers(layer: str) -> set[str]:
 
 def test_only_the_client_edge_imports_discord() -> None:
     assert discord_importers("engine") == set()
-    extra = discord_importers("bot") - set(CLIENT_EDGE) - set(DISCORD_NOT_MOVED_YET)
+    extra = discord_importers("bot") - set(CLIENT_EDGE)
     assert extra == set(), "presentation, storage and runtime are free of Discord: move it to cogs/"
-    assert set(DISCORD_NOT_MOVED_YET) <= discord_importers("bot")  # a moved one leaves the list
 
 
 def test_the_rules_do_not_import_computer_play() -> None:

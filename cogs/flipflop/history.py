@@ -23,9 +23,10 @@ from bot.history import RoundStory, history, round_story, stats
 from bot.i18n import N_, Texts
 from bot.limits import CONTENT, shorten
 from bot.refusals import explain
-from bot.replay_link import story_file, watch_button
+from bot.replay_link import story_file
 from bot.table.model import TableError
 from cogs.flipflop.coach import analyse_view
+from cogs.flipflop.layout import watch_button
 from cogs.flipflop.story import history_line, stats_text, story_lines, who
 from engine.fairness import Verification
 

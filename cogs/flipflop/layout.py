@@ -11,13 +11,16 @@ five separators, and each row here is at most five buttons or one menu.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
+from bot.i18n import Texts
 from bot.limits import shorten
+from bot.replay_link import WATCH, replay_link
 from bot.table_layout import TEXT_ROOM, Page
+from bot.table_render import OVER
 
 Row = Sequence[discord.ui.Item[Any]]
 
@@ -54,5 +57,12 @@ def note(text: str, row: Row = ()) -> discord.ui.LayoutView:
 
     A table message is a V2 message, and stays one: a note replaces it in the same form.
     """
-    page = Page("", (shorten(text, TEXT_ROOM),), "", discord.Colour.dark_grey())
+    page = Page("", (shorten(text, TEXT_ROOM),), "", OVER)
     return layout(page, [row])
+
+
+def watch_button(base_url: str, data: Mapping[str, Any], t: Texts) -> discord.ui.Button[discord.ui.View]:
+    """**Watch the replay**: a link button to the page, carrying the round when it fits (``replay_link``)."""
+    return discord.ui.Button(
+        style=discord.ButtonStyle.link, label=t.gettext(WATCH), url=replay_link(base_url, data)
+    )

@@ -30,10 +30,10 @@ import aiohttp
 import discord
 
 from bot.budget import Priority
+from bot.client import fitted
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
-from bot.limits import fitted
-from bot.replay_link import story_file, watch_button
+from bot.replay_link import story_file
 from bot.runtime import (
     ComputersOnly,
     Delivery,
@@ -60,7 +60,7 @@ from bot.table_render import (
     unreadable_line,
 )
 from cogs.flipflop.controls import PlayAgainButton, label
-from cogs.flipflop.layout import note
+from cogs.flipflop.layout import note, watch_button
 from cogs.flipflop.pacing import CallBudget, EditPacer
 from cogs.flipflop.pings import TurnPings
 from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, practice_title

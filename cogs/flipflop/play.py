@@ -17,12 +17,11 @@ from typing import Any
 
 import discord
 
-from bot.client import send_ephemeral
+from bot.client import fitted, send_ephemeral
 from bot.first_hands import FirstHands
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
 from bot.ledger import InsufficientChips, LedgerError
-from bot.limits import fitted
 from bot.refusals import explain
 from bot.rules_pages import FIRST_HAND_TIP
 from bot.runtime import Outcome, StaleControl, TableClosed, TableRuntime

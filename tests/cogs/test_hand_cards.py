@@ -253,20 +253,20 @@ async def test_the_last_move_says_who_dropped(world: World) -> None:
 async def test_the_table_colour_says_its_state(world: World) -> None:
     ann, ben, cat = world.members[:3]
     lobby = (await ann.slash(world.channel, "flipflop start")).response.message
-    assert accent(lobby) == GREEN.value
+    assert accent(lobby) == GREEN
     await ben.click(lobby, label="Join")
     await cat.click(lobby, label="Join")
     await ann.click(lobby, label="Start")
     await world.env.settle()
-    assert accent(table_message(world)) == PLAYING.value
+    assert accent(table_message(world)) == PLAYING
     table = table_in(world)
     assert table is not None and table.game is not None
     hands = Hands(world)
     while table.game.in_round:
         await play_step(world, hands, drop_below=40)
     await world.env.settle()
-    assert accent(table_message(world)) in (BETWEEN.value, OVER.value)
-    assert (accent(table_message(world)) == OVER.value) == table.game.public_view().over
+    assert accent(table_message(world)) in (BETWEEN, OVER)
+    assert (accent(table_message(world)) == OVER) == table.game.public_view().over
 
 
 LONG_NAMES = [

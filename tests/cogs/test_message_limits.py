@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from simcord.http import router
 
+from bot.client import fitted
 from bot.i18n import LANGUAGES
-from bot.limits import CONTENT, fitted, problems, shorten
+from bot.limits import CONTENT, problems, shorten
 from cogs.flipflop import history
 from tests.cogs.helpers import ShowingView, select_id, selects, table_in, table_message
 from tests.cogs.test_languages_game import ops
