@@ -38,13 +38,20 @@ run: $(STAMP_RUN)
 # so the long ones start at once on every worker instead of queuing on one. JOBS=0: one process.
 JOBS ?= 4
 XDIST = -n $(JOBS) --maxschedchunk 2
+# The rules once more from their sources: the compiled and the plain engine must agree. The
+# statistical tests (the shuffle, never compiled) run in the main pass: once is enough. This pass
+# runs in one process beside the main one, on the CPU the main pass leaves idle while its e2e
+# tests wait on a real process; its output follows the main pass's, and either failing fails.
+PURE_LOG := $(VENV)/pure-engine.log
 test: $(STAMP_TEST)
 	$(BIN)/ruff check engine bot cogs tests bench setup.py
 	$(BIN)/mypy --strict engine bot cogs
-	$(BIN)/python -m pytest $(XDIST)
-	# The rules once more from their sources: the compiled and the plain engine must agree. The
-	# statistical tests (the shuffle, never compiled) ran above: once is enough.
-	FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q $(XDIST) -m "not statistical" tests/engine
+	@FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q -p no:cacheprovider -m "not statistical" tests/engine \
+		> $(PURE_LOG) 2>&1 & pure=$$!; \
+	$(BIN)/python -m pytest $(XDIST); main=$$?; \
+	wait $$pure; pure_status=$$?; \
+	echo "== the engine from its sources (FLIPFLOP_PURE_ENGINE=1) =="; cat $(PURE_LOG); \
+	test $$main -eq 0 && test $$pure_status -eq 0
 
 $(STAMP_BROWSER): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[browser]'
