@@ -18,7 +18,7 @@ from bot.cards import CardFaces
 from bot.cards.styles import CardStyles
 from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.i18n.languages import LanguageBook
-from bot.i18n.mentions import COMMAND_IDS
+from bot.i18n.mentions import COMMANDS, name_members_with
 from bot.ledger import Ledger, LedgerError
 from bot.limits import (
     BUTTON_LABEL,
@@ -49,30 +49,38 @@ if TYPE_CHECKING:
     from bot.runtime import TableRuntime
 
 
-def command_ids(commands: Iterable[app_commands.AppCommand]) -> dict[str, int]:
-    """Every command path of the synced commands (``"flipflop history"``), each with its top-level id."""
-    out: dict[str, int] = {}
+def command_mentions(commands: Iterable[app_commands.AppCommand]) -> dict[str, str]:
+    """Every command path of the synced commands (``"flipflop history"``), each with its mention."""
+    out: dict[str, str] = {}
 
-    def walk(prefix: str, options: Iterable[object], root: int) -> None:
+    def walk(prefix: str, options: Iterable[object]) -> None:
         for option in options:
             if isinstance(option, app_commands.AppCommandGroup):
                 path = f"{prefix} {option.name}"
-                out[path] = root
-                walk(path, option.options, root)
+                out[path] = option.mention
+                walk(path, option.options)
 
     for command in commands:
         if command.type is not discord.AppCommandType.chat_input:
             continue
-        out[command.name] = command.id
-        walk(command.name, command.options, command.id)
+        out[command.name] = command.mention
+        walk(command.name, command.options)
     return out
 
 
-def remember_commands(commands: Iterable[app_commands.AppCommand]) -> dict[str, int]:
-    """Keep the synced commands' ids: sentences name them as clickable mentions (``bot.i18n.mentions``)."""
-    ids = command_ids(commands)
-    COMMAND_IDS.set(ids)
-    return ids
+def remember_commands(commands: Iterable[app_commands.AppCommand]) -> dict[str, str]:
+    """Keep the synced commands' mentions: sentences name them clickably (``bot.i18n.mentions``)."""
+    mentions = command_mentions(commands)
+    COMMANDS.set(mentions)
+    return mentions
+
+
+def member_mention(user_id: int) -> str:
+    """A member as Discord mentions them (``bot.i18n.mentions.member``; sent with mentions switched off)."""
+    return f"<@{user_id}>"
+
+
+name_members_with(member_mention)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from bot.coach_render import practice_dress
 from bot.first_game import short_buy_in
 from bot.i18n import N_, Texts
+from bot.i18n.mentions import member
 from bot.limits import V2_TEXT, shorten
 from bot.render import card, cards, look, suit_name
 from bot.table.model import MAX_SEATS, MIN_SEATS, Table
@@ -199,7 +200,7 @@ def lobby_page(table: Table, t: Texts) -> Page:
     if warning := short_buy_in(table, t):  # allowed (R2.1), but the players should know
         blocks.append(warning)
     if waiting := [u for u in table.invited if u not in table.seats]:
-        mentions = shorten(", ".join(f"<@{u}>" for u in waiting), INVITED_ROOM)
+        mentions = shorten(", ".join(member(u) for u in waiting), INVITED_ROOM)
         invite = t.gettext("🔁 Play again: last game's players, click Join")
         blocks.append(f"**{invite}**\n{mentions}")
     blocks.append(f"**{heading}**\n" + ("\n".join(seated) or "—"))

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.computer_names import computer_name
 from bot.i18n import N_, Texts
+from bot.i18n.mentions import member
 from bot.render import card, cards, suit_name
 from bot.round_picture import Ending
 from bot.runtime.outcomes import (
@@ -84,7 +85,7 @@ def seat_name(table: Table, t: Texts, user_id: int | str) -> str:
     computer = table.computers.get(int(user_id))
     if computer is not None:
         return computer_name(computer.level, computer.number, t)
-    return table.names.get(int(user_id), f"<@{user_id}>")
+    return table.names.get(int(user_id)) or member(int(user_id))
 
 
 AWAY_RULE = N_(
@@ -648,10 +649,10 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
         )
     if isinstance(notice, StopRequested):
         return t.gettext("⏹️ {member} will stop the game when this round ends.").format(
-            member=f"<@{notice.by}>"
+            member=member(notice.by)
         )
     if isinstance(notice, Stopped):
-        return t.gettext("⏹️ {member} stopped the game.").format(member=f"<@{notice.by}>")
+        return t.gettext("⏹️ {member} stopped the game.").format(member=member(notice.by))
     if isinstance(notice, ComputersOnly):
         return t.gettext("🤖 Only computer players are left at the table, so the game ends.")
     if isinstance(notice, Resumed):
@@ -685,7 +686,7 @@ def _closed_line(table: Table, notice: TableClosed, t: Texts) -> str | None:
 def unreadable_line(refunds: dict[int, int], t: Texts) -> str:
     """A saved table this version can not read was closed."""
     paid = ", ".join(
-        t.gettext("{name} got {amount} back").format(name=f"<@{u}>", amount=t.chips(a))
+        t.gettext("{name} got {amount} back").format(name=member(u), amount=t.chips(a))
         for u, a in refunds.items()
         if a
     )

@@ -10,6 +10,7 @@ hidden that way is still a circle for a reader.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from radon.complexity import cc_rank, cc_visit
@@ -163,6 +164,21 @@ def test_only_the_client_edge_imports_discord() -> None:
     assert discord_importers("engine") == set()
     extra = discord_importers("bot") - set(CLIENT_EDGE)
     assert extra == set(), "presentation, storage and runtime are free of Discord: move it to cogs/"
+
+
+MENTION = re.compile(r"<[@#&]!?\{|</\{")
+"""A Discord mention written from a value: ``<@{id}>``, ``<#{id}>``, ``<@&{id}>``, ``</{path}:{id}>``."""
+
+
+def test_only_the_client_edge_writes_a_discord_mention() -> None:
+    """Below the client, a member or a command is named through ``bot.i18n.mentions`` (the edge's form)."""
+    writers = {
+        str(path.relative_to(ROOT))
+        for layer in ("engine", "bot")
+        for path in (ROOT / layer).rglob("*.py")
+        if MENTION.search(path.read_text())
+    }
+    assert writers <= set(CLIENT_EDGE), writers - set(CLIENT_EDGE)
 
 
 def test_the_rules_do_not_import_computer_play() -> None:

@@ -10,16 +10,16 @@ from babel.messages.pofile import read_po
 
 from bot.i18n import texts
 from bot.i18n.languages import LANGUAGES
-from bot.i18n.mentions import COMMAND_IDS, TYPED, link_commands, mention
+from bot.i18n.mentions import COMMANDS, TYPED, link_commands, mention
 from tests.bot.test_new_user_words import ROOT
 from tests.conftest import World
 
 IDS = {
-    "flipflop": 11,
-    "flipflop start": 11,
-    "flipflop round": 11,
-    "flipflop admin tables": 11,
-    "chips grant": 22,
+    "flipflop": "</flipflop:11>",
+    "flipflop start": "</flipflop start:11>",
+    "flipflop round": "</flipflop round:11>",
+    "flipflop admin tables": "</flipflop admin tables:11>",
+    "chips grant": "</chips grant:22>",
 }
 
 
@@ -46,7 +46,7 @@ def test_texts_link_commands_only_where_the_ids_were_remembered() -> None:
     assert t.gettext(message) == message  # no bot has synced here
 
     def synced() -> str:
-        COMMAND_IDS.set(IDS)
+        COMMANDS.set(IDS)
         return t.gettext(message)
 
     assert contextvars.copy_context().run(synced).endswith("</flipflop start:11>.")
