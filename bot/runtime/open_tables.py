@@ -74,15 +74,16 @@ class OpenTables:
         """Apply ``change`` to the table, then its chips, history and save in one transaction.
 
         ``told``: the notices that explain the change (or how to find them from the changed table
-        and its step); they and the change's events are kept in the table's round log, saved
-        with it. If anything fails, the table in memory is put back as it was (or, when
-        another writer saved it first, replaced by what is saved: ``TableMoved``).
+        and its step), after any the transition gave itself; they and the change's events are
+        kept in the table's round log, saved with it. If anything fails, the table in memory is
+        put back as it was (or, when another writer saved it first, replaced by what is saved:
+        ``TableMoved``).
         """
         before, version = table.to_json(), table.version
         moved: list[Table | None] = []
         try:
             step = change(table)
-            step.notices = told(table, step) if callable(told) else told
+            step.notices = (*step.notices, *(told(table, step) if callable(told) else told))
             if step.bump:
                 table.seq += 1
             if table.status == "closed":

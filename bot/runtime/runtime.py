@@ -58,6 +58,9 @@ from engine.events import Event
 
 log = logging.getLogger("flipflop.runtime")
 
+Change = Callable[[Table, float], Step]
+"""A member's command as a transition: the table and the command's moment in, its step out."""
+
 
 def clicked_at(table: Table, guild_id: int | None, channel_id: int | None) -> bool:
     """A click made where ``table``'s controls are shown: its server, and its channel or game thread.
@@ -152,6 +155,22 @@ class TableRuntime:
             table = self._open(table_id)
             transitions.heard(table, interaction_id)
             yield table
+
+    async def _run(
+        self, table_id: str, interaction_id: int | None, change: Change, told: Told = ()
+    ) -> Outcome:
+        """A member's command, the one way through: lock, clock, transition, transaction, outcome.
+
+        Under the table's lock: the interaction heard, the clock read once, the transition (its
+        checks first) with its chips, history and save in one transaction, the next deadline
+        armed, and the outcome booked its turn to be told (``tell``).
+
+        A transition that refuses raises before anything changed (``TableError``): nothing is saved.
+        """
+        async with self._command(table_id, interaction_id) as table:
+            now = self.clock()
+            step = await self._commit(table, lambda t: change(t, now), told)
+            return self._done(Outcome(table, tuple(step.events), step.notices))
 
     async def _commit(self, table: Table, change: Callable[[Table], Step], told: Told = ()) -> Step:
         """One transition, its chips and its save in one transaction (the caller holds the lock).
@@ -306,20 +325,15 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """R2.2: take a seat in the lobby."""
-        async with self._command(table_id, interaction_id) as table:
-            now = self.clock()
-            await self._commit(table, lambda t: transitions.join(t, user_id, name, now))
-            return self._done(Outcome(table))
+        return await self._run(
+            table_id, interaction_id, lambda t, now: transitions.join(t, user_id, name, now)
+        )
 
     async def leave_lobby(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
         """Leave a lobby; the last member out closes it and every buy-in goes back."""
-        async with self._command(table_id, interaction_id) as table:
-            refunds = {u: table.buy_in for u in [user_id, *table.computers]}
-            now = self.clock()
-            await self._commit(table, lambda t: transitions.leave_lobby(t, user_id, now))
-            closed = table.status == "closed"
-            notices: tuple[Notice, ...] = (TableClosed("empty", refunds, by=user_id),) if closed else ()
-            return self._done(Outcome(table, notices=notices))
+        return await self._run(
+            table_id, interaction_id, lambda t, now: transitions.leave_lobby(t, user_id, now)
+        )
 
     async def add_computer(
         self,
@@ -331,12 +345,11 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """The host seats a computer player of ``level``; the house pays its buy-in."""
-        async with self._command(table_id, interaction_id) as table:
-            now = self.clock()
-            await self._commit(
-                table, lambda t: transitions.add_computer(t, user_id, may_manage, level, LEVELS, now)
-            )
-            return self._done(Outcome(table))
+        return await self._run(
+            table_id,
+            interaction_id,
+            lambda t, now: transitions.add_computer(t, user_id, may_manage, level, LEVELS, now),
+        )
 
     async def remove_computer(
         self,
@@ -347,10 +360,9 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """The host takes the last computer player off the table."""
-        async with self._command(table_id, interaction_id) as table:
-            now = self.clock()
-            await self._commit(table, lambda t: transitions.remove_computer(t, user_id, may_manage, now))
-            return self._done(Outcome(table))
+        return await self._run(
+            table_id, interaction_id, lambda t, now: transitions.remove_computer(t, user_id, may_manage, now)
+        )
 
     async def cancel(
         self,
@@ -361,10 +373,9 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """The host (or a manager) closes a lobby; every buy-in goes back."""
-        async with self._command(table_id, interaction_id) as table:
-            refunds = table.refunds()
-            await self._commit(table, lambda t: transitions.cancel(t, user_id, may_manage))
-            return self._done(Outcome(table, notices=(TableClosed("cancelled", refunds, by=user_id),)))
+        return await self._run(
+            table_id, interaction_id, lambda t, _: transitions.cancel(t, user_id, may_manage)
+        )
 
     # ---------------------------------------------------------------- game
 
@@ -377,14 +388,12 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """R8.1: the host starts the game; stakes are paid and the first round dealt."""
-        async with self._command(table_id, interaction_id) as table:
-            now = self.clock()
-            step = await self._commit(
-                table,
-                lambda t: transitions.start(t, user_id, may_manage, now, self.round_pause),
-                lambda t, _: (GameStarted(len(t.seats)),),
-            )
-            return self._done(Outcome(table, tuple(step.events), step.notices))
+        return await self._run(
+            table_id,
+            interaction_id,
+            lambda t, now: transitions.start(t, user_id, may_manage, now, self.round_pause),
+            lambda t, _: (GameStarted(len(t.seats)),),
+        )
 
     async def act(
         self,
@@ -399,6 +408,9 @@ class TableRuntime:
 
         Raises ``StaleControl`` for a control from an earlier state, and the
         engine's ``IllegalAction`` for a move the rules refuse (nothing changes).
+        The one command that is not a single transition (``_run``): an away member's
+        move brings them back first, and the move itself is ``apply_action``, the path
+        every game move takes (a member's, a computer's, a timer's).
         """
         async with self._command(table_id, interaction_id) as table:
             transitions.must_play(table, user_id)
@@ -414,42 +426,38 @@ class TableRuntime:
 
     async def away(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
         """A seated member steps away: the basic computer plays their seat with their chips."""
-        async with self._command(table_id, interaction_id) as table:
-            step = await self._commit(
-                table,
-                lambda t: transitions.away(t, user_id),
-                lambda t, _: (WentAway(user_id, False, t.away_rounds),),
-            )
-            return self._done(Outcome(table, notices=step.notices))
+        return await self._run(
+            table_id,
+            interaction_id,
+            lambda t, _: transitions.away(t, user_id),
+            lambda t, _: (WentAway(user_id, False, t.away_rounds),),
+        )
 
     async def back(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
         """An away member is back (**I'm back**, from the table or their hand): they play their seat again."""
-        async with self._command(table_id, interaction_id) as table:
-            now = self.clock()
-            back = (CameBack(user_id),)
-            step = await self._commit(table, lambda t: transitions.back(t, user_id, now), back)
-            return self._done(Outcome(table, notices=step.notices))
+        return await self._run(
+            table_id, interaction_id, lambda t, now: transitions.back(t, user_id, now), (CameBack(user_id),)
+        )
 
     async def leave_after_round(
         self, table_id: str, user_id: int, *, interaction_id: int | None = None
     ) -> Outcome:
         """R8.4: leave when this round ends (at once between rounds)."""
-        async with self._command(table_id, interaction_id) as table:
-            now = self.clock()
-            step = await self._commit(
-                table,
-                lambda t: transitions.leave_after_round(t, user_id, now, self.round_pause),
-                lambda _, s: (LeavingAfterRound(user_id),) if s.later else (),
-            )
-            return self._done(Outcome(table, tuple(step.events), step.notices))
+        return await self._run(
+            table_id,
+            interaction_id,
+            lambda t, now: transitions.leave_after_round(t, user_id, now, self.round_pause),
+            lambda _, s: (LeavingAfterRound(user_id),) if s.later else (),
+        )
 
     async def stay(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
         """Take back "leave after this round" (R8.4) while the round is still on."""
-        async with self._command(table_id, interaction_id) as table:
-            step = await self._commit(
-                table, lambda t: transitions.stay(t, user_id), (LeavingAfterRound(user_id, staying=True),)
-            )
-            return self._done(Outcome(table, notices=step.notices))
+        return await self._run(
+            table_id,
+            interaction_id,
+            lambda t, _: transitions.stay(t, user_id),
+            (LeavingAfterRound(user_id, staying=True),),
+        )
 
     async def stop(
         self,
@@ -460,14 +468,12 @@ class TableRuntime:
         interaction_id: int | None = None,
     ) -> Outcome:
         """R8.2: the host (or a manager) ends the game now between rounds, or when the round ends."""
-        async with self._command(table_id, interaction_id) as table:
-            now = self.clock()
-            step = await self._commit(
-                table,
-                lambda t: transitions.stop(t, user_id, may_manage, now, self.round_pause),
-                lambda _, s: (StopRequested(user_id),) if s.later else (Stopped(user_id),),
-            )
-            return self._done(Outcome(table, tuple(step.events), step.notices))
+        return await self._run(
+            table_id,
+            interaction_id,
+            lambda t, now: transitions.stop(t, user_id, may_manage, now, self.round_pause),
+            lambda _, s: (StopRequested(user_id),) if s.later else (Stopped(user_id),),
+        )
 
     async def seed(self, table_id: str, user_id: int, text: str, *, interaction_id: int | None = None) -> int:
         """``/flipflop seed``: a seated player's text for the next deal's client seed; returns that round.

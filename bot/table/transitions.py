@@ -32,7 +32,7 @@ from bot.table.model import (
     account,
     cash_outs,
 )
-from bot.table.notices import Notice
+from bot.table.notices import Notice, TableClosed
 from engine import Card, Game, Leave, Seat
 from engine.actions import Action
 from engine.events import Event, GameOver, RoundEnded, RoundStarted, SeatClosed
@@ -203,12 +203,15 @@ def leave_lobby(table: Table, user_id: int, now: float) -> Step:
     table.last_activity = now
     postings = [Posting(account(user_id), table.buy_in, "refund")]
     humans = [u for u in table.seats if u not in table.computers]
+    notices: tuple[Notice, ...] = ()
     if not humans:
         table.status = "closed"  # computers never play alone; their buy-ins go back too
         postings += [Posting(HOUSE_ID, table.buy_in, "refund") for _ in table.computers]
+        refunds = {u: table.buy_in for u in [user_id, *table.computers]}
+        notices = (TableClosed("empty", refunds, by=user_id),)
     elif table.host_id == user_id:
         table.host_id = humans[0]
-    return Step(postings=_moving(table, *postings))
+    return Step(postings=_moving(table, *postings), notices=notices)
 
 
 def cancel(table: Table, user_id: int, may_manage: bool) -> Step:
@@ -217,7 +220,10 @@ def cancel(table: Table, user_id: int, may_manage: bool) -> Step:
         raise TableError("cancel_not_allowed")
     if table.status != "lobby":
         raise TableError("cancel_after_start")
-    return close(table)
+    refunds = table.refunds()
+    step = close(table)
+    step.notices = (TableClosed("cancelled", refunds, by=user_id),)
+    return step
 
 
 def close(table: Table, actor_id: int | None = None) -> Step:
