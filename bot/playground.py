@@ -20,15 +20,19 @@ import random
 import signal
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.cards import STYLES, all_faces
 from bot.client import FlipFlopBot, Harness, create_bot
 from bot.i18n import LANGUAGES
 from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.live.server import LiveServer
 
 DEFAULT_DB = Path("data/playground.sqlite3")
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
@@ -57,6 +61,8 @@ class Playground:
     admin: Any
     preview: Any = None
     replay_url: str | None = None
+    live_url: str | None = None
+    """The live table's server (``/flipflop web`` links to its page), on 127.0.0.1."""
 
     @property
     def url(self) -> str:
@@ -160,6 +166,7 @@ async def playground(
     cards: str | None = None,
     computer_pause: tuple[float, float] = COMPUTER_PAUSE,
     threads: bool = False,
+    live: bool = True,
 ) -> AsyncIterator[Playground]:
     """Start the bot in a simulated server; with ``preview``, serve the page too.
 
@@ -182,6 +189,9 @@ async def playground(
     pages = contextlib.ExitStack()
     replay_url = pages.enter_context(replay_page())
     bot = build_bot(db_path, replay_url, card_emojis=cards != "plain", threads=threads)
+    live_server = start_live(bot) if live else None
+    if live_server is not None:
+        await live_server.start()
     try:
         # The same world every run, so a saved table finds its channel and players again.
         async with simcord.run(bot, check_errors=False) as env:
@@ -198,6 +208,7 @@ async def playground(
                 await bot.runtime.resume()
             await env.settle()
             world = Playground(env, bot, channel, people, admin, replay_url=replay_url)
+            world.live_url = live_server.url if live_server is not None else None
             stop = asyncio.Event()
             driver = asyncio.get_running_loop().create_task(drive_computers(bot, stop, computer_pause))
             try:
@@ -219,8 +230,20 @@ async def playground(
                 stop.set()
                 await driver
     finally:
+        if live_server is not None:
+            await live_server.stop()
         await bot.db.close()
         pages.close()
+
+
+def start_live(bot: FlipFlopBot) -> LiveServer:
+    """The live table's server on a free port of 127.0.0.1, given to the bot (its cog attaches it)."""
+    from bot.live.server import LiveServer, bind
+
+    sock = bind(0, "127.0.0.1")
+    server = LiveServer(sock, f"http://127.0.0.1:{sock.getsockname()[1]}/", time.time)
+    bot.live = server
+    return server
 
 
 async def choose_language(world: Playground, language: str) -> None:
@@ -358,6 +381,8 @@ async def serve(
         print(f"Open this address in your browser:\n\n    {world.url}\n")
         print(opening_line(world))
         print(f"Watch the replay links open the replay page at {world.replay_url}")
+        if world.live_url:
+            print(f"/flipflop web sends a one-time link to the live table at {world.live_url}live/")
         print(f"Chips and tables are kept in {db_path}. Press Ctrl-C to stop.\n", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

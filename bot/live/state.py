@@ -10,6 +10,7 @@ once the round is over (the engine's ``revealed``), as in the channel.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.i18n import Texts
@@ -18,6 +19,8 @@ from bot.table_render import log_lines, seat_name
 from engine.codec import control_of
 from engine.view import PlayerView, PublicView
 
+_MARKS = re.compile(r"\*\*|`")
+_MENTION = re.compile(r"</([^:>]+):\d+>")
 MOVES_SHOWN = 8
 """The last lines of the table's round log shown beside the table."""
 POTS = ("game", "flip", "flop")
@@ -45,6 +48,11 @@ def _seat(table: Table, view: PublicView, pid: str, mine: PlayerView | None, t: 
         "computer": table.is_computer(pid),
         "away": table.is_away(pid),
     }
+
+
+def plain(line: str) -> str:
+    """A channel line as the page prints it: no Markdown marks, a command mention as ``/its name``."""
+    return _MARKS.sub("", _MENTION.sub(r"/\1", line))
 
 
 def _hand_of(view: PublicView, pid: str, mine: PlayerView | None) -> list[str] | int:
@@ -82,7 +90,7 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
         "now": now,
         "deadline": table.turn_deadline,
         "nextRound": table.next_round_at,
-        "moves": log_lines(table, table.log.lines, t)[-MOVES_SHOWN:],
+        "moves": [plain(line) for line in log_lines(table, table.log.lines, t)[-MOVES_SHOWN:]],
         "lobby": [seat_name(table, t, u) for u in table.seats] if table.status == "lobby" else [],
     }
     game = table.game
