@@ -87,7 +87,17 @@ def main() -> int:
             print(f"Setting error: {e}", file=sys.stderr)
             return 2
         key = settings.live_key.encode() if settings.live_key else None
-        live = LiveServer(live_sock, settings.live_url, time.time, key=key)
+        activity = None
+        if settings.activity_client_id and settings.activity_client_secret:
+            from bot.live.activity import ActivityAuth
+
+            activity = ActivityAuth(
+                settings.activity_client_id,
+                settings.activity_client_secret,
+                settings.discord_token or "",
+                settings.activity_api_url,
+            )
+        live = LiveServer(live_sock, settings.live_url, time.time, key=key, activity=activity)
 
     if settings.api_base:
         apply_api_base(settings.api_base)

@@ -92,6 +92,9 @@ MESSAGES: dict[str, str] = {
     "instance_unknown": N_(
         "This Activity was not started from a channel with a Flip Flop table; nothing was changed."
     ),
+    "activity_refused": N_(
+        "Discord did not confirm who you are. Close the Activity and open it again; nothing was changed."
+    ),
     "not_a_move": N_("That choice isn't something you can do; nothing was done."),
     # chips (bot/ledger.py)
     "bad_amount": N_("The amount must be a whole number from 1 to {maximum}."),

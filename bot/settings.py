@@ -100,6 +100,19 @@ class Settings(BaseSettings):
     """The port the live table server listens on (behind the HTTPS host that ``LIVE_URL`` names)."""
     live_key: str | None = Field(default=None, validation_alias=AliasChoices("live_key", "LIVE_KEY"))
     """The key one-time sign-in links are signed with; blank: a new random key at each start."""
+    activity_client_id: str | None = Field(
+        default=None, validation_alias=AliasChoices("activity_client_id", "ACTIVITY_CLIENT_ID")
+    )
+    """The application's id, when it has an Activity (docs/ACTIVITY.md): the table offers **Open table**."""
+    activity_client_secret: str | None = Field(
+        default=None, validation_alias=AliasChoices("activity_client_secret", "ACTIVITY_CLIENT_SECRET")
+    )
+    """The application's OAuth2 client secret: the bot trades an Activity's sign-in code with it."""
+    activity_api_url: str = Field(
+        default="https://discord.com/api/v10",
+        validation_alias=AliasChoices("activity_api_url", "ACTIVITY_API_URL"),
+    )
+    """Where the Activity's code is traded and checked (Discord's API; a test points it at a fake)."""
     house_float: int = Field(
         default=HOUSE_FLOAT,
         ge=0,

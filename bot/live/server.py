@@ -32,6 +32,7 @@ from aiohttp import WSMsgType, web
 
 from bot.i18n import LANGUAGES, SOURCE_LANGUAGE, Texts, texts
 from bot.ledger import LedgerError
+from bot.live.activity import ActivityAuth
 from bot.live.hub import LiveHub
 from bot.live.links import Links, Pass, Sessions, SignInRefused
 from bot.refusals import Refusal, explain
@@ -96,6 +97,7 @@ class LiveServer:
         clock: Callable[[], float],
         *,
         key: bytes | None = None,
+        activity: ActivityAuth | None = None,
     ) -> None:
         self.sock = sock
         self.url = url.rstrip("/") + "/"
@@ -103,6 +105,10 @@ class LiveServer:
         self.links = Links(key or secrets.token_bytes(32), clock)
         self.sessions = Sessions(clock)
         self.hub = LiveHub(clock)
+        self.activity = activity
+        self.mounted: dict[str, web.Application] = {}
+        """More routes under a prefix (the playground's stand-in for Discord, ``mock_discord``)."""
+        """The Activity's sign-in (``ACTIVITY_CLIENT_ID``), if the application has one."""
         self.runtime: TableRuntime | None = None
         self.member_language: Language | None = None
         self.server_language: ServerLanguage | None = None
@@ -127,14 +133,20 @@ class LiveServer:
     def app(self) -> web.Application:
         """The routes (``start`` serves them; a test may serve them itself)."""
         app = web.Application(client_max_size=MESSAGE_BYTES)
+        app.router.add_get("/", self.to_page)
         app.router.add_get("/live", self.to_page)
         app.router.add_get("/live/", self.page)
         app.router.add_get("/live/live.css", self.file("live/live.css"))
         app.router.add_get("/replay/replay.css", self.file("replay/replay.css"))
         app.router.add_static("/live/js", WEB / "live" / "js")
         app.router.add_static("/replay/js", WEB / "replay" / "js")
+        app.router.add_static("/live/vendor", WEB / "live" / "vendor")
+        app.router.add_get("/live/api/config", self.config)
         app.router.add_post("/live/api/signin", self.signin)
+        app.router.add_post("/live/api/activity", self.activity_signin)
         app.router.add_get("/live/ws", self.socket)
+        for prefix, sub_app in self.mounted.items():
+            app.add_subapp(prefix, sub_app)
         return app
 
     async def start(self) -> None:
@@ -158,8 +170,11 @@ class LiveServer:
 
     @staticmethod
     async def to_page(request: web.Request) -> web.StreamResponse:
-        """``/live`` is the page's folder."""
-        raise web.HTTPFound("/live/")
+        """``/live`` is the page's folder; ``/`` (where Discord opens an Activity) goes there too.
+
+        The query is kept: an Activity's frame reads its ``frame_id`` and ``instance_id`` from it.
+        """
+        raise web.HTTPFound("/live/" + (f"?{request.query_string}" if request.query_string else ""))
 
     @staticmethod
     async def page(request: web.Request) -> web.StreamResponse:
@@ -189,6 +204,34 @@ class LiveServer:
         except SignInRefused as e:
             return web.json_response({"error": explain(e, t), "code": e.code}, status=403)
         return web.json_response({"session": self.sessions.open(who), "table": who.table_id})
+
+    async def config(self, request: web.Request) -> web.Response:
+        """What the page needs before signing in: the Activity's application id, if there is one."""
+        return web.json_response({"activity": self.activity.client_id if self.activity is not None else None})
+
+    async def activity_signin(self, request: web.Request) -> web.Response:
+        """An Activity's OAuth2 code and instance id for a session at the table of its channel.
+
+        Who it is and where the Activity runs come from Discord (``activity.ActivityAuth``),
+        never from the page; an instance beside no table here is refused, nothing changed.
+        """
+        t = accepted(request.headers.get("Accept-Language", ""))
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            body = {}
+        body = body if isinstance(body, dict) else {}
+        try:
+            if self.activity is None:
+                raise SignInRefused("activity_refused")
+            launched = await self.activity.identify(body.get("code"), body.get("instance"))
+            table = self.runtime.in_channel(launched.channel_id) if self.runtime is not None else None
+            if table is None or table.guild_id != launched.guild_id:
+                raise SignInRefused("instance_unknown")
+        except SignInRefused as e:
+            return web.json_response({"error": explain(e, t), "code": e.code}, status=403)
+        who = Pass(launched.user_id, table.guild_id, table.id, launched.locale)
+        return web.json_response({"session": self.sessions.open(who), "table": table.id})
 
     # ------------------------------------------------------------------ the socket
 
@@ -278,7 +321,8 @@ class LiveServer:
 
 
 _HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:;"
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss: https://discord.com;"
+    " img-src 'self' data:;"
     " frame-ancestors https://discord.com https://*.discordsays.com 'self'",
     "Referrer-Policy": "no-referrer",
 }

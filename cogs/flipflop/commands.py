@@ -24,7 +24,6 @@ from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
 from bot.ledger import GuildSettings, InsufficientChips, LedgerError, setting_range
 from bot.limits import CONTENT, shorten
-from bot.live.links import LINK_SECONDS, Pass
 from bot.refusals import NOTHING_CHANGED, explain
 from bot.runtime import Delivery, Sent, TableRuntime
 from bot.storage import StoreError
@@ -37,7 +36,16 @@ from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.controls import fit
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier, Moved, News
-from cogs.flipflop.play import REFUSED, THREAD_NAME_CHARS, Answer, Controls, may_manage, not_enough
+from cogs.flipflop.play import (
+    LIVE_OFF,
+    REFUSED,
+    THREAD_NAME_CHARS,
+    Answer,
+    Controls,
+    may_manage,
+    not_enough,
+    web_link_text,
+)
 from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
 from engine import HOUSE_RULES
@@ -64,15 +72,6 @@ NO_TABLE = N_("There's no table in this channel. Open one with `/flipflop start`
 NO_TABLE_TO_STOP = N_("There's no table in this channel.")
 TABLE_IN_THREAD = N_("This channel's game is played in its thread: {thread}. The table is there.")
 """``/flipflop table`` in the lobby's channel while the game plays in a thread: the channel stays quiet."""
-LIVE_OFF = N_("The live table is not turned on for this bot (its operator sets `LIVE_URL`).")
-LIVE_LINK_PLAYER = N_(
-    "🌐 Your table in the browser, with your hand to play: {link}\n"
-    "Only for you: it works once, within {minutes} minutes. Don't share it."
-)
-LIVE_LINK_WATCHER = N_(
-    "🌐 This table in the browser (you watch; hands stay hidden): {link}\n"
-    "Only for you: it works once, within {minutes} minutes."
-)
 AUTOMATIC = "auto"
 """``/flipflop language language:Automatic``: forget the member's choice."""
 LANGUAGE_CHOICES = [app_commands.Choice(name=picker_label(code, "en"), value=code) for code in LANGUAGES]
@@ -392,20 +391,14 @@ class FlipFlop(
         name="web", description="Open this channel's table in your browser (a private one-time link)."
     )
     async def web(self, interaction: discord.Interaction) -> None:
-        live = self.bot.live
-        if live is None:
+        if self.bot.live is None:
             t = await self.bot.languages.reader(interaction)
             await send_ephemeral(interaction, t.gettext(LIVE_OFF))
             return
         if (table := await self._channel_table(interaction, NO_TABLE)) is None:
             return
         t = await self.bot.languages.reader(interaction)
-        who = Pass(interaction.user.id, table.guild_id, table.id, t.language)
-        seated = table.is_seated(interaction.user.id)
-        text = t.gettext(LIVE_LINK_PLAYER if seated else LIVE_LINK_WATCHER).format(
-            link=live.link(who), minutes=t.number(LINK_SECONDS // 60)
-        )
-        await send_ephemeral(interaction, text)
+        await send_ephemeral(interaction, web_link_text(self.bot, table, interaction.user.id, t))
 
     @app_commands.command(
         name="help", description="New to Flip Flop? What to type first and how a turn goes."

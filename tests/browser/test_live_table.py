@@ -63,9 +63,12 @@ async def faces_shown(page: Page, except_seat: str | None) -> int:
 
 
 async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Path) -> None:
-    async with playground(
-        tmp_path / "play.sqlite3", members=3, preview=False, cards="plain", computer_pause=(0.2, 0.4)
-    ) as pg, async_playwright() as pw:
+    async with (
+        playground(
+            tmp_path / "play.sqlite3", members=3, preview=False, cards="plain", computer_pause=(0.2, 0.4)
+        ) as pg,
+        async_playwright() as pw,
+    ):
         ann, ben, cat = pg.members
         guild = pg.channel.guild.id
         runtime = pg.bot.runtime
@@ -156,3 +159,66 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
         finally:
             await watcher.screenshot(path=SHOTS / "last-live-watcher.png")
             await browser.close()
+
+
+async def test_signing_in_by_the_mocked_activity_and_by_links_and_the_refusals(tmp_path: Path) -> None:
+    from bot.playground import activity_link
+
+    async with (
+        playground(tmp_path / "play.sqlite3", members=3, preview=False, cards="plain") as pg,
+        async_playwright() as pw,
+    ):
+        ann, ben, cat = pg.members
+        await seat_computers(pg, 1, "basic")
+        table = pg.bot.runtime.in_channel(pg.channel.id)
+        lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
+        assert (await ben.click(lobby, label="Join")).acknowledged
+        assert (await ann.click(lobby, label="Start")).acknowledged
+        guild = pg.channel.guild.id
+        before = [await pg.bot.ledger.balance(guild, m.id) for m in pg.members]
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+
+            async def fresh() -> Page:
+                context = await browser.new_context(viewport={"width": 1000, "height": 800})
+                page = await context.new_page()
+                page.set_default_timeout(WAIT_MS)
+                return page
+
+            # the Activity, its SDK mocked: Discord's stand-in says who and where; ben sees his hand
+            page = await fresh()
+            await page.goto(activity_link(pg, ben))
+            await expect(page.locator("#who")).to_have_text("Signed in")
+            await expect(page.locator("#hand button")).to_have_count(len(table.game.view(str(ben.id)).hand))
+            # a forged instance id: refused, said plainly
+            forged = activity_link(pg, cat).replace("instance=", "instance=9")
+            page = await fresh()
+            await page.goto(forged)
+            await expect(page.locator("#error")).to_contain_text(
+                "not started from a channel with a Flip Flop table"
+            )
+            await expect(page.locator("#live")).to_be_hidden()
+            # a one-time link works once; a reused, a forged and an expired one are refused
+            link = await link_for(pg, ann)
+            page = await fresh()
+            await page.goto(link)
+            await expect(page.locator("#who")).to_have_text("Signed in")
+            again = await fresh()
+            await again.goto(link)
+            await expect(again.locator("#error")).to_contain_text("already used")
+            changed = await fresh()
+            await changed.goto(link[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB"))
+            await expect(changed.locator("#error")).to_contain_text("not made by the bot")
+            late = await link_for(pg, cat)
+            live = pg.bot.live
+            assert live is not None
+            live.links.clock = lambda: time.time() + 11 * 60  # ten minutes and more later
+            expired = await fresh()
+            await expired.goto(late)
+            await expect(expired.locator("#error")).to_contain_text("expired")
+            await expired.screenshot(path=SHOTS / "live-expired.png")
+        finally:
+            await browser.close()
+        # nothing changed for anyone (only the computer player may have moved meanwhile)
+        assert [await pg.bot.ledger.balance(guild, m.id) for m in pg.members] == before
+        assert await pg.bot.ledger.audit(guild) == []

@@ -270,8 +270,59 @@ ui.discard.addEventListener("click", () => {
 });
 setInterval(tick, 1000);
 
+/**
+ * The page as a Discord Activity: the Embedded App SDK's OAuth2 code, traded by the bot itself for
+ * who this is and where the Activity runs (the page sends no id of its own). `?mock=1` (the
+ * playground) uses the SDK's own mock, whose `authorize` answers with the code in `mock_code`.
+ * @param {URLSearchParams} params
+ * @returns {Promise<string | null>}
+ */
+async function activitySignIn(params) {
+  const config = /** @type {{activity: string | null}} */ (await (await fetch("/live/api/config")).json());
+  if (!config.activity) {
+    fail("This bot has no Activity set up (docs/ACTIVITY.md).");
+    return null;
+  }
+  const sdkModule = await import("../vendor/discord-sdk.js");
+  /** @type {{ready(): Promise<void>, instanceId: string,
+   *   commands: {authorize(args: object): Promise<{code: string}>}}} */
+  let sdk;
+  if (params.get("mock")) {
+    const mock = new sdkModule.DiscordSDKMock(config.activity, null, null, null);
+    mock.instanceId = params.get("instance_id") || "";
+    const code = params.get("mock_code") || "";
+    mock._updateCommandMocks({ authorize: async () => ({ code }) });
+    sdk = mock;
+  } else {
+    sdk = new sdkModule.DiscordSDK(config.activity);
+  }
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: config.activity,
+    response_type: "code",
+    state: "",
+    prompt: "none",
+    scope: ["identify"],
+  });
+  const reply = await fetch("/live/api/activity", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ code, instance: sdk.instanceId }),
+  });
+  const body = /** @type {{session?: string, error?: string}} */ (await reply.json());
+  if (!reply.ok || !body.session) {
+    fail(body.error || "Discord did not sign you in.");
+    ui.who.textContent = "Not signed in";
+    return null;
+  }
+  sessionStorage.setItem(SESSION, body.session);
+  return body.session;
+}
+
 async function main() {
-  const session = await signIn();
+  const params = new URLSearchParams(location.search);
+  const inActivity = Boolean(params.get("instance_id") && params.get("frame_id"));
+  const session = inActivity ? await activitySignIn(params) : await signIn();
   if (!session) {
     ui.signin.hidden = false;
     if (ui.error.hidden) ui.who.textContent = "Not signed in";
