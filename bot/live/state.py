@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.i18n import Texts
 from bot.table.model import Table
-from bot.table_render import log_lines, seat_name
+from bot.table_render import last_move_line, log_lines, seat_name
 from engine.codec import control_of
 from engine.view import PlayerView, PublicView
 
@@ -92,6 +92,7 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
         "nextRound": table.next_round_at,
         "moves": [plain(line) for line in log_lines(table, table.log.lines, t)[-MOVES_SHOWN:]],
         "lobby": [seat_name(table, t, u) for u in table.seats] if table.status == "lobby" else [],
+        "last": plain(last_move_line(table, t)) if table.game is not None else "",
     }
     game = table.game
     if game is None:
@@ -113,7 +114,7 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
             {"owner": s.owner, "kind": s.kind, "cards": [c.code for c in s.cards]} for s in view.spreads
         ],
         "seats": seats,
-        "caption": info["moves"][-1] if info["moves"] else "",
+        "caption": info["last"] or (info["moves"][-1] if info["moves"] else ""),
         "end": view.end,
     }
     info["toAct"] = seat_name(table, t, view.to_act) if view.in_round and view.to_act else None

@@ -71,9 +71,9 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
     ):
         ann, ben, cat = pg.members
         guild = pg.channel.guild.id
-        runtime = pg.bot.runtime
+        runtime: Any = pg.bot.runtime  # the bot's own objects, read as the test goes (never None here)
         await seat_computers(pg, 1, "basic")  # ann opens the table, a computer player sits down
-        table = runtime.in_channel(pg.channel.id)
+        table: Any = runtime.in_channel(pg.channel.id)
         lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
         assert (await ben.click(lobby, label="Join")).acknowledged
         assert (await ann.click(lobby, label="Start")).acknowledged
@@ -170,7 +170,8 @@ async def test_signing_in_by_the_mocked_activity_and_by_links_and_the_refusals(t
     ):
         ann, ben, cat = pg.members
         await seat_computers(pg, 1, "basic")
-        table = pg.bot.runtime.in_channel(pg.channel.id)
+        runtime: Any = pg.bot.runtime
+        table: Any = runtime.in_channel(pg.channel.id)
         lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
         assert (await ben.click(lobby, label="Join")).acknowledged
         assert (await ann.click(lobby, label="Start")).acknowledged

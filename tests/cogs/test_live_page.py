@@ -15,6 +15,7 @@ import simcord
 
 from bot.client import FlipFlopBot
 from bot.live.server import LiveServer, bind
+from engine import Draw
 from tests.bot.runtime.fakes import FakeClock
 from tests.cogs.helpers import conserved, open_table, runtime, table_in, table_message
 from tests.conftest import World, make_bot
@@ -198,3 +199,30 @@ async def test_web_without_a_table_or_without_the_server_says_so(world: World) -
     world.bot.live = None
     result = await world.members[0].slash(world.channel, "flipflop web")
     assert result.ephemeral and "LIVE_URL" in (result.response.content or "")
+
+
+async def test_a_dropped_socket_resumes_at_the_current_state(world: World) -> None:
+    ann, ben, cat = world.members[:3]
+    table = await open_table(world, [ann, ben, cat])
+    live = world.bot.live
+    assert live is not None
+    async with aiohttp.ClientSession() as http:
+        base, token = await web_link(world, cat)
+        page = Page(http, base)
+        _, body = await page.sign_in(token)
+        await page.open(body["session"])
+        first = await page.next("state")
+        await live.hub.close()  # every socket dropped (a restart of the proxy, a phone asleep)
+        assert page.ws is not None
+        assert (await page.ws.receive(timeout=10)).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        game = table.game
+        assert game is not None and game.to_act is not None
+        outcome = await runtime(world).act(table.id, int(game.to_act), table.seq, Draw(game.to_act, "stock"))
+        await runtime(world).tell(outcome)  # a move made while the page was away
+        again = Page(http, base)
+        hello = await again.open(body["session"])  # the same session, a new socket
+        assert hello["type"] == "hello"
+        now = await again.next("state")
+        assert now["info"]["seq"] == table.seq > first["info"]["seq"]
+        assert now["table"]["discard"] == [c.code for c in game.public_view().discard_pile]
+        assert now["you"]["hand"] == [c.code for c in game.view(str(cat.id)).hand]

@@ -6,7 +6,7 @@ import { drawTable } from "../../replay/js/table.js";
 
 /**
  * @typedef {{id: string, status: string, seq: number, practice: boolean, stake: number, now: number,
- *   deadline: number | null, nextRound: number | null, moves: string[], lobby: string[],
+ *   deadline: number | null, nextRound: number | null, moves: string[], lobby: string[], last: string,
  *   toAct?: string | null, over?: boolean, version: number}} Info
  * @typedef {{seat: string, seq: number, hand: string[], value: number, canAct: boolean,
  *   phase: string | null, drawn: string | null, legal: [string, string | null][], away: boolean}} You
