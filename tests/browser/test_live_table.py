@@ -20,6 +20,7 @@ from typing import Any
 from playwright.async_api import Page, async_playwright, expect
 from simcord.results import to_discord_message
 
+from bot.live.state import plain as plain_text
 from bot.playground import playground, seat_computers
 from engine import Spread
 from tests.browser.clicks import SHOTS
@@ -38,6 +39,23 @@ async def link_for(pg: Any, member: Any) -> str:
     found = LINK.search(result.response.content or "")
     assert found, result.response.content
     return found.group(1)
+
+
+def displayed(message: Any) -> str:
+    """The text a Components V2 message shows (its text displays, nested ones too)."""
+    out: list[str] = []
+
+    def visit(c: dict[str, Any]) -> None:
+        if c.get("type") == 10:
+            out.append(str(c["content"]))
+        for child in c.get("components") or []:
+            visit(child)
+        if c.get("accessory"):
+            visit(c["accessory"])
+
+    for c in message.components or []:
+        visit(c if isinstance(c, dict) else c.to_dict())
+    return "\n".join(out)
 
 
 async def same_table(page: Page, table: Any) -> None:
@@ -140,6 +158,13 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
                 await expect(page.locator(f'#hand button[data-card="{worst.code}"]')).to_have_count(0)
                 for other in (*players.values(), watcher):
                     await same_table(other, table)
+                # the table message in simcord's Discord says the same last move as every page's caption
+                caption = (await watcher.locator("#table .caption").inner_text()).strip()
+                await expect(pages[ann.id].locator("#table .caption")).to_have_text(caption)
+                in_discord = to_discord_message(
+                    pg.env, pg.env.backend.get_message(table.plays_in, table.message_id)
+                )
+                assert caption in plain_text(displayed(in_discord)), (caption, displayed(in_discord))
                 if turns == 3:
                     await pages[ann.id].screenshot(path=SHOTS / "live-desktop.png")
                     await watcher.screenshot(path=SHOTS / "live-phone.png", full_page=True)
