@@ -10,7 +10,7 @@ STAMP_BROWSER := $(VENV)/.installed-browser
 # module, setup.py or pyproject.toml installs (and compiles) again.
 BUILD_INPUTS := pyproject.toml setup.py $(wildcard engine/*.py)
 
-.PHONY: run test test-browser check-web play lint bench clean
+.PHONY: run test test-browser check-web web-vendor play lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,12 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 
 check-web: web/node_modules/.installed
 	cd web && ./node_modules/.bin/tsc -p .
+
+# The live page's Discord Activity SDK (@discord/embedded-app-sdk, pinned in web/package-lock.json),
+# bundled with its dependencies into web/live/vendor/discord-sdk.js by esbuild. The bundle is
+# committed, so the bot serves it without npm; run this after changing the pinned version.
+web-vendor: web/node_modules/.installed
+	cd web && npm run --silent vendor
 
 COMPUTERS ?= 0
 MEMBERS ?= 3

@@ -7,6 +7,7 @@ import logging
 import re
 import signal
 import sys
+import time
 
 from bot.settings import SettingsError, load_settings
 
@@ -76,9 +77,32 @@ def main() -> int:
         print(f"Setting error: {e}", file=sys.stderr)
         return 2
 
+    live = None
+    if settings.live_url:
+        from bot.live.server import LivePortError, LiveServer, bind
+
+        try:
+            live_sock = bind(settings.live_port)
+        except LivePortError as e:
+            print(f"Setting error: {e}", file=sys.stderr)
+            return 2
+        key = settings.live_key.encode() if settings.live_key else None
+        activity = None
+        if settings.activity_client_id and settings.activity_client_secret:
+            from bot.live.activity import ActivityAuth
+
+            activity = ActivityAuth(
+                settings.activity_client_id,
+                settings.activity_client_secret,
+                settings.discord_token or "",
+                settings.activity_api_url,
+            )
+        live = LiveServer(live_sock, settings.live_url, time.time, key=key, activity=activity)
+
     if settings.api_base:
         apply_api_base(settings.api_base)
     bot = create_bot(settings)
+    bot.live = live
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
@@ -89,6 +113,8 @@ def main() -> int:
             await bot.open_database()  # a database problem is told before logging in
             if metrics is not None:
                 await metrics.start(bot)
+            if live is not None:
+                await live.start()
             running = asyncio.create_task(bot.start(settings.discord_token or ""))
             stopping = asyncio.create_task(stop.wait())
             await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -96,6 +122,8 @@ def main() -> int:
             await bot.close()  # waits for actions in flight, then closes the database
             if metrics is not None:
                 await metrics.stop()
+            if live is not None:
+                await live.stop()
             stopping.cancel()
             if running.done() and running.exception() is not None:
                 raise running.exception()  # type: ignore[misc]

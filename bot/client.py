@@ -46,6 +46,7 @@ log = logging.getLogger("flipflop")
 EXTENSIONS = ("cogs.economy", "cogs.flipflop")
 
 if TYPE_CHECKING:
+    from bot.live.server import LiveServer
     from bot.runtime import TableRuntime
 
 
@@ -154,6 +155,8 @@ class FlipFlopBot(commands.AutoShardedBot):
         """How the playground runs this bot differently (``PRODUCTION`` everywhere else)."""
         self.runtime: TableRuntime | None = None
         """The table runtime, set when the Flip Flop cog loads."""
+        self.live: LiveServer | None = None
+        """The live table's web server (``LIVE_URL``), if it is on; the Flip Flop cog attaches its runtime."""
         self.db = open_store(store_target(settings.database_url, settings.database_path))
         self._db_open = False
         self.ledger = Ledger(self.db, house_float=settings.house_float)

@@ -20,15 +20,20 @@ import random
 import signal
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.cards import STYLES, all_faces
 from bot.client import FlipFlopBot, Harness, create_bot
 from bot.i18n import LANGUAGES
 from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.live.mock_discord import MockDiscord
+    from bot.live.server import LiveServer
 
 DEFAULT_DB = Path("data/playground.sqlite3")
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
@@ -57,6 +62,10 @@ class Playground:
     admin: Any
     preview: Any = None
     replay_url: str | None = None
+    live_url: str | None = None
+    """The live table's server (``/flipflop web`` links to its page), on 127.0.0.1."""
+    mock_discord: MockDiscord | None = None
+    """The stand-in for Discord that the live page's Activity sign-in asks (``activity_link``)."""
 
     @property
     def url(self) -> str:
@@ -160,6 +169,7 @@ async def playground(
     cards: str | None = None,
     computer_pause: tuple[float, float] = COMPUTER_PAUSE,
     threads: bool = False,
+    live: bool = True,
 ) -> AsyncIterator[Playground]:
     """Start the bot in a simulated server; with ``preview``, serve the page too.
 
@@ -182,6 +192,9 @@ async def playground(
     pages = contextlib.ExitStack()
     replay_url = pages.enter_context(replay_page())
     bot = build_bot(db_path, replay_url, card_emojis=cards != "plain", threads=threads)
+    live_server, mock_discord = start_live(bot) if live else (None, None)
+    if live_server is not None:
+        await live_server.start()
     try:
         # The same world every run, so a saved table finds its channel and players again.
         async with simcord.run(bot, check_errors=False) as env:
@@ -198,6 +211,8 @@ async def playground(
                 await bot.runtime.resume()
             await env.settle()
             world = Playground(env, bot, channel, people, admin, replay_url=replay_url)
+            world.live_url = live_server.url if live_server is not None else None
+            world.mock_discord = mock_discord
             stop = asyncio.Event()
             driver = asyncio.get_running_loop().create_task(drive_computers(bot, stop, computer_pause))
             try:
@@ -219,8 +234,42 @@ async def playground(
                 stop.set()
                 await driver
     finally:
+        if live_server is not None:
+            await live_server.stop()
         await bot.db.close()
         pages.close()
+
+
+PLAYGROUND_APP_ID = "100000000000000001"
+"""The playground's made-up application id: its Activity is answered by ``MockDiscord``."""
+
+
+def start_live(bot: FlipFlopBot) -> tuple[LiveServer, MockDiscord]:
+    """The live table's server on a free port of 127.0.0.1, given to the bot (its cog attaches it).
+
+    Its Activity sign-in asks a stand-in for Discord served beside it (``/mock-discord/``):
+    the page opened from ``activity_link`` runs with the Embedded App SDK mocked.
+    """
+    from bot.live.activity import ActivityAuth
+    from bot.live.mock_discord import MockDiscord
+    from bot.live.server import LiveServer, bind
+
+    sock = bind(0, "127.0.0.1")
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    mock = MockDiscord(PLAYGROUND_APP_ID)
+    activity = ActivityAuth(PLAYGROUND_APP_ID, "playground-secret", mock.bot_token, f"{url}mock-discord/api")
+    server = LiveServer(sock, url, time.time, activity=activity)
+    server.mounted["/mock-discord/"] = mock.app()
+    bot.live = server
+    return server, mock
+
+
+def activity_link(world: Playground, member: Any) -> str:
+    """The live page as the member would open it from **Open table**: an Activity in #flipflop, SDK mocked."""
+    assert world.mock_discord is not None and world.live_url is not None
+    people = {m.id for m in world.members} | {world.admin.id}
+    instance = world.mock_discord.launch(world.channel.guild.id, world.channel.id, people)
+    return f"{world.live_url}mock-discord/launch?user={member.id}&instance={instance}"
 
 
 async def choose_language(world: Playground, language: str) -> None:
@@ -358,6 +407,10 @@ async def serve(
         print(f"Open this address in your browser:\n\n    {world.url}\n")
         print(opening_line(world))
         print(f"Watch the replay links open the replay page at {world.replay_url}")
+        if world.live_url:
+            print(f"/flipflop web sends a one-time link to the live table at {world.live_url}live/")
+            for member in world.members:
+                print(f"  as a Discord Activity (SDK mocked), {member.name}: {activity_link(world, member)}")
         print(f"Chips and tables are kept in {db_path}. Press Ctrl-C to stop.\n", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -75,6 +75,27 @@ MESSAGES: dict[str, str] = {
         "Your seed text has an invisible or control character ({character}) at position {position};"
         " use letters, digits, symbols and spaces only. Nothing was changed."
     ),
+    # the live table page (bot/live)
+    "link_forged": N_(
+        "This sign-in link was not made by the bot (or was changed). Ask for a new one with"
+        " `/flipflop web`; nothing was changed."
+    ),
+    "link_expired": N_(
+        "This sign-in link has expired (links work for 10 minutes). Ask for a new one with"
+        " `/flipflop web`; nothing was changed."
+    ),
+    "link_used": N_(
+        "This sign-in link was already used; each works once. Ask for a new one with"
+        " `/flipflop web`; nothing was changed."
+    ),
+    "session_unknown": N_("This page is not signed in any more. Ask for a new link with `/flipflop web`."),
+    "instance_unknown": N_(
+        "This Activity was not started from a channel with a Flip Flop table; nothing was changed."
+    ),
+    "activity_refused": N_(
+        "Discord did not confirm who you are. Close the Activity and open it again; nothing was changed."
+    ),
+    "not_a_move": N_("That choice isn't something you can do; nothing was done."),
     # chips (bot/ledger.py)
     "bad_amount": N_("The amount must be a whole number from 1 to {maximum}."),
     "negative_credit": N_("A credit can not be negative."),

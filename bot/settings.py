@@ -92,6 +92,27 @@ class Settings(BaseSettings):
     """Serve Prometheus ``/metrics`` and ``/healthz`` on this port (docs/OPERATORS.md); blank: none."""
     replay_url: str | None = Field(default=None, validation_alias=AliasChoices("replay_url", "REPLAY_URL"))
     """The public address of the static replay page (web/replay/); blank: no "Watch the replay" button."""
+    live_url: str | None = Field(default=None, validation_alias=AliasChoices("live_url", "LIVE_URL"))
+    """The public address of this process's live table server (the page: ``<LIVE_URL>live/``); blank: off."""
+    live_port: int = Field(
+        default=8088, ge=1, le=65535, validation_alias=AliasChoices("live_port", "LIVE_PORT")
+    )
+    """The port the live table server listens on (behind the HTTPS host that ``LIVE_URL`` names)."""
+    live_key: str | None = Field(default=None, validation_alias=AliasChoices("live_key", "LIVE_KEY"))
+    """The key one-time sign-in links are signed with; blank: a new random key at each start."""
+    activity_client_id: str | None = Field(
+        default=None, validation_alias=AliasChoices("activity_client_id", "ACTIVITY_CLIENT_ID")
+    )
+    """The application's id, when it has an Activity (docs/ACTIVITY.md): the table offers **Open table**."""
+    activity_client_secret: str | None = Field(
+        default=None, validation_alias=AliasChoices("activity_client_secret", "ACTIVITY_CLIENT_SECRET")
+    )
+    """The application's OAuth2 client secret: the bot trades an Activity's sign-in code with it."""
+    activity_api_url: str = Field(
+        default="https://discord.com/api/v10",
+        validation_alias=AliasChoices("activity_api_url", "ACTIVITY_API_URL"),
+    )
+    """Where the Activity's code is traded and checked (Discord's API; a test points it at a fake)."""
     house_float: int = Field(
         default=HOUSE_FLOAT,
         ge=0,
@@ -174,6 +195,17 @@ class Settings(BaseSettings):
             raise ValueError("the replay page's address starts with https:// (or http://) and has no # part")
         return url
 
+    @field_validator("live_url", mode="after")
+    @classmethod
+    def _live_url(cls, value: str | None) -> str | None:
+        """An http(s) address without a query or fragment (the page's path is added to it)."""
+        if value is None or not value.strip():
+            return None
+        url = value.strip()
+        if not url.startswith(("https://", "http://")) or any(c in url for c in "#? "):
+            raise ValueError("the live table's address starts with https:// (or http://), without ? or #")
+        return url if url.endswith("/") else url + "/"
+
     @field_validator("edit_backoff_seconds", mode="before")
     @classmethod
     def _backoff(cls, value: object) -> object:
@@ -187,6 +219,7 @@ class Settings(BaseSettings):
         if not 0 < first <= cap <= 60:
             raise ValueError("the first wait and the cap are seconds with 0 < first <= cap <= 60, like 0.5,4")
         return value
+
     @field_validator("redis_url", mode="after")
     @classmethod
     def _redis_url(cls, value: str | None) -> str | None:

@@ -122,6 +122,10 @@ class TableRuntime:
         self._resumed = False
         self.outbox = Outbox(outbox_wait)
         """The order in which each table's changes are told, outside its lock (``OUTBOX_WAIT_SECONDS``)."""
+        self.watchers: list[Callable[[Outcome], None]] = []
+        """Told every outcome as the channel is, in the same order, before it (the live table, ``bot.live``).
+
+        Each is called without awaiting anything: it must only hand the outcome on."""
 
     # ---------------------------------------------------------------- lookup
 
@@ -595,6 +599,7 @@ class TableRuntime:
         Nothing here holds the table's lock while Discord is called.
         """
         async with self.outbox.turn(outcome.table.id, outcome.turn):
+            self._watched(outcome)
             try:
                 sent = await self.notifier.publish(outcome, table_message)
             except Exception:
@@ -603,7 +608,16 @@ class TableRuntime:
         if not (sent.ok and not sent.posted):
             await self.report(outcome.table.id, sent)
 
+    def _watched(self, outcome: Outcome) -> None:
+        """Hand the outcome to every watcher (a watcher's fault is logged, never the game's)."""
+        for watcher in self.watchers:
+            try:
+                watcher(outcome)
+            except Exception:
+                log.exception("A watcher failed at table %s", outcome.table.id)
+
     async def _tell(self, outcome: Outcome, table_message: bool = True) -> None:
+        self._watched(outcome)
         try:
             sent = await self.notifier.publish(outcome, table_message)
         except Exception:

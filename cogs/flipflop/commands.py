@@ -36,7 +36,16 @@ from cogs.flipflop.coach import Coach, CoachCommands
 from cogs.flipflop.controls import fit
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier, Moved, News
-from cogs.flipflop.play import REFUSED, THREAD_NAME_CHARS, Answer, Controls, may_manage, not_enough
+from cogs.flipflop.play import (
+    LIVE_OFF,
+    REFUSED,
+    THREAD_NAME_CHARS,
+    Answer,
+    Controls,
+    may_manage,
+    not_enough,
+    web_link_text,
+)
 from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
 from engine import HOUSE_RULES
@@ -144,6 +153,13 @@ class FlipFlop(
         controls.bind(self.bot, self.controls)
         self.coach.bind()
         self.bot.runtime = self.runtime
+        if self.bot.live is not None:
+            languages = self.bot.languages
+            self.bot.live.attach(
+                self.runtime,
+                lambda guild_id, user_id: languages.member_texts(guild_id, user_id, None),
+                languages.server_texts,
+            )
         await self.runtime.load()
 
     async def cog_unload(self) -> None:
@@ -370,6 +386,19 @@ class FlipFlop(
     async def hand(self, interaction: discord.Interaction) -> None:
         if (table := await self._channel_table(interaction, NO_TABLE)) is not None:
             await self.controls.show_hand(interaction, table)
+
+    @app_commands.command(
+        name="web", description="Open this channel's table in your browser (a private one-time link)."
+    )
+    async def web(self, interaction: discord.Interaction) -> None:
+        if self.bot.live is None:
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(interaction, t.gettext(LIVE_OFF))
+            return
+        if (table := await self._channel_table(interaction, NO_TABLE)) is None:
+            return
+        t = await self.bot.languages.reader(interaction)
+        await send_ephemeral(interaction, web_link_text(self.bot, table, interaction.user.id, t))
 
     @app_commands.command(
         name="help", description="New to Flip Flop? What to type first and how a turn goes."

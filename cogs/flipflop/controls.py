@@ -293,7 +293,7 @@ class LobbySelect(
 class TableButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay|back|fair)",
+    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay|back|fair|activity)",
 ):
     """A button on the public table message (``fair`` also on the lobby: it only answers privately)."""
 

@@ -720,7 +720,9 @@ class DiscordNotifier:
             if t is None:
                 t = texts(SOURCE_LANGUAGE)
                 self.refresh_soon(table)
-        screen = current_screen(table, t, last_move_line(table, t), log_lines(table, table.log.lines, t))
+        activity = self.bot.live is not None and self.bot.live.activity is not None
+        lines = log_lines(table, table.log.lines, t)
+        screen = current_screen(table, t, last_move_line(table, t), lines, activity)
         return Screen(**fitted(screen.edit()))  # within Discord's limits, however long the log
 
     async def _update_open_hands(self, table: Table) -> None:

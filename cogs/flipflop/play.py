@@ -17,11 +17,12 @@ from typing import Any
 
 import discord
 
-from bot.client import fitted, send_ephemeral
+from bot.client import FlipFlopBot, fitted, send_ephemeral
 from bot.first_hands import FirstHands
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
 from bot.ledger import InsufficientChips, LedgerError
+from bot.live.links import LINK_SECONDS, Pass
 from bot.refusals import explain
 from bot.rules_pages import FIRST_HAND_TIP
 from bot.runtime import Outcome, StaleControl, TableClosed, TableRuntime
@@ -195,6 +196,27 @@ class Answer:
             await self.private(t.gettext(OUR_SIDE))
         else:
             await self.private(explain(error, t))
+
+
+LIVE_OFF = N_("The live table is not turned on for this bot (its operator sets `LIVE_URL`).")
+LIVE_LINK_PLAYER = N_(
+    "🌐 Your table in the browser, with your hand to play: {link}\n"
+    "Only for you: it works once, within {minutes} minutes. Don't share it."
+)
+LIVE_LINK_WATCHER = N_(
+    "🌐 This table in the browser (you watch; hands stay hidden): {link}\n"
+    "Only for you: it works once, within {minutes} minutes."
+)
+
+
+def web_link_text(bot: FlipFlopBot, table: Table, user_id: int, t: Texts) -> str:
+    """``/flipflop web``'s private answer: a one-time link to the live table for this member."""
+    live = bot.live
+    if live is None:
+        return t.gettext(LIVE_OFF)
+    link = live.link(Pass(user_id, table.guild_id, table.id, t.language))
+    words = LIVE_LINK_PLAYER if table.is_seated(user_id) else LIVE_LINK_WATCHER
+    return t.gettext(words).format(link=link, minutes=t.number(LINK_SECONDS // 60))
 
 
 REFUSED = (TableError, LedgerError, IllegalAction, StoreError)
@@ -421,6 +443,9 @@ class Controls:
         if op == "fair":
             await self.show_fair(interaction, table)
             return
+        if op == "activity":
+            await self.open_activity(interaction, table)
+            return
         answer = Answer(interaction, fresh=True).start()
         t = await self.member_texts(interaction)
         user_id, heard = interaction.user.id, interaction.id
@@ -504,6 +529,18 @@ class Controls:
                 await older.interaction.edit_original_response(**moved_hand_screen(older.t).edit())
             except discord.HTTPException:
                 pass  # it already says it stopped updating
+
+    async def open_activity(self, interaction: discord.Interaction, table: Table) -> None:
+        """**Open table**: Discord launches the live table as an Activity; else a private one-time link."""
+        try:
+            await interaction.response.launch_activity()
+            return
+        except discord.HTTPException as e:
+            log.warning("Table %s: could not launch the Activity (%s %s)", table.id, e.status, e.code)
+        except discord.InteractionResponded:
+            return
+        t = await self.member_texts(interaction)
+        await send_ephemeral(interaction, web_link_text(self.notifier.bot, table, interaction.user.id, t))
 
     async def show_fair(self, interaction: discord.Interaction, table: Table) -> None:
         """**Fair deal** on the table: the whole commitment, client seed and how to check, privately."""

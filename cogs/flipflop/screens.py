@@ -135,8 +135,14 @@ def _fair_row(table: Table, page: Page, t: Texts) -> list[TableButton]:
     return [TableButton(table.id, "fair", label(t.gettext("🔒 Fair deal")), discord.ButtonStyle.secondary)]
 
 
-def table_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> Screen:
-    """The public table as everyone sees it: My hand, Leave after this round (or stay), Fair deal."""
+def table_screen(
+    table: Table, t: Texts, last_line: str = "", log: Sequence[str] = (), activity: bool = False
+) -> Screen:
+    """The public table as everyone sees it: My hand, Leave after this round (or stay), Fair deal.
+
+    With ``activity`` (the application has an Activity and the live table is on), **Open table**
+    under them launches the live table as a Discord Activity (docs/ACTIVITY.md).
+    """
     page = table_page(table, t.at(table.practice), last_line, log)
     row = [
         TableButton(table.id, "hand", label(t.gettext("My hand")), discord.ButtonStyle.primary, "🂠"),
@@ -152,7 +158,11 @@ def table_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str]
         row.append(
             TableButton(table.id, "back", label(t.gettext("I'm back")), discord.ButtonStyle.success, "👋")
         )
-    return Screen(view=layout(page, [row + _fair_row(table, page, t)]), attachments=files(page))
+    rows = [row + _fair_row(table, page, t)]
+    if activity:
+        opens = label(t.gettext("Open table"))
+        rows.append([TableButton(table.id, "activity", opens, discord.ButtonStyle.success, "🌐")])
+    return Screen(view=layout(page, rows), attachments=files(page))
 
 
 def practice_title(table: Table, title: str, t: Texts) -> str:
@@ -160,12 +170,14 @@ def practice_title(table: Table, title: str, t: Texts) -> str:
     return practice_dress(t, title, None, None)[0] if table.practice else title
 
 
-def current_screen(table: Table, t: Texts, last_line: str = "", log: Sequence[str] = ()) -> Screen:
+def current_screen(
+    table: Table, t: Texts, last_line: str = "", log: Sequence[str] = (), activity: bool = False
+) -> Screen:
     """The table message as it should read now, whatever the table's state (server's language)."""
     if table.status == "lobby":
         return lobby_screen(table, t)
     if table.status == "playing":
-        return table_screen(table, t, last_line, log)
+        return table_screen(table, t, last_line, log, activity)
     return Screen(view=layout(closed_page(table, t.at(table.practice), last_line, log)), attachments=())
 
 

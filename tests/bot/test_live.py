@@ -1,0 +1,253 @@
+"""The live table's data: what each viewer is sent (never another's hidden card), links, slow sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.live.hub import LiveHub, Watcher
+from bot.live.links import Links, Pass, Sessions, SignInRefused
+from bot.live.state import viewer_state
+from bot.runtime import Outcome
+from bot.table.model import Table
+from engine import Drop, Leave
+from engine.codec import control_of
+from tests.bot.runtime.fakes import ANN, BEN, CAT, DAN, FakeClock, Harness, harness
+
+CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
+VIEWERS: tuple[int | None, ...] = (ANN, BEN, CAT, DAN, None)
+"""Three players, a member of the server who is not seated, and nobody signed in."""
+
+
+def codes_in(value: Any, skip: tuple[str, ...] = ("moves", "caption")) -> set[str]:
+    """Every card code anywhere in a state, however it is written (``AS``, ``AS.2S``, ``AS@0``, ``a|b``)."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k not in skip:
+                found |= codes_in(v, skip)
+    elif isinstance(value, list):
+        for v in value:
+            found |= codes_in(v, skip)
+    elif isinstance(value, str):
+        found |= {w for w in re.split(r"[.|@ ]", value) if CARD.match(w)}
+    return found
+
+
+def hidden_from(table: Table, viewer: int | None) -> set[str]:
+    """The cards in other players' hands that the channel has not seen (the engine's truth, now)."""
+    game = table.game
+    if game is None or game.round is None or not game.in_round:
+        return set()
+    r = game.round
+    public = {c.code for _p, _pot, c in r.showings}
+    if r.upcard is not None:
+        public.add(r.upcard.code)  # dealt face up (R3.3), in the dealer's hand
+    if r.taken is not None:
+        public.add(r.taken.code)  # taken from the discard pile this turn, in sight of all
+    mine = table.pid(viewer) if viewer is not None else None
+    return {c.code for p, hand in r.hands.items() if p != mine for c in hand} - public
+
+
+def check(text: str, table: Table, viewer: int | None) -> None:
+    """One state sent to ``viewer``: no hidden card of anyone else, anywhere in it; counts for others."""
+    data = json.loads(text)
+    leaked = codes_in(data) & hidden_from(table, viewer)
+    assert not leaked, f"viewer {viewer} was sent {leaked}"
+    state = data["table"]
+    if state is None:
+        return
+    game = table.game
+    assert game is not None
+    mine = table.pid(viewer) if viewer is not None else None
+    for seat in state["seats"]:
+        if game.in_round and seat["id"] != mine:
+            assert isinstance(seat["hand"], int), seat
+    you = data["you"]
+    if viewer is None or mine not in game.order:
+        assert you is None
+    else:
+        assert you["seat"] == mine and you["hand"] == [c.code for c in game.view(mine).hand]
+
+
+async def play_randomly(h: Harness, table: Table, rng: random.Random, rounds: int = 8) -> int:
+    """Play ``rounds`` rounds (or the whole game) with random legal moves, never Leave; the moves played."""
+    moves = 0
+    for _ in range(3000):
+        current = h.runtime.get(table.id)
+        if current is None or current.game is None:
+            return moves
+        game = current.game
+        if game.rounds_played > rounds:
+            return moves
+        if not game.in_round:
+            await h.advance(h.runtime.round_pause + 1)
+            continue
+        actor = game.to_act
+        assert actor is not None
+        legal = [a for a in game.view(actor).legal if not isinstance(a, Leave)]
+        longer = [a for a in legal if not isinstance(a, Drop)]  # mostly play on: more states to check
+        pick = rng.choice(longer if longer and rng.random() < 0.9 else legal)
+        await h.runtime.act(table.id, int(actor), current.seq, pick)
+        moves += 1
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_no_viewer_is_ever_sent_another_players_hidden_cards(tmp_path: Path, seed: int) -> None:
+    async with harness(tmp_path / "t.db", seed=seed) as h:
+        h.runtime.round_pause = 1.0
+        hub = LiveHub(h.clock)
+        h.runtime.watchers.append(hub.told)
+        table = await h.lobby()
+        sent: dict[int | None, list[str]] = {v: [] for v in VIEWERS}
+
+        async def nothing() -> None:
+            return None
+
+        watchers: list[Watcher] = []
+        for viewer in VIEWERS:
+
+            async def send(text: str, viewer: int | None = viewer) -> None:
+                sent[viewer].append(text)
+
+            watchers.append(hub.watch(table, viewer, send, nothing))
+        checked = 0
+
+        def audit(outcome: Outcome) -> None:  # right after the hub: each page's state, against the truth now
+            nonlocal checked
+            for watcher in watchers:
+                assert watcher.latest is not None
+                check(watcher.latest, outcome.table, watcher.viewer)
+                checked += 1
+
+        h.runtime.watchers.append(audit)
+        await h.runtime.start(table.id, ANN, may_manage=False)
+        moves = await play_randomly(h, table, random.Random(seed))
+        await asyncio.sleep(0)
+        assert moves > 20 and checked >= len(VIEWERS) * moves
+        for viewer in VIEWERS:  # what the sockets were really sent is the same states
+            assert sent[viewer]
+        await hub.close()
+
+
+async def test_a_players_own_state_has_their_hand_and_their_moves_in_the_codecs_form(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        game = table.game
+        assert game is not None and game.to_act is not None
+        actor = int(game.to_act)
+        from bot.i18n import texts
+
+        state = viewer_state(table, actor, texts("en"), h.clock())
+        you = state["you"]
+        assert you["canAct"] and you["seq"] == table.seq
+        assert {tuple(m) for m in you["legal"]} == {
+            control_of(a) for a in game.view(str(actor)).legal if not isinstance(a, Leave)
+        }
+        spectator = viewer_state(table, DAN, texts("en"), h.clock())
+        assert spectator["you"] is None
+        assert [s["hand"] for s in spectator["table"]["seats"]] == [5, 5, 5] or all(
+            isinstance(s["hand"], int) for s in spectator["table"]["seats"]
+        )
+
+
+# ---------------------------------------------------------------------- links
+
+
+def test_a_link_signs_in_once_and_only_as_made() -> None:
+    clock = FakeClock()
+    links = Links(b"k" * 32, clock)
+    who = Pass(ANN, 1, "t1", "en")
+    token = links.mint(who)
+    assert links.redeem(token) == who
+    with pytest.raises(SignInRefused) as used:
+        links.redeem(token)
+    assert used.value.code == "link_used"
+    late = links.mint(who)
+    clock.now += 10 * 60 + 1
+    with pytest.raises(SignInRefused) as expired:
+        links.redeem(late)
+    assert expired.value.code == "link_expired"
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        lambda t: t[:-2] + ("AA" if not t.endswith("AA") else "BB"),  # signature changed
+        lambda t: Links(b"x" * 32, FakeClock()).mint(Pass(BEN, 1, "t1", "en")),  # another key
+        lambda t: t.replace(t.split(".")[0], t.split(".")[0][:-3] + "QUJD"),  # body changed
+        lambda t: "not a link",
+        lambda t: None,
+        lambda t: 12345,
+        lambda t: "a.b",
+        lambda t: "x" * 1000,
+    ],
+)
+def test_a_forged_link_signs_nobody_in(forge: Any) -> None:
+    links = Links(b"k" * 32, FakeClock())
+    with pytest.raises(SignInRefused) as refused:
+        links.redeem(forge(links.mint(Pass(ANN, 1, "t1", "en"))))
+    assert refused.value.code == "link_forged"
+
+
+def test_a_session_is_only_a_token_made_here() -> None:
+    clock = FakeClock()
+    sessions = Sessions(clock, seconds=60)
+    who = Pass(ANN, 1, "t1", "en")
+    token = sessions.open(who)
+    assert sessions.get(token) == who
+    for bad in (token + "x", "", None, 7, str(ANN)):
+        with pytest.raises(SignInRefused):
+            sessions.get(bad)
+    clock.now += 61
+    with pytest.raises(SignInRefused):
+        sessions.get(token)
+
+
+# ---------------------------------------------------------------------- slow sockets
+
+
+async def test_a_slow_socket_skips_to_the_newest_state_and_never_slows_the_table(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        hub = LiveHub(h.clock)
+        h.runtime.watchers.append(hub.told)
+        table = await h.game()
+        stuck = asyncio.Event()
+        got: list[str] = []
+
+        async def slow(text: str) -> None:
+            got.append(text)
+            await stuck.wait()
+
+        async def fast(text: str) -> None:
+            fast_got.append(text)
+
+        fast_got: list[str] = []
+
+        async def nothing() -> None:
+            return None
+
+        slow_one = hub.watch(table, None, slow, nothing)
+        hub.watch(table, DAN, fast, nothing)
+        await asyncio.sleep(0)
+        for _ in range(5):  # five changes while the slow page is still taking its first state
+            game = table.game
+            assert game is not None and game.to_act is not None
+            actor = game.to_act
+            legal = [a for a in game.view(actor).legal if not isinstance(a, (Leave, Drop))]
+            await h.runtime.act(table.id, int(actor), table.seq, legal[0])
+            await asyncio.sleep(0)
+        await asyncio.sleep(0.01)
+        assert len(fast_got) == 6 and len(got) == 1
+        assert slow_one.skipped == 4  # the states it could not take were replaced, not queued
+        stuck.set()
+        await asyncio.sleep(0.01)
+        assert got[-1] == fast_got[-1]  # it caught up at once, with the newest state
+        await hub.close()

@@ -1,0 +1,250 @@
+"""A whole round on the live table page: two players in two browsers, a spectator in a third.
+
+The bot runs in this test's event loop inside simcord's Discord (``bot.playground``). ann
+and ben get their one-time links from ``/flipflop web`` in the simulated channel and play
+every turn of theirs on the page (draw, lay down by picking cards, discard); a computer
+player takes the third seat. cat, in the channel but not seated, watches on a phone-sized
+page. After every move each page shows the same table as the bot (and as the table message
+in Discord); no page ever shows another seat's face-up cards while the round is played; at
+the end every hand is shown, and the chips add up in the ledger.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Page, async_playwright, expect
+from simcord.results import to_discord_message
+
+from bot.live.state import plain as plain_text
+from bot.playground import playground, seat_computers
+from engine import Spread
+from tests.browser.clicks import SHOTS
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, WAIT_MS
+
+expect.set_options(timeout=WAIT_MS)
+LINK = re.compile(r"(http://127\.0\.0\.1:\d+/live/#\S+)")
+DROP_AFTER = 14
+"""Turns of ann's and ben's after which the next of them drops (the round ends soon after)."""
+
+
+async def link_for(pg: Any, member: Any) -> str:
+    """``/flipflop web`` in the simulated channel: the private answer's one-time link."""
+    result = await member.slash(pg.channel, "flipflop web")
+    assert result.ephemeral and result.response is not None
+    found = LINK.search(result.response.content or "")
+    assert found, result.response.content
+    return found.group(1)
+
+
+def displayed(message: Any) -> str:
+    """The text a Components V2 message shows (its text displays, nested ones too)."""
+    out: list[str] = []
+
+    def visit(c: dict[str, Any]) -> None:
+        if c.get("type") == 10:
+            out.append(str(c["content"]))
+        for child in c.get("components") or []:
+            visit(child)
+        if c.get("accessory"):
+            visit(c["accessory"])
+
+    for c in message.components or []:
+        visit(c if isinstance(c, dict) else c.to_dict())
+    return "\n".join(out)
+
+
+async def same_table(page: Page, table: Any) -> None:
+    """The page shows the bot's table now: the discard pile, the stock, every stack."""
+    view = table.game.public_view()
+    await expect(page.locator("body")).to_have_attribute("data-status", "playing")
+    pile = f"discard {len(view.discard_pile)}"
+    await expect(page.locator("#table .pile.discard .pile-name")).to_have_text(pile)
+    await expect(page.locator("#table .pile.stock")).to_have_attribute("data-count", str(view.stock_size))
+    for pid in view.seated:
+        await expect(page.locator(f'#table .seat[data-seat="{pid}"] .stack')).to_have_attribute(
+            "data-stack", str(view.stacks[pid])
+        )
+
+
+async def faces_shown(page: Page, except_seat: str | None) -> int:
+    """Face-up cards drawn in seats other than ``except_seat`` (hidden hands are backs)."""
+    total = 0
+    for seat in await page.locator("#table .seat").all():
+        if await seat.get_attribute("data-seat") != except_seat:
+            total += await seat.locator(".hand .card:not(.back)").count()
+    return total
+
+
+async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Path) -> None:
+    async with (
+        playground(
+            tmp_path / "play.sqlite3", members=3, preview=False, cards="plain", computer_pause=(0.2, 0.4)
+        ) as pg,
+        async_playwright() as pw,
+    ):
+        ann, ben, cat = pg.members
+        guild = pg.channel.guild.id
+        runtime: Any = pg.bot.runtime  # the bot's own objects, read as the test goes (never None here)
+        await seat_computers(pg, 1, "basic")  # ann opens the table, a computer player sits down
+        table: Any = runtime.in_channel(pg.channel.id)
+        lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
+        assert (await ben.click(lobby, label="Join")).acknowledged
+        assert (await ann.click(lobby, label="Start")).acknowledged
+        assert table.status == "playing"
+        minted = await pg.bot.ledger.minted(guild)
+
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        pages: dict[int, Page] = {}
+        for member, size in ((ann, (1200, 900)), (ben, (1200, 900)), (cat, (390, 844))):
+            context = await browser.new_context(viewport={"width": size[0], "height": size[1]})
+            page = await context.new_page()
+            page.set_default_timeout(WAIT_MS)
+            await page.goto(await link_for(pg, member))
+            await expect(page.locator("#who")).to_have_text("Signed in")
+            pages[member.id] = page
+        watcher = pages[cat.id]
+        try:
+            await expect(watcher.locator("#mine")).to_be_hidden()  # a spectator has no hand
+            players = {str(ann.id): pages[ann.id], str(ben.id): pages[ben.id]}
+            turns, spreads, latencies = 0, 0, []
+            number = table.game.public_view().round_number
+            while table.game.public_view().in_round and table.game.public_view().round_number == number:
+                view = table.game.public_view()
+                actor = view.to_act
+                for pid, page in players.items():  # nobody sees another's hidden hand
+                    assert await faces_shown(page, pid) == 0
+                assert await faces_shown(watcher, None) == 0
+                if actor not in players:  # the computer's turn: it moves by itself
+                    seq = table.seq
+                    for _ in range(200):
+                        if table.seq != seq or not table.game.public_view().in_round:
+                            break
+                        await asyncio.sleep(0.05)
+                    continue
+                page = players[actor]
+                await expect(page.locator("#turn")).to_have_text("Your turn.")
+                turns += 1
+                before = int(await watcher.locator("body").get_attribute("data-version") or 0)
+                clicked = time.perf_counter()
+                if turns > DROP_AFTER and await page.locator("#drop").is_enabled():
+                    await page.locator("#drop").click()
+                    await expect(page.locator("#turn")).not_to_have_text("Your turn.")
+                    break
+                await page.locator("#draw").click()
+                await expect(watcher.locator("body")).not_to_have_attribute("data-version", str(before))
+                latencies.append(time.perf_counter() - clicked)
+                await expect(page.locator("#discard")).to_have_text("Discard selected")
+                mine = table.game.view(actor)
+                lay = next((a for a in mine.legal if isinstance(a, Spread)), None)
+                if lay is not None:  # pick its cards, then Lay down
+                    for card in lay.cards:
+                        await page.locator(f'#hand button[data-card="{card.code}"]').click()
+                    await page.locator("#spread").click()
+                    laid = page.locator(f'#hand button[data-card="{lay.cards[0].code}"]')
+                    await expect(laid).to_have_count(0)
+                    spreads += 1
+                    if not table.game.public_view().in_round:
+                        break
+                hand = table.game.view(actor).hand
+                worst = max(hand, key=lambda c: (c.value, c.code))
+                await page.locator(f'#hand button[data-card="{worst.code}"]').click()
+                await expect(page.locator("#discard")).to_be_enabled()
+                await page.locator("#discard").click()
+                await expect(page.locator(f'#hand button[data-card="{worst.code}"]')).to_have_count(0)
+                for other in (*players.values(), watcher):
+                    await same_table(other, table)
+                # the table message in simcord's Discord says the same last move as every page's caption
+                caption = (await watcher.locator("#table .caption").inner_text()).strip()
+                await expect(pages[ann.id].locator("#table .caption")).to_have_text(caption)
+                in_discord = to_discord_message(
+                    pg.env, pg.env.backend.get_message(table.plays_in, table.message_id)
+                )
+                assert caption in plain_text(displayed(in_discord)), (caption, displayed(in_discord))
+                if turns == 3:
+                    await pages[ann.id].screenshot(path=SHOTS / "live-desktop.png")
+                    await watcher.screenshot(path=SHOTS / "live-phone.png", full_page=True)
+            # the round ended: every page shows every hand now (R7), as the channel does
+            assert not table.game.public_view().in_round or table.game.public_view().round_number > number
+            await expect(watcher.locator("#table .seat .hand .card.back")).to_have_count(0)
+            # the table message in simcord's Discord is the same table (its message, its round)
+            shown = to_discord_message(pg.env, pg.env.backend.get_message(table.plays_in, table.message_id))
+            assert shown.id == table.message_id
+            # chips: nothing made or lost
+            assert await pg.bot.ledger.audit(guild) == []
+            assert await pg.bot.ledger.minted(guild) == minted
+            at_table = table.chips()
+            assert await pg.bot.ledger.chips_at_tables(guild) == at_table
+            assert await pg.bot.ledger.total_balances(guild) + at_table == minted
+            assert turns >= 2 and latencies, (turns, latencies)
+        finally:
+            await watcher.screenshot(path=SHOTS / "last-live-watcher.png")
+            await browser.close()
+
+
+async def test_signing_in_by_the_mocked_activity_and_by_links_and_the_refusals(tmp_path: Path) -> None:
+    from bot.playground import activity_link
+
+    async with (
+        playground(tmp_path / "play.sqlite3", members=3, preview=False, cards="plain") as pg,
+        async_playwright() as pw,
+    ):
+        ann, ben, cat = pg.members
+        await seat_computers(pg, 1, "basic")
+        runtime: Any = pg.bot.runtime
+        table: Any = runtime.in_channel(pg.channel.id)
+        lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
+        assert (await ben.click(lobby, label="Join")).acknowledged
+        assert (await ann.click(lobby, label="Start")).acknowledged
+        guild = pg.channel.guild.id
+        before = [await pg.bot.ledger.balance(guild, m.id) for m in pg.members]
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+
+            async def fresh() -> Page:
+                context = await browser.new_context(viewport={"width": 1000, "height": 800})
+                page = await context.new_page()
+                page.set_default_timeout(WAIT_MS)
+                return page
+
+            # the Activity, its SDK mocked: Discord's stand-in says who and where; ben sees his hand
+            page = await fresh()
+            await page.goto(activity_link(pg, ben))
+            await expect(page.locator("#who")).to_have_text("Signed in")
+            await expect(page.locator("#hand button")).to_have_count(len(table.game.view(str(ben.id)).hand))
+            # a forged instance id: refused, said plainly
+            forged = activity_link(pg, cat).replace("instance=", "instance=9")
+            page = await fresh()
+            await page.goto(forged)
+            await expect(page.locator("#error")).to_contain_text(
+                "not started from a channel with a Flip Flop table"
+            )
+            await expect(page.locator("#live")).to_be_hidden()
+            # a one-time link works once; a reused, a forged and an expired one are refused
+            link = await link_for(pg, ann)
+            page = await fresh()
+            await page.goto(link)
+            await expect(page.locator("#who")).to_have_text("Signed in")
+            again = await fresh()
+            await again.goto(link)
+            await expect(again.locator("#error")).to_contain_text("already used")
+            changed = await fresh()
+            await changed.goto(link[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB"))
+            await expect(changed.locator("#error")).to_contain_text("not made by the bot")
+            late = await link_for(pg, cat)
+            live = pg.bot.live
+            assert live is not None
+            live.links.clock = lambda: time.time() + 11 * 60  # ten minutes and more later
+            expired = await fresh()
+            await expired.goto(late)
+            await expect(expired.locator("#error")).to_contain_text("expired")
+            await expired.screenshot(path=SHOTS / "live-expired.png")
+        finally:
+            await browser.close()
+        # nothing changed for anyone (only the computer player may have moved meanwhile)
+        assert [await pg.bot.ledger.balance(guild, m.id) for m in pg.members] == before
+        assert await pg.bot.ledger.audit(guild) == []

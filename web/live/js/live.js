@@ -1,0 +1,334 @@
+// The live table: signs in (a one-time link, or a Discord Activity), follows the table over a
+// WebSocket and draws each state with the replay page's renderer; a player plays their hand here.
+
+import { cardFace, label } from "../../replay/js/cards.js";
+import { drawTable } from "../../replay/js/table.js";
+
+/**
+ * @typedef {{id: string, status: string, seq: number, practice: boolean, stake: number, now: number,
+ *   deadline: number | null, nextRound: number | null, moves: string[], lobby: string[], last: string,
+ *   toAct?: string | null, over?: boolean, version: number}} Info
+ * @typedef {{seat: string, seq: number, hand: string[], value: number, canAct: boolean,
+ *   phase: string | null, drawn: string | null, legal: [string, string | null][], away: boolean}} You
+ * @typedef {{type: "state", info: Info, table: import("../../replay/js/rules.js").TableState | null,
+ *   you: You | null}} State
+ * @typedef {{type: "answer", id: number | null, ok: boolean, message?: string}} Answer
+ * @typedef {{type: "refused", message: string, code: string}} Refused
+ * @typedef {{type: "hello", table: string, you: string}} Hello
+ */
+
+/** @param {string} id @returns {HTMLElement} */
+function byId(id) {
+  return /** @type {HTMLElement} */ (document.getElementById(id));
+}
+/** @param {string} id @returns {HTMLButtonElement} */
+function button(id) {
+  return /** @type {HTMLButtonElement} */ (document.getElementById(id));
+}
+
+const ui = {
+  who: byId("who"),
+  error: byId("error"),
+  behind: byId("behind"),
+  signin: byId("signin"),
+  live: byId("live"),
+  title: byId("title"),
+  clock: byId("clock"),
+  turn: byId("turn"),
+  table: byId("table"),
+  mine: byId("mine"),
+  hand: byId("hand"),
+  answer: byId("answer"),
+  layoffs: byId("layoffs"),
+  lobby: byId("lobby"),
+  log: byId("log"),
+  draw: button("draw"),
+  take: button("take"),
+  drop: button("drop"),
+  spread: button("spread"),
+  discard: button("discard"),
+};
+
+const SESSION = "flipflop-live-session";
+/** @type {State | null} */
+let state = null;
+let receivedAt = 0;
+/** @type {Set<string>} */
+let selected = new Set();
+/** @type {WebSocket | null} */
+let socket = null;
+let retry = 0;
+let asked = 0;
+let closedForGood = false;
+
+/** Discord's markdown and command mentions, as plain text. @param {string} text */
+function plain(text) {
+  return text.replace(/\*\*/g, "").replace(/<\/([^:>]+):\d+>/g, "/$1");
+}
+
+/** @param {string} message */
+function fail(message) {
+  ui.error.textContent = plain(message);
+  ui.error.hidden = false;
+}
+
+/** A session from the link in the address (used once, then taken out of the address). */
+async function signIn() {
+  const link = location.hash.slice(1);
+  if (link) {
+    history.replaceState(null, "", location.pathname);
+    const reply = await fetch("/live/api/signin", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ link }),
+    });
+    const body = /** @type {{session?: string, error?: string}} */ (await reply.json());
+    if (!reply.ok || !body.session) {
+      sessionStorage.removeItem(SESSION);
+      fail(body.error || "This link does not sign you in.");
+      ui.who.textContent = "Not signed in";
+      return null;
+    }
+    sessionStorage.setItem(SESSION, body.session);
+    return body.session;
+  }
+  return sessionStorage.getItem(SESSION);
+}
+
+/** @param {string} session */
+function connect(session) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${location.host}/live/ws`);
+  socket = ws;
+  ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "hello", session })));
+  ws.addEventListener("message", (event) => {
+    const message = /** @type {State | Answer | Refused | Hello} */ (JSON.parse(String(event.data)));
+    if (message.type === "state") {
+      retry = 0;
+      ui.behind.hidden = true;
+      state = message;
+      receivedAt = Date.now() / 1000;
+      draw();
+    } else if (message.type === "answer") {
+      ui.answer.textContent = message.ok ? "" : plain(message.message || "");
+      document.body.dataset.waiting = "";
+    } else if (message.type === "refused") {
+      closedForGood = true;
+      sessionStorage.removeItem(SESSION);
+      fail(message.message);
+    } else if (message.type === "hello") {
+      ui.who.textContent = "Signed in";
+    }
+  });
+  ws.addEventListener("close", () => {
+    socket = null;
+    if (closedForGood) return;
+    ui.behind.hidden = false; // the table shown is as of the last state received
+    retry = Math.min(retry + 1, 6);
+    setTimeout(() => connect(session), 250 * 2 ** retry);
+  });
+}
+
+/** @param {string} op @param {string | null} value */
+function send(op, value) {
+  if (!socket || !state || !state.you) return;
+  asked += 1;
+  document.body.dataset.waiting = "1";
+  ui.answer.textContent = "";
+  socket.send(JSON.stringify({ type: "move", id: asked, seq: state.you.seq, op, value }));
+}
+
+/** @param {string} op @param {string | null} [value] */
+function legal(op, value) {
+  if (!state || !state.you) return false;
+  return state.you.legal.some(([o, v]) => o === op && (value === undefined || v === value));
+}
+
+/** The selection as the codec writes cards: canonical order is the engine's business. */
+function chosen() {
+  const hand = state && state.you ? state.you.hand : [];
+  return hand.filter((c) => selected.has(c));
+}
+
+function drawHand() {
+  const you = state && state.you;
+  ui.mine.hidden = !you;
+  if (!you) return;
+  selected = new Set([...selected].filter((c) => you.hand.includes(c)));
+  ui.hand.replaceChildren();
+  for (const code of you.hand) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.card = code;
+    b.setAttribute("aria-pressed", selected.has(code) ? "true" : "false");
+    b.setAttribute("aria-label", label(code) + (code === you.drawn ? " (just drawn)" : ""));
+    b.append(cardFace(code, code === you.drawn ? { mark: "new" } : {}));
+    b.addEventListener("click", () => {
+      if (selected.has(code)) selected.delete(code);
+      else selected.add(code);
+      drawHand();
+      /** @type {HTMLElement | null} */ (ui.hand.querySelector(`[data-card="${code}"]`))?.focus();
+    });
+    b.addEventListener("dblclick", () => {
+      if (legal("discard", code)) send("discard", code);
+    });
+    ui.hand.append(b);
+  }
+  const picked = chosen();
+  ui.draw.disabled = !legal("stock");
+  ui.take.disabled = !legal("take");
+  const top = state && state.table ? state.table.discard[state.table.discard.length - 1] : null;
+  ui.take.textContent = top ? `Take ${label(top)}` : "Take the discard";
+  ui.drop.disabled = !legal("drop");
+  const spreadValue = picked.join(".");
+  ui.spread.disabled = !(picked.length >= 3 && you.legal.some(([o, v]) => o === "spread" && v && sameCards(v, picked)));
+  ui.discard.disabled = !(picked.length === 1 && legal("discard", picked[0]));
+  ui.discard.textContent = picked.length === 1 ? `Discard ${label(picked[0])}` : "Discard selected";
+  ui.spread.onclick = () => {
+    const match = you.legal.find(([o, v]) => o === "spread" && v && sameCards(v, picked));
+    send("spread", match ? match[1] : spreadValue);
+  };
+  ui.layoffs.replaceChildren();
+  if (picked.length === 1) {
+    for (const [op, value] of you.legal) {
+      if (op !== "layoff" || !value || !value.startsWith(picked[0] + "@")) continue;
+      const target = value.split("@")[1];
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = `Lay ${label(picked[0])} off on spread ${target}`;
+      b.addEventListener("click", () => send("layoff", value));
+      ui.layoffs.append(b);
+    }
+  }
+  for (const [op, value] of you.legal) {
+    if (op !== "tonk" || !value) continue;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Tonk out: ${value.split("|").map((s) => s.split(".").map(label).join(" ")).join(" + ")}`;
+    b.addEventListener("click", () => send("tonk", value));
+    ui.layoffs.append(b);
+  }
+}
+
+/** @param {string} value @param {string[]} cards */
+function sameCards(value, cards) {
+  const mine = value.split(".");
+  return mine.length === cards.length && cards.every((c) => mine.includes(c));
+}
+
+function draw() {
+  if (!state) return;
+  ui.live.hidden = false;
+  ui.signin.hidden = true;
+  const info = state.info;
+  ui.title.textContent = `Table ${info.id}` + (info.practice ? " · practice" : "") + ` · stake ${info.stake}`;
+  document.body.dataset.version = String(info.version);
+  document.body.dataset.status = info.status;
+  if (state.table) {
+    drawTable(ui.table, state.table);
+    ui.table.hidden = false;
+  } else {
+    ui.table.replaceChildren();
+    ui.table.hidden = true;
+  }
+  ui.lobby.hidden = info.status !== "lobby";
+  ui.lobby.textContent = info.status === "lobby" ? `Lobby: ${info.lobby.join(", ")} — waiting for the host to start.` : "";
+  if (info.status === "closed") ui.turn.textContent = "This table has closed.";
+  else if (info.over) ui.turn.textContent = "Game over.";
+  else if (state.you && state.you.canAct) ui.turn.textContent = "Your turn.";
+  else ui.turn.textContent = info.toAct ? `${info.toAct} to act.` : "";
+  ui.log.replaceChildren();
+  for (const line of info.moves) {
+    const li = document.createElement("li");
+    li.textContent = plain(line);
+    ui.log.append(li);
+  }
+  drawHand();
+  tick();
+}
+
+/** The turn's countdown, on the server's clock (its offset from this one kept at each state). */
+function tick() {
+  const info = state && state.info;
+  const at = info && (info.deadline ?? info.nextRound);
+  if (!info || at === null || at === undefined || info.status !== "playing") {
+    ui.clock.textContent = "";
+    return;
+  }
+  const now = info.now + (Date.now() / 1000 - receivedAt);
+  const left = Math.max(0, Math.round(at - now));
+  ui.clock.textContent = info.deadline !== null ? `⏱ ${left}s` : `next round in ${left}s`;
+  ui.clock.classList.toggle("low", left <= 10);
+}
+
+ui.draw.addEventListener("click", () => send("stock", null));
+ui.take.addEventListener("click", () => send("take", null));
+ui.drop.addEventListener("click", () => send("drop", null));
+ui.discard.addEventListener("click", () => {
+  const picked = chosen();
+  if (picked.length === 1) send("discard", picked[0]);
+});
+setInterval(tick, 1000);
+
+/**
+ * The page as a Discord Activity: the Embedded App SDK's OAuth2 code, traded by the bot itself for
+ * who this is and where the Activity runs (the page sends no id of its own). `?mock=1` (the
+ * playground) uses the SDK's own mock, whose `authorize` answers with the code in `mock_code`.
+ * @param {URLSearchParams} params
+ * @returns {Promise<string | null>}
+ */
+async function activitySignIn(params) {
+  const config = /** @type {{activity: string | null}} */ (await (await fetch("/live/api/config")).json());
+  if (!config.activity) {
+    fail("This bot has no Activity set up (docs/ACTIVITY.md).");
+    return null;
+  }
+  const sdkModule = await import("../vendor/discord-sdk.js");
+  /** @type {{ready(): Promise<void>, instanceId: string,
+   *   commands: {authorize(args: object): Promise<{code: string}>}}} */
+  let sdk;
+  if (params.get("mock")) {
+    const mock = new sdkModule.DiscordSDKMock(config.activity, null, null, null);
+    mock.instanceId = params.get("instance_id") || "";
+    const code = params.get("mock_code") || "";
+    mock._updateCommandMocks({ authorize: async () => ({ code }) });
+    sdk = mock;
+  } else {
+    sdk = new sdkModule.DiscordSDK(config.activity);
+  }
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: config.activity,
+    response_type: "code",
+    state: "",
+    prompt: "none",
+    scope: ["identify"],
+  });
+  const reply = await fetch("/live/api/activity", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ code, instance: sdk.instanceId }),
+  });
+  const body = /** @type {{session?: string, error?: string}} */ (await reply.json());
+  if (!reply.ok || !body.session) {
+    fail(body.error || "Discord did not sign you in.");
+    ui.who.textContent = "Not signed in";
+    return null;
+  }
+  sessionStorage.setItem(SESSION, body.session);
+  return body.session;
+}
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  const inActivity = Boolean(params.get("instance_id") && params.get("frame_id"));
+  const session = inActivity ? await activitySignIn(params) : await signIn();
+  if (!session) {
+    ui.signin.hidden = false;
+    if (ui.error.hidden) ui.who.textContent = "Not signed in";
+    return;
+  }
+  connect(session);
+}
+
+main().catch((e) => fail(String(e)));
