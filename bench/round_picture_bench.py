@@ -13,7 +13,7 @@ import random
 import statistics
 import time
 
-from bot.round_picture import MAX_BYTES, Ending, render
+from bot.presentation.round_picture import MAX_BYTES, Ending, render
 from engine.cards import Card
 
 DECK = [Card.parse(r + s) for r in "A23456789TJQK" for s in "SHDC"]

@@ -17,7 +17,7 @@ import random
 import statistics
 import time
 
-from bot.table_picture import MAX_BYTES, Scene, Seat, render
+from bot.presentation.table_picture import MAX_BYTES, Scene, Seat, render
 from engine.cards import Card
 
 DECK = [Card.parse(r + s) for r in "A23456789TJQK" for s in "SHDC"]

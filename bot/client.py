@@ -20,7 +20,7 @@ from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.i18n.languages import LanguageBook
 from bot.i18n.mentions import COMMANDS, name_members_with
 from bot.ledger import Ledger, LedgerError
-from bot.limits import (
+from bot.presentation.limits import (
     BUTTON_LABEL,
     CONTENT,
     DESCRIPTION,
@@ -37,7 +37,7 @@ from bot.limits import (
     embed_length,
     shorten,
 )
-from bot.refusals import explain
+from bot.presentation.refusals import explain
 from bot.settings import Settings
 from bot.storage import StoreError, open_store, store_target
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.refusals import Refusal
+from bot.presentation.refusals import Refusal
 from bot.settings import HOUSE_FLOAT
 from bot.storage import Store, Tx
 from engine import HOUSE_RULES
@@ -46,7 +46,7 @@ class Posting:
 
 
 class LedgerError(Refusal):
-    """A chip operation that can not be done: ``code`` + ``params``, words in ``bot.refusals``."""
+    """A chip operation that can not be done: ``code`` + ``params`` (``bot.presentation.refusals``)."""
 
 
 class BadAmount(LedgerError):

@@ -13,7 +13,7 @@ uploads the missing ones as application emojis (``cogs.flipflop.emojis``); an em
 carries a short hash of its image (``ff_KS_c_1a2b3c``), so a redrawn face is a new emoji and
 an unchanged one is never uploaded twice.
 
-The API, used by every renderer (``bot.render`` turns a card into message text through it)::
+The API, used by every renderer (``bot.presentation.render`` turns a card into message text through it)::
 
     faces = CardFaces()                    # one per bot; the emoji sync fills it
     faces.emoji(card, "classic")           # a CardEmoji, or None until uploaded

@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.refusals import Refusal
+from bot.presentation.refusals import Refusal
 
 LINK_SECONDS = 10 * 60
 """How long a one-time link works."""

@@ -35,7 +35,7 @@ from bot.ledger import LedgerError
 from bot.live.activity import ActivityAuth
 from bot.live.hub import LiveHub
 from bot.live.links import Links, Pass, Sessions, SignInRefused
-from bot.refusals import Refusal, explain
+from bot.presentation.refusals import Refusal, explain
 from bot.runtime import StaleControl, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import TableError

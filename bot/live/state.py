@@ -14,8 +14,8 @@ import re
 from typing import Any
 
 from bot.i18n import Texts
+from bot.presentation.table_render import last_move_line, log_lines, seat_name
 from bot.table.model import Table
-from bot.table_render import last_move_line, log_lines, seat_name
 from engine.codec import control_of
 from engine.view import PlayerView, PublicView
 

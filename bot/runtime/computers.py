@@ -20,7 +20,7 @@ from engine.ai.strategies import STRATEGIES, BasicStrategy, StrongStrategy
 from engine.view import PlayerView
 
 LEVELS = ("basic", "strong", "random")
-"""The levels a host may seat (their names and what each does are said by ``bot.computer_names``)."""
+"""The levels a host may seat (their names and what each does: ``bot.presentation.computer_names``)."""
 T = TypeVar("T")
 SEARCHING = {name for name, cls in STRATEGIES.items() if cls is StrongStrategy}
 """Levels whose moves take long enough to need a worker process."""

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from bot.fair_deal import FairDeal
 from bot.ledger import HOUSE_ID
-from bot.refusals import Refusal
+from bot.presentation.refusals import Refusal
 from bot.table.log import RoundLog
 from engine import HOUSE_RULES, Game, IllegalAction
 from engine.events import Event, GameOver, SeatClosed
@@ -37,7 +37,7 @@ Status = Literal["lobby", "playing", "closed"]
 
 
 class TableError(Refusal):
-    """Something a member tried that the table can not do; ``code`` + ``params``, words in ``bot.refusals``.
+    """What a member tried that the table can not do; ``code`` + ``params`` (``bot.presentation.refusals``).
 
     The runtime's ``StaleControl`` and the saved-table race's ``TableMoved`` are kinds of it.
     """

@@ -400,7 +400,7 @@ def seed(table: Table, user_id: int, text: str) -> Step:
 
 
 def seed_refusal(error: FairDealError) -> TableError:
-    """A player's bad ``/flipflop seed`` text as a refusal with its own code (words in ``bot.refusals``)."""
+    """A bad ``/flipflop seed`` text as a refusal with its own code (``bot.presentation.refusals``)."""
     if error.code == "seed_too_long":
         return TableError("seed_too_long", length=error.params["length"], limit=PLAYER_SEED_MAX)
     if error.code in ("seed_control_character", "seed_not_printable"):

@@ -23,9 +23,9 @@ from bot.audit import audit_guild
 from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
 from bot.ledger import GuildSettings, setting_range
-from bot.refusals import NOTHING_CHANGED, explain
+from bot.presentation.refusals import NOTHING_CHANGED, explain
+from bot.presentation.table_render import seat_name
 from bot.table.model import Table, TableError, TableMoved
-from bot.table_render import seat_name
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot

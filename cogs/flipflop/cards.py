@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.cards import STYLE_NAME, STYLES
 from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
-from bot.render import cards
+from bot.presentation.render import cards
 from engine import Card
 
 if TYPE_CHECKING:

@@ -22,16 +22,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import send_ephemeral
-from bot.coach_render import analysis_text, hint_text, watch_text
-from bot.computer_names import LEVEL_ABOUT
 from bot.history import round_story
 from bot.i18n import N_, Texts
 from bot.ledger import LedgerError
 from bot.metrics.hooks import count_coach_queue
-from bot.refusals import NOTHING_CHANGED, explain, table_exists
+from bot.presentation.coach_render import analysis_text, hint_text, watch_text
+from bot.presentation.computer_names import LEVEL_ABOUT
+from bot.presentation.refusals import NOTHING_CHANGED, explain, table_exists
+from bot.presentation.table_render import seat_name
 from bot.runtime import LEVELS, TableRuntime
 from bot.table.model import Table, TableError
-from bot.table_render import seat_name
 from cogs.flipflop.controls import OPTION_CHARS, fit, label
 from engine.ai.coach import HINT_BUDGET, hint_worker, watch
 from engine.ai.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, NotAPlayer, analyse_worker, seats_of

@@ -18,17 +18,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import send_ephemeral
-from bot.first_game import ServerWelcomes, help_text, welcome_text
 from bot.i18n import LANGUAGES, N_, Texts, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
 from bot.ledger import GuildSettings, InsufficientChips, LedgerError, setting_range
-from bot.limits import CONTENT, shorten
-from bot.refusals import NOTHING_CHANGED, explain
+from bot.presentation.first_game import ServerWelcomes, help_text, welcome_text
+from bot.presentation.limits import CONTENT, shorten
+from bot.presentation.refusals import NOTHING_CHANGED, explain
+from bot.presentation.table_render import notice_line
 from bot.runtime import Delivery, Sent, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import MAX_SEATS, Table, TableError
-from bot.table_render import notice_line
 from cogs.flipflop import controls
 from cogs.flipflop.admin import TABLES_CHOICES, AdminCommands, AwayRounds, table_settings_lines
 from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line

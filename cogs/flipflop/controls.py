@@ -24,7 +24,7 @@ from bot.cards import CardEmoji
 from bot.client import send_ephemeral
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
-from bot.refusals import MESSAGES as REFUSALS
+from bot.presentation.refusals import MESSAGES as REFUSALS
 from bot.runtime import TableRuntime, clicked_at
 from bot.storage import StoreError
 from cogs.flipflop.view_store import known

@@ -21,9 +21,9 @@ from bot.client import send_ephemeral
 from bot.fair_deal import Reveal
 from bot.history import RoundStory, history, round_story, stats
 from bot.i18n import N_, Texts
-from bot.limits import CONTENT, shorten
-from bot.refusals import explain
-from bot.replay_link import story_file
+from bot.presentation.limits import CONTENT, shorten
+from bot.presentation.refusals import explain
+from bot.presentation.replay_link import story_file
 from bot.table.model import TableError
 from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.layout import watch_button

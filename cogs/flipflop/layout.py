@@ -1,4 +1,4 @@
-"""A ``Page`` (``bot.table_layout``) and its controls as one Components V2 message.
+"""A ``Page`` (``bot.presentation.table_layout``) and its controls as one Components V2 message.
 
 One container in the page's accent colour: the title, the page's picture if it has one (a
 media gallery showing the attachment ``files`` makes), each block of text with a thin
@@ -17,10 +17,10 @@ from typing import Any
 import discord
 
 from bot.i18n import Texts
-from bot.limits import shorten
-from bot.replay_link import WATCH, replay_link
-from bot.table_layout import TEXT_ROOM, Page
-from bot.table_render import OVER
+from bot.presentation.limits import shorten
+from bot.presentation.replay_link import WATCH, replay_link
+from bot.presentation.table_layout import TEXT_ROOM, Page
+from bot.presentation.table_render import OVER
 
 Row = Sequence[discord.ui.Item[Any]]
 

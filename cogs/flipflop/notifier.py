@@ -33,7 +33,17 @@ from bot.budget import Priority
 from bot.client import fitted
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
-from bot.replay_link import story_file
+from bot.presentation.replay_link import story_file
+from bot.presentation.table_render import (
+    ending_of,
+    event_lines,
+    last_move_line,
+    log_lines,
+    notice_line,
+    round_title,
+    seat_name,
+    unreadable_line,
+)
 from bot.runtime import (
     ComputersOnly,
     Delivery,
@@ -49,16 +59,6 @@ from bot.settings import Settings
 from bot.storage import StoreError
 from bot.table.log import Entry
 from bot.table.model import Table, Unreadable
-from bot.table_render import (
-    ending_of,
-    event_lines,
-    last_move_line,
-    log_lines,
-    notice_line,
-    round_title,
-    seat_name,
-    unreadable_line,
-)
 from cogs.flipflop.controls import PlayAgainButton, label
 from cogs.flipflop.layout import note, watch_button
 from cogs.flipflop.pacing import CallBudget, EditPacer

@@ -23,13 +23,13 @@ from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
 from bot.ledger import InsufficientChips, LedgerError
 from bot.live.links import LINK_SECONDS, Pass
-from bot.refusals import explain
-from bot.rules_pages import FIRST_HAND_TIP
+from bot.presentation.refusals import explain
+from bot.presentation.rules_pages import FIRST_HAND_TIP
+from bot.presentation.table_layout import fair_text
+from bot.presentation.table_render import notice_line
 from bot.runtime import Outcome, StaleControl, TableClosed, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import Table, TableError
-from bot.table_layout import fair_text
-from bot.table_render import notice_line
 from cogs.flipflop.coach import coach_of
 from cogs.flipflop.controls import OUR_SIDE, fit, parse_action
 from cogs.flipflop.notifier import DiscordNotifier, OpenHand

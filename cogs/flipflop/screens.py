@@ -1,7 +1,7 @@
 """Each screen a member sees, its text and its controls built together: lobby, table, hand, closed.
 
 Screens read only the table's views (``public_view``, ``view(player)``);
-the words come from ``bot.table_render`` and the controls from ``controls``.
+the words come from ``bot.presentation.table_render`` and the controls from ``controls``.
 """
 
 from __future__ import annotations
@@ -15,19 +15,19 @@ from typing import Any
 import discord
 
 from bot.cards import CardEmoji
-from bot.coach_render import practice_dress
 from bot.i18n import N_, Texts
-from bot.render import card_emoji, look, plain, plain_cards
-from bot.round_picture import MAX_BYTES as PICTURE_BYTES
-from bot.round_picture import Ending, legend, picture_alt
-from bot.round_picture import file_name as picture_file
-from bot.round_picture import render as render_round
-from bot.rules_pages import rules_pages
+from bot.presentation.coach_render import practice_dress
+from bot.presentation.render import card_emoji, look, plain, plain_cards
+from bot.presentation.round_picture import MAX_BYTES as PICTURE_BYTES
+from bot.presentation.round_picture import Ending, legend, picture_alt
+from bot.presentation.round_picture import file_name as picture_file
+from bot.presentation.round_picture import render as render_round
+from bot.presentation.rules_pages import rules_pages
+from bot.presentation.table_layout import IN_PICTURE, Page, closed_page, lobby_page, note_page, table_page
+from bot.presentation.table_picture import HAND_FILE, render_hand
+from bot.presentation.table_render import hand_text, log_text
 from bot.runtime import LEVELS
 from bot.table.model import Table
-from bot.table_layout import IN_PICTURE, Page, closed_page, lobby_page, note_page, table_page
-from bot.table_picture import HAND_FILE, render_hand
-from bot.table_render import hand_text, log_text
 from cogs.flipflop.coach import practice_review_button
 from cogs.flipflop.controls import (
     OPTION_CHARS,
@@ -186,7 +186,7 @@ class RoundRecord:
     """A finished round as the channel keeps it: its story and, when known, a picture of its end.
 
     A Components V2 message: a container with the title and the round's log, the picture
-    (every hand and spread, ``bot.round_picture``) in a media gallery with its alt text, and
+    (every hand and spread, ``bot.presentation.round_picture``) in a media gallery with its alt text, and
     **Watch the replay** when there is one. It replaces the table message the round was played
     in, once, and is never edited again (a V2 message can not go back to an embed).
     """

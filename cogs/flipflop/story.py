@@ -11,11 +11,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.computer_names import computer_name, level_name
 from bot.history import RoundSummary, Stats, computer_level
 from bot.i18n import N_, Texts
+from bot.presentation.computer_names import computer_name, level_name
+from bot.presentation.render import plain, plain_cards
 from bot.privacy import PSEUDONYM_FLOOR
-from bot.render import plain, plain_cards
 from engine import Card
 
 END_WORD = {

@@ -23,7 +23,7 @@ from bot.cards import (
     words,
 )
 from bot.i18n import texts
-from bot.render import card, cards, plain, plain_cards, suit_name
+from bot.presentation.render import card, cards, plain, plain_cards, suit_name
 from engine.cards import DECK, Card
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -66,7 +66,7 @@ def test_the_template_holds_exactly_the_messages_in_the_code(
 def test_the_code_has_the_messages_we_rely_on(extracted: set[MessageKey]) -> None:
     assert (("{count} chip", "{count} chips"), None) in extracted
     assert ("start", COMMAND_NAME) in extracted  # from the cogs' decorators
-    assert any(key[0] == "Drop and caught drops" for key in extracted)  # from bot/rules_pages.py
+    assert any(key[0] == "Drop and caught drops" for key in extracted)  # from bot/presentation/rules_pages.py
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

@@ -12,10 +12,10 @@ from dataclasses import replace
 
 import pytest
 
-from bot.coach_render import hint_text, reason_text, review_line
 from bot.i18n import texts
 from bot.i18n.languages import LANGUAGES
-from bot.render import card, cards
+from bot.presentation.coach_render import hint_text, reason_text, review_line
+from bot.presentation.render import card, cards
 from engine import Card, Discard, Drop, Game, LayOff, Seat, Spread, TonkOut
 from engine.actions import Action
 from engine.ai.coach import Reason, explain, hint

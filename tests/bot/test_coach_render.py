@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.coach_render import REASON_TEXT, analysis_text, hint_text, reason_text, watch_text
 from bot.i18n import texts
+from bot.presentation.coach_render import REASON_TEXT, analysis_text, hint_text, reason_text, watch_text
 from engine import Card, Discard, Draw, Drop, TonkOut
 from engine.ai.coach import REASONS, Hint, Reason
 from engine.ai.review import Analysis, Review

@@ -29,7 +29,7 @@ from bot.i18n import (
     texts,
 )
 from bot.i18n.catalogs import read_catalog, template_path
-from bot.rules_pages import FIRST_HAND_TIP, PAGES, how_to_play, rules_pages
+from bot.presentation.rules_pages import FIRST_HAND_TIP, PAGES, how_to_play, rules_pages
 from bot.settings import Settings
 
 
@@ -227,7 +227,7 @@ def test_rules_pages_are_in_the_languages_script_and_fit_an_embed(language: str)
 
 def test_how_to_play_doc_is_made_from_the_catalogs() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "HOW_TO_PLAY.md").read_text(encoding="utf-8")
-    assert doc == how_to_play(), "run: python -m bot.rules_pages > docs/HOW_TO_PLAY.md"
+    assert doc == how_to_play(), "run: python -m bot.presentation.rules_pages > docs/HOW_TO_PLAY.md"
     for language in LANGUAGES:
         assert f"## {language_name(language)}" in doc
         assert rules_pages(texts(language))[3].body in doc

@@ -12,7 +12,7 @@ from bot import playground as playground_module
 from bot.i18n import LANGUAGES, language_name, texts
 from bot.i18n.languages import SERVER
 from bot.playground import playground
-from bot.rules_pages import IN_SHORT, WHOLE_RULES, main, readme_section
+from bot.presentation.rules_pages import IN_SHORT, WHOLE_RULES, main, readme_section
 from tests.cogs.helpers import displayed
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,10 +10,10 @@ from babel.messages.pofile import read_po
 
 from bot.i18n import texts
 from bot.i18n.languages import LANGUAGES
-from bot.rules_pages import PAGES, rules_pages
+from bot.presentation.rules_pages import PAGES, rules_pages
+from bot.presentation.table_render import notice_line
 from bot.runtime.outcomes import TimedOut
 from bot.table.model import AWAY_ROUNDS_BEFORE_RELEASE, TIMEOUTS_BEFORE_REMOVAL, Table
-from bot.table_render import notice_line
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,7 @@ import pytest
 from bot.fair_deal import FairDealError, check_player_seed
 from bot.i18n import LANGUAGES, PSEUDO_LANGUAGE, Texts, texts
 from bot.ledger import GuildSettings, LedgerError
-from bot.refusals import MESSAGES, Refusal, explain
+from bot.presentation.refusals import MESSAGES, Refusal, explain
 from bot.table.model import TableError
 from bot.table.transitions import seed_refusal
 from engine.catalog import MESSAGES as ENGINE_MESSAGES

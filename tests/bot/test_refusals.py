@@ -17,7 +17,7 @@ from bot.ledger import (
     check_amount,
     check_stakes,
 )
-from bot.refusals import MESSAGES, Refusal, render
+from bot.presentation.refusals import MESSAGES, Refusal, render
 from bot.runtime.runtime import StaleControl
 from bot.table.model import TableError, TableMoved
 
@@ -64,7 +64,7 @@ def test_every_refusal_raised_in_bot_has_a_catalog_entry_with_matching_placehold
     found = raised_codes()
     assert len(found) >= 40  # the source really was read: tables, runtime and ledger
     for where, code, params in found:
-        assert code in MESSAGES, f"{where}: {code!r} has no entry in bot.refusals.MESSAGES"
+        assert code in MESSAGES, f"{where}: {code!r} has no entry in bot.presentation.refusals.MESSAGES"
         assert placeholders(MESSAGES[code]) == params, f"{where}: {code!r} is given {sorted(params)}"
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from bot.history import history, round_story
 from bot.i18n import texts
-from bot.replay_link import seat_names
+from bot.presentation.replay_link import seat_names
+from bot.presentation.table_render import event_lines, seat_name
 from bot.table.model import ComputerSeat, Table
-from bot.table_render import event_lines, seat_name
 from cogs.flipflop.story import story_lines
 from engine import Drop
 from engine.events import GameOver, PotCarried, PotPaid, SideStakePaid

@@ -10,7 +10,7 @@ from PIL import Image
 
 from bench.table_picture_bench import NAMES, a_table
 from bot import fonts
-from bot.table_picture import MAX_BYTES, height, labels, render, undrawn
+from bot.presentation.table_picture import MAX_BYTES, height, labels, render, undrawn
 
 LATIN, HANGUL, GUJARATI = "NotoSans-Regular.ttf", "NotoSansKR-Regular.otf", "NotoSansGujarati-Regular.ttf"
 

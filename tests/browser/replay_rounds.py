@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.replay_link import replay_file
+from bot.presentation.replay_link import replay_file
 from engine.ai.strategies import BasicStrategy
 from engine.cards import Card
 from engine.fairness import commitment, deck_codes, first_dealer
@@ -108,7 +108,7 @@ def measure(rounds: int = 300, base: str = "https://example.github.io/flipflop/r
     """Print how long the links of 3- and 5-player rounds are, in both forms (README, "Replays")."""
     import statistics
 
-    from bot.replay_link import LINK_LIMIT, _short_ids, binary_fragment, fragment
+    from bot.presentation.replay_link import LINK_LIMIT, _short_ids, binary_fragment, fragment
 
     for players in (3, 5):
         for interactions in (1, 4, 16):

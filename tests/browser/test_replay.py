@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from bot.replay_link import binary_fragment, fragment, replay_link
+from bot.presentation.replay_link import binary_fragment, fragment, replay_link
 from engine.replay import replay
 from tests.browser.replay_rounds import played_game, played_round
 

@@ -11,7 +11,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from bot.replay_link import _short_ids, binary_fragment
+from bot.presentation.replay_link import _short_ids, binary_fragment
 from engine.replay import replay
 from tests.browser.replay_rounds import played_game, played_round
 

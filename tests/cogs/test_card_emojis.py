@@ -12,9 +12,9 @@ import pytest_asyncio
 from bot.cards import CardFaces, Look, all_faces
 from bot.client import FlipFlopBot
 from bot.i18n import texts
-from bot.limits import V2_TEXT
 from bot.metrics.registry import REGISTRY
-from bot.table_layout import table_page
+from bot.presentation.limits import V2_TEXT
+from bot.presentation.table_layout import table_page
 from cogs.flipflop import emojis
 from cogs.flipflop.emojis import CardEmojis, SyncReport, sync
 from engine import Card

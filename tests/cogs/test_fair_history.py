@@ -315,7 +315,7 @@ def test_a_long_round_story_drops_whole_lines_from_its_middle() -> None:
 
 
 def test_the_table_status_shortens_a_long_client_seed() -> None:
-    from bot.table_render import SEED_SHOWN, short_seed
+    from bot.presentation.table_render import SEED_SHOWN, short_seed
 
     busy = "-".join(str(1456074443980800000 + i) for i in range(30))  # a click each
     shown = short_seed(busy)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import simcord
 
-from bot.first_game import ServerWelcomes, help_text, rounds_to_bust, welcome_text
 from bot.i18n import LANGUAGES, texts
-from bot.limits import CONTENT
+from bot.presentation.first_game import ServerWelcomes, help_text, rounds_to_bust, welcome_text
+from bot.presentation.limits import CONTENT
 from bot.storage import open_store
 from tests.cogs.helpers import displayed, table_in
 from tests.conftest import World, make_bot

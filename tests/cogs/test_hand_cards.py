@@ -6,8 +6,8 @@ import copy
 from typing import Any
 
 from bot.i18n import texts
+from bot.presentation.table_render import BETWEEN, GREEN, OVER, PLAYING
 from bot.table.model import Table
-from bot.table_render import BETWEEN, GREEN, OVER, PLAYING
 from cogs.flipflop.controls import parse_action
 from cogs.flipflop.screens import Screen, hand_screen, leave_confirm_screen
 from engine import IllegalAction

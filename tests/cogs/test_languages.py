@@ -20,7 +20,7 @@ from bot.i18n import PSEUDO_LANGUAGE, Texts, texts
 from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
 from bot.i18n.mentions import link_commands
-from bot.refusals import explain
+from bot.presentation.refusals import explain
 from bot.table.model import TableError
 from cogs.flipflop.commands import FOLLOW_CLIENT, LANGUAGE_SHOWN
 from tests.cogs.helpers import displayed

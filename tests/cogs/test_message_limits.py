@@ -3,7 +3,7 @@
 Five players with 32-character names, each with a 64-character seed text full
 of quotes (the hardest to write on a command line), play a round in each
 language; then ``/flipflop verify``, ``round`` and ``history``. Every payload
-the bot sends is checked whole by the one checker (``bot.limits``).
+the bot sends is checked whole by the one checker (``bot.presentation.limits``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from simcord.http import router
 
 from bot.client import fitted
 from bot.i18n import LANGUAGES
-from bot.limits import CONTENT, problems, shorten
+from bot.presentation.limits import CONTENT, problems, shorten
 from cogs.flipflop import history
 from tests.cogs.helpers import ShowingView, select_id, selects, table_in, table_message
 from tests.cogs.test_languages_game import ops
@@ -187,7 +187,7 @@ def _count(components: list[dict[str, Any]]) -> tuple[int, int, list[dict[str, A
 
 
 def _within(view: Any, what: str, files: Any = None) -> None:
-    """A V2 layout within Discord's limits, counted here and by the one checker (``bot.limits``).
+    """A V2 layout within Discord's limits, counted here and by the one checker (``bot.presentation.limits``).
 
     ``files``: those sent with it (a table's picture): counted, and each one the layout shows among them.
     """

@@ -7,9 +7,9 @@ from typing import Any
 import simcord
 
 from bot.i18n import texts
-from bot.render import for_players
+from bot.presentation.render import for_players
+from bot.presentation.table_render import last_move
 from bot.table.model import Table
-from bot.table_render import last_move
 from cogs.flipflop.notifier import PUSHED_UP_AFTER, STOPPED_UPDATING
 from engine.cards import Card
 from engine.events import LaidOff

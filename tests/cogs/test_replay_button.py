@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.replay_link import LINK_LIMIT, packed, replay_link
+from bot.presentation.replay_link import LINK_LIMIT, packed, replay_link
 from bot.settings import load_settings
 from engine.replay import replay
 from tests.cogs.helpers import displayed, walk

@@ -6,7 +6,7 @@ import random
 
 from bench.round_picture_bench import a_round
 from bot.i18n import texts
-from bot.round_picture import ALT_CHARS, MAX_BYTES, picture_alt, render
+from bot.presentation.round_picture import ALT_CHARS, MAX_BYTES, picture_alt, render
 from tests.cogs.helpers import Hands, displayed, open_table, play_step, table_in, walk
 from tests.conftest import World
 

@@ -18,7 +18,7 @@ from simcord.enums import OverwriteType
 from bot.client import FlipFlopBot
 from bot.i18n import texts
 from bot.ledger import GuildSettings
-from bot.refusals import explain
+from bot.presentation.refusals import explain
 from bot.table.model import AWAY_ROUNDS_BEFORE_RELEASE, TableError
 from tests.cogs.helpers import (
     buttons,

@@ -15,7 +15,7 @@ from simcord.enums import OverwriteType
 
 from bot.client import FlipFlopBot
 from bot.i18n import texts
-from bot.refusals import explain
+from bot.presentation.refusals import explain
 from bot.table.model import TableError
 from tests.cogs.helpers import (
     Hands,

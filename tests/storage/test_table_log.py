@@ -8,6 +8,8 @@ import random
 import pytest
 
 from bot.i18n import texts
+from bot.presentation.table_layout import table_page
+from bot.presentation.table_render import ending_of, last_move_line, log_lines
 from bot.table.log import Entry, RoundLog, decode, encode
 from bot.table.model import Table
 from bot.table.notices import (
@@ -21,8 +23,6 @@ from bot.table.notices import (
     TimedOut,
     WentAway,
 )
-from bot.table_layout import table_page
-from bot.table_render import ending_of, last_move_line, log_lines
 from engine import Card
 from engine import events as ev
 from engine.ai.strategies import BasicStrategy

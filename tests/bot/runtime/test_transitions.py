@@ -13,9 +13,9 @@ import pytest
 
 from bot.i18n import texts
 from bot.ledger import HOUSE_ID, Posting
+from bot.presentation.table_render import seat_name
 from bot.table import transitions
 from bot.table.model import LOBBY_IDLE_SECONDS, ComputerSeat, Table, TableError
-from bot.table_render import seat_name
 from engine import Leave
 
 ANN, BEN, CAT = 11, 12, 13

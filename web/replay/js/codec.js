@@ -109,7 +109,7 @@ const VERB_CODES = [["draw", "stock"], ["draw", "discard"], ["drop"], ["leave"],
 const CODES = Array.from("CDHS").flatMap((s) => Array.from("A23456789TJQK", (r) => r + s));
 
 /**
- * A round in the bot's compact binary link form (bot/replay_link.py `packed`), as a JSON envelope.
+ * A round in the bot's compact binary link form (bot/presentation/replay_link.py `packed`), as a JSON envelope.
  * @param {Uint8Array} bytes
  * @returns {unknown} checked by `checkEnvelope` like any file
  */
@@ -129,7 +129,7 @@ export function unpack(bytes) {
     }
   };
   const deckOf = () => {
-    // the deck's Lehmer code (bot/replay_link.py `_deck_number`): 29 bytes, big-endian
+    // the deck's Lehmer code (bot/presentation/replay_link.py `_deck_number`): 29 bytes, big-endian
     let n = 0n;
     for (let i = 0; i < 29; i++) n = (n << 8n) | BigInt(byte());
     const digits = new Array(52);
@@ -197,7 +197,7 @@ export function unpack(bytes) {
     const round = varint();
     let clientSeed;
     if (byte() === 1) {
-      // each id as a zigzag difference from the one before (bot/replay_link.py `_client_seed`)
+      // each id as a zigzag difference from the one before (bot/presentation/replay_link.py `_client_seed`)
       let previous = 0n;
       const parts = Array.from({ length: varint() }, () => {
         const z = bigVarint();

@@ -16,9 +16,9 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.computer_names import computer_name, computer_number
 from bot.history import computer_level
 from bot.i18n import N_, Texts
+from bot.presentation.computer_names import computer_name, computer_number
 
 if TYPE_CHECKING:
     from bot.history import RoundStory

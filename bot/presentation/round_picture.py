@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from bot import fonts
 from bot.cards import DECKS, HERE
 from bot.i18n import Texts
-from bot.render import plain_cards
+from bot.presentation.render import plain_cards
 from engine.cards import Card, sort_key
 
 CARD = 56

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.first_game import HELP_TITLE, help_parts
 from bot.i18n.catalogs import N_, Texts, texts
 from bot.i18n.languages import LANGUAGES, language_name
+from bot.presentation.first_game import HELP_TITLE, help_parts
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ IN_SHORT = N_(
     "or draw, lay down runs and sets, lay off, and discard. Go out, tonk out (two spreads of three "
     "in one turn), win a drop, or hold the lowest hand when the stock runs out to take the game pot."
 )
-"""The README's short "How to play" (``python -m bot.rules_pages --readme``)."""
+"""The README's short "How to play" (``python -m bot.presentation.rules_pages --readme``)."""
 WHOLE_RULES = N_("All the rules: {link}")
 """The line under the short text that links to the language's full pages."""
 
@@ -176,12 +176,13 @@ def how_to_play() -> str:
     """docs/HOW_TO_PLAY.md: the rules pages in every language, one section each.
 
     Made from the catalogs, so the README's "How to play" says exactly what ``/flipflop rules``
-    says; ``python -m bot.rules_pages > docs/HOW_TO_PLAY.md`` rewrites it and a test keeps it so.
+    says; ``python -m bot.presentation.rules_pages > docs/HOW_TO_PLAY.md`` rewrites it and a test keeps it so.
     """
     lines = [
         "# How to play Flip Flop",
         "",
-        "<!-- Made by `python -m bot.rules_pages > docs/HOW_TO_PLAY.md` from locales/; do not edit. -->",
+        "<!-- Made by `python -m bot.presentation.rules_pages > docs/HOW_TO_PLAY.md` from locales/; "
+        "do not edit. -->",
         "",
         "A first game as `/flipflop help` explains it, then the rules as `/flipflop rules` shows them, "
         "in every language the bot speaks: "
@@ -200,9 +201,9 @@ def readme_section() -> str:
     """The README's short "How to play" in every language, from the catalogs.
 
     Each language gets its name, the short text and a link to its full pages in
-    docs/HOW_TO_PLAY.md; ``python -m bot.rules_pages --readme`` prints it.
+    docs/HOW_TO_PLAY.md; ``python -m bot.presentation.rules_pages --readme`` prints it.
     """
-    lines = ["<!-- Made by `python -m bot.rules_pages --readme` from locales/; do not edit. -->"]
+    lines = ["<!-- Made by `python -m bot.presentation.rules_pages --readme` from locales/; do not edit. -->"]
     for code in LANGUAGES:
         t = texts(code)
         link = f"[docs/HOW_TO_PLAY.md#{code}](docs/HOW_TO_PLAY.md#{code})"
@@ -218,7 +219,7 @@ def readme_section() -> str:
 
 
 def main(argv: list[str]) -> str:
-    """``python -m bot.rules_pages`` prints docs/HOW_TO_PLAY.md; with ``--readme``, the README's section."""
+    """``python -m bot.presentation.rules_pages``: docs/HOW_TO_PLAY.md (``--readme``: a README section)."""
     return readme_section() if "--readme" in argv else how_to_play()
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
-from bot.render import for_players
+from bot.presentation.render import for_players
 from engine.catalog import MESSAGES as ENGINE_MESSAGES
 from engine.catalog import fill
 from engine.errors import IllegalAction, MalformedInput

@@ -3,7 +3,7 @@
 A ``Page`` is what the message says, in the reader's language: a title, blocks of text
 (each a text display, with a separator between them), a small footer and the accent
 colour of the table's state (``state_colour``). The cog's screens add the controls
-(``cogs.flipflop.layout``). Cards are the reader's card faces (``bot.render``).
+(``cogs.flipflop.layout``). Cards are the reader's card faces (``bot.presentation.render``).
 
 Discord's limits hold by construction: a page has a fixed number of blocks (so of
 components), and its text is budgeted: the round's log gets the room the rest leaves
@@ -17,15 +17,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.coach_render import practice_dress
-from bot.first_game import short_buy_in
 from bot.i18n import N_, Texts
 from bot.i18n.mentions import member
-from bot.limits import V2_TEXT, shorten
-from bot.render import card, cards, look, suit_name
-from bot.table.model import MAX_SEATS, MIN_SEATS, Table
-from bot.table_picture import FILE_NAME, MAX_BYTES, alt, render, scene, undrawn
-from bot.table_render import (
+from bot.presentation.coach_render import practice_dress
+from bot.presentation.first_game import short_buy_in
+from bot.presentation.limits import V2_TEXT, shorten
+from bot.presentation.render import card, cards, look, suit_name
+from bot.presentation.table_picture import FILE_NAME, MAX_BYTES, alt, render, scene, undrawn
+from bot.presentation.table_render import (
     OVER,
     POT_NAME,
     SEED_SHOWN,
@@ -39,6 +38,7 @@ from bot.table_render import (
     short_seed,
     state_colour,
 )
+from bot.table.model import MAX_SEATS, MIN_SEATS, Table
 from engine.view import PublicView
 
 TEXT_ROOM = V2_TEXT - 100
@@ -230,7 +230,7 @@ def table_page(
 ) -> Page:
     """The one public table message of a round, in ``t``'s language and card faces.
 
-    With ``picture`` the table is drawn (``bot.table_picture``) and the words say only what the
+    With ``picture`` the table is drawn (``bot.presentation.table_picture``) and the words say only what the
     picture can not: whose turn and until when, the last move, the round's last few lines, the
     away rule while someone is away, the commitment's start. Without (a closed table, or a
     picture over its cap) it is all words: where card pictures do not fit (they are long:

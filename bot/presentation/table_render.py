@@ -2,7 +2,7 @@
 
 Pure functions from a ``Table``'s views, engine events and the runtime's
 notices to text; the lobby and the table message are laid out by
-``bot.table_layout`` and the cog's screens attach the controls. Each takes
+``bot.presentation.table_layout`` and the cog's screens attach the controls. Each takes
 the reader's ``Texts``: the server's for public messages, the member's for a
 private hand. Names, cards, seeds and numbers are not words.
 """
@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.computer_names import computer_name
 from bot.i18n import N_, Texts
 from bot.i18n.mentions import member
-from bot.render import card, cards, suit_name
-from bot.round_picture import Ending
+from bot.presentation.computer_names import computer_name
+from bot.presentation.render import card, cards, suit_name
+from bot.presentation.round_picture import Ending
 from bot.runtime.outcomes import (
     CameBack,
     ComputersOnly,

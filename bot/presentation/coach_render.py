@@ -1,7 +1,7 @@
 """The coach's words: hints, what to watch for, a round looked back at, practice labels.
 
 Pure functions from ``engine.ai.coach``'s results to text, every word through the
-catalogs (``t: Texts``). Cards read as everywhere else (``bot.render.card``).
+catalogs (``t: Texts``). Cards read as everywhere else (``bot.presentation.render.card``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import N_, Texts
-from bot.render import card, cards
+from bot.presentation.render import card, cards
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Spread, TonkOut
 from engine.ai.coach import Hint, Reason
 from engine.ai.review import Analysis, Review
