@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,16 @@ log = logging.getLogger("flipflop.live")
 
 SNOWFLAKE = re.compile(r"^\d{1,20}$")
 TIMEOUT = aiohttp.ClientTimeout(total=10)
+
+
+def not_confirmed() -> SignInRefused:
+    """Discord did not confirm the code or whose it is."""
+    return SignInRefused("activity_refused")
+
+
+def unknown_instance() -> SignInRefused:
+    """Discord does not know the instance (or it runs beside no table)."""
+    return SignInRefused("instance_unknown")
 
 
 @dataclass(frozen=True)
@@ -65,15 +76,15 @@ class ActivityAuth:
                 "grant_type": "authorization_code",
                 "code": code,
             }
-            token = await self._json(http.post(f"{self.api_url}/oauth2/token", data=form), "activity_refused")
+            token = await self._json(http.post(f"{self.api_url}/oauth2/token", data=form), not_confirmed)
             access = token.get("access_token")
             if not isinstance(access, str):
                 raise SignInRefused("activity_refused")
             bearer = {"Authorization": f"Bearer {access}"}
-            me = await self._json(http.get(f"{self.api_url}/users/@me", headers=bearer), "activity_refused")
+            me = await self._json(http.get(f"{self.api_url}/users/@me", headers=bearer), not_confirmed)
             place = f"{self.api_url}/applications/{self.client_id}/activity-instances/{instance_id}"
             bot = {"Authorization": f"Bot {self.bot_token}"}
-            instance = await self._json(http.get(place, headers=bot), "instance_unknown")
+            instance = await self._json(http.get(place, headers=bot), unknown_instance)
         user = str(me.get("id", ""))
         location = instance.get("location") or {}
         channel, guild = str(location.get("channel_id", "")), str(location.get("guild_id", ""))
@@ -85,16 +96,16 @@ class ActivityAuth:
         return Launched(int(user), int(guild), int(channel), str(me.get("locale") or ""))
 
     @staticmethod
-    async def _json(request: Any, refusal: str) -> dict[str, Any]:
-        """A Discord answer as JSON; any failure (a 4xx, a 5xx, no answer) refuses with ``refusal``."""
+    async def _json(request: Any, refusal: Callable[[], SignInRefused]) -> dict[str, Any]:
+        """A Discord answer as JSON; any failure (a 4xx, a 5xx, no answer) raises ``refusal()``."""
         try:
             async with request as reply:
                 if reply.status != 200:
-                    log.info("Activity sign-in: Discord answered %d (%s)", reply.status, refusal)
-                    raise SignInRefused(refusal)
+                    log.info("Activity sign-in: Discord answered %d", reply.status)
+                    raise refusal()
                 data = await reply.json()
         except (aiohttp.ClientError, TimeoutError, ValueError):
-            raise SignInRefused(refusal) from None
+            raise refusal() from None
         if not isinstance(data, dict):
-            raise SignInRefused(refusal)
+            raise refusal()
         return data

@@ -323,7 +323,7 @@ class LiveServer:
 _HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss: https://discord.com;"
     " img-src 'self' data:;"
-    " frame-ancestors https://discord.com https://*.discordsays.com 'self'",
+    " frame-ancestors https://discord.com https://*.discord.com https://*.discordsays.com 'self'",
     "Referrer-Policy": "no-referrer",
 }
 

@@ -22,7 +22,15 @@ from bot.runtime.runtime import StaleControl
 from bot.table.model import TableError, TableMoved
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
-REFUSALS = {"Refusal", "TableError", "TableMoved", "StaleControl", "LedgerError", "BadAmount"}
+REFUSALS = {
+    "Refusal",
+    "TableError",
+    "TableMoved",
+    "StaleControl",
+    "LedgerError",
+    "BadAmount",
+    "SignInRefused",
+}
 """Errors raised as ``Name("code", **params)``."""
 FIXED = {"InsufficientChips", "DailyNotReady"}
 """Errors whose own ``__init__`` passes the code to ``super().__init__``."""
