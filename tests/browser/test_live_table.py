@@ -257,3 +257,64 @@ async def test_signing_in_by_the_mocked_activity_and_by_links_and_the_refusals(t
         # nothing changed for anyone (only the computer player may have moved meanwhile)
         assert [await pg.bot.ledger.balance(guild, m.id) for m in pg.members] == before
         assert await pg.bot.ledger.audit(guild) == []
+
+
+async def tab_to(page: Page, selector: str, presses: int = 60) -> None:
+    """Press Tab until the element ``selector`` names has the keyboard's focus (as a keyboard user does)."""
+    for _ in range(presses):
+        await page.keyboard.press("Tab")
+        if await page.evaluate("(s) => document.activeElement?.matches(s) ?? false", selector):
+            return
+    raise AssertionError(f"{selector} never took the focus by Tab")
+
+
+async def test_a_turn_played_with_the_keyboard_alone_and_every_card_named(tmp_path: Path) -> None:
+    """Draw, pick a card and discard it with Tab, Enter and Space only; each card is a named button."""
+    async with (
+        playground(
+            tmp_path / "play.sqlite3", members=2, preview=False, cards="plain", computer_pause=(0.2, 0.4)
+        ) as pg,
+        async_playwright() as pw,
+    ):
+        ann, ben = pg.members
+        runtime: Any = pg.bot.runtime
+        await seat_computers(pg, 1, "basic")
+        table: Any = runtime.in_channel(pg.channel.id)
+        lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
+        assert (await ben.click(lobby, label="Join")).acknowledged
+        assert (await ann.click(lobby, label="Start")).acknowledged
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            pages: dict[str, Page] = {}
+            for member in (ann, ben):
+                page = await (await browser.new_context(viewport={"width": 1200, "height": 900})).new_page()
+                page.set_default_timeout(WAIT_MS)
+                await page.goto(await link_for(pg, member))
+                await expect(page.locator("#who")).to_have_text("Signed in")
+                pages[str(member.id)] = page
+            for _ in range(400):  # the computer may be first: wait for a member's turn
+                if table.game.public_view().to_act in pages:
+                    break
+                await asyncio.sleep(0.05)
+            actor = table.game.public_view().to_act
+            page = pages[actor]
+            await expect(page.locator("#turn")).to_have_text("Your turn.")
+            hand = table.game.view(actor).hand
+            for card in hand:  # a screen reader reads each card by its name, not by its picture
+                named = page.locator(f'#hand button[data-card="{card.code}"]')
+                assert (await named.get_attribute("aria-label") or "").strip(), card.code
+            stock = table.game.public_view().stock_size
+            await tab_to(page, "#draw")
+            await page.keyboard.press("Enter")
+            await expect(page.locator("#table .pile.stock")).to_have_attribute("data-count", str(stock - 1))
+            worst = max(table.game.view(actor).hand, key=lambda c: (c.value, c.code))
+            await tab_to(page, f'#hand button[data-card="{worst.code}"]')
+            await page.keyboard.press("Space")
+            picked = page.locator(f'#hand button[data-card="{worst.code}"]')
+            await expect(picked).to_have_attribute("aria-pressed", "true")
+            await tab_to(page, "#discard")
+            await page.keyboard.press("Enter")
+            await expect(page.locator(f'#hand button[data-card="{worst.code}"]')).to_have_count(0)
+            assert worst not in table.game.view(actor).hand  # discarded at the table, not only on the page
+        finally:
+            await browser.close()
