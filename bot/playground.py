@@ -326,7 +326,7 @@ async def seat_computers(world: Playground, count: int, level: str) -> None:
     table = runtime.in_channel(world.channel.id)
     assert table is not None
     for _ in range(count):
-        await runtime.tell(await runtime.add_computer(table.id, host.id, True, level))
+        await runtime.add_computer(table.id, host.id, True, level)
     await world.env.settle()
 
 

@@ -181,6 +181,24 @@ def test_only_the_client_edge_writes_a_discord_mention() -> None:
     assert writers <= set(CLIENT_EDGE), writers - set(CLIENT_EDGE)
 
 
+TELLING = re.compile(r"\._(?:publish|deliver|tell)\(|runtime\.tell\(")
+"""A call that tells the channel an outcome: only the runtime makes it, on a command's way out."""
+
+
+def test_no_caller_tells_the_channel_an_outcome_itself() -> None:
+    """Every command is told on its one way out (``TableRuntime._deliver``); callers only reply."""
+    from bot.runtime import TableRuntime
+
+    callers = {
+        str(path.relative_to(ROOT))
+        for layer in ("bot", "cogs")
+        for path in (ROOT / layer).rglob("*.py")
+        if path.relative_to(ROOT).parts[:2] != ("bot", "runtime") and TELLING.search(path.read_text())
+    }
+    assert callers == set()
+    assert not hasattr(TableRuntime, "tell"), "a public tell would be a second way out"
+
+
 def test_the_rules_do_not_import_computer_play() -> None:
     graph = import_graph()
     rules = [n for n in graph if n.split(".")[0] == "engine" and not n.startswith("engine.ai")]

@@ -1,6 +1,6 @@
 """A table's open sockets, and the state each is sent when the runtime tells an outcome.
 
-The runtime calls ``told`` from ``TableRuntime.tell`` — the place every outcome is
+The runtime calls ``told`` from ``TableRuntime._publish`` — the place every outcome is
 delivered to Discord, in the order of the table's changes — so the page and the
 channel hear the same changes, from one owner. ``told`` never awaits a socket: it
 makes each viewer's state (``state.viewer_state``; once for all spectators, once per

@@ -19,7 +19,6 @@ with its own ``LIVE_URL`` (docs/OPERATORS.md, several processes).
 
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import secrets
@@ -32,6 +31,7 @@ from aiohttp import WSMsgType, web
 
 from bot.i18n import LANGUAGES, SOURCE_LANGUAGE, Texts, texts
 from bot.ledger import LedgerError
+from bot.listening import PortError, listen
 from bot.live.activity import ActivityAuth
 from bot.live.hub import LiveHub
 from bot.live.links import Links, Pass, Sessions, SignInRefused
@@ -54,27 +54,14 @@ Language = Callable[[int, int], Awaitable[Texts]]
 ServerLanguage = Callable[[int], Awaitable[Texts]]
 
 
-class LivePortError(Exception):
+class LivePortError(PortError):
     """``LIVE_PORT`` can not be listened on; the message says what to do."""
 
 
 def bind(port: int, host: str = "0.0.0.0") -> socket.socket:
     """Listen on the live page's port now, so a clash is told at start-up."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        sock.listen(512)
-    except OSError as e:
-        sock.close()
-        if e.errno == errno.EADDRINUSE:
-            raise LivePortError(
-                f"LIVE_PORT={port} is already in use by another program (another bot process?)."
-                " Give each process its own LIVE_PORT and LIVE_URL, or leave LIVE_URL empty."
-            ) from None
-        raise LivePortError(f"Can not listen on LIVE_PORT={port}: {e.strerror or e}.") from None
-    sock.setblocking(False)
-    return sock
+    clash = "Give each process its own LIVE_PORT and LIVE_URL, or leave LIVE_URL empty."
+    return listen(port, "LIVE_PORT", clash, error=LivePortError, host=host, backlog=512)
 
 
 def accepted(header: str) -> Texts:
@@ -300,8 +287,7 @@ class LiveServer:
             action = parse_control(table.pid(who.user_id), str(op), value)
         except MalformedInput:
             raise TableError("not_a_move") from None
-        outcome = await runtime.act(table.id, who.user_id, seq, action)
-        await runtime.tell(outcome)
+        await runtime.act(table.id, who.user_id, seq, action)  # the table is told on the way out
 
     async def _member_texts(self, who: Pass) -> Texts:
         if self.member_language is not None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import errno
 import json
 import logging
 import math
@@ -18,6 +17,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 
+from bot.listening import PortError, listen
 from bot.metrics.budget import BudgetCollector
 from bot.metrics.hooks import instrument, shard_label
 from bot.metrics.registry import DATABASE_UP, LOGGED_IN, REGISTRY
@@ -91,28 +91,17 @@ class BotCollector(Collector):
 # ------------------------------------------------------------------ the endpoint
 
 
-class MetricsPortError(Exception):
+class MetricsPortError(PortError):
     """``METRICS_PORT`` can not be listened on; the message says what to do."""
 
 
 def bind(port: int, host: str = "0.0.0.0") -> socket.socket:
     """Listen on the metrics port now, before logging in, so a clash is told at start-up."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        sock.listen(64)
-    except OSError as e:
-        sock.close()
-        if e.errno == errno.EADDRINUSE:
-            raise MetricsPortError(
-                f"METRICS_PORT={port} is already in use by another program (another bot process?)."
-                " Stop it, or give this process its own METRICS_PORT (each process of a sharded bot"
-                " needs its own), or leave METRICS_PORT empty to run without metrics."
-            ) from None
-        raise MetricsPortError(f"Can not listen on METRICS_PORT={port}: {e.strerror or e}.") from None
-    sock.setblocking(False)
-    return sock
+    clash = (
+        "Stop it, or give this process its own METRICS_PORT (each process of a sharded bot"
+        " needs its own), or leave METRICS_PORT empty to run without metrics."
+    )
+    return listen(port, "METRICS_PORT", clash, error=MetricsPortError, host=host)
 
 
 @dataclass

@@ -4,8 +4,8 @@ A command changes a table under its lock and takes a numbered turn there
 (``book``); the lock is released before anything is sent to Discord. Telling
 then waits for the previous turn of the same table (``turn``), so the channel
 hears the changes in the order they were saved, while the next click at the
-table is already being answered. A turn nobody claims (its caller failed
-before telling) is waited for ``wait`` seconds at most, so no table waits
+table is already being answered. A turn nobody claims (its command's reply to
+the member is stuck) is waited for ``wait`` seconds at most, so no table waits
 forever, and is dropped once a later turn of its table has been told.
 """
 

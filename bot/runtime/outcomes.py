@@ -7,7 +7,8 @@ reason is always told before its consequence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
 
 from bot.table.model import Table
 from bot.table.notices import (
@@ -34,7 +35,10 @@ __all__ = [
     "GameStarted",
     "LeavingAfterRound",
     "Notice",
+    "NOTHING_SHOWN",
     "Outcome",
+    "Reply",
+    "Shown",
     "Released",
     "Resumed",
     "StopRequested",
@@ -54,3 +58,24 @@ class Outcome:
     notices: tuple[Notice, ...] = field(default_factory=tuple)
     turn: int = field(default=0, compare=False, repr=False)
     """Its place in the order of the table's changes (set by the runtime): the channel is told in it."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a member's own answer to their command showed, so the channel is not told it twice."""
+
+    notices: bool = False
+    """The answer said the outcome's notices (a lobby's news, a stop said in public)."""
+    table_message: bool = False
+    """The answer was the table's own message, already showing the table as it now is (the lobby)."""
+
+    def rest(self, outcome: Outcome) -> Outcome:
+        """What the channel still needs to hear of ``outcome``."""
+        return replace(outcome, notices=()) if self.notices else outcome
+
+
+NOTHING_SHOWN = Shown()
+"""A private answer (or one Discord refused): the channel is told the whole outcome."""
+
+Reply = Callable[[Outcome], Awaitable[Shown]]
+"""How a command's caller answers its member, given the outcome; says what that answer showed."""

@@ -4,10 +4,12 @@
 table's lock, runs one transition (``bot.table.transitions``: the checks and
 the change, pure), makes its chips, history and save last in one transaction
 (``OpenTables.commit``), arms the table's next deadline and returns an
-``Outcome`` with its turn to be told. Calls go one way: the caller
-answers its member from the outcome, after the lock is released, then hands
-the rest to ``tell``, which tells the channel through the notifier in the
-order of the table's changes (``Outbox``). Nothing Discord-bound is awaited
+``Outcome`` with its turn to be told. Every command leaves the same one way
+(``_deliver``): once the lock is released, the caller's ``reply`` answers its
+member from the outcome and says what that answer showed (``Shown``), then the
+channel is told the rest through the notifier, in the order of the table's
+changes (``Outbox``); the command returns the outcome. No caller can forget to
+tell the channel, and nothing is told twice. Nothing Discord-bound is awaited
 while a table's lock is held. Timers, the timeout policy (R8.4), leave and stop requests,
 computer turns, the pause between rounds, lobby expiry and recovery after a
 restart all live here, so each can be tested with a fake clock and no Discord.
@@ -27,12 +29,14 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from typing import TypedDict, Unpack
 
 from bot.ledger import Ledger
 from bot.runtime.computers import LEVELS, ComputerPlayers
 from bot.runtime.open_tables import OpenTables, Told
 from bot.runtime.outbox import Outbox
 from bot.runtime.outcomes import (
+    NOTHING_SHOWN,
     CameBack,
     ComputersOnly,
     GameStarted,
@@ -40,6 +44,7 @@ from bot.runtime.outcomes import (
     Notice,
     Outcome,
     Released,
+    Reply,
     Resumed,
     Stopped,
     StopRequested,
@@ -60,6 +65,15 @@ log = logging.getLogger("flipflop.runtime")
 
 Change = Callable[[Table, float], Step]
 """A member's command as a transition: the table and the command's moment in, its step out."""
+
+
+class Heard(TypedDict, total=False):
+    """How a member's command came, and how its caller answers them (every command takes these)."""
+
+    interaction_id: int | None
+    """The click or slash command (saved as heard, so a repeat of it changes nothing twice)."""
+    reply: Reply | None
+    """Answers the member on the command's way out, before the channel is told (``_deliver``)."""
 
 
 def clicked_at(table: Table, guild_id: int | None, channel_id: int | None) -> bool:
@@ -161,20 +175,30 @@ class TableRuntime:
             yield table
 
     async def _run(
-        self, table_id: str, interaction_id: int | None, change: Change, told: Told = ()
+        self,
+        table_id: str,
+        change: Change,
+        told: Told = (),
+        *,
+        interaction_id: int | None = None,
+        reply: Reply | None = None,
     ) -> Outcome:
         """A member's command, the one way through: lock, clock, transition, transaction, outcome.
 
         Under the table's lock: the interaction heard, the clock read once, the transition (its
         checks first) with its chips, history and save in one transaction, the next deadline
-        armed, and the outcome booked its turn to be told (``tell``).
+        armed, and the outcome booked its turn to be told. Then, the lock released, it is
+        delivered (``_deliver``): ``reply`` answers the member, the channel hears the rest.
 
-        A transition that refuses raises before anything changed (``TableError``): nothing is saved.
+        A transition that refuses raises before anything changed (``TableError``): nothing is
+        saved, nobody is told, and the caller answers the refusal.
         """
         async with self._command(table_id, interaction_id) as table:
             now = self.clock()
             step = await self._commit(table, lambda t: change(t, now), told)
-            return self._done(Outcome(table, tuple(step.events), step.notices))
+            outcome = self._done(Outcome(table, tuple(step.events), step.notices))
+        await self._deliver(outcome, reply)
+        return outcome
 
     async def _commit(self, table: Table, change: Callable[[Table], Step], told: Told = ()) -> Step:
         """One transition, its chips and its save in one transaction (the caller holds the lock).
@@ -320,93 +344,49 @@ class TableRuntime:
             if table is not None:
                 await self._delivered(table, sent)
 
-    async def join(
-        self,
-        table_id: str,
-        user_id: int,
-        name: str,
-        *,
-        interaction_id: int | None = None,
-    ) -> Outcome:
+    async def join(self, table_id: str, user_id: int, name: str, **heard: Unpack[Heard]) -> Outcome:
         """R2.2: take a seat in the lobby."""
-        return await self._run(
-            table_id, interaction_id, lambda t, now: transitions.join(t, user_id, name, now)
-        )
+        return await self._run(table_id, lambda t, now: transitions.join(t, user_id, name, now), **heard)
 
-    async def leave_lobby(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
+    async def leave_lobby(self, table_id: str, user_id: int, **heard: Unpack[Heard]) -> Outcome:
         """Leave a lobby; the last member out closes it and every buy-in goes back."""
-        return await self._run(
-            table_id, interaction_id, lambda t, now: transitions.leave_lobby(t, user_id, now)
-        )
+        return await self._run(table_id, lambda t, now: transitions.leave_lobby(t, user_id, now), **heard)
 
     async def add_computer(
-        self,
-        table_id: str,
-        user_id: int,
-        may_manage: bool,
-        level: str,
-        *,
-        interaction_id: int | None = None,
+        self, table_id: str, user_id: int, may_manage: bool, level: str, **heard: Unpack[Heard]
     ) -> Outcome:
         """The host seats a computer player of ``level``; the house pays its buy-in."""
         return await self._run(
             table_id,
-            interaction_id,
             lambda t, now: transitions.add_computer(t, user_id, may_manage, level, LEVELS, now),
+            **heard,
         )
 
     async def remove_computer(
-        self,
-        table_id: str,
-        user_id: int,
-        may_manage: bool,
-        *,
-        interaction_id: int | None = None,
+        self, table_id: str, user_id: int, may_manage: bool, **heard: Unpack[Heard]
     ) -> Outcome:
         """The host takes the last computer player off the table."""
         return await self._run(
-            table_id, interaction_id, lambda t, now: transitions.remove_computer(t, user_id, may_manage, now)
+            table_id, lambda t, now: transitions.remove_computer(t, user_id, may_manage, now), **heard
         )
 
-    async def cancel(
-        self,
-        table_id: str,
-        user_id: int,
-        may_manage: bool,
-        *,
-        interaction_id: int | None = None,
-    ) -> Outcome:
+    async def cancel(self, table_id: str, user_id: int, may_manage: bool, **heard: Unpack[Heard]) -> Outcome:
         """The host (or a manager) closes a lobby; every buy-in goes back."""
-        return await self._run(
-            table_id, interaction_id, lambda t, _: transitions.cancel(t, user_id, may_manage)
-        )
+        return await self._run(table_id, lambda t, _: transitions.cancel(t, user_id, may_manage), **heard)
 
     # ---------------------------------------------------------------- game
 
-    async def start(
-        self,
-        table_id: str,
-        user_id: int,
-        may_manage: bool,
-        *,
-        interaction_id: int | None = None,
-    ) -> Outcome:
+    async def start(self, table_id: str, user_id: int, may_manage: bool, **heard: Unpack[Heard]) -> Outcome:
         """R8.1: the host starts the game; stakes are paid and the first round dealt."""
         return await self._run(
             table_id,
-            interaction_id,
             lambda t, now: transitions.start(t, user_id, may_manage, now, self.round_pause),
             lambda t, _: (GameStarted(len(t.seats)),),
+            **heard,
         )
 
     async def act(
-        self,
-        table_id: str,
-        user_id: int,
-        seq: int,
-        action: Action,
-        *,
-        interaction_id: int | None = None,
+        self, table_id: str, user_id: int, seq: int, action: Action, **heard: Unpack[Heard]
     ) -> Outcome:
         """A member's own move; ``seq`` is the table's state the control was made for.
 
@@ -414,9 +394,10 @@ class TableRuntime:
         engine's ``IllegalAction`` for a move the rules refuse (nothing changes).
         The one command that is not a single transition (``_run``): an away member's
         move brings them back first, and the move itself is ``apply_action``, the path
-        every game move takes (a member's, a computer's, a timer's).
+        every game move takes (a member's, a computer's, a timer's). It leaves the same
+        one way (``_deliver``).
         """
-        async with self._command(table_id, interaction_id) as table:
+        async with self._command(table_id, heard.get("interaction_id")) as table:
             transitions.must_play(table, user_id)
             if seq != table.seq:
                 raise StaleControl("stale_control")
@@ -426,57 +407,50 @@ class TableRuntime:
                 back = (CameBack(user_id),)
                 await self._commit(table, lambda t: transitions.back(t, user_id, now), back)
             events = await self.apply_action(table, action)
-            return self._done(Outcome(table, tuple(events), back))
+            outcome = self._done(Outcome(table, tuple(events), back))
+        await self._deliver(outcome, heard.get("reply"))
+        return outcome
 
-    async def away(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
+    async def away(self, table_id: str, user_id: int, **heard: Unpack[Heard]) -> Outcome:
         """A seated member steps away: the basic computer plays their seat with their chips."""
         return await self._run(
             table_id,
-            interaction_id,
             lambda t, _: transitions.away(t, user_id),
             lambda t, _: (WentAway(user_id, False, t.away_rounds),),
+            **heard,
         )
 
-    async def back(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
+    async def back(self, table_id: str, user_id: int, **heard: Unpack[Heard]) -> Outcome:
         """An away member is back (**I'm back**, from the table or their hand): they play their seat again."""
         return await self._run(
-            table_id, interaction_id, lambda t, now: transitions.back(t, user_id, now), (CameBack(user_id),)
+            table_id, lambda t, now: transitions.back(t, user_id, now), (CameBack(user_id),), **heard
         )
 
-    async def leave_after_round(
-        self, table_id: str, user_id: int, *, interaction_id: int | None = None
-    ) -> Outcome:
+    async def leave_after_round(self, table_id: str, user_id: int, **heard: Unpack[Heard]) -> Outcome:
         """R8.4: leave when this round ends (at once between rounds)."""
         return await self._run(
             table_id,
-            interaction_id,
             lambda t, now: transitions.leave_after_round(t, user_id, now, self.round_pause),
             lambda _, s: (LeavingAfterRound(user_id),) if s.later else (),
+            **heard,
         )
 
-    async def stay(self, table_id: str, user_id: int, *, interaction_id: int | None = None) -> Outcome:
+    async def stay(self, table_id: str, user_id: int, **heard: Unpack[Heard]) -> Outcome:
         """Take back "leave after this round" (R8.4) while the round is still on."""
         return await self._run(
             table_id,
-            interaction_id,
             lambda t, _: transitions.stay(t, user_id),
             (LeavingAfterRound(user_id, staying=True),),
+            **heard,
         )
 
-    async def stop(
-        self,
-        table_id: str,
-        user_id: int,
-        may_manage: bool,
-        *,
-        interaction_id: int | None = None,
-    ) -> Outcome:
+    async def stop(self, table_id: str, user_id: int, may_manage: bool, **heard: Unpack[Heard]) -> Outcome:
         """R8.2: the host (or a manager) ends the game now between rounds, or when the round ends."""
         return await self._run(
             table_id,
-            interaction_id,
             lambda t, now: transitions.stop(t, user_id, may_manage, now, self.round_pause),
             lambda _, s: (StopRequested(user_id),) if s.later else (Stopped(user_id),),
+            **heard,
         )
 
     async def seed(self, table_id: str, user_id: int, text: str, *, interaction_id: int | None = None) -> int:
@@ -518,7 +492,7 @@ class TableRuntime:
                 self._arm(table)
                 return
             outcome = self._done(outcome)
-        await self.tell(outcome)
+        await self._publish(outcome)
 
     async def _due(self, table: Table) -> Outcome | None:
         due = transitions.due(table, self.clock())
@@ -590,13 +564,28 @@ class TableRuntime:
         self._arm(outcome.table)
         return replace(outcome, turn=self.outbox.book(outcome.table.id))
 
-    async def tell(self, outcome: Outcome, *, table_message: bool = True) -> None:
-        """Tell the channel what a command changed, after its lock is released, in the order of the changes.
+    async def _deliver(self, outcome: Outcome, reply: Reply | None) -> None:
+        """The one way out of every command, after its lock is released: answer, then tell.
 
-        A command returns its ``Outcome`` without telling anyone: its caller answers
-        its member first, then tells the channel whatever that answer did not show
-        (an ``Outcome`` with fewer notices or events, or ``table_message=False``).
-        Nothing here holds the table's lock while Discord is called.
+        ``reply`` (the caller's, if any) answers the member first — within Discord's three
+        seconds, never behind the channel's queue — and says what its answer showed; the
+        channel is then told the rest. If the reply fails, the channel is still told all of
+        it before the failure goes on to the caller.
+        """
+        shown = NOTHING_SHOWN
+        try:
+            if reply is not None:
+                shown = await reply(outcome)
+        except BaseException:
+            await self._publish(outcome)
+            raise
+        await self._publish(shown.rest(outcome), table_message=not shown.table_message)
+
+    async def _publish(self, outcome: Outcome, *, table_message: bool = True) -> None:
+        """Tell the channel what a change did, after its lock is released, in the order of the changes.
+
+        ``table_message=False``: the table's message already shows it (the member's answer
+        was that message). Nothing here holds the table's lock while Discord is called.
         """
         async with self.outbox.turn(outcome.table.id, outcome.turn):
             self._watched(outcome)
@@ -683,7 +672,7 @@ class TableRuntime:
                 async with self.lock(table.id):
                     resumed = await self._resume_one(table, where, posted)
                 if resumed is not None:
-                    await self.tell(resumed)
+                    await self._publish(resumed)
             except Exception:
                 log.exception("Could not resume table %s", table.id)
         if self._loaded or self._unreadable:
@@ -740,5 +729,5 @@ class TableRuntime:
             self.lacking.pop(table.id, None)
             notice = TableClosed("cancelled", refunds, by=manager_id)
             outcome = self._done(Outcome(table, notices=(notice,)))
-        await self.tell(outcome)
+        await self._publish(outcome)
         return outcome

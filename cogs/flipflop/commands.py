@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -26,7 +25,7 @@ from bot.presentation.first_game import ServerWelcomes, help_text, welcome_text
 from bot.presentation.limits import CONTENT, shorten
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from bot.presentation.table_render import notice_line
-from bot.runtime import Delivery, Sent, TableRuntime
+from bot.runtime import NOTHING_SHOWN, Delivery, Outcome, Sent, Shown, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import MAX_SEATS, Table, TableError
 from cogs.flipflop import controls
@@ -439,24 +438,31 @@ class FlipFlop(
         if table is None:
             return
         public = await self.bot.languages.public(interaction)
+
+        async def reply(outcome: Outcome) -> Shown:
+            """The stop is said publicly by the command's own answer; the channel is told the rest."""
+            text = shorten(
+                "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n, public))),
+                CONTENT,
+            )
+            try:
+                await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                return NOTHING_SHOWN
+            return Shown(notices=True)
+
         try:
-            outcome = await self.runtime.stop(
-                table.id, interaction.user.id, may_manage(interaction), interaction_id=interaction.id
+            await self.runtime.stop(
+                table.id,
+                interaction.user.id,
+                may_manage(interaction),
+                interaction_id=interaction.id,
+                reply=reply,
             )
         except REFUSED as e:
             t = await self.bot.languages.reader(interaction)
             await Answer(interaction).refused(e, t, table)
             return
-        text = shorten(
-            "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n, public))),
-            CONTENT,
-        )
-        try:  # the stop is said publicly by its own answer; the channel is told the rest
-            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:
-            await self.runtime.tell(outcome)
-        else:
-            await self.runtime.tell(replace(outcome, notices=()))
         await self.controls.warn_if_muted(interaction, table.id)
 
     @app_commands.command(name="config", description="View or change this server's Flip Flop settings.")

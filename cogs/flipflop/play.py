@@ -1,9 +1,9 @@
 """Clicks on a table's controls, translated into runtime commands and answered with screens.
 
-No rule, timer or policy here: the runtime decides and returns an outcome;
-this module picks the screen that answers the member who clicked, sends it
-after the command (the table's lock is released by then), and hands the rest
-of the outcome to ``runtime.tell`` for the channel. Every click is answered
+No rule, timer or policy here: the runtime decides. Each click hands its
+command a ``reply``: the screen that answers the member who clicked, sent on
+the command's way out (the table's lock is released by then), saying what it
+showed (``Shown``); the runtime then tells the channel the rest itself. Every click is answered
 within Discord's 3 seconds: one whose work runs past ``ANSWER_WITHIN`` is
 acknowledged first (``Answer``) and completed by editing its response.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -27,7 +28,7 @@ from bot.presentation.refusals import explain
 from bot.presentation.rules_pages import FIRST_HAND_TIP
 from bot.presentation.table_layout import fair_text
 from bot.presentation.table_render import notice_line
-from bot.runtime import Outcome, StaleControl, TableClosed, TableRuntime
+from bot.runtime import NOTHING_SHOWN, Outcome, Shown, StaleControl, TableClosed, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import Table, TableError
 from cogs.flipflop.coach import coach_of
@@ -43,6 +44,14 @@ from cogs.flipflop.screens import (
     rules_screen,
 )
 from engine import IllegalAction
+
+FollowUp = Callable[[], Awaitable[None]]
+"""What a click still does once its command's outcome is told (the lobby saying where the game went)."""
+
+
+async def nothing_more() -> None:
+    """A follow-up with nothing left to do."""
+
 
 log = logging.getLogger("flipflop.controls")
 
@@ -267,15 +276,6 @@ class Controls:
         """The server's language, for a public message a click edits (the lobby)."""
         return await self.notifier.server_texts(interaction.guild_id or 0)
 
-    async def tell(
-        self, outcome: Outcome, answered: bool, rest: Outcome, *, table_message: bool = True
-    ) -> None:
-        """Hand the channel what the member's answer did not show (all of ``outcome`` if it failed)."""
-        if answered:
-            await self.runtime.tell(rest, table_message=table_message)
-        else:
-            await self.runtime.tell(outcome)
-
     async def warn_if_muted(self, interaction: discord.Interaction, tid: str) -> None:
         """Tell the first member to act after the bot lost a permission in the table's channel."""
         missing = self.runtime.permission_notice(tid)
@@ -305,32 +305,40 @@ class Controls:
         """Join, Leave, Start, Cancel, and the host's computer players."""
         answer = Answer(interaction).start()
         user, rt, manage, heard = interaction.user, self.runtime, may_manage(interaction), interaction.id
+        afterwards: list[FollowUp] = []
+
+        async def reply(outcome: Outcome) -> Shown:
+            if op == "start":
+                afterwards.append(await self.dealt(answer, outcome))
+                return NOTHING_SHOWN
+            # the click's own answer is the lobby message: it shows the lobby (or its closing) and its news
+            screen = self.lobby_screen(outcome, await self.server_texts(interaction))
+            if await self._answered(tid, answer.edit(**screen.edit())):
+                return Shown(notices=True, table_message=True)
+            return NOTHING_SHOWN
+
         try:
             if op == "join":
-                outcome = await rt.join(tid, user.id, user.display_name, interaction_id=heard)
+                await rt.join(tid, user.id, user.display_name, interaction_id=heard, reply=reply)
             elif op == "leave":
-                outcome = await rt.leave_lobby(tid, user.id, interaction_id=heard)
+                await rt.leave_lobby(tid, user.id, interaction_id=heard, reply=reply)
             elif op == "start":
-                outcome = await rt.start(tid, user.id, manage, interaction_id=heard)
+                await rt.start(tid, user.id, manage, interaction_id=heard, reply=reply)
             elif op == "cancel":
-                outcome = await rt.cancel(tid, user.id, manage, interaction_id=heard)
+                await rt.cancel(tid, user.id, manage, interaction_id=heard, reply=reply)
             elif op == "removecpu":
-                outcome = await rt.remove_computer(tid, user.id, manage, interaction_id=heard)
+                await rt.remove_computer(tid, user.id, manage, interaction_id=heard, reply=reply)
             else:
-                outcome = await rt.add_computer(tid, user.id, manage, value, interaction_id=heard)
+                await rt.add_computer(tid, user.id, manage, value, interaction_id=heard, reply=reply)
         except REFUSED as e:
             await answer.refused(e, await self.member_texts(interaction), self.runtime.get(tid))
             await self.warn_if_muted(interaction, tid)
             return
-        if op == "start":
-            await self.dealt(answer, outcome)
-        else:  # the click's own answer shows the lobby (or its closing) and its news
-            screen = self.lobby_screen(outcome, await self.server_texts(interaction))
-            answered = await self._answered(tid, answer.edit(**screen.edit()))
-            await self.tell(outcome, answered, replace(outcome, notices=()), table_message=False)
+        for then in afterwards:  # once the deal is told: where the lobby went, and why
+            await then()
         await self.warn_if_muted(interaction, tid)
 
-    async def dealt(self, answer: Answer, outcome: Outcome) -> None:
+    async def dealt(self, answer: Answer, outcome: Outcome) -> FollowUp:
         """The Start click's answer: the game opens in a thread from the lobby, else below it.
 
         In a thread, the lobby message (the click's answer) says where the game went, and
@@ -338,34 +346,38 @@ class Controls:
         posted as a new message below the lobby, and whoever clicked Start is told why once.
         A new message either way because round 2's commitment, drawn at this deal, must be
         published in a message created before the clicks of round 1 that seed round 2
-        (docs/FAIRNESS.md).
+        (docs/FAIRNESS.md). The table is posted and its place saved here; the deal itself is
+        told on the command's way out (the whole outcome: this answer shows none of it), and what
+        is left to say about the lobby comes back as a follow-up, for after that.
         """
         table = outcome.table
         lobby = table.message_id
         t = await self.notifier.table_texts(table)
         thread, why = await self._thread_for(answer.interaction, table, lobby)
-        if thread is not None and await self._deal_in_thread(answer, outcome, thread, lobby, t):
-            return
+        if thread is not None:
+            in_thread = await self._deal_in_thread(answer, outcome, thread, lobby, t)
+            if in_thread is not None:
+                return in_thread
         try:
             posted = await answer.post(**self.notifier.screen(table, t).send())
         except discord.HTTPException as e:
             log.warning("Table %s: could not post the table at the deal (%s %s)", table.id, e.status, e.code)
             await answer.defer()
-            await self.runtime.tell(outcome)  # the lobby message becomes the table, edited
-            return
-        try:
-            await self.runtime.placed(table.id, posted)
-        finally:  # the deal is told even if saving where the table went failed
-            await self.runtime.tell(outcome)
-        if why is not None:
-            reader = await self.member_texts(answer.interaction)
-            await self._answered(table.id, answer.private(reader.gettext(why)))
-        if lobby is not None:  # one paced edit: the lobby says where the table went
+            return nothing_more  # the lobby message becomes the table, edited
+        await self.runtime.placed(table.id, posted)  # if this fails, the deal is still told
 
-            async def retire() -> None:
-                await self.notifier.retire(table, lobby)
+        async def then() -> None:
+            if why is not None:
+                reader = await self.member_texts(answer.interaction)
+                await self._answered(table.id, answer.private(reader.gettext(why)))
+            if lobby is not None:  # one paced edit: the lobby says where the table went
 
-            self.notifier.pacer.request(table.channel_id, retire, key=f"retire:{lobby}")
+                async def retire() -> None:
+                    await self.notifier.retire(table, lobby)
+
+                self.notifier.pacer.request(table.channel_id, retire, key=f"retire:{lobby}")
+
+        return then
 
     async def _thread_for(
         self, interaction: discord.Interaction, table: Table, lobby: int | None
@@ -397,8 +409,8 @@ class Controls:
 
     async def _deal_in_thread(
         self, answer: Answer, outcome: Outcome, thread: discord.Thread, lobby: int | None, t: Texts
-    ) -> bool:
-        """Post the table in its new thread and make the lobby point there; False: play in the channel."""
+    ) -> FollowUp | None:
+        """Post the table in its new thread; then the lobby points there. None: play in the channel."""
         table = outcome.table
         try:
             await self.runtime.in_thread(table.id, thread.id, lobby)
@@ -407,14 +419,14 @@ class Controls:
             log.warning("Table %s: could not start the game in its thread (%s)", table.id, e)
             if table.thread_id is not None:
                 await self.runtime.in_thread(table.id, None, None)
-            return False
-        try:
-            await self.runtime.placed(table.id, message.id)
-        finally:  # the deal is told even if saving where the table went failed
-            await self.runtime.tell(outcome)
+            return None
+        await self.runtime.placed(table.id, message.id)  # if this fails, the deal is still told
         screen = closed_screen(t.gettext(IN_THREAD_TITLE), t.gettext(IN_THREAD).format(thread=thread.mention))
-        await self._answered(table.id, answer.edit(**screen.edit()))
-        return True
+
+        async def then() -> None:
+            await self._answered(table.id, answer.edit(**screen.edit()))
+
+        return then
 
     @staticmethod
     def lobby_screen(outcome: Outcome, t: Texts) -> Screen:
@@ -449,23 +461,31 @@ class Controls:
         answer = Answer(interaction, fresh=True).start()
         t = await self.member_texts(interaction)
         user_id, heard = interaction.user.id, interaction.id
+
+        async def reply(outcome: Outcome) -> Shown:
+            await self._answered(tid, answer.private(self.table_note(op, table, outcome, t)))
+            return NOTHING_SHOWN
+
         try:
             if op == "back":
-                outcome = await self.runtime.back(tid, user_id, interaction_id=heard)
+                await self.runtime.back(tid, user_id, interaction_id=heard, reply=reply)
             elif op == "stay":
-                outcome = await self.runtime.stay(tid, user_id, interaction_id=heard)
+                await self.runtime.stay(tid, user_id, interaction_id=heard, reply=reply)
             else:
-                outcome = await self.runtime.leave_after_round(tid, user_id, interaction_id=heard)
+                await self.runtime.leave_after_round(tid, user_id, interaction_id=heard, reply=reply)
         except REFUSED as e:
             await answer.refused(e, t, table)
-            await self.warn_if_muted(interaction, tid)
-            return
+        await self.warn_if_muted(interaction, tid)
+
+    @staticmethod
+    def table_note(op: str, table: Table, outcome: Outcome, t: Texts) -> str:
+        """The private answer to **I'm back**, **Stay after all** or **Leave after this round**."""
         if op == "back":
-            text = t.gettext(BACK_NOTE)
-        elif op == "stay":
-            text = t.gettext("Got it: you stay at the table for the next round.")
-        elif table.practice:  # practice chips never reach a balance
-            text = (
+            return t.gettext(BACK_NOTE)
+        if op == "stay":
+            return t.gettext("Got it: you stay at the table for the next round.")
+        if table.practice:  # practice chips never reach a balance
+            return (
                 t.gettext("You left the practice table.")
                 if outcome.events
                 else t.gettext(
@@ -473,18 +493,14 @@ class Controls:
                     "Changed your mind? Click **Stay after all** on the table."
                 )
             )
-        else:
-            text = (
-                t.gettext("You left the table; your stack went back to your balance.")
-                if outcome.events
-                else t.gettext(
-                    "Got it: you'll leave when this round ends, and your stack goes back to your "
-                    "balance. Changed your mind? Click **Stay after all** on the table."
-                )
+        return (
+            t.gettext("You left the table; your stack went back to your balance.")
+            if outcome.events
+            else t.gettext(
+                "Got it: you'll leave when this round ends, and your stack goes back to your "
+                "balance. Changed your mind? Click **Stay after all** on the table."
             )
-        await self._answered(tid, answer.private(text))
-        await self.runtime.tell(outcome)
-        await self.warn_if_muted(interaction, tid)
+        )
 
     async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
         """A player's private hand, as a new ephemeral message (deferred if the database is slow)."""
@@ -600,22 +616,26 @@ class Controls:
     ) -> None:
         """**Away** or **I'm back** from a private hand: the hand answers with what it means."""
         user_id, heard = interaction.user.id, interaction.id
+
+        async def reply(outcome: Outcome) -> Shown:
+            note = (
+                t.gettext(AWAY_NOTE).format(rounds=t.number(outcome.table.away_rounds))
+                if op == "away"
+                else t.gettext(BACK_NOTE)
+            )
+            if await self._answered(
+                table.id, answer.edit(**hand_screen(outcome.table, user_id, t, note).edit())
+            ):
+                self.notifier.remember_hand(outcome.table, user_id, interaction, t)
+            return NOTHING_SHOWN  # a private hand: the table is told all
+
         try:
             if op == "away":
-                outcome = await self.runtime.away(table.id, user_id, interaction_id=heard)
+                await self.runtime.away(table.id, user_id, interaction_id=heard, reply=reply)
             else:
-                outcome = await self.runtime.back(table.id, user_id, interaction_id=heard)
+                await self.runtime.back(table.id, user_id, interaction_id=heard, reply=reply)
         except REFUSED as e:
             await answer.refused(e, t, table)
-            return
-        note = (
-            t.gettext(AWAY_NOTE).format(rounds=t.number(outcome.table.away_rounds))
-            if op == "away"
-            else t.gettext(BACK_NOTE)
-        )
-        if await self._answered(table.id, answer.edit(**hand_screen(outcome.table, user_id, t, note).edit())):
-            self.notifier.remember_hand(outcome.table, user_id, interaction, t)
-        await self.runtime.tell(outcome)
 
     async def on_hand(
         self, interaction: discord.Interaction, tid: str, seq: int, op: str, value: str | None
@@ -657,8 +677,14 @@ class Controls:
         if action is None:
             await answer.private(t.gettext("That choice isn't something you can do; nothing was done."))
             return
+        draws = op in ("stock", "take")
+
+        async def reply(outcome: Outcome) -> Shown:
+            await self._hand_after(answer, interaction, outcome, draws, t)
+            return NOTHING_SHOWN  # a private hand: the table is told all
+
         try:
-            outcome = await self.runtime.act(table.id, user_id, seq, action, interaction_id=interaction.id)
+            await self.runtime.act(table.id, user_id, seq, action, interaction_id=interaction.id, reply=reply)
         except StaleControl:
             current = self.runtime.get(table.id) or table
             await answer.edit(**hand_screen(current, user_id, t, t.gettext(STALE_NOTE)).edit())
@@ -667,14 +693,12 @@ class Controls:
             await answer.private(t.gettext("{refusal} Nothing was done.").format(refusal=explain(e, t)))
         except REFUSED as e:
             await answer.refused(e, t, table)
-        else:
-            await self._hand_after(answer, interaction, outcome, op in ("stock", "take"), t)
         await self.warn_if_muted(interaction, table.id)
 
     async def _hand_after(
         self, answer: Answer, interaction: discord.Interaction, outcome: Outcome, draws: bool, t: Texts
     ) -> None:
-        """The hand after the member's move (with the card a draw brought), then the table is told."""
+        """The hand after the member's move (with the card a draw brought); the table is told next."""
         user_id, played = interaction.user.id, outcome.table
         tid = played.id
         drawn = played.game.view(played.pid(user_id)).just_drawn if draws and played.game else None
@@ -690,4 +714,3 @@ class Controls:
             await self._answered(tid, reply)
         elif await self._answered(tid, answer.edit(**hand_screen(played, user_id, t, drawn=drawn).edit())):
             self.notifier.remember_hand(played, user_id, interaction, t)
-        await self.runtime.tell(outcome)

@@ -419,8 +419,8 @@ async def ended_game(world: World, players: list[simcord.MemberActor]) -> discor
     table = await open_table(world, players, stake=5, buy_in=200)
     rt = runtime(world)
     assert table.game is not None and table.game.to_act is not None
-    await rt.tell(await rt.act(table.id, int(table.game.to_act), table.seq, Drop(table.game.to_act)))
-    await rt.tell(await rt.stop(table.id, players[0].id, may_manage=False))
+    await rt.act(table.id, int(table.game.to_act), table.seq, Drop(table.game.to_act))
+    await rt.stop(table.id, players[0].id, may_manage=False)
     assert table_in(world) is None
     final = next(m for m in world.channel.history() if "Final standings" in (m.content or ""))
     assert "Play again" in buttons(final)

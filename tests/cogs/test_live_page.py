@@ -217,8 +217,8 @@ async def test_a_dropped_socket_resumes_at_the_current_state(world: World) -> No
         assert (await page.ws.receive(timeout=10)).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
         game = table.game
         assert game is not None and game.to_act is not None
-        outcome = await runtime(world).act(table.id, int(game.to_act), table.seq, Draw(game.to_act, "stock"))
-        await runtime(world).tell(outcome)  # a move made while the page was away
+        # a move made while the page was away (told to the channel and the page on its way out)
+        await runtime(world).act(table.id, int(game.to_act), table.seq, Draw(game.to_act, "stock"))
         again = Page(http, base)
         hello = await again.open(body["session"])  # the same session, a new socket
         assert hello["type"] == "hello"

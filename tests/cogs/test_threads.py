@@ -245,7 +245,7 @@ async def test_a_turn_ping_goes_to_the_games_thread_and_never_to_an_away_player(
     assert f"<@{first.id}>" in (ping.content or "") and pings(world.channel) == []
     others = [m for m in world.members[:3] if m.id != first.id]
     for member in others:  # both step away: the computer plays their seats, nobody pings them
-        await cog.runtime.tell(await cog.runtime.away(table.id, member.id))
+        await cog.runtime.away(table.id, member.id)
     await world.env.settle()
     await play_simple_turn(world, first, hands=None)
     await cog.notifier.pings.settle()

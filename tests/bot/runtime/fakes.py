@@ -6,7 +6,6 @@ import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from bot.audit import audit_guild
 from bot.ledger import HOUSE_ID, Ledger
@@ -50,6 +49,8 @@ class MemoryNotifier:
 
     def __init__(self) -> None:
         self.outcomes: list[Outcome] = []
+        self.table_messages: list[bool] = []
+        """For each outcome told, whether the table's message was to be brought up to date too."""
         self.status = Delivery.OK
         self.missing = ""
         self.where: Whereabouts = "ok"
@@ -57,6 +58,7 @@ class MemoryNotifier:
 
     async def publish(self, outcome: Outcome, table_message: bool = True) -> Sent:
         self.outcomes.append(outcome)
+        self.table_messages.append(table_message)
         return Sent(self.status, self.missing, posted=True)
 
     async def locate(self, table: Table) -> Whereabouts:
@@ -73,41 +75,6 @@ class MemoryNotifier:
         return [n for o in self.outcomes for n in o.notices]
 
 
-COMMANDS = (
-    "join",
-    "leave_lobby",
-    "add_computer",
-    "remove_computer",
-    "cancel",
-    "start",
-    "act",
-    "leave_after_round",
-    "stay",
-    "stop",
-    "away",
-    "back",
-)
-
-
-class TellingRuntime(TableRuntime):
-    """The runtime as the cog drives it: each command's outcome is told as soon as it returns."""
-
-
-def _telling(name: str) -> Callable[..., Any]:
-    command = getattr(TableRuntime, name)
-
-    async def told(self: TableRuntime, *args: Any, **kwargs: Any) -> Outcome:
-        outcome: Outcome = await command(self, *args, **kwargs)
-        await self.tell(outcome)
-        return outcome
-
-    return told
-
-
-for _name in COMMANDS:
-    setattr(TellingRuntime, _name, _telling(_name))
-
-
 class Harness:
     """A runtime on a real SQLite file with fake ports."""
 
@@ -117,7 +84,7 @@ class Harness:
         self.clock = clock
         self.scheduler = ManualScheduler()
         self.notifier = MemoryNotifier()
-        self.runtime = TellingRuntime(
+        self.runtime = TableRuntime(
             db,
             self.ledger,
             self.notifier,

@@ -2,20 +2,35 @@
 
 A notifier that blocks (a Discord that does not answer) never holds up the
 next command at the same table; the channel still hears the changes in the
-order they were made; and a change whose caller never told it does not stall
-the table for longer than the outbox waits.
+order they were made; every command is told on its way out, after the caller's reply; and a reply
+that never returns does not stall the table for longer than the outbox waits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from pathlib import Path
 
-from bot.runtime import Outcome, Sent, TableRuntime
+import pytest
+
+from bot.runtime import NOTHING_SHOWN, Outcome, Sent, Shown, TableRuntime
 from bot.runtime.outcomes import TableClosed
 from bot.table.model import Table
-from tests.bot.runtime.fakes import ANN, BEN, CAT, CH, DAN, NAMES, FakeClock, G, MemoryNotifier, harness
+from tests.bot.runtime.fakes import (
+    ANN,
+    BEN,
+    CAT,
+    CH,
+    DAN,
+    NAMES,
+    FakeClock,
+    G,
+    Harness,
+    MemoryNotifier,
+    harness,
+)
 
 
 class BlockingNotifier(MemoryNotifier):
@@ -36,6 +51,13 @@ class BlockingNotifier(MemoryNotifier):
         return await super().publish(outcome, table_message)
 
 
+async def until(condition: Callable[[], bool], seconds: float = 1.0) -> None:
+    """Let the loop run until ``condition`` holds (a test failure after ``seconds``)."""
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0)
+
+
 async def test_a_blocked_notifier_never_holds_the_table_and_the_order_is_kept(tmp_path: Path) -> None:
     async with harness(tmp_path / "t.db") as h:
         notifier = BlockingNotifier()
@@ -45,30 +67,77 @@ async def test_a_blocked_notifier_never_holds_the_table_and_the_order_is_kept(tm
         notifier.runtime = rt
         table = await rt.open(G, CH, ANN, NAMES[ANN], 5, 200, 60)
         await rt.placed(table.id, 77)
-        first = await rt.join(table.id, BEN, NAMES[BEN])
-        telling_first = asyncio.create_task(rt.tell(first))
-        await asyncio.sleep(0)
-        assert notifier.started == [first]  # Discord is "busy" with it
+        joining_first = asyncio.create_task(rt.join(table.id, BEN, NAMES[BEN]))
+        await until(lambda: len(notifier.started) == 1)  # Discord is "busy" with it
         # the next command at the same table runs at once: nothing holds its lock
-        second = await asyncio.wait_for(rt.join(table.id, CAT, NAMES[CAT]), 1.0)
-        telling_second = asyncio.create_task(rt.tell(second))
+        joining_second = asyncio.create_task(rt.join(table.id, CAT, NAMES[CAT]))
+        await until(lambda: rt.tables[table.id].is_seated(CAT))
         await asyncio.sleep(0.05)
-        assert notifier.started == [first]  # told after the first, never before it
+        assert len(notifier.started) == 1  # told after the first, never before it
         notifier.gate.set()
-        await asyncio.wait_for(asyncio.gather(telling_first, telling_second), 1.0)
-        assert notifier.outcomes == [first, second] and first.turn < second.turn
+        first, second = await asyncio.wait_for(asyncio.gather(joining_first, joining_second), 1.0)
+        assert notifier.started == [first, second] and first.turn < second.turn
+        assert notifier.outcomes == [first, second]
         assert notifier.locked_while_publishing == [False, False]
         assert rt.outbox.waiting() == 0
 
 
-async def test_a_change_nobody_told_does_not_stall_its_table(tmp_path: Path) -> None:
+async def test_every_command_is_told_on_its_way_out_after_its_reply(tmp_path: Path) -> None:
+    """The caller's reply answers the member first; the channel hears only what it did not show."""
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.lobby((ANN, BEN))
+        seen: list[int] = []
+
+        async def shows_the_lobby(outcome: Outcome) -> Shown:
+            seen.append(len(h.notifier.outcomes))  # nothing told yet when the member is answered
+            return Shown(notices=True, table_message=True)
+
+        joined = await h.runtime.join(table.id, CAT, NAMES[CAT], reply=shows_the_lobby)
+        told = h.notifier.outcomes[-1]
+        assert seen == [len(h.notifier.outcomes) - 1]
+        assert told.turn == joined.turn and told.notices == () and told.events == joined.events
+        assert h.notifier.table_messages[-1] is False  # the answer was the table's own message
+        left = await h.runtime.leave_lobby(table.id, CAT)  # no reply: the channel hears it all
+        assert h.notifier.outcomes[-1] == left and h.notifier.table_messages[-1] is True
+        assert h.runtime.outbox.waiting() == 0
+
+
+async def test_a_failing_reply_still_tells_the_channel_everything(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.lobby((ANN, BEN))
+
+        async def broken(outcome: Outcome) -> Shown:
+            raise RuntimeError("the member's answer failed")
+
+        with pytest.raises(RuntimeError):
+            await h.runtime.join(table.id, CAT, NAMES[CAT], reply=broken)
+        told = h.notifier.outcomes[-1]
+        assert rt_seated(h, table.id, CAT) and told.turn > 0
+        assert h.runtime.outbox.waiting() == 0
+
+
+def rt_seated(h: Harness, table_id: str, user_id: int) -> bool:
+    return h.runtime.tables[table_id].is_seated(user_id)
+
+
+async def test_a_reply_that_never_returns_does_not_stall_its_table(tmp_path: Path) -> None:
     async with harness(tmp_path / "t.db") as h:
         h.runtime.outbox.wait = 0.05
         table = await h.lobby((ANN, BEN))
-        untold = await TableRuntime.join(h.runtime, table.id, CAT, NAMES[CAT])  # its caller never tells it
+        hanging = asyncio.Event()
+
+        async def never(outcome: Outcome) -> Shown:
+            await hanging.wait()
+            return NOTHING_SHOWN
+
+        stuck = asyncio.create_task(h.runtime.join(table.id, CAT, NAMES[CAT], reply=never))
+        await until(lambda: rt_seated(h, table.id, CAT))
         told = await h.runtime.join(table.id, DAN, NAMES[DAN])  # told at once, after waiting 0.05 s at most
-        assert untold.turn < told.turn and h.notifier.outcomes[-1] is told
-        assert h.runtime.outbox.waiting() == 0  # the untold turn was dropped with it
+        assert h.notifier.outcomes[-1] is told
+        assert h.runtime.outbox.waiting() == 0  # the stuck turn was dropped with it
+        hanging.set()
+        late = await asyncio.wait_for(stuck, 1.0)
+        assert late.turn < told.turn
 
 
 class LockWatchingNotifier(MemoryNotifier):
