@@ -17,7 +17,7 @@ from bot.history.members import HistoryError, check_guild, check_member, compute
 from bot.history.outcome import round_outcome, story
 from bot.ratings import SkillRating
 from bot.storage import Row
-from engine.events import POTS
+from engine.events import POTS, Event
 
 MAX_LIMIT = 100
 """The most rows one history or leaderboard query returns."""
@@ -88,6 +88,10 @@ class RoundStory:
     """``(code, params)`` per event (``bot.history.outcome.story``); ``round_ended`` shows the hands."""
     members: dict[str, int]
     """Seat id → member."""
+    events: tuple[Event, ...] = ()
+    """The round's events, replayed from its transcript (its story in words: ``event_words.story``)."""
+    named: dict[str, int | str] = field(default_factory=dict)
+    """Seat id → who sat there: a member id, or a computer seat's ``basic#2`` (``computer_seat``)."""
 
 
 @dataclass(frozen=True)
@@ -200,7 +204,8 @@ async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | 
     transcript = json.loads(transcript_json)
     reveal = json.loads(reveal_json) if reveal_json is not None else None
     named = {seat: computer_seat(seat, member) for seat, member in members.items()}
-    lines = story(round_outcome(transcript).events, named)
+    events = round_outcome(transcript).events
+    lines = story(events, named)
     if reveal is not None:
         transcript["reveal"] = reveal
     return RoundStory(
@@ -213,6 +218,8 @@ async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | 
         reveal,
         lines,
         members,
+        events,
+        named,
     )
 
 

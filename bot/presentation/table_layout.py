@@ -20,13 +20,13 @@ from dataclasses import dataclass, replace
 from bot.i18n import N_, Texts
 from bot.i18n.mentions import member
 from bot.presentation.coach_render import practice_dress
+from bot.presentation.event_words import POT_NAME
 from bot.presentation.first_game import short_buy_in
 from bot.presentation.limits import V2_TEXT, shorten
 from bot.presentation.render import card, cards, look, suit_name
 from bot.presentation.table_picture import FILE_NAME, MAX_BYTES, alt, render, scene, undrawn
 from bot.presentation.table_render import (
     OVER,
-    POT_NAME,
     SEED_SHOWN,
     Colour,
     _status,

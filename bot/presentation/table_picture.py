@@ -29,9 +29,10 @@ from PIL import Image, ImageDraw
 from bot import fonts
 from bot.cards import DECKS, HERE
 from bot.i18n import N_, Texts
+from bot.presentation.event_words import POT_NAME
 from bot.presentation.limits import MEDIA_DESCRIPTION
 from bot.presentation.render import plain, plain_cards, suit_name
-from bot.presentation.table_render import POT_NAME, seat_name
+from bot.presentation.table_render import seat_name
 from bot.table.model import Table
 from engine.cards import Card
 

@@ -9,14 +9,15 @@ private hand. Names, cards, seeds and numbers are not words.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.i18n import N_, Texts
 from bot.i18n.mentions import member
+from bot.presentation import event_words
 from bot.presentation.computer_names import computer_name
-from bot.presentation.render import card, cards, suit_name
+from bot.presentation.event_words import Telling, told
+from bot.presentation.render import card, cards
 from bot.presentation.round_picture import Ending
 from bot.runtime.outcomes import (
     CameBack,
@@ -37,22 +38,7 @@ from bot.table.model import Table
 from bot.table.transitions import dealt_commitment, game_ends
 from engine import Card
 from engine.events import (
-    CardShown,
-    Discarded,
-    Drew,
-    Dropped,
     Event,
-    GameOver,
-    LaidOff,
-    NextDealer,
-    PlayerLeft,
-    PotCarried,
-    PotPaid,
-    RoundEnded,
-    RoundStarted,
-    SeatClosed,
-    SideStakePaid,
-    SpreadLaid,
 )
 from engine.view import PlayerView, PublicView
 
@@ -74,10 +60,6 @@ def state_colour(table: Table) -> Colour:
     if table.status != "playing" or table.game is None or table.game.public_view().over:
         return OVER
     return PLAYING if table.game.public_view().in_round else BETWEEN
-
-
-POT_NAME = {"game": N_("game pot"), "flip": N_("flip pot"), "flop": N_("flop pot")}
-"""A pot's name where it stands alone (a field, a list); sentences name their pot whole."""
 
 
 def seat_name(table: Table, t: Texts, user_id: int | str) -> str:
@@ -212,213 +194,40 @@ def round_title(number: int, t: Texts) -> str:
     return t.gettext("🃏 Flip Flop — round {number}").format(number=t.number(number))
 
 
-def _names(table: Table, ids: Sequence[str], t: Texts) -> str:
-    names = [f"**{seat_name(table, t, p)}**" for p in ids]
-    if len(names) <= 1:
-        return "".join(names)
-    return t.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+def telling(
+    table: Table, t: Texts, events: Sequence[Event] = (), ending: str = "", saved: Entry | None = None
+) -> Telling:
+    """How the table's channel (or a member, in ``t``) is told these events of ``table``.
 
+    ``saved``: the round log's entry they are told from (the table as it was just after them:
+    its stacks, whether the game ended, the fair deal's values then), else the table now.
+    """
+    if saved is not None:
+        stacks, ends = saved.stacks, saved.ends
+        commitment = saved.commitment
+        reveal = saved.reveal
 
-END_TEXT = {
-    "out": N_("{who} went out!"),
-    "tonk": N_("🎉 **Tonk out!** {who} laid down two spreads at once."),
-    "drop": N_("{who} dropped and nobody beats them."),
-    "caught": N_("{who} dropped but was **caught**."),
-    "stock": N_("The stock ran out ({who} drew the last card): lowest hand wins."),
-    "fifty": N_("**50 at the deal!**"),
-    "forty_nine": N_("**49 at the deal!**"),
-}
-SHOWS = {
-    "flip": N_("👀 {name} shows {card} for the **flip pot**."),
-    "flop": N_("👀 {name} shows {card} for the **flop pot**."),
-}
-WINS = {
-    "game": N_("💰 {names} wins the **game pot** ({amount})."),
-    "flip": N_("💰 {names} wins the **flip pot** ({amount})."),
-    "flop": N_("💰 {names} wins the **flop pot** ({amount})."),
-}
-SPLIT = {
-    "game": N_("💰 {names} split the **game pot** ({amount}: {shares})."),
-    "flip": N_("💰 {names} split the **flip pot** ({amount}: {shares})."),
-    "flop": N_("💰 {names} split the **flop pot** ({amount}: {shares})."),
-}
-CARRIED = {
-    "game": N_("↪️ No one can win the game pot: its {amount} carry into the next round."),
-    "flip": N_("↪️ No one can win the flip pot: its {amount} carry into the next round."),
-    "flop": N_("↪️ No one can win the flop pot: its {amount} carry into the next round."),
-}
-PLAYS_FOR = {
-    ("game",): N_("↳ {name} plays for the game pot only."),
-    ("game", "flip"): N_("↳ {name} plays for the game and flip pots only."),
-    ("game", "flop"): N_("↳ {name} plays for the game and flop pots only."),
-}
-ALL_IN = N_("↳ {name} plays for the game pot only (all in).")
-"""Sentences that name a pot, one per pot: a language may inflect the pot's name in each."""
+        def revealed() -> str:  # as saved with the round's end: a later round's seeds never stand in
+            return reveal_line(table, t, reveal, saved.round_id) if reveal else ""
+    else:
+        stacks = table.game.public_view().stacks if table.game is not None else {}
+        ends, commitment = game_ends(table, events), None
 
+        def revealed() -> str:
+            return reveal_line(table, t)
 
-def _plays_for(name: str, paid: tuple[str, ...], all_in: bool, t: Texts) -> str:
-    if all_in:
-        return t.gettext(ALL_IN).format(name=name)
-    if paid in PLAYS_FOR:
-        return t.gettext(PLAYS_FOR[paid]).format(name=name)
-    pots = ", ".join(t.gettext(POT_NAME[p]) for p in paid)  # no such case today (R2.4 pays in order)
-    return t.gettext("↳ {name} plays only for: {pots}.").format(name=name, pots=pots)
-
-
-@dataclass(frozen=True)
-class _Telling:
-    """What an event's public line needs beyond the event: the table, the reader's words, the batch."""
-
-    table: Table
-    t: Texts
-    stacks: Mapping[str, int]
-    """The stacks now (a short payer is all in at 0; standings fall back on them)."""
-    game_ends: bool
-    """No "next deal" is announced when the game ends with this batch."""
-    ending: str
-    """Why the game ends, said before the standings."""
-    saved: Entry | None = None
-    """The round log's entry these events are told from: the fair deal's values as they were then."""
-
-    def name(self, user_id: str) -> str:
-        return seat_name(self.table, self.t, user_id)
-
-
-def _round_started(e: RoundStarted, s: _Telling) -> list[str]:
-    t = s.t
-    line = t.gettext(
-        "🃏 **Round {number}** — {dealer} deals. Upcard {upcard}: "
-        "flip suit {flip}, flop suit {flop}. Pots: game {game}, flip {flip_pot}, flop {flop_pot}."
-    ).format(
-        number=t.number(e.number),
-        dealer=s.name(e.dealer),
-        upcard=card(e.upcard, t),
-        flip=suit_name(e.flip_suit, t),
-        flop=suit_name(e.flop_suit, t),
-        game=t.number(e.pots["game"]),
-        flip_pot=t.number(e.pots["flip"]),
-        flop_pot=t.number(e.pots["flop"]),
+    return Telling(
+        t,
+        name=lambda p: seat_name(table, t, p),
+        card=lambda c: card(c, t),
+        cards=lambda cs: cards(cs, sort=True, t=t),
+        stacks=stacks,
+        game_ends=ends,
+        ending=ending,
+        practice=table.practice,
+        dealt=lambda number: dealt_line(table, number, t, commitment),
+        revealed=revealed,
     )
-    for p, paid in e.paid.items():
-        if len(paid) < 3:  # a short stack pays some pots only, and is told which
-            all_in = paid == ("game",) and s.stacks.get(p) == 0
-            line += "\n" + _plays_for(s.name(p), tuple(paid), all_in, t)
-    return [line + dealt_line(s.table, e.number, t, s.saved.commitment if s.saved is not None else None)]
-
-
-def _card_shown(e: CardShown, s: _Telling) -> list[str]:
-    return [s.t.gettext(SHOWS[e.pot]).format(name=s.name(e.player), card=card(e.card, s.t))]
-
-
-def _dropped(e: Dropped, s: _Telling) -> list[str]:
-    t = s.t
-    return [
-        t.gettext("✋ {name} drops with **{value}**.").format(name=s.name(e.player), value=t.number(e.value))
-    ]
-
-
-def _player_left(e: PlayerLeft, s: _Telling) -> list[str]:
-    if e.during_round:
-        left = s.t.gettext("🚪 {name} left the game and forfeits this round.")
-    else:
-        left = s.t.gettext("🚪 {name} left the game.")
-    return [left.format(name=s.name(e.player))]
-
-
-def _round_ended(e: RoundEnded, s: _Telling) -> list[str]:
-    t = s.t
-    who = f"**{s.name(e.player)}**" if e.player else ""
-    head = t.gettext(END_TEXT[e.reason]).format(who=who)
-    if e.reason == "out" and e.player and e.hands.get(e.player):
-        head = t.gettext("{who} wins the round: everyone else has left it.").format(who=who)
-    hands = [
-        f"{s.name(p)}: {cards(h, sort=True, t=t) if h else t.gettext('no cards')} "
-        f"(**{t.number(e.values[p])}**)"
-        for p, h in e.hands.items()
-    ]
-    if s.saved is None:
-        revealed = reveal_line(s.table, t)
-    else:  # as saved with the round's end: a later round's seeds never stand in for its own
-        revealed = reveal_line(s.table, t, s.saved.reveal, s.saved.round_id) if s.saved.reveal else ""
-    return [f"🏁 {head}\n" + "\n".join(hands) + revealed]
-
-
-def _side_stake_paid(e: SideStakePaid, s: _Telling) -> list[str]:
-    t = s.t
-    if e.amount == 0:  # an all-in player pays nothing (R2.5); "a side stake of 0" would say otherwise
-        return []
-    if e.to_player is not None:
-        return [
-            t.gettext("↳ {name} pays {other} a side stake of {amount}.").format(
-                name=s.name(e.player), other=s.name(e.to_player), amount=t.number(e.amount)
-            )
-        ]
-    return [
-        t.gettext("↳ {name} pays a side stake of {amount} into the game pot.").format(
-            name=s.name(e.player), amount=t.number(e.amount)
-        )
-    ]
-
-
-def _pot_paid(e: PotPaid, s: _Telling) -> list[str]:
-    t = s.t
-    winners = list(e.shares)
-    names = _names(s.table, winners, t)
-    if len(winners) == 1:
-        return [t.gettext(WINS[e.pot]).format(names=names, amount=t.chips(e.total))]
-    each = ", ".join(f"{s.name(p)} {t.number(n)}" for p, n in e.shares.items())
-    return [t.gettext(SPLIT[e.pot]).format(names=names, amount=t.chips(e.total), shares=each)]
-
-
-def _pot_carried(e: PotCarried, s: _Telling) -> list[str]:
-    if s.game_ends:  # no next round: the game's end shares the pot out (R8.3) and says so
-        return []
-    return [s.t.gettext(CARRIED[e.pot]).format(amount=s.t.chips(e.amount))]
-
-
-def _seat_closed(e: SeatClosed, s: _Telling) -> list[str]:
-    t = s.t
-    if e.reason == "eliminated":
-        closed = t.gettext("💀 {name} is out of chips and leaves the game ({amount} back).")
-    elif s.table.practice:  # practice chips never reach a balance
-        closed = t.gettext("👋 {name} leaves the practice table with {amount}.")
-    else:
-        closed = t.gettext("👋 {name}'s stack of {amount} goes back to their balance.")
-    return [closed.format(name=s.name(e.player), amount=t.chips(e.stack))]
-
-
-def _next_dealer(e: NextDealer, s: _Telling) -> list[str]:
-    if s.game_ends:
-        return []
-    return [s.t.gettext("Next deal: **{name}**.").format(name=s.name(e.player))]
-
-
-def _game_over(e: GameOver, s: _Telling) -> list[str]:
-    t = s.t
-    standings = [
-        t.gettext("{number}. **{name}** — {amount}").format(
-            number=t.number(i), name=s.name(p), amount=t.chips(e.stacks.get(p, s.stacks.get(p, 0)))
-        )
-        for i, p in enumerate(e.standings, start=1)
-    ]
-    said = [t.gettext("🏆 **Game over!** Final standings:") + "\n" + "\n".join(standings)]
-    return [s.ending, *said] if s.ending else said
-
-
-_TOLD: dict[type, Callable[[Any, _Telling], list[str]]] = {
-    RoundStarted: _round_started,
-    CardShown: _card_shown,
-    Dropped: _dropped,
-    PlayerLeft: _player_left,
-    RoundEnded: _round_ended,
-    SideStakePaid: _side_stake_paid,
-    PotPaid: _pot_paid,
-    PotCarried: _pot_carried,
-    SeatClosed: _seat_closed,
-    NextDealer: _next_dealer,
-    GameOver: _game_over,
-}
-"""Each publicly told event's lines by its type; the others (draws, discards, spreads) show in the table."""
 
 
 def event_lines(
@@ -436,17 +245,7 @@ def event_lines(
     ``saved``: the round log's entry they are told from (the table as it was just after them),
     else the table as it is now.
     """
-    if saved is not None:
-        telling = _Telling(table, t, saved.stacks, saved.ends, ending, saved)
-    else:
-        stacks = table.game.public_view().stacks if table.game is not None else {}
-        telling = _Telling(table, t, stacks, game_ends(table, events), ending)
-    out: list[str] = []
-    for e in events:
-        tell = _TOLD.get(type(e))
-        if tell is not None:
-            out.extend(tell(e, telling))
-    return out
+    return told(events, telling(table, t, events, ending, saved))
 
 
 def log_lines(table: Table, entries: Sequence[Entry], t: Texts) -> list[str]:
@@ -481,46 +280,7 @@ def ending_of(table: Table, entries: Sequence[Entry], t: Texts) -> Ending | None
 
 def last_move(table: Table, events: Sequence[Event], t: Texts) -> str:
     """One line for the table message about the ordinary moves just made."""
-    parts: list[str] = []
-    for e in events:
-        if isinstance(e, Drew):
-            if e.source == "stock" or e.card is None:
-                parts.append(
-                    t.gettext("{name} drew from the stock").format(name=seat_name(table, t, e.player))
-                )
-            else:
-                parts.append(
-                    t.gettext("{name} took {card} from the discard pile").format(
-                        name=seat_name(table, t, e.player), card=card(e.card, t)
-                    )
-                )
-        elif isinstance(e, SpreadLaid):
-            parts.append(
-                t.gettext("{name} laid down {cards}").format(
-                    name=seat_name(table, t, e.player), cards=cards(e.cards, t=t)
-                )
-            )
-        elif isinstance(e, LaidOff):
-            parts.append(
-                t.gettext("{name} laid {card} off on #{spread}").format(
-                    name=seat_name(table, t, e.player), card=card(e.card, t), spread=e.index + 1
-                )
-            )
-        elif isinstance(e, Discarded):
-            parts.append(
-                t.gettext("{name} discarded {card}").format(
-                    name=seat_name(table, t, e.player), card=card(e.card, t)
-                )
-            )
-        elif isinstance(e, Dropped):
-            parts.append(
-                t.gettext("{name} dropped with {value}").format(
-                    name=seat_name(table, t, e.player), value=t.number(e.value)
-                )
-            )
-        elif isinstance(e, PlayerLeft):
-            parts.append(t.gettext("{name} left the game").format(name=seat_name(table, t, e.player)))
-    return "; ".join(parts)
+    return event_words.last_move(events, telling(table, t, events))
 
 
 def _hand_line(view: PlayerView, t: Texts, drawn: Card | None) -> str:

@@ -240,7 +240,7 @@ class HistoryCommands(commands.Cog):
         if found is None:
             return
         t = await self.bot.languages.reader(interaction)
-        lines = story_lines(found.lines, found.number, t)
+        lines = story_lines(found, t)
         if len(lines) > SHOWN_LINES:
             more = len(lines) - SHOWN_LINES + 5
             lines = [

@@ -82,7 +82,7 @@ async def test_a_round_record_names_each_computer_by_its_number(tmp_path: Path) 
         (row, *_) = await history(h.db, table.guild_id)
         story = await round_story(h.db, table.guild_id, row.round_id)
         assert story is not None
-        text = "\n".join(story_lines(story.lines, story.number, EN))
+        text = "\n".join(story_lines(story, EN))
         assert "🤖 Basic 1" in text and "🤖 Basic 2" in text, text
         names = seat_names(story.members, None, EN, {})
         assert sorted(names.values()) == ["🤖 Basic 1", "🤖 Basic 2"]  # the replay's names agree

@@ -247,7 +247,7 @@ async def test_the_last_move_says_who_dropped(world: World) -> None:
     await second.click(hand.message, custom_id=buttons(hand)[drop])
     await world.env.settle()
     last = section(table_message(world), "Last move")
-    assert f"{second.name} dropped with" in last and "discarded" not in last
+    assert f"✋ {second.name} drops with" in last and "discarded" not in last  # as the round log says it
 
 
 async def test_the_table_colour_says_its_state(world: World) -> None:

@@ -314,6 +314,14 @@ async def test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby(running: 
         )
 
     await open_game(fake, bot)
+
+    def placed_in_thread() -> bool:  # the deal is saved first; the thread and its table message follow
+        now = bot.table()
+        return (
+            now is not None and now["thread_id"] is not None and now["message_id"] != now["lobby_message_id"]
+        )
+
+    await wait_for(placed_in_thread)
     state = bot.table()
     assert state is not None and state["thread_id"] is not None
     thread, lobby = int(state["thread_id"]), int(state["lobby_message_id"])

@@ -1,0 +1,316 @@
+"""The engine's events in words: the one wording of every event, for the live table and stored history.
+
+A ``Telling`` says how the reader names a seat and shows a card, what the batch
+of events leads to (the game ends with it; the stacks now) and, for the live
+table, the fair-deal lines a deal and a round's end carry. ``told`` gives the
+lines the round's log says publicly (deals, shows, drops, ends, pots, standings);
+``last_move`` the one line about the ordinary moves just made (a draw, a spread,
+a discard); ``story`` the whole round, every event in order, as stored history
+tells it. Each event is worded here once: the table's log, its last move, the
+round's record and ``/flipflop round`` all read the same sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.i18n import N_, Texts
+from bot.presentation.render import suit_name
+from engine import Card
+from engine.events import (
+    CardShown,
+    Discarded,
+    Drew,
+    Dropped,
+    Event,
+    GameOver,
+    LaidOff,
+    NextDealer,
+    PlayerLeft,
+    PotCarried,
+    PotPaid,
+    RoundEnded,
+    RoundStarted,
+    SeatClosed,
+    SideStakePaid,
+    SpreadLaid,
+)
+
+POT_NAME = {"game": N_("game pot"), "flip": N_("flip pot"), "flop": N_("flop pot")}
+"""A pot's name where it stands alone (a field, a list); sentences name their pot whole."""
+
+END_TEXT = {
+    "out": N_("{who} went out!"),
+    "tonk": N_("🎉 **Tonk out!** {who} laid down two spreads at once."),
+    "drop": N_("{who} dropped and nobody beats them."),
+    "caught": N_("{who} dropped but was **caught**."),
+    "stock": N_("The stock ran out ({who} drew the last card): lowest hand wins."),
+    "fifty": N_("**50 at the deal!**"),
+    "forty_nine": N_("**49 at the deal!**"),
+}
+SHOWS = {
+    "flip": N_("👀 {name} shows {card} for the **flip pot**."),
+    "flop": N_("👀 {name} shows {card} for the **flop pot**."),
+}
+WINS = {
+    "game": N_("💰 {names} wins the **game pot** ({amount})."),
+    "flip": N_("💰 {names} wins the **flip pot** ({amount})."),
+    "flop": N_("💰 {names} wins the **flop pot** ({amount})."),
+}
+SPLIT = {
+    "game": N_("💰 {names} split the **game pot** ({amount}: {shares})."),
+    "flip": N_("💰 {names} split the **flip pot** ({amount}: {shares})."),
+    "flop": N_("💰 {names} split the **flop pot** ({amount}: {shares})."),
+}
+CARRIED = {
+    "game": N_("↪️ No one can win the game pot: its {amount} carry into the next round."),
+    "flip": N_("↪️ No one can win the flip pot: its {amount} carry into the next round."),
+    "flop": N_("↪️ No one can win the flop pot: its {amount} carry into the next round."),
+}
+PLAYS_FOR = {
+    ("game",): N_("↳ {name} plays for the game pot only."),
+    ("game", "flip"): N_("↳ {name} plays for the game and flip pots only."),
+    ("game", "flop"): N_("↳ {name} plays for the game and flop pots only."),
+}
+ALL_IN = N_("↳ {name} plays for the game pot only (all in).")
+"""Sentences that name a pot, one per pot: a language may inflect the pot's name in each."""
+
+
+def _nothing(*_: Any) -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class Telling:
+    """How one reader is told one batch of events."""
+
+    t: Texts
+    name: Callable[[str], str]
+    """A seat's name as this reader reads it (a display name, a mention, ``🤖 Basic 2``)."""
+    card: Callable[[Card], str]
+    cards: Callable[[Sequence[Card]], str]
+    """Several cards, sorted as a hand is shown."""
+    stacks: Mapping[str, int] = field(default_factory=dict)
+    """The stacks after the batch (a short payer is all in at 0; standings fall back on them)."""
+    game_ends: bool = False
+    """No "next deal" or carried pot is announced when the game ends with this batch."""
+    ending: str = ""
+    """Why the game ends, said before the standings."""
+    practice: bool = False
+    """Practice chips never reach a balance: a leaving seat's stack is not said to go back."""
+    open_cards: bool = False
+    """The round is over and stored: a card drawn from the stock may be named."""
+    dealt: Callable[[int], str] = _nothing
+    """The fair-deal line published with round ``n``'s deal (the live table), else nothing."""
+    revealed: Callable[[], str] = _nothing
+    """The fair-deal line published with the round's end (its server seed), else nothing."""
+
+
+def _plays_for(name: str, paid: tuple[str, ...], all_in: bool, t: Texts) -> str:
+    if all_in:
+        return t.gettext(ALL_IN).format(name=name)
+    if paid in PLAYS_FOR:
+        return t.gettext(PLAYS_FOR[paid]).format(name=name)
+    pots = ", ".join(t.gettext(POT_NAME[p]) for p in paid)  # no such case today (R2.4 pays in order)
+    return t.gettext("↳ {name} plays only for: {pots}.").format(name=name, pots=pots)
+
+
+def _names(ids: Sequence[str], s: Telling) -> str:
+    names = [f"**{s.name(p)}**" for p in ids]
+    if len(names) <= 1:
+        return "".join(names)
+    return s.t.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+def _round_started(e: RoundStarted, s: Telling) -> list[str]:
+    t = s.t
+    line = t.gettext(
+        "🃏 **Round {number}** — {dealer} deals. Upcard {upcard}: "
+        "flip suit {flip}, flop suit {flop}. Pots: game {game}, flip {flip_pot}, flop {flop_pot}."
+    ).format(
+        number=t.number(e.number),
+        dealer=s.name(e.dealer),
+        upcard=s.card(e.upcard),
+        flip=suit_name(e.flip_suit, t),
+        flop=suit_name(e.flop_suit, t),
+        game=t.number(e.pots["game"]),
+        flip_pot=t.number(e.pots["flip"]),
+        flop_pot=t.number(e.pots["flop"]),
+    )
+    for p, paid in e.paid.items():
+        if len(paid) < 3:  # a short stack pays some pots only, and is told which
+            all_in = paid == ("game",) and s.stacks.get(p) == 0
+            line += "\n" + _plays_for(s.name(p), tuple(paid), all_in, t)
+    return [line + s.dealt(e.number)]
+
+
+def _card_shown(e: CardShown, s: Telling) -> list[str]:
+    return [s.t.gettext(SHOWS[e.pot]).format(name=s.name(e.player), card=s.card(e.card))]
+
+
+def _dropped(e: Dropped, s: Telling) -> list[str]:
+    t = s.t
+    return [
+        t.gettext("✋ {name} drops with **{value}**.").format(name=s.name(e.player), value=t.number(e.value))
+    ]
+
+
+def _player_left(e: PlayerLeft, s: Telling) -> list[str]:
+    if e.during_round:
+        left = s.t.gettext("🚪 {name} left the game and forfeits this round.")
+    else:
+        left = s.t.gettext("🚪 {name} left the game.")
+    return [left.format(name=s.name(e.player))]
+
+
+def _round_ended(e: RoundEnded, s: Telling) -> list[str]:
+    t = s.t
+    who = f"**{s.name(e.player)}**" if e.player else ""
+    head = t.gettext(END_TEXT[e.reason]).format(who=who)
+    if e.reason == "out" and e.player and e.hands.get(e.player):
+        head = t.gettext("{who} wins the round: everyone else has left it.").format(who=who)
+    hands = [
+        f"{s.name(p)}: {s.cards(h) if h else t.gettext('no cards')} (**{t.number(e.values[p])}**)"
+        for p, h in e.hands.items()
+    ]
+    return [f"🏁 {head}\n" + "\n".join(hands) + s.revealed()]
+
+
+def _side_stake_paid(e: SideStakePaid, s: Telling) -> list[str]:
+    t = s.t
+    if e.amount == 0:  # an all-in player pays nothing (R2.5); "a side stake of 0" would say otherwise
+        return []
+    if e.to_player is not None:
+        return [
+            t.gettext("↳ {name} pays {other} a side stake of {amount}.").format(
+                name=s.name(e.player), other=s.name(e.to_player), amount=t.number(e.amount)
+            )
+        ]
+    return [
+        t.gettext("↳ {name} pays a side stake of {amount} into the game pot.").format(
+            name=s.name(e.player), amount=t.number(e.amount)
+        )
+    ]
+
+
+def _pot_paid(e: PotPaid, s: Telling) -> list[str]:
+    t = s.t
+    winners = list(e.shares)
+    names = _names(winners, s)
+    if len(winners) == 1:
+        return [t.gettext(WINS[e.pot]).format(names=names, amount=t.chips(e.total))]
+    each = ", ".join(f"{s.name(p)} {t.number(n)}" for p, n in e.shares.items())
+    return [t.gettext(SPLIT[e.pot]).format(names=names, amount=t.chips(e.total), shares=each)]
+
+
+def _pot_carried(e: PotCarried, s: Telling) -> list[str]:
+    if s.game_ends:  # no next round: the game's end shares the pot out (R8.3) and says so
+        return []
+    return [s.t.gettext(CARRIED[e.pot]).format(amount=s.t.chips(e.amount))]
+
+
+def _seat_closed(e: SeatClosed, s: Telling) -> list[str]:
+    t = s.t
+    if e.reason == "eliminated":
+        closed = t.gettext("💀 {name} is out of chips and leaves the game ({amount} back).")
+    elif s.practice:  # practice chips never reach a balance
+        closed = t.gettext("👋 {name} leaves the practice table with {amount}.")
+    else:
+        closed = t.gettext("👋 {name}'s stack of {amount} goes back to their balance.")
+    return [closed.format(name=s.name(e.player), amount=t.chips(e.stack))]
+
+
+def _next_dealer(e: NextDealer, s: Telling) -> list[str]:
+    if s.game_ends:
+        return []
+    return [s.t.gettext("Next deal: **{name}**.").format(name=s.name(e.player))]
+
+
+def _game_over(e: GameOver, s: Telling) -> list[str]:
+    t = s.t
+    standings = [
+        t.gettext("{number}. **{name}** — {amount}").format(
+            number=t.number(i), name=s.name(p), amount=t.chips(e.stacks.get(p, s.stacks.get(p, 0)))
+        )
+        for i, p in enumerate(e.standings, start=1)
+    ]
+    said = [t.gettext("🏆 **Game over!** Final standings:") + "\n" + "\n".join(standings)]
+    return [s.ending, *said] if s.ending else said
+
+
+def _drew(e: Drew, s: Telling) -> list[str]:
+    t, name = s.t, s.name(e.player)
+    if e.card is None or (e.source == "stock" and not s.open_cards):
+        return [t.gettext("{name} drew from the stock").format(name=name)]
+    if e.source == "stock":
+        return [t.gettext("{name} drew {card} from the stock").format(name=name, card=s.card(e.card))]
+    return [t.gettext("{name} took {card} from the discard pile").format(name=name, card=s.card(e.card))]
+
+
+def _spread_laid(e: SpreadLaid, s: Telling) -> list[str]:
+    return [s.t.gettext("{name} laid down {cards}").format(name=s.name(e.player), cards=s.cards(e.cards))]
+
+
+def _laid_off(e: LaidOff, s: Telling) -> list[str]:
+    return [
+        s.t.gettext("{name} laid {card} off on #{spread}").format(
+            name=s.name(e.player), card=s.card(e.card), spread=e.index + 1
+        )
+    ]
+
+
+def _discarded(e: Discarded, s: Telling) -> list[str]:
+    return [s.t.gettext("{name} discarded {card}").format(name=s.name(e.player), card=s.card(e.card))]
+
+
+TOLD: dict[type, Callable[[Any, Telling], list[str]]] = {
+    RoundStarted: _round_started,
+    CardShown: _card_shown,
+    Dropped: _dropped,
+    PlayerLeft: _player_left,
+    RoundEnded: _round_ended,
+    SideStakePaid: _side_stake_paid,
+    PotPaid: _pot_paid,
+    PotCarried: _pot_carried,
+    SeatClosed: _seat_closed,
+    NextDealer: _next_dealer,
+    GameOver: _game_over,
+}
+"""The events the round's log says publicly, by type."""
+MOVES: dict[type, Callable[[Any, Telling], list[str]]] = {
+    Drew: _drew,
+    SpreadLaid: _spread_laid,
+    LaidOff: _laid_off,
+    Discarded: _discarded,
+}
+"""The ordinary moves: the live table shows them (its last move), stored history tells them."""
+LAST_MOVE = (Drew, SpreadLaid, LaidOff, Discarded, Dropped, PlayerLeft)
+"""What the table's "last move" line names."""
+
+
+def told(events: Iterable[Event], s: Telling) -> list[str]:
+    """The lines the round's log says publicly for these events (ordinary moves show in the table)."""
+    return [line for e in events if (word := TOLD.get(type(e))) is not None for line in word(e, s)]
+
+
+def last_move(events: Iterable[Event], s: Telling) -> str:
+    """One line for the table message about the ordinary moves just made (a drop or a leave too)."""
+    parts = [
+        line
+        for e in events
+        if isinstance(e, LAST_MOVE)
+        for line in (MOVES.get(type(e)) or TOLD[type(e)])(e, s)
+    ]
+    return "; ".join(parts)
+
+
+def story(events: Iterable[Event], s: Telling) -> list[str]:
+    """A stored round turn by turn: every event worth a line, in order, in the same words."""
+    out: list[str] = []
+    for e in events:
+        word = MOVES.get(type(e)) or TOLD.get(type(e))
+        if word is not None:
+            out.extend(word(e, s))
+    return out
