@@ -43,15 +43,19 @@ XDIST = -n $(JOBS) --maxschedchunk 2
 # runs in one process beside the main one, on the CPU the main pass leaves idle while its e2e
 # tests wait on a real process; its output follows the main pass's, and either failing fails.
 PURE_LOG := $(VENV)/pure-engine.log
+# The linters run first, beside the suite, on the CPU its e2e tests leave idle; their output comes
+# after the suite's, and any of the three failing fails `make test`.
+LINT_LOG := $(VENV)/lint.log
 test: $(STAMP_TEST)
-	$(BIN)/ruff check engine bot cogs tests bench setup.py
-	$(BIN)/mypy --strict engine bot cogs
-	@FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q -p no:cacheprovider -m "not statistical" tests/engine \
+	@( $(BIN)/ruff check engine bot cogs tests bench setup.py && $(BIN)/mypy --strict engine bot cogs ) \
+		> $(LINT_LOG) 2>&1 & lint=$$!; \
+	FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q -p no:cacheprovider -m "not statistical" tests/engine \
 		> $(PURE_LOG) 2>&1 & pure=$$!; \
 	$(BIN)/python -m pytest $(XDIST); main=$$?; \
-	wait $$pure; pure_status=$$?; \
+	wait $$lint; lint_status=$$?; wait $$pure; pure_status=$$?; \
+	echo "== ruff and mypy --strict =="; cat $(LINT_LOG); \
 	echo "== the engine from its sources (FLIPFLOP_PURE_ENGINE=1) =="; cat $(PURE_LOG); \
-	test $$main -eq 0 && test $$pure_status -eq 0
+	test $$main -eq 0 && test $$lint_status -eq 0 && test $$pure_status -eq 0
 
 $(STAMP_BROWSER): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[browser]'
