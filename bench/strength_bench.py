@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -55,6 +56,7 @@ def play(
     rng: random.Random,
     times: dict[str, list[float]],
     weigh: bool = False,
+    keep_z: float = 1.0,
 ) -> dict[str, float]:
     """Play the round dealt in ``game``; each strategy's mean chip result per seat."""
 
@@ -65,7 +67,7 @@ def play(
 
     players: dict[str, Strategy] = {
         "basic": BasicStrategy(),
-        "strong": StrongStrategy(budget=budget, tracker=Tracker(), weigh=weigh),
+        "strong": StrongStrategy(budget=budget, tracker=Tracker(), weigh=weigh, keep_z=keep_z),
         "peek": PeekStrategy(reveal, budget=budget),
     }
     while game.in_round:
@@ -82,9 +84,11 @@ def play(
     return {name: statistics.fmean(v) for name, v in delta.items()}
 
 
-def play_deals(job: tuple[tuple[tuple[str, str], ...], float, bool, int, int, int]) -> dict[str, object]:
+def play_deals(
+    job: tuple[tuple[tuple[str, str], ...], float, bool, float, int, int, int],
+) -> dict[str, object]:
     """Deals ``first`` to ``last``: each comparison's paired difference per deal, seat counts, times."""
-    pairs, budget, weigh, seed, first, last = job
+    pairs, budget, weigh, keep_z, seed, first, last = job
     diffs: dict[str, list[float]] = defaultdict(list)
     seat_counts: list[int] = []
     times: dict[str, list[float]] = defaultdict(list)
@@ -100,7 +104,7 @@ def play_deals(job: tuple[tuple[tuple[str, str], ...], float, bool, int, int, in
                 seats = [names[(k + i + swap) % 2] for k in range(n)]
                 game = Game([Seat(p, 200) for p in ids], 5)
                 game.start_round(random.Random(deal_seed), dealer=ids[i % n])
-                result = play(game, seats, ids, budget, random.Random(decision_seed), times, weigh)
+                result = play(game, seats, ids, budget, random.Random(decision_seed), times, weigh, keep_z)
                 pair.append(result[a] - result[b])
             diffs[f"{a} − {b}"].append(statistics.fmean(pair))
         seat_counts.append(n)
@@ -119,11 +123,20 @@ def main() -> None:
         "--only", choices=["strong-basic", "peek-strong"], help="one comparison (half the time)"
     )
     parser.add_argument("--weigh", action="store_true", help="strong weighs sampled hands (weigh=True)")
+    parser.add_argument("--keep-z", type=float, default=1.0, help="strong's keep_z (0: the best estimate)")
     args = parser.parse_args()
     pairs = tuple(p for p in PAIRS if args.only in (None, "-".join(p)))
     deals = max(1, args.rounds // 2)
     chunks = [
-        (pairs, args.budget, args.weigh, args.seed, k * deals // args.jobs, (k + 1) * deals // args.jobs)
+        (
+            pairs,
+            args.budget,
+            args.weigh,
+            args.keep_z,
+            args.seed,
+            k * deals // args.jobs,
+            (k + 1) * deals // args.jobs,
+        )
         for k in range(args.jobs)
     ]
     started = time.perf_counter()
@@ -145,7 +158,7 @@ def main() -> None:
     print(
         f"seed {args.seed}: {deals} deals (3, 4 and 5 seats in turn), each comparison {2 * deals} rounds "
         f"(every deal twice, seats swapped), budget {args.budget * 1000:.0f} ms, "
-        f"{elapsed:.0f} s on {args.jobs} core(s)"
+        f"{elapsed:.0f} s on {args.jobs} core(s), load average at the end {os.getloadavg()[0]:.1f}"
     )
     for name, ds in diffs.items():
         m, h = ci95(ds)
