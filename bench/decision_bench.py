@@ -37,7 +37,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--rounds", type=int, default=120)
     parser.add_argument("--budget", type=float, default=0.18, help="seconds per decision")
-    parser.add_argument("--weigh", action="store_true", help="strong weighs sampled hands (weigh=True)")
+    parser.add_argument(
+        "--weigh",
+        action=argparse.BooleanOptionalAction,
+        help="strong weighs sampled hands (weigh=True) or not (--no-weigh); default: the strategy's own",
+    )
     args = parser.parse_args()
     times: list[float] = []
     loads: list[float] = []
@@ -48,7 +52,11 @@ def main() -> None:
         ids = [f"s{k}" for k in range(n)]
         game = Game([Seat(p, 200) for p in ids], 5)
         game.start_round(rng, dealer=ids[i % n])
-        strong: Strategy = StrongStrategy(budget=args.budget, tracker=Tracker(), weigh=args.weigh)
+        strong: Strategy = (
+            StrongStrategy(budget=args.budget, tracker=Tracker())
+            if args.weigh is None
+            else StrongStrategy(budget=args.budget, tracker=Tracker(), weigh=args.weigh)
+        )
         players = {p: strong if k == i % n else BasicStrategy() for k, p in enumerate(ids)}
         while game.in_round:
             p = game.to_act

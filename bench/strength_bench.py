@@ -1,7 +1,7 @@
 """How strong the strong player is: strong − basic and peek − strong, paired by deal, per seat count.
 
-    python bench/strength_bench.py --seed 37 --rounds 600 --budget 0.18
-    python bench/strength_bench.py --seed 37 --rounds 300 --only strong-basic --weigh
+    python bench/strength_bench.py --seed 2026 --rounds 600 --budget 0.18 --jobs 1
+    python bench/strength_bench.py --seed 101 --rounds 600 --only peek-strong --no-weigh --keep-z 0
 
 Every deal (3, 4 and 5 seats in turn, each seat's stack 200, stake 5) is
 played four times: strong against basic and basic against strong (the two
@@ -12,8 +12,9 @@ of what better inference could bring this search. The luck of the cards
 cancels out of each paired difference. ``--rounds`` counts the rounds of each
 comparison (two per deal). Prints each difference per round with its 95%
 interval, in all and per seat count, and the strong player's decision time
-(median, 99th percentile). ``--weigh``: the strong player weighs sampled hands
-by likelihoods (``StrongStrategy(weigh=True)``). One process: one core
+(median, 99th percentile) and the load average. ``--weigh`` / ``--no-weigh``: the
+strong player weighs sampled hands by likelihoods or not (``StrongStrategy(weigh=…)``;
+default: the strategy's own); ``--keep-z``: its ``keep_z``. One process: one core
 (``--jobs`` to use more).
 """
 
@@ -48,6 +49,13 @@ def ci95(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
 
 
+def strong(budget: float, weigh: bool | None, keep_z: float) -> StrongStrategy:
+    """The strong player of this bench: the strategy's defaults but for the options given."""
+    if weigh is None:
+        return StrongStrategy(budget=budget, tracker=Tracker(), keep_z=keep_z)
+    return StrongStrategy(budget=budget, tracker=Tracker(), weigh=weigh, keep_z=keep_z)
+
+
 def play(
     game: Game,
     seats: list[str],
@@ -55,7 +63,7 @@ def play(
     budget: float,
     rng: random.Random,
     times: dict[str, list[float]],
-    weigh: bool = False,
+    weigh: bool | None = None,
     keep_z: float = 1.0,
 ) -> dict[str, float]:
     """Play the round dealt in ``game``; each strategy's mean chip result per seat."""
@@ -67,7 +75,7 @@ def play(
 
     players: dict[str, Strategy] = {
         "basic": BasicStrategy(),
-        "strong": StrongStrategy(budget=budget, tracker=Tracker(), weigh=weigh, keep_z=keep_z),
+        "strong": strong(budget, weigh, keep_z),
         "peek": PeekStrategy(reveal, budget=budget),
     }
     while game.in_round:
@@ -85,7 +93,7 @@ def play(
 
 
 def play_deals(
-    job: tuple[tuple[tuple[str, str], ...], float, bool, float, int, int, int],
+    job: tuple[tuple[tuple[str, str], ...], float, bool | None, float, int, int, int],
 ) -> dict[str, object]:
     """Deals ``first`` to ``last``: each comparison's paired difference per deal, seat counts, times."""
     pairs, budget, weigh, keep_z, seed, first, last = job
@@ -122,7 +130,11 @@ def main() -> None:
     parser.add_argument(
         "--only", choices=["strong-basic", "peek-strong"], help="one comparison (half the time)"
     )
-    parser.add_argument("--weigh", action="store_true", help="strong weighs sampled hands (weigh=True)")
+    parser.add_argument(
+        "--weigh",
+        action=argparse.BooleanOptionalAction,
+        help="strong weighs sampled hands (weigh=True) or not (--no-weigh); default: the strategy's own",
+    )
     parser.add_argument("--keep-z", type=float, default=1.0, help="strong's keep_z (0: the best estimate)")
     args = parser.parse_args()
     pairs = tuple(p for p in PAIRS if args.only in (None, "-".join(p)))

@@ -173,7 +173,7 @@ class StrongStrategy:
 
     Many worlds consistent with the view are sampled: the hidden hands follow
     what the others were seen to take and discard (``engine.ai.inference``,
-    ``engine.ai.worlds.sample_hidden``); with ``weigh``, each hand is also weighed by
+    ``engine.ai.worlds.sample_hidden``); with ``weigh`` (the default), each hand is also weighed by
     how likely it makes everything its owner was seen to do (``sample_weighted``). In each
     world every candidate action (drop or draw; then spread, lay off or which
     card to discard) is applied and the round is played to its end by the basic
@@ -199,9 +199,9 @@ class StrongStrategy:
         cut_z: float = 3.0,
         tracker: Tracker | None = None,
         search_spreads: bool = True,
-        weigh: bool = False,
+        weigh: bool = True,
         keep_z: float = 1.0,
-        aim: float = 0.8,
+        aim: float = 0.75,
     ) -> None:
         self.budget = budget
         self.clock = clock
@@ -211,9 +211,10 @@ class StrongStrategy:
         self.cut_z = cut_z
         self.search_spreads = search_spreads
         self.weigh = weigh
-        """Weigh sampled hands by likelihoods of all each opponent did (``sample_weighted``). Off by
-        default: it gives the true hands more probability (``bench/inference_bench.py``) but played
-        worse against basic in ``bench/strength_bench.py`` (see the README's figures)."""
+        """Weigh sampled hands by likelihoods of all each opponent did (``sample_weighted``). On by
+        default since issue 37's keep_z: it gives the true hands more probability
+        (``bench/inference_bench.py``) and, with the basic move kept within the noise, narrowed
+        peek − strong on the tuning seeds (see the README's figures); ``False``: the hard rules only."""
         self.keep_z = keep_z
         """The basic move is played unless another beats it by more than ``keep_z`` standard errors of the
         play-outs (``engine.ai.search.keep_basic``); 0: the best estimate, however close."""
