@@ -1,7 +1,7 @@
 """How strong the strong player is: strong − basic and peek − strong, paired by deal, per seat count.
 
-    python bench/strength_bench.py --seed 37 --rounds 600 --budget 0.18
-    python bench/strength_bench.py --seed 37 --rounds 300 --only strong-basic --weigh
+    python bench/strength_bench.py --seed 2026 --rounds 600 --budget 0.18 --jobs 1
+    python bench/strength_bench.py --seed 101 --rounds 600 --only peek-strong --no-weigh --keep-z 0
 
 Every deal (3, 4 and 5 seats in turn, each seat's stack 200, stake 5) is
 played four times: strong against basic and basic against strong (the two
@@ -12,8 +12,9 @@ of what better inference could bring this search. The luck of the cards
 cancels out of each paired difference. ``--rounds`` counts the rounds of each
 comparison (two per deal). Prints each difference per round with its 95%
 interval, in all and per seat count, and the strong player's decision time
-(median, 99th percentile). ``--weigh``: the strong player weighs sampled hands
-by likelihoods (``StrongStrategy(weigh=True)``). One process: one core
+(median, 99th percentile) and the load average. ``--weigh`` / ``--no-weigh``: the
+strong player weighs sampled hands by likelihoods or not (``StrongStrategy(weigh=…)``;
+default: the strategy's own); ``--keep-z``: its ``keep_z``. One process: one core
 (``--jobs`` to use more).
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -47,6 +49,13 @@ def ci95(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
 
 
+def strong(budget: float, weigh: bool | None, keep_z: float) -> StrongStrategy:
+    """The strong player of this bench: the strategy's defaults but for the options given."""
+    if weigh is None:
+        return StrongStrategy(budget=budget, tracker=Tracker(), keep_z=keep_z)
+    return StrongStrategy(budget=budget, tracker=Tracker(), weigh=weigh, keep_z=keep_z)
+
+
 def play(
     game: Game,
     seats: list[str],
@@ -54,7 +63,8 @@ def play(
     budget: float,
     rng: random.Random,
     times: dict[str, list[float]],
-    weigh: bool = False,
+    weigh: bool | None = None,
+    keep_z: float = 1.0,
 ) -> dict[str, float]:
     """Play the round dealt in ``game``; each strategy's mean chip result per seat."""
 
@@ -65,7 +75,7 @@ def play(
 
     players: dict[str, Strategy] = {
         "basic": BasicStrategy(),
-        "strong": StrongStrategy(budget=budget, tracker=Tracker(), weigh=weigh),
+        "strong": strong(budget, weigh, keep_z),
         "peek": PeekStrategy(reveal, budget=budget),
     }
     while game.in_round:
@@ -82,9 +92,11 @@ def play(
     return {name: statistics.fmean(v) for name, v in delta.items()}
 
 
-def play_deals(job: tuple[tuple[tuple[str, str], ...], float, bool, int, int, int]) -> dict[str, object]:
+def play_deals(
+    job: tuple[tuple[tuple[str, str], ...], float, bool | None, float, int, int, int],
+) -> dict[str, object]:
     """Deals ``first`` to ``last``: each comparison's paired difference per deal, seat counts, times."""
-    pairs, budget, weigh, seed, first, last = job
+    pairs, budget, weigh, keep_z, seed, first, last = job
     diffs: dict[str, list[float]] = defaultdict(list)
     seat_counts: list[int] = []
     times: dict[str, list[float]] = defaultdict(list)
@@ -100,7 +112,7 @@ def play_deals(job: tuple[tuple[tuple[str, str], ...], float, bool, int, int, in
                 seats = [names[(k + i + swap) % 2] for k in range(n)]
                 game = Game([Seat(p, 200) for p in ids], 5)
                 game.start_round(random.Random(deal_seed), dealer=ids[i % n])
-                result = play(game, seats, ids, budget, random.Random(decision_seed), times, weigh)
+                result = play(game, seats, ids, budget, random.Random(decision_seed), times, weigh, keep_z)
                 pair.append(result[a] - result[b])
             diffs[f"{a} − {b}"].append(statistics.fmean(pair))
         seat_counts.append(n)
@@ -118,12 +130,25 @@ def main() -> None:
     parser.add_argument(
         "--only", choices=["strong-basic", "peek-strong"], help="one comparison (half the time)"
     )
-    parser.add_argument("--weigh", action="store_true", help="strong weighs sampled hands (weigh=True)")
+    parser.add_argument(
+        "--weigh",
+        action=argparse.BooleanOptionalAction,
+        help="strong weighs sampled hands (weigh=True) or not (--no-weigh); default: the strategy's own",
+    )
+    parser.add_argument("--keep-z", type=float, default=1.0, help="strong's keep_z (0: the best estimate)")
     args = parser.parse_args()
     pairs = tuple(p for p in PAIRS if args.only in (None, "-".join(p)))
     deals = max(1, args.rounds // 2)
     chunks = [
-        (pairs, args.budget, args.weigh, args.seed, k * deals // args.jobs, (k + 1) * deals // args.jobs)
+        (
+            pairs,
+            args.budget,
+            args.weigh,
+            args.keep_z,
+            args.seed,
+            k * deals // args.jobs,
+            (k + 1) * deals // args.jobs,
+        )
         for k in range(args.jobs)
     ]
     started = time.perf_counter()
@@ -145,7 +170,7 @@ def main() -> None:
     print(
         f"seed {args.seed}: {deals} deals (3, 4 and 5 seats in turn), each comparison {2 * deals} rounds "
         f"(every deal twice, seats swapped), budget {args.budget * 1000:.0f} ms, "
-        f"{elapsed:.0f} s on {args.jobs} core(s)"
+        f"{elapsed:.0f} s on {args.jobs} core(s), load average at the end {os.getloadavg()[0]:.1f}"
     )
     for name, ds in diffs.items():
         m, h = ci95(ds)

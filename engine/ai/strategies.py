@@ -9,18 +9,16 @@ in, so a tournament replays exactly under a seed.
 
 from __future__ import annotations
 
-import math
 import random
-import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.ai import likelihood
 from engine.ai.inference import BIT, NEAR, Tracker
 from engine.ai.rollout import SharedPosition, play_out
+from engine.ai.search import Limits, Results, Scored, World, keep_basic, ranked, search
 from engine.ai.worlds import determinize, hidden_cards, sample_hidden, sample_weighted
 from engine.cards import Card, hand_value
 from engine.game import Game
@@ -166,20 +164,8 @@ def rollout_move(game: Game) -> Action:
     return drawn_move(p, hand, game.legal_actions())
 
 
-World = tuple[dict[str, list[Card]], list[Card]]
-"""One sampled world: every hand, and the stock (top card last)."""
-
 SHARED_TRACKER = Tracker()
 """The memory strong players share in this process (``engine.ai.inference.Tracker``)."""
-
-
-@dataclass(frozen=True)
-class Scored:
-    """One candidate action and its average chip result over the ``samples`` worlds it was played in."""
-
-    action: Action
-    mean: float
-    samples: int
 
 
 class StrongStrategy:
@@ -187,16 +173,19 @@ class StrongStrategy:
 
     Many worlds consistent with the view are sampled: the hidden hands follow
     what the others were seen to take and discard (``engine.ai.inference``,
-    ``engine.ai.worlds.sample_hidden``); with ``weigh``, each hand is also weighed by
+    ``engine.ai.worlds.sample_hidden``); with ``weigh`` (the default), each hand is also weighed by
     how likely it makes everything its owner was seen to do (``sample_weighted``). In each
     world every candidate action (drop or draw; then spread, lay off or which
     card to discard) is applied and the round is played to its end by the basic
     strategy for everyone (``engine.ai.rollout.play_out``); the action with the best
     average chip result wins. Actions clearly worse than the best stop being
     sampled early (successive halving), so the rest get more worlds; once one
-    action is left the decision is made (an easy one costs little). Stops when
-    ``budget`` seconds are used (default 0.18: decisions stay under 250 ms
-    at the 99th percentile on a busy 2-core machine).
+    action is left the decision is made (an easy one costs little). The basic
+    policy's own move is played unless another action beats it by more than
+    ``keep_z`` standard errors (``engine.ai.search.keep_basic``): the search departs
+    from sound play on evidence, not on noise. Plans to use ``aim`` of the ``budget``
+    seconds (default 0.18) and never passes it by more than one play-out
+    (``engine.ai.search``), so decisions stay fast on a busy machine.
     """
 
     name = "strong"
@@ -210,7 +199,9 @@ class StrongStrategy:
         cut_z: float = 3.0,
         tracker: Tracker | None = None,
         search_spreads: bool = True,
-        weigh: bool = False,
+        weigh: bool = True,
+        keep_z: float = 1.0,
+        aim: float = 0.75,
     ) -> None:
         self.budget = budget
         self.clock = clock
@@ -220,9 +211,15 @@ class StrongStrategy:
         self.cut_z = cut_z
         self.search_spreads = search_spreads
         self.weigh = weigh
-        """Weigh sampled hands by likelihoods of all each opponent did (``sample_weighted``). Off by
-        default: it gives the true hands more probability (``bench/inference_bench.py``) but played
-        worse against basic in ``bench/strength_bench.py`` (see the README's figures)."""
+        """Weigh sampled hands by likelihoods of all each opponent did (``sample_weighted``). On by
+        default since issue 37's keep_z: it gives the true hands more probability
+        (``bench/inference_bench.py``) and, with the basic move kept within the noise, narrowed
+        peek − strong on the tuning seeds (see the README's figures); ``False``: the hard rules only."""
+        self.keep_z = keep_z
+        """The basic move is played unless another beats it by more than ``keep_z`` standard errors of the
+        play-outs (``engine.ai.search.keep_basic``); 0: the best estimate, however close."""
+        self.aim = aim
+        """The share of ``budget`` a move's search plans to use (``engine.ai.search.Limits.aim``)."""
         self.rollout = BasicStrategy()
         self.tracker = SHARED_TRACKER if tracker is None else tracker
         """What this player remembers between turns; by default one per process, shared, since
@@ -236,7 +233,9 @@ class StrongStrategy:
         elif not acts:
             action = self.rollout.choose(view, rng)
         else:
-            action = self.evaluate(view, rng, acts, settle=True)[0].action
+            basic = self.rollout.choose(view, rng)
+            found = self._search(view, rng, acts, settle=True)
+            action = acts[keep_basic(found, acts.index(basic) if basic in acts else None, self.keep_z)]
         if isinstance(action, Discard):
             self.tracker.left(view, action.card)
         return action
@@ -280,33 +279,32 @@ class StrongStrategy:
         whose estimates are shown, keeps sampling the best action to the budget.
         """
         acts = list(actions) if actions is not None else playable(view)
-        limit = self.budget if budget is None else budget
+        return ranked(acts, self._search(view, rng, acts, budget, settle))
+
+    def _search(
+        self,
+        view: PlayerView,
+        rng: random.Random,
+        acts: Sequence[Action],
+        budget: float | None = None,
+        settle: bool = False,
+    ) -> Results:
+        """Every action of ``acts`` played out in the same sampled worlds (``engine.ai.search.search``)."""
         start = self.clock()
+        limits = Limits(
+            self.budget if budget is None else budget,
+            self.max_samples,
+            self.first_cut,
+            self.cut_z,
+            self.aim if settle else 1.0,
+        )
         sample = self._sampler(view)
         table = SharedPosition(view)
-        results: list[list[float]] = [[] for _ in acts]
-        active = list(range(len(acts)))
-        samples = 0
-        check = self.first_cut
-        while samples < self.max_samples and (samples < len(acts) or self.clock() - start < limit):
-            hands, stock = sample(rng)
-            for i in active:  # every action in the same world (common random numbers)
-                results[i].append(self._play_out(table, hands, stock, acts[i]))
-            samples += 1
-            if samples == check and len(active) > 1:
-                active = self._cut(results, active)
-                check *= 2
-                if settle and len(active) == 1:  # the others are clearly worse: decided, no more worlds
-                    break
-            if self.clock() - start >= limit and samples >= 2:
-                break
-        scored = [
-            Scored(a, statistics.fmean(results[i]) if results[i] else 0.0, len(results[i]))
-            for i, a in enumerate(acts)
-        ]
-        kept = set(active)
-        order = sorted(range(len(acts)), key=lambda i: (i not in kept, -scored[i].mean, i))
-        return [scored[i] for i in order]
+
+        def play(hands: dict[str, list[Card]], stock: list[Card], i: int) -> float:
+            return self._play_out(table, hands, stock, acts[i])
+
+        return search(len(acts), sample, play, rng, self.clock, start, limits, settle)
 
     def _sampler(self, view: PlayerView) -> Callable[[random.Random], World]:
         """Deals the hidden cards of one world from what the view and the memory say (see ``weigh``)."""
@@ -316,25 +314,6 @@ class StrongStrategy:
             return lambda rng: sample_hidden(view, known, pool, clues, rng)
         evidence = likelihood.evidence(view, clues)
         return lambda rng: sample_weighted(view, known, pool, clues, evidence, rng)
-
-    def _cut(self, results: list[list[float]], active: list[int]) -> list[int]:
-        """Successive halving: stop sampling actions clearly worse than the best so far.
-
-        An action stays while its paired difference with the best action (same
-        worlds) is within ``cut_z`` standard errors of zero or above it.
-        """
-        best = max(active, key=lambda i: statistics.fmean(results[i]))
-        top = results[best]
-        keep = []
-        for i in active:
-            if i != best:
-                diffs = [a - b for a, b in zip(results[i], top, strict=True)]
-                mean = math.fsum(diffs) / len(diffs)
-                error = math.sqrt(math.fsum([(d - mean) ** 2 for d in diffs])) / len(diffs)
-                if mean + self.cut_z * error < 0:
-                    continue
-            keep.append(i)
-        return keep
 
     def _play_out(
         self, table: SharedPosition, hands: dict[str, list[Card]], stock: list[Card], action: Action
@@ -355,7 +334,7 @@ class PeekStrategy(StrongStrategy):
     name = "peek"
 
     def __init__(self, reveal: Callable[[PlayerView], World], budget: float = 0.18) -> None:
-        super().__init__(budget=budget, max_samples=1)
+        super().__init__(budget=budget, max_samples=1, keep_z=0.0)
         self.reveal = reveal
 
     def _sampler(self, view: PlayerView) -> Callable[[random.Random], World]:
@@ -389,4 +368,5 @@ __all__ = [
     "drawn_move",
     "rollout_move",
     "start_move",
+    "World",
 ]
