@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.audit import audit_guild
 from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
-from bot.ledger import GuildSettings, setting_range
+from bot.ledger import HOUSE_ID, AdminChange, GuildSettings, setting_range
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from bot.presentation.table_render import seat_name
 from bot.table.model import Table, TableError, TableMoved
@@ -80,6 +80,34 @@ AUDIT_BAD = N_(
     "⚠️ The chips don't balance: {minted} brought in, but {balances} in balances + {at_tables} at tables"
     " (a difference of {difference}). The rows to look at:"
 )
+
+AUDIT_CHANGES = N_("Latest grants and takes by managers (who, to whom, why):")
+NO_CHANGES = N_("No manager has granted or taken chips here yet.")
+GRANT_LINE = N_("{when} {admin} granted {chips} to {member}: {reason}")
+TAKE_LINE = N_("{when} {admin} took {chips} from {member}: {reason}")
+NO_REASON = N_("(no reason recorded)")
+SOMEONE = N_("a manager")
+THE_HOUSE = N_("the house")
+AUDIT_CHANGES_SHOWN = 10
+"""Grants and takes the audit lists, newest first (the ledger keeps them all)."""
+
+
+def change_line(change: AdminChange, t: Texts) -> str:
+    """One grant or take as the audit lists it: when, who, how many, to or from whom, and why."""
+    reason = f"“{escape(change.note)}”" if change.note else t.gettext(NO_REASON)
+    shown = {
+        "when": f"<t:{int(change.created_at)}:R>",
+        "admin": f"<@{change.actor_id}>" if change.actor_id is not None else t.gettext(SOMEONE),
+        "chips": f"**{t.chips(abs(change.change))}**",
+        "member": f"<@{change.user_id}>" if change.user_id != HOUSE_ID else t.gettext(THE_HOUSE),
+        "reason": reason,
+    }
+    return "• " + t.gettext(GRANT_LINE if change.change > 0 else TAKE_LINE).format(**shown)
+
+
+def escape(text: str) -> str:
+    """A manager's words shown as they wrote them: no Markdown, no mention."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 TABLES_CHOICES = [
@@ -301,15 +329,29 @@ class AdminCommands(commands.Cog):
             "balances": t.chips(result.balances),
             "at_tables": t.chips(result.at_tables),
         }
+        changes = await self.bot.ledger.admin_changes(interaction.guild.id, AUDIT_CHANGES_SHOWN)
+        lines = [t.gettext(AUDIT_CHANGES), *(change_line(c, t) for c in changes)]
+        tail = "\n".join(lines) if changes else t.gettext(NO_CHANGES)
+        quiet = discord.AllowedMentions.none()
         if result.ok:
-            await send_ephemeral(interaction, t.gettext(AUDIT_OK).format(**figures))
+            text = f"{t.gettext(AUDIT_OK).format(**figures)}\n\n{tail}"
+            await send_ephemeral(interaction, fit_lines(text), allowed_mentions=quiet)
             return
         head = t.gettext(AUDIT_BAD).format(difference=f"{result.difference:+d}", **figures)
-        room = MESSAGE_CHARS - len(head) - 10
+        room = MESSAGE_CHARS - len(head) - 10 - min(len(tail), MESSAGE_CHARS // 2)
         rows = ""
         for line in result.lines():
             if len(rows) + len(line) + 1 > room:
                 rows += "…\n"
                 break
             rows += line + "\n"
-        await send_ephemeral(interaction, f"{head}\n```\n{rows}```")
+        text = f"{head}\n```\n{rows}```\n{tail}"
+        await send_ephemeral(interaction, fit_lines(text), allowed_mentions=quiet)
+
+
+def fit_lines(text: str) -> str:
+    """The text cut after its last whole line that fits a message (with "…" when something was left)."""
+    if len(text) <= MESSAGE_CHARS:
+        return text
+    cut = text[: MESSAGE_CHARS - 2].rsplit("\n", 1)[0]
+    return f"{cut}\n…"

@@ -42,6 +42,7 @@ from cogs.flipflop.screens import (
     moved_hand_screen,
     rules_screen,
 )
+from cogs.newcomers import newcomer_wait
 from engine import IllegalAction
 
 log = logging.getLogger("flipflop.controls")
@@ -305,6 +306,11 @@ class Controls:
         """Join, Leave, Start, Cancel, and the host's computer players."""
         answer = Answer(interaction).start()
         user, rt, manage, heard = interaction.user, self.runtime, may_manage(interaction), interaction.id
+        table = rt.get(tid)
+        if op == "join" and table is not None and not table.practice:
+            if (wait := newcomer_wait(self.notifier.bot, interaction)) is not None:
+                await answer.refused(wait, await self.member_texts(interaction), table)
+                return
         try:
             if op == "join":
                 outcome = await rt.join(tid, user.id, user.display_name, interaction_id=heard)
@@ -560,6 +566,9 @@ class Controls:
         """**Play again**: a new lobby below, same stake and buy-in, the clicker seated as host."""
         answer = Answer(interaction).start()
         user = interaction.user
+        if (wait := newcomer_wait(self.notifier.bot, interaction)) is not None:
+            await answer.refused(wait, await self.member_texts(interaction), None)
+            return
         try:
             settings = await self.notifier.bot.ledger.settings(interaction.guild_id or 0)
             table = await self.runtime.play_again(

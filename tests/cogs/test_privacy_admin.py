@@ -149,9 +149,9 @@ async def test_admin_close_asks_then_refunds_every_stack_and_pot(world: World) -
     assert sum(c for _, c, _ in rows) == 600 and {a for _, _, a in rows} == {boss.id}
     await conserved(world)
     ok = await ask(world, boss, "flipflop admin audit")
-    assert (
-        ok.content
-        == "✅ The chips balance: 3,000 chips brought in = 3,000 chips in balances + 0 chips at tables."
+    assert ok.content == (
+        "✅ The chips balance: 3,000 chips brought in = 3,000 chips in balances + 0 chips at tables.\n\n"
+        "No manager has granted or taken chips here yet."
     )
 
 
