@@ -21,6 +21,8 @@ from discord.ext import commands
 
 from bot.audit import audit_guild
 from bot.client import send_ephemeral
+from bot.dumping import Pair, flagged
+from bot.history.queries import played_rounds
 from bot.i18n import N_, Texts
 from bot.ledger import HOUSE_ID, AdminChange, GuildSettings, setting_range
 from bot.presentation.refusals import NOTHING_CHANGED, explain
@@ -90,6 +92,34 @@ SOMEONE = N_("a manager")
 THE_HOUSE = N_("the house")
 AUDIT_CHANGES_SHOWN = 10
 """Grants and takes the audit lists, newest first (the ledger keeps them all)."""
+
+DUMPING_NONE = N_(
+    "No pair of members looks like chip dumping in this server's latest {rounds} rounds. Nothing was changed."
+)
+DUMPING_HEAD = N_(
+    "Possible chip dumping in this server's latest {rounds} rounds: one member keeps dropping with a hand"
+    " that is not the lowest, and another takes the pot. Nothing was done to anyone; look at their rounds"
+    " (`/flipflop history member:`), then decide. A score of 4 is one chance in 10,000 of honest play."
+)
+DUMPING_LINE = N_(
+    "{giver} → {taker} · games together: {games} · rounds: {rounds} · caught drops of {giver}: {caught}"
+    " (chance: {expected}) · pots to {taker}: {dumps}, {chips} · score **{score}**"
+)
+
+
+def dumping_line(pair: Pair, t: Texts) -> str:
+    """One flagged pair and its evidence, as ``/flipflop admin dumping`` lists it."""
+    return "• " + t.gettext(DUMPING_LINE).format(
+        giver=f"<@{pair.giver}>",
+        taker=f"<@{pair.taker}>",
+        games=t.number(pair.games),
+        rounds=t.number(pair.rounds),
+        caught=t.number(pair.caught),
+        expected=t.decimal(pair.expected),
+        dumps=t.number(pair.dumps),
+        chips=t.chips(pair.chips),
+        score=t.decimal(min(pair.score, 99.9)),
+    )
 
 
 def change_line(change: AdminChange, t: Texts) -> str:
@@ -207,7 +237,8 @@ class AdminCommands(commands.Cog):
     notifier: DiscordNotifier
 
     admin = app_commands.Group(
-        name="admin", description="Server managers' tools: open tables, closing one, the chips audit."
+        name="admin",
+        description="Server managers' tools: open tables, closing one, the chips audit, chip dumping.",
     )
 
     def _guild_tables(self, guild_id: int) -> list[Table]:
@@ -347,6 +378,28 @@ class AdminCommands(commands.Cog):
             rows += line + "\n"
         text = f"{head}\n```\n{rows}```\n{tail}"
         await send_ephemeral(interaction, fit_lines(text), allowed_mentions=quiet)
+
+    @admin.command(
+        name="dumping", description="Pairs of members where one loses to the other more than chance explains."
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def admin_dumping(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        t = await self.bot.languages.reader(interaction)
+        rounds = await played_rounds(self.bot.db, interaction.guild.id)
+        found = flagged(rounds)
+        if not found:
+            await send_ephemeral(interaction, t.gettext(DUMPING_NONE).format(rounds=t.number(len(rounds))))
+            return
+        lines = [t.gettext(DUMPING_HEAD).format(rounds=t.number(len(rounds)))]
+        for i, pair in enumerate(found):
+            line = dumping_line(pair, t)
+            more = t.gettext(MORE_TABLES).format(count=t.number(len(found) - i))
+            if len("\n".join([*lines, line, more])) > MESSAGE_CHARS:
+                lines.append(more)
+                break
+            lines.append(line)
+        await send_ephemeral(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
 
 def fit_lines(text: str) -> str:

@@ -105,6 +105,7 @@ async def test_admin_commands_are_refused_to_members_without_manage_server(world
         ("flipflop admin tables", {}),
         ("flipflop admin close", {"table": table.id}),
         ("flipflop admin audit", {}),
+        ("flipflop admin dumping", {}),
     ):
         answer = await ask(world, ann, command, **options)
         assert answer.content == MANAGERS_ONLY
