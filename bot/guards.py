@@ -38,13 +38,16 @@ class Newcomers:
 
     def ready_at(self, created_at: float, joined_at: float | None) -> tuple[str, float]:
         """The wait that ends last (``account`` or ``member``) and when it ends."""
-        waits = [("account", created_at + self.min_account_days * DAY_SECONDS)]
-        if joined_at is not None:  # Discord always says; without it there is nothing to wait for
+        account = created_at + self.min_account_days * DAY_SECONDS if self.min_account_days else 0.0
+        waits = [("account", account)]
+        if joined_at is not None and self.min_member_days:  # without a join date, nothing to wait for
             waits.append(("member", joined_at + self.min_member_days * DAY_SECONDS))
         return max(waits, key=lambda w: w[1])
 
     def check(self, created_at: float, joined_at: float | None, now: float) -> None:
         """Raise ``Refusal`` (``account_too_new`` or ``member_too_new``) while a wait is not over."""
+        if not self.min_account_days and not self.min_member_days:
+            return  # off: no clock can be a moment behind (a join stamped after the command's own time)
         which, until = self.ready_at(created_at, joined_at)
         if now >= until:
             return

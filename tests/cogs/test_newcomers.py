@@ -154,7 +154,10 @@ def test_the_rules_alone() -> None:
     with pytest.raises(Refusal) as member:
         rule.check(now - 30 * DAY_SECONDS, now - 3600, now)
     assert member.value.code == "member_too_new"
-    Newcomers(0, 0).check(now, now, now)  # 0 switches both off
+    Newcomers(0, 0).check(now, now + 1, now)  # 0 switches both off (a join stamped a moment late too)
+    Newcomers(7, 0).check(now - 8 * DAY_SECONDS, now + 1, now)
+    with pytest.raises(Refusal):
+        Newcomers(0, 1).check(now, now - 3600, now)  # a new account, but only the member's time counts
     cooldown = TableCooldown(60)
     cooldown.check(1, 2, now)
     cooldown.opened(1, 2, now)
