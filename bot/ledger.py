@@ -45,6 +45,20 @@ class Posting:
     """The manager whose command moved them (a manager closing a table), written on the entry."""
 
 
+@dataclass(frozen=True)
+class AdminChange:
+    """One grant or take by a manager (``/chips grant``, ``/chips take``), as the audit lists it."""
+
+    actor_id: int | None
+    """The manager (None only for entries written before managers were recorded)."""
+    user_id: int
+    change: int
+    """Chips brought in (> 0, a grant) or taken out (< 0, a take)."""
+    note: str | None
+    """Why, in the manager's words (None for entries from before reasons were asked)."""
+    created_at: float
+
+
 class LedgerError(Refusal):
     """A chip operation that can not be done: ``code`` + ``params`` (``bot.presentation.refusals``)."""
 
@@ -171,6 +185,23 @@ def check_stakes(stake: int, buy_in: int) -> None:
         raise LedgerError("buy_in_too_large")
 
 
+NOTE_CHARS = 200
+"""The longest reason a manager gives for a grant or a take (``/chips grant reason:``)."""
+
+
+def check_note(note: str) -> str:
+    """A grant's or take's reason on one line (runs of whitespace become one space).
+
+    ``LedgerError`` when it is blank or longer than ``NOTE_CHARS``.
+    """
+    text = " ".join(note.split())
+    if not text:
+        raise LedgerError("note_empty")
+    if len(text) > NOTE_CHARS:
+        raise LedgerError("note_too_long", length=len(text), limit=NOTE_CHARS)
+    return text
+
+
 def check_amount(amount: int) -> None:
     """Raise ``BadAmount`` unless ``amount`` is a whole number from 1 to ``MAX_AMOUNT``."""
     if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= MAX_AMOUNT:
@@ -267,6 +298,7 @@ class Ledger:
         reason: str,
         reference: str | None = None,
         actor_id: int | None = None,
+        note: str | None = None,
     ) -> int:
         """Add chips (amount ≥ 0) and write the entry; return the new balance."""
         if amount < 0:
@@ -277,7 +309,8 @@ class Ledger:
             await self.open_account(tx, guild_id, user_id)
             row = await tx.fetchone(add, (amount, guild_id, user_id))
         assert row is not None
-        return await self._entry(tx, guild_id, user_id, amount, int(row[0]), reason, reference, actor_id)
+        balance = int(row[0])
+        return await self._entry(tx, guild_id, user_id, amount, balance, reason, reference, actor_id, note)
 
     async def debit(
         self,
@@ -288,6 +321,7 @@ class Ledger:
         reason: str,
         reference: str | None = None,
         actor_id: int | None = None,
+        note: str | None = None,
     ) -> int:
         """Take chips if the balance covers them; raise ``InsufficientChips`` otherwise.
 
@@ -306,7 +340,8 @@ class Ledger:
             row = await tx.fetchone(take, (amount, guild_id, user_id, amount)) if balance >= amount else None
             if row is None:
                 raise InsufficientChips(balance, amount)
-        return await self._entry(tx, guild_id, user_id, -amount, int(row[0]), reason, reference, actor_id)
+        balance = int(row[0])
+        return await self._entry(tx, guild_id, user_id, -amount, balance, reason, reference, actor_id, note)
 
     async def post(self, tx: Tx, guild_id: int, posting: Posting, reference: str) -> int:
         """Move one posting's chips (a debit refused with ``InsufficientChips``); return the new balance."""
@@ -328,27 +363,46 @@ class Ledger:
         reason: str,
         reference: str | None,
         actor_id: int | None,
+        note: str | None = None,
     ) -> int:
         await tx.execute(
             "INSERT INTO ledger (guild_id, user_id, change, balance_after, reason, reference, actor_id,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (guild_id, user_id, change, balance, reason, reference, actor_id, self.clock()),
+            " note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, user_id, change, balance, reason, reference, actor_id, note, self.clock()),
         )
         return balance
 
     # ---------------------------------------------------------------- commands
 
-    async def grant(self, guild_id: int, user_id: int, amount: int, actor_id: int) -> int:
-        """An admin adds chips (``/chips grant``)."""
+    async def grant(
+        self, guild_id: int, user_id: int, amount: int, actor_id: int, note: str | None = None
+    ) -> int:
+        """An admin adds chips (``/chips grant``); ``note`` says why, kept on the entry for the audit."""
         check_amount(amount)
         async with self.db.transaction() as tx:
-            return await self.credit(tx, guild_id, user_id, amount, "grant", actor_id=actor_id)
+            return await self.credit(tx, guild_id, user_id, amount, "grant", actor_id=actor_id, note=note)
 
-    async def take(self, guild_id: int, user_id: int, amount: int, actor_id: int) -> int:
-        """An admin removes chips (``/chips take``); never more than the balance."""
+    async def take(
+        self, guild_id: int, user_id: int, amount: int, actor_id: int, note: str | None = None
+    ) -> int:
+        """An admin removes chips (``/chips take``); never more than the balance; ``note`` says why."""
         check_amount(amount)
         async with self.db.transaction() as tx:
-            return await self.debit(tx, guild_id, user_id, amount, "take", actor_id=actor_id)
+            return await self.debit(tx, guild_id, user_id, amount, "take", actor_id=actor_id, note=note)
+
+    async def admin_changes(self, guild_id: int, limit: int = 10) -> list[AdminChange]:
+        """The server's latest grants and takes, newest first: who, to whom, how many, when and why."""
+        rows = await self.db.fetchall(
+            "SELECT actor_id, user_id, change, note, created_at FROM ledger"
+            " WHERE guild_id = ? AND reason IN ('grant', 'take') ORDER BY id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [
+            AdminChange(
+                int(actor) if actor is not None else None, int(user), int(change), note, float(created)
+            )
+            for actor, user, change, note, created in rows
+        ]
 
     async def claim_daily(self, guild_id: int, user_id: int, now: float) -> tuple[int, int]:
         """Credit the daily chips once per 24 hours; return (amount, new balance).

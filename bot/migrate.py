@@ -54,6 +54,7 @@ COPIED: dict[str, tuple[str, ...]] = {
         "reference",
         "actor_id",
         "created_at",
+        "note",
     ),
     "tables": (
         "table_id",

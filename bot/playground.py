@@ -87,7 +87,15 @@ def build_bot(
         repost_missing_messages=True, resume_on_ready=False, edit_limit=1_000_000, draw_settle=False
     )
     return create_bot(
-        Settings(database_path=db_path, shard_count=1, replay_url=replay_url),
+        # The playground's members are created, and join, as it starts: no newcomer wait (bot.guards).
+        Settings(
+            database_path=db_path,
+            shard_count=1,
+            replay_url=replay_url,
+            min_account_days=0,
+            min_member_days=0,
+            table_cooldown_seconds=0,
+        ),
         card_emojis=card_emojis,
         computer_pause=PARKED,
         tables_in_threads=threads,

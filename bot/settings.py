@@ -141,6 +141,23 @@ class Settings(BaseSettings):
     """401/403/429 responses in 10 minutes (all processes) from which calls known to fail are stopped.
 
     Discord blocks the address at 10,000."""
+    min_account_days: float = Field(
+        default=7.0, ge=0, le=365, validation_alias=AliasChoices("min_account_days", "MIN_ACCOUNT_DAYS")
+    )
+    """How old a Discord account must be for ``/daily`` and a seat at a table played for chips; 0: any."""
+    min_member_days: float = Field(
+        default=1.0, ge=0, le=365, validation_alias=AliasChoices("min_member_days", "MIN_MEMBER_DAYS")
+    )
+    """How long a member must have been in the server for the same; 0: from the moment they join.
+
+    Members with Manage Server are not held back by either: they can already grant chips."""
+    table_cooldown_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        le=86400,
+        validation_alias=AliasChoices("table_cooldown_seconds", "TABLE_COOLDOWN_SECONDS"),
+    )
+    """Seconds a member waits after opening a table before opening another (any kind); 0: no wait."""
     api_base: str | None = Field(default=None, validation_alias=AliasChoices("api_base", "FLIPFLOP_API_BASE"))
     """Testing aid only: point discord.py at a local fake Discord (``http://127.0.0.1:PORT``)."""
 

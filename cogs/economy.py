@@ -13,13 +13,25 @@ from discord.ext import commands
 from bot.history import leaderboard_by_rating, season_leaderboard
 from bot.history.seasons import WHICH, Season, season_at
 from bot.i18n import LANGUAGES, N_, SOURCE_LANGUAGE, Texts
-from bot.ledger import HOUSE_ID, MAX_AMOUNT, DailyNotReady, InsufficientChips
+from bot.ledger import (
+    HOUSE_ID,
+    MAX_AMOUNT,
+    NOTE_CHARS,
+    DailyNotReady,
+    InsufficientChips,
+    LedgerError,
+    check_note,
+)
+from bot.presentation.refusals import NOTHING_CHANGED, explain
 from cogs.member_names import known_names, look_up, member_name
+from cogs.newcomers import newcomer_wait
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
 
 Amount = app_commands.Range[int, 1, MAX_AMOUNT]
+Reason = app_commands.Range[str, 1, NOTE_CHARS]
+"""Why a manager grants or takes chips: kept on the ledger entry, listed by ``/flipflop admin audit``."""
 
 
 NO_BOT_CHIPS = N_("Bots don't have chips. Pick a person (or this bot, for the house account).")
@@ -121,6 +133,11 @@ class Economy(commands.Cog):
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction) -> None:
         assert interaction.guild is not None
+        if (wait := newcomer_wait(self.bot, interaction)) is not None:
+            t = await self.bot.languages.reader(interaction)
+            text = t.gettext(NOTHING_CHANGED).format(refusal=explain(wait, t))
+            await interaction.response.send_message(text, ephemeral=True)
+            return
         now = interaction.created_at.timestamp()
         try:
             amount, balance = await self.ledger.claim_daily(interaction.guild.id, interaction.user.id, now)
@@ -317,17 +334,37 @@ class Economy(commands.Cog):
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
-    @chips_group.command(name="grant", description="Give a member chips (Manage Server only).")
-    @app_commands.describe(member="Who gets the chips", amount="How many chips")
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def grant(self, interaction: discord.Interaction, member: discord.Member, amount: Amount) -> None:
-        assert interaction.guild is not None
+    async def _refused(
+        self, interaction: discord.Interaction, member: discord.Member, reason: str
+    ) -> str | None:
+        """Why a grant or take can not be done as asked (a bot, a blank or long reason), or None."""
         t = await self.bot.languages.reader(interaction)
         if (msg := _refuse_bot(member, self.bot.user, t)) is not None:
+            return msg
+        try:
+            check_note(reason)
+        except LedgerError as e:
+            return t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t))
+        return None
+
+    @chips_group.command(name="grant", description="Give a member chips (Manage Server only).")
+    @app_commands.describe(
+        member="Who gets the chips",
+        amount="How many chips",
+        reason="Why (kept for the audit; only managers see it)",
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def grant(
+        self, interaction: discord.Interaction, member: discord.Member, amount: Amount, reason: Reason
+    ) -> None:
+        assert interaction.guild is not None
+        if (msg := await self._refused(interaction, member, reason)) is not None:
             await interaction.response.send_message(msg, ephemeral=True)
             return
         who = account_of(member, self.bot.user)
-        balance = await self.ledger.grant(interaction.guild.id, who, amount, interaction.user.id)
+        balance = await self.ledger.grant(
+            interaction.guild.id, who, amount, interaction.user.id, note=check_note(reason)
+        )
         t = await self.bot.languages.public(interaction)
         await interaction.response.send_message(
             t.gettext("➕ {admin} granted **{chips}** to {member}. Their balance: {balance}.").format(
@@ -339,17 +376,25 @@ class Economy(commands.Cog):
         )
 
     @chips_group.command(name="take", description="Take chips from a member (Manage Server only).")
-    @app_commands.describe(member="Who loses the chips", amount="How many chips")
+    @app_commands.describe(
+        member="Who loses the chips",
+        amount="How many chips",
+        reason="Why (kept for the audit; only managers see it)",
+    )
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def take(self, interaction: discord.Interaction, member: discord.Member, amount: Amount) -> None:
+    async def take(
+        self, interaction: discord.Interaction, member: discord.Member, amount: Amount, reason: Reason
+    ) -> None:
         assert interaction.guild is not None
-        t = await self.bot.languages.reader(interaction)
-        if (msg := _refuse_bot(member, self.bot.user, t)) is not None:
+        if (msg := await self._refused(interaction, member, reason)) is not None:
             await interaction.response.send_message(msg, ephemeral=True)
             return
+        t = await self.bot.languages.reader(interaction)
         try:
             who = account_of(member, self.bot.user)
-            balance = await self.ledger.take(interaction.guild.id, who, amount, interaction.user.id)
+            balance = await self.ledger.take(
+                interaction.guild.id, who, amount, interaction.user.id, note=check_note(reason)
+            )
         except InsufficientChips as e:
             await interaction.response.send_message(
                 t.gettext("{name} has only {balance}; you can't take {chips}. Nothing was changed.").format(

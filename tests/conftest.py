@@ -16,8 +16,14 @@ import simcord
 from bot.client import FlipFlopBot, create_bot
 from bot.settings import Settings
 
+GUARDS_OFF = {"min_account_days": 0.0, "min_member_days": 0.0, "table_cooldown_seconds": 0.0}
+"""simcord's members are created and join the moment a test begins, and tests open table after table:
+the newcomer waits and the table cooldown (``bot.guards``) are off unless a test turns them on."""
 
-def make_bot(db_path: Path, seed: int = 1, **kwargs: object) -> FlipFlopBot:
+
+def make_bot(
+    db_path: Path, seed: int = 1, *, settings: dict[str, object] | None = None, **kwargs: object
+) -> FlipFlopBot:
     # Computer players move at once here: simcord waits out short sleeps in real time.
     kwargs.setdefault("computer_pause", (0.0, 0.0))
     # Most tests read the game in the channel; the thread tests ask for threads (the bot's default).
@@ -25,8 +31,9 @@ def make_bot(db_path: Path, seed: int = 1, **kwargs: object) -> FlipFlopBot:
     # Cards read as text here; tests/cogs/test_card_emojis.py syncs the card emojis itself.
     kwargs.setdefault("card_emojis", False)
     # No global call budget: its waits are real time, and simcord's clock jumps (tests/cogs/test_budget*.py).
-    settings = Settings(database_path=db_path, shard_count=1, calls_per_second=0)
-    return create_bot(settings, rng=random.Random(seed), **kwargs)
+    chosen = {**GUARDS_OFF, **(settings or {})}
+    built = Settings(database_path=db_path, shard_count=1, calls_per_second=0, **chosen)  # type: ignore[arg-type]
+    return create_bot(built, rng=random.Random(seed), **kwargs)
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.dumping import PlayedRound, SeatRound
 from bot.history.members import HistoryError, check_guild, check_member, computer_seat
 from bot.history.outcome import round_outcome, story
 from bot.ratings import SkillRating
@@ -360,3 +361,33 @@ async def season_leaderboard(
     else:
         order = sorted(entries.values(), key=lambda e: (-e.rating_change, -e.chips, e.member))
     return order[:limit]
+
+
+DUMPING_ROUNDS = 5000
+"""The latest rounds of a server the chip-dumping report reads (``bot.dumping``)."""
+
+
+async def played_rounds(db: Reader, guild_id: int, limit: int = DUMPING_ROUNDS) -> list[PlayedRound]:
+    """A server's latest ``limit`` rounds as ``bot.dumping`` reads them: each seat's net, pot, drop."""
+    check_guild(guild_id)
+    first = await db.fetchone(
+        "SELECT MIN(id) FROM (SELECT id FROM rounds WHERE guild_id = ? ORDER BY id DESC LIMIT ?) latest",
+        (guild_id, limit),
+    )
+    if first is None or first[0] is None:
+        return []
+    rows = await db.fetchall(
+        "SELECT s.round_id, r.table_id, s.user_id, s.net, s.won_game, s.caught FROM round_seats s"
+        " JOIN rounds r ON r.id = s.round_id WHERE s.guild_id = ? AND s.round_id >= ?"
+        " ORDER BY s.round_id, s.seat",
+        (guild_id, int(first[0])),
+    )
+    out: list[PlayedRound] = []
+    for round_id, table_id, user_id, net, won_game, caught in rows:
+        seat = SeatRound(int(user_id), int(net), None if won_game is None else int(won_game), bool(caught))
+        if out and out[-1].round_id == int(round_id):
+            last = out[-1]
+            out[-1] = PlayedRound(last.round_id, last.table_id, (*last.seats, seat))
+        else:
+            out.append(PlayedRound(int(round_id), str(table_id), (seat,)))
+    return out

@@ -35,6 +35,16 @@ MESSAGES: dict[str, str] = {
     "table_full": N_("The table is full ({seats} players)."),
     "leave_lobby_after_start": N_("The game has started: use Leave in your hand instead."),
     "not_seated": N_("You're not seated at this table."),
+    "table_cooldown": N_("You opened a table a moment ago; you can open another {when}."),
+    # who may take chips (bot/guards.py): the wait ends at a Discord timestamp ("in 3 days")
+    "account_too_new": N_(
+        "Your Discord account is too new for chips here: daily chips and tables played for chips"
+        " open to you {when}. Practice tables (`/flipflop practice`) are open to you now."
+    ),
+    "member_too_new": N_(
+        "You joined this server too recently for chips here: daily chips and tables played for chips"
+        " open to you {when}. Practice tables (`/flipflop practice`) are open to you now."
+    ),
     # computer players
     "host_adds_computers": N_("Only the host can add computer players."),
     "pick_a_level": N_("Pick one of the levels in the menu; nothing was done."),
@@ -102,6 +112,8 @@ MESSAGES: dict[str, str] = {
     "negative_debit": N_("A debit can not be negative."),
     "insufficient_chips": N_("That needs {needed} chips, but the balance is {balance}."),
     "daily_not_ready": N_("The daily chips are not ready yet."),
+    "note_empty": N_("Say why in a few words: the reason is kept with the entry, for the audit."),
+    "note_too_long": N_("The reason is {length} characters long; the limit is {limit}."),
     # a server's settings (R2.1)
     "stake_too_small": N_("The stake must be at least 1 chip."),
     "buy_in_too_small": N_("The buy-in must be at least four stakes ({minimum} chips) (R2.1)."),

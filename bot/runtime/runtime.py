@@ -31,6 +31,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import TypedDict, Unpack
 
+from bot.guards import TableCooldown
 from bot.ledger import Ledger
 from bot.runtime.computers import LEVELS, ComputerPlayers
 from bot.runtime.open_tables import OpenTables, Told
@@ -109,6 +110,7 @@ class TableRuntime:
         owns: Callable[[int], bool] | None = None,
         repost_missing_messages: bool = False,
         outbox_wait: float = 5.0,
+        table_cooldown: float = 0.0,
     ) -> None:
         self.db = db
         self.ledger = ledger
@@ -135,6 +137,8 @@ class TableRuntime:
         self._unreadable: list[Unreadable] = []
         self._resumed = False
         self.outbox = Outbox(outbox_wait)
+        self.cooldown = TableCooldown(table_cooldown)
+        """Seconds a member waits between opening two tables (``TABLE_COOLDOWN_SECONDS``)."""
         """The order in which each table's changes are told, outside its lock (``OUTBOX_WAIT_SECONDS``)."""
         self.watchers: list[Callable[[Outcome], None]] = []
         """Told every outcome as the channel is, in the same order, before it (the live table, ``bot.live``).
@@ -245,13 +249,15 @@ class TableRuntime:
         ``practice=(computers, level)`` opens a practice lobby with that many computer
         players of ``level``: practice chips never touch the ledger, and friends may
         join before the host starts. A level that does not exist is refused before
-        anything is opened, as is a second table in the channel.
+        anything is opened, as is a second table in the channel, and a host who opened
+        a table less than the cooldown ago (``table_cooldown``, any kind of table).
         """
         if practice is not None and practice[1] not in LEVELS:
             raise TableError("pick_a_level")
         if self.in_channel(channel_id) is not None:
             raise TableError("table_exists")
         now = self.clock()
+        self.cooldown.check(guild_id, host_id, now)
         table = transitions.open_lobby(
             secrets.token_hex(4),
             guild_id,
@@ -275,6 +281,7 @@ class TableRuntime:
                 computers, level = practice
                 for _ in range(computers):
                     await self._commit(table, lambda t: transitions.seat_computer(t, level, now))
+        self.cooldown.opened(guild_id, host_id, now)
         return table
 
     async def play_again(

@@ -21,8 +21,10 @@ from discord.ext import commands
 
 from bot.audit import audit_guild
 from bot.client import send_ephemeral
+from bot.dumping import Pair, flagged
+from bot.history.queries import played_rounds
 from bot.i18n import N_, Texts
-from bot.ledger import GuildSettings, setting_range
+from bot.ledger import HOUSE_ID, AdminChange, GuildSettings, setting_range
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from bot.presentation.table_render import seat_name
 from bot.table.model import Table, TableError, TableMoved
@@ -80,6 +82,62 @@ AUDIT_BAD = N_(
     "⚠️ The chips don't balance: {minted} brought in, but {balances} in balances + {at_tables} at tables"
     " (a difference of {difference}). The rows to look at:"
 )
+
+AUDIT_CHANGES = N_("Latest grants and takes by managers (who, to whom, why):")
+NO_CHANGES = N_("No manager has granted or taken chips here yet.")
+GRANT_LINE = N_("{when} {admin} granted {chips} to {member}: {reason}")
+TAKE_LINE = N_("{when} {admin} took {chips} from {member}: {reason}")
+NO_REASON = N_("(no reason recorded)")
+SOMEONE = N_("a manager")
+THE_HOUSE = N_("the house")
+AUDIT_CHANGES_SHOWN = 10
+"""Grants and takes the audit lists, newest first (the ledger keeps them all)."""
+
+DUMPING_NONE = N_(
+    "No pair of members looks like chip dumping in this server's latest {rounds} rounds. Nothing was changed."
+)
+DUMPING_HEAD = N_(
+    "Possible chip dumping in this server's latest {rounds} rounds: one member keeps dropping with a hand"
+    " that is not the lowest, and another takes the pot. Nothing was done to anyone; look at their rounds"
+    " (`/flipflop history member:`), then decide. A score of 4 is one chance in 10,000 of honest play."
+)
+DUMPING_LINE = N_(
+    "{giver} → {taker} · games together: {games} · rounds: {rounds} · caught drops of {giver}: {caught}"
+    " (chance: {expected}) · pots to {taker}: {dumps}, {chips} · score **{score}**"
+)
+
+
+def dumping_line(pair: Pair, t: Texts) -> str:
+    """One flagged pair and its evidence, as ``/flipflop admin dumping`` lists it."""
+    return "• " + t.gettext(DUMPING_LINE).format(
+        giver=f"<@{pair.giver}>",
+        taker=f"<@{pair.taker}>",
+        games=t.number(pair.games),
+        rounds=t.number(pair.rounds),
+        caught=t.number(pair.caught),
+        expected=t.decimal(pair.expected),
+        dumps=t.number(pair.dumps),
+        chips=t.chips(pair.chips),
+        score=t.decimal(min(pair.score, 99.9)),
+    )
+
+
+def change_line(change: AdminChange, t: Texts) -> str:
+    """One grant or take as the audit lists it: when, who, how many, to or from whom, and why."""
+    reason = f"“{escape(change.note)}”" if change.note else t.gettext(NO_REASON)
+    shown = {
+        "when": f"<t:{int(change.created_at)}:R>",
+        "admin": f"<@{change.actor_id}>" if change.actor_id is not None else t.gettext(SOMEONE),
+        "chips": f"**{t.chips(abs(change.change))}**",
+        "member": f"<@{change.user_id}>" if change.user_id != HOUSE_ID else t.gettext(THE_HOUSE),
+        "reason": reason,
+    }
+    return "• " + t.gettext(GRANT_LINE if change.change > 0 else TAKE_LINE).format(**shown)
+
+
+def escape(text: str) -> str:
+    """A manager's words shown as they wrote them: no Markdown, no mention."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 TABLES_CHOICES = [
@@ -179,7 +237,8 @@ class AdminCommands(commands.Cog):
     notifier: DiscordNotifier
 
     admin = app_commands.Group(
-        name="admin", description="Server managers' tools: open tables, closing one, the chips audit."
+        name="admin",
+        description="Server managers' tools: open tables, closing one, the chips audit, chip dumping.",
     )
 
     def _guild_tables(self, guild_id: int) -> list[Table]:
@@ -301,15 +360,51 @@ class AdminCommands(commands.Cog):
             "balances": t.chips(result.balances),
             "at_tables": t.chips(result.at_tables),
         }
+        changes = await self.bot.ledger.admin_changes(interaction.guild.id, AUDIT_CHANGES_SHOWN)
+        lines = [t.gettext(AUDIT_CHANGES), *(change_line(c, t) for c in changes)]
+        tail = "\n".join(lines) if changes else t.gettext(NO_CHANGES)
+        quiet = discord.AllowedMentions.none()
         if result.ok:
-            await send_ephemeral(interaction, t.gettext(AUDIT_OK).format(**figures))
+            text = f"{t.gettext(AUDIT_OK).format(**figures)}\n\n{tail}"
+            await send_ephemeral(interaction, fit_lines(text), allowed_mentions=quiet)
             return
         head = t.gettext(AUDIT_BAD).format(difference=f"{result.difference:+d}", **figures)
-        room = MESSAGE_CHARS - len(head) - 10
+        room = MESSAGE_CHARS - len(head) - 10 - min(len(tail), MESSAGE_CHARS // 2)
         rows = ""
         for line in result.lines():
             if len(rows) + len(line) + 1 > room:
                 rows += "…\n"
                 break
             rows += line + "\n"
-        await send_ephemeral(interaction, f"{head}\n```\n{rows}```")
+        text = f"{head}\n```\n{rows}```\n{tail}"
+        await send_ephemeral(interaction, fit_lines(text), allowed_mentions=quiet)
+
+    @admin.command(
+        name="dumping", description="Pairs of members where one loses to the other more than chance explains."
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def admin_dumping(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        t = await self.bot.languages.reader(interaction)
+        rounds = await played_rounds(self.bot.db, interaction.guild.id)
+        found = flagged(rounds)
+        if not found:
+            await send_ephemeral(interaction, t.gettext(DUMPING_NONE).format(rounds=t.number(len(rounds))))
+            return
+        lines = [t.gettext(DUMPING_HEAD).format(rounds=t.number(len(rounds)))]
+        for i, pair in enumerate(found):
+            line = dumping_line(pair, t)
+            more = t.gettext(MORE_TABLES).format(count=t.number(len(found) - i))
+            if len("\n".join([*lines, line, more])) > MESSAGE_CHARS:
+                lines.append(more)
+                break
+            lines.append(line)
+        await send_ephemeral(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+
+
+def fit_lines(text: str) -> str:
+    """The text cut after its last whole line that fits a message (with "…" when something was left)."""
+    if len(text) <= MESSAGE_CHARS:
+        return text
+    cut = text[: MESSAGE_CHARS - 2].rsplit("\n", 1)[0]
+    return f"{cut}\n…"

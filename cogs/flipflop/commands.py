@@ -47,6 +47,7 @@ from cogs.flipflop.play import (
 )
 from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
+from cogs.newcomers import newcomer_wait
 from engine import HOUSE_RULES
 
 # Slash-command ranges come from the guild settings model, the one source of their bounds.
@@ -141,6 +142,7 @@ class FlipFlop(
             owns=bot.owns_guild,
             repost_missing_messages=bot.harness.repost_missing_messages,
             outbox_wait=bot.settings.outbox_wait_seconds,
+            table_cooldown=bot.settings.table_cooldown_seconds,
         )
         self.controls = Controls(self.runtime, self.notifier)
         self.coach = Coach(bot, self.runtime)
@@ -274,6 +276,9 @@ class FlipFlop(
                 else HOUSE_RULES.default_buy_in_stakes * stake
             )
         user = interaction.user
+        if (wait := newcomer_wait(self.bot, interaction)) is not None:
+            await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(wait, t)))
+            return
         if isinstance(interaction.channel, discord.ForumChannel):
             await self.start_in_forum(interaction, interaction.channel, stake, buy_in, settings, t)
             return

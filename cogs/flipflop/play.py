@@ -43,6 +43,7 @@ from cogs.flipflop.screens import (
     moved_hand_screen,
     rules_screen,
 )
+from cogs.newcomers import newcomer_wait
 from engine import IllegalAction
 
 FollowUp = Callable[[], Awaitable[None]]
@@ -317,6 +318,11 @@ class Controls:
                 return Shown(notices=True, table_message=True)
             return NOTHING_SHOWN
 
+        table = rt.get(tid)
+        if op == "join" and table is not None and not table.practice:
+            if (wait := newcomer_wait(self.notifier.bot, interaction)) is not None:
+                await answer.refused(wait, await self.member_texts(interaction), table)
+                return
         try:
             if op == "join":
                 await rt.join(tid, user.id, user.display_name, interaction_id=heard, reply=reply)
@@ -576,6 +582,9 @@ class Controls:
         """**Play again**: a new lobby below, same stake and buy-in, the clicker seated as host."""
         answer = Answer(interaction).start()
         user = interaction.user
+        if (wait := newcomer_wait(self.notifier.bot, interaction)) is not None:
+            await answer.refused(wait, await self.member_texts(interaction), None)
+            return
         try:
             settings = await self.notifier.bot.ledger.settings(interaction.guild_id or 0)
             table = await self.runtime.play_again(

@@ -23,7 +23,7 @@ from tests.cogs.helpers import (
     select_id,
     table_in,
 )
-from tests.conftest import World, make_bot
+from tests.conftest import GUARDS_OFF, World, make_bot
 
 
 def bot_member(world: World) -> simcord.MemberActor:
@@ -53,7 +53,7 @@ async def test_a_new_house_seats_computers_from_its_float_and_admins_top_it_up(w
     refused = await add_computer(world, ann, lobby, "basic")
     assert refused.ephemeral and "The house has only 200 chips" in refused.response.content
     house = bot_member(world)
-    granted = await world.admin.slash(world.channel, "chips grant", member=house, amount=1000)
+    granted = await world.admin.slash(world.channel, "chips grant", member=house, amount=1000, reason="float")
     assert not granted.ephemeral
     shown = await ann.slash(world.channel, "balance", member=house)
     assert "The house" in shown.response.content and "1,200 chips" in shown.response.content
@@ -166,7 +166,7 @@ async def test_computers_pause_like_a_person_before_moving(db_path: object) -> N
 
     # the bot's own settings, but for the call budget: its waits are real time, and simcord's clock
     # stands still between steps (tests/conftest.py's bots run without it too)
-    settings = Settings(database_path=db_path, shard_count=1, calls_per_second=0)  # type: ignore[arg-type]
+    settings = Settings(database_path=db_path, shard_count=1, calls_per_second=0, **GUARDS_OFF)  # type: ignore[arg-type]
     bot = create_bot(settings, rng=random.Random(4))
     assert bot.computer_pause == (1.0, 2.0)
     async with simcord.run(bot) as env:

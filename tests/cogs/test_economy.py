@@ -58,29 +58,79 @@ async def test_leaderboard_shows_top_ten_and_the_callers_place(world: World) -> 
 
 async def test_grant_and_take_by_an_admin_are_public_and_logged(world: World) -> None:
     ann = world.members[0]
-    granted = await world.admin.slash(world.channel, "chips grant", member=ann, amount=250)
+    granted = await world.admin.slash(
+        world.channel, "chips grant", member=ann, amount=250, reason="  won the\nquiz night "
+    )
     assert not granted.ephemeral and "granted **250 chips**" in granted.response.content
-    taken = await world.admin.slash(world.channel, "chips take", member=ann, amount=50)
+    assert "quiz" not in granted.response.content  # the reason is for managers: the audit shows it
+    taken = await world.admin.slash(world.channel, "chips take", member=ann, amount=50, reason="spam")
     assert not taken.ephemeral and "1,200 chips" in taken.response.content
     rows = await world.bot.db.fetchall(
-        "SELECT reason, change, actor_id FROM ledger WHERE user_id = ? ORDER BY id", (ann.id,)
+        "SELECT reason, change, actor_id, note FROM ledger WHERE user_id = ? ORDER BY id", (ann.id,)
     )
-    assert rows == [("starting", 1000, None), ("grant", 250, world.admin.id), ("take", -50, world.admin.id)]
+    assert rows == [
+        ("starting", 1000, None, None),
+        ("grant", 250, world.admin.id, "won the quiz night"),  # on one line
+        ("take", -50, world.admin.id, "spam"),
+    ]
     assert await world.bot.ledger.audit(world.guild.id) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "reason", "said"),
+    [
+        ("chips grant", "   ", "Say why in a few words"),
+        ("chips take", "\n\t", "Say why in a few words"),
+        ("chips grant", "x" * 201, "The reason is 201 characters long; the limit is 200."),
+    ],
+)
+async def test_a_grant_or_take_without_a_reason_is_refused_and_writes_nothing(
+    world: World, command: str, reason: str, said: str
+) -> None:
+    ann = world.members[0]
+    await world.bot.ledger.balance(world.guild.id, ann.id)
+    before = await world.bot.db.fetchall("SELECT * FROM ledger")
+    try:
+        result = await world.admin.slash(world.channel, command, member=ann, amount=5, reason=reason)
+    except simcord.OptionError:  # Discord itself refuses a reason over its 200 characters
+        assert len(reason) > 200
+    else:
+        assert result.ephemeral and said in result.response.content
+        assert "Nothing was changed." in result.response.content
+    assert await world.bot.db.fetchall("SELECT * FROM ledger") == before
+    with pytest.raises(simcord.OptionError):  # the reason is required
+        await world.admin.slash(world.channel, command, member=ann, amount=5)
+
+
+async def test_the_audit_lists_every_grant_and_take_with_who_and_why(world: World) -> None:
+    ann, ben = world.members[:2]
+    await world.admin.slash(world.channel, "chips grant", member=ann, amount=250, reason="won the *quiz*")
+    await world.admin.slash(world.channel, "chips take", member=ben, amount=50, reason="@everyone spam")
+    await world.bot.ledger.grant(world.guild.id, ben.id, 7, world.admin.id)  # an entry from before reasons
+    audit = await world.admin.slash(world.channel, "flipflop admin audit")
+    assert audit.ephemeral
+    lines = audit.response.content.splitlines()
+    assert lines[0].startswith("✅ The chips balance: 2,207 chips brought in")
+    assert lines[2] == "Latest grants and takes by managers (who, to whom, why):"
+    admin = f"<@{world.admin.id}>"
+    assert lines[3].endswith(f"{admin} granted **7 chips** to <@{ben.id}>: (no reason recorded)")
+    assert lines[4].endswith(f"{admin} took **50 chips** from <@{ben.id}>: “@\u200beveryone spam”")
+    assert lines[5].endswith(f"{admin} granted **250 chips** to <@{ann.id}>: “won the \\*quiz\\*”")
+    assert lines[5].startswith("• <t:") and ":R>" in lines[5]  # when, as Discord shows it to each reader
 
 
 async def test_take_more_than_the_balance_is_refused_and_writes_nothing(world: World) -> None:
     ann = world.members[0]
     await world.bot.ledger.balance(world.guild.id, ann.id)
     before = await world.bot.db.fetchall("SELECT * FROM ledger")
-    result = await world.admin.slash(world.channel, "chips take", member=ann, amount=5000)
+    result = await world.admin.slash(world.channel, "chips take", member=ann, amount=5000, reason="x")
     assert result.ephemeral and "has only 1,000 chips" in result.response.content
     assert await world.bot.db.fetchall("SELECT * FROM ledger") == before
 
 
 async def test_grant_to_a_bot_is_refused(world: World) -> None:
     robot = world.guild.add_member(world.env.create_user("robot", bot=True))
-    result = await world.admin.slash(world.channel, "chips grant", member=robot, amount=5)
+    result = await world.admin.slash(world.channel, "chips grant", member=robot, amount=5, reason="x")
     assert result.ephemeral and "Bots" in result.response.content
     assert await world.bot.db.fetchall("SELECT * FROM ledger WHERE user_id = ?", (robot.id,)) == []
 
@@ -88,7 +138,9 @@ async def test_grant_to_a_bot_is_refused(world: World) -> None:
 @pytest.mark.parametrize("amount", [0, -5, 10**12])
 async def test_bad_amounts_can_not_be_sent(world: World, amount: int) -> None:
     with pytest.raises(simcord.OptionError):
-        await world.admin.slash(world.channel, "chips grant", member=world.members[0], amount=amount)
+        await world.admin.slash(
+            world.channel, "chips grant", member=world.members[0], amount=amount, reason="x"
+        )
     assert await world.bot.db.fetchall("SELECT * FROM ledger WHERE reason = 'grant'") == []
 
 
@@ -96,7 +148,7 @@ async def test_members_without_manage_server_can_not_grant(world: World) -> None
     ann, ben = world.members[:2]
     assert "chips grant" not in ann.available_commands(world.channel)
     with pytest.raises(simcord.SetupError):
-        await ann.slash(world.channel, "chips grant", member=ben, amount=5)
+        await ann.slash(world.channel, "chips grant", member=ben, amount=5, reason="x")
     assert await world.bot.db.fetchall("SELECT * FROM ledger WHERE reason = 'grant'") == []
 
 

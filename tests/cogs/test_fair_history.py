@@ -225,7 +225,9 @@ async def test_story_lines_tell_the_round_with_the_hands_at_the_end(world: World
 
 async def test_a_computer_is_rated_but_kept_off_the_human_board(world: World) -> None:
     ann, ben = world.members[:2]
-    granted = await world.admin.slash(world.channel, "chips grant", member=bot_member(world), amount=5000)
+    granted = await world.admin.slash(
+        world.channel, "chips grant", member=bot_member(world), amount=5000, reason="house"
+    )
     assert granted.acknowledged
     opened = await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)
     lobby = opened.response.message

@@ -93,7 +93,7 @@ async def test_second_start_in_the_channel_points_to_the_table(world: World) -> 
 
 async def test_not_enough_chips_to_join(world: World) -> None:
     ann, ben = world.members[:2]
-    await world.admin.slash(world.channel, "chips take", member=ben, amount=950)
+    await world.admin.slash(world.channel, "chips take", member=ben, amount=950, reason="test")
     lobby = (await ann.slash(world.channel, "flipflop start")).response.message
     refused = await ben.click(lobby, label="Join")
     assert refused.ephemeral

@@ -190,9 +190,9 @@ async def test_every_answer_of_these_commands_comes_from_the_catalogs(
         (ann, "flipflop hand", {}),
         (ann, "flipflop stop", {}),
         (ann, "flipflop seed", {"text": "hello"}),
-        (world.admin, "chips grant", {"member": ben, "amount": 50}),
-        (world.admin, "chips take", {"member": ben, "amount": 10**9}),
-        (world.admin, "chips take", {"member": ben, "amount": 5}),
+        (world.admin, "chips grant", {"member": ben, "amount": 50, "reason": "a prize"}),
+        (world.admin, "chips take", {"member": ben, "amount": 10**9, "reason": "too many"}),
+        (world.admin, "chips take", {"member": ben, "amount": 5, "reason": "a fine"}),
     ]
     for member, command, options in asked:
         result = await member.slash(world.channel, command, **options)

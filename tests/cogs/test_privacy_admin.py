@@ -105,6 +105,7 @@ async def test_admin_commands_are_refused_to_members_without_manage_server(world
         ("flipflop admin tables", {}),
         ("flipflop admin close", {"table": table.id}),
         ("flipflop admin audit", {}),
+        ("flipflop admin dumping", {}),
     ):
         answer = await ask(world, ann, command, **options)
         assert answer.content == MANAGERS_ONLY
@@ -149,9 +150,9 @@ async def test_admin_close_asks_then_refunds_every_stack_and_pot(world: World) -
     assert sum(c for _, c, _ in rows) == 600 and {a for _, _, a in rows} == {boss.id}
     await conserved(world)
     ok = await ask(world, boss, "flipflop admin audit")
-    assert (
-        ok.content
-        == "✅ The chips balance: 3,000 chips brought in = 3,000 chips in balances + 0 chips at tables."
+    assert ok.content == (
+        "✅ The chips balance: 3,000 chips brought in = 3,000 chips in balances + 0 chips at tables.\n\n"
+        "No manager has granted or taken chips here yet."
     )
 
 

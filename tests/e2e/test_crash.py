@@ -95,6 +95,10 @@ class BotProcess:
             DISCORD_CALL_SECONDS=str(CALL_SECONDS),
             EDIT_BACKOFF_SECONDS=",".join(map(str, BACKOFF)),
             LOG_LEVEL=os.environ.get("LOG_LEVEL", "INFO"),
+            # The fake's members join as the test begins (bot.guards): no newcomer wait, no cooldown.
+            MIN_ACCOUNT_DAYS="0",
+            MIN_MEMBER_DAYS="0",
+            TABLE_COOLDOWN_SECONDS="0",
             PYTHONPATH=str(ROOT),
             **self.settings,
         )
