@@ -26,7 +26,8 @@ async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) ->
         await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60, 1, 'thread', 3)")
     con = sqlite3.connect(path)
     con.executescript(
-        "DROP TABLE server_welcomes;"  # migration 9
+        "DROP TABLE tournament_results; DROP TABLE tournaments;"  # migration 11
+        " DROP TABLE server_welcomes;"  # migration 9
         " ALTER TABLE guild_settings DROP COLUMN away_rounds;"  # migration 8
         " ALTER TABLE guild_settings DROP COLUMN tables;"
         " DROP TABLE turn_pings; DROP TABLE notify_choices; DROP TABLE rating_changes;"  # migration 7

@@ -4,6 +4,10 @@ Each file is one migration, applied whole in its own transaction by the
 store's runner, which records the version (SQLite's ``PRAGMA user_version``,
 PostgreSQL's ``schema_version`` table). Both dialects always have the same
 numbers, so one version means one schema on either store.
+
+The numbers rise by one, except where one is ``RESERVED``: a number another
+branch of the code claimed first (it lands with that branch; the runner
+applies every file newer than the database, in order).
 """
 
 from __future__ import annotations
@@ -22,20 +26,26 @@ class Migration:
     sql: str
 
 
+RESERVED = frozenset({10})
+"""Numbers claimed by work landing from another branch (10: the economy guards)."""
+
+
 @cache
 def migrations(dialect: str) -> tuple[Migration, ...]:
-    """The dialect's migrations in order, numbered 1, 2, … without gaps."""
+    """The dialect's migrations in order, numbered 1, 2, … without gaps but the ``RESERVED`` numbers."""
     folder = resources.files(__name__) / dialect
     found = sorted((f for f in folder.iterdir() if f.name.endswith(".sql")), key=lambda f: f.name)
     out = tuple(Migration(int(f.name.split("_", 1)[0]), f.name, f.read_text(encoding="utf-8")) for f in found)
-    if [m.version for m in out] != list(range(1, len(out) + 1)):
+    numbers = [m.version for m in out]
+    expected = [n for n in range(1, max(numbers, default=0) + 1) if n not in RESERVED or n in numbers]
+    if numbers != expected:
         raise RuntimeError(f"{dialect} migrations are not numbered 1, 2, …: {[m.name for m in out]}")
     return out
 
 
-SCHEMA_VERSION = len(migrations("sqlite"))
+SCHEMA_VERSION = migrations("sqlite")[-1].version
 """The schema this code reads and writes."""
-if len(migrations("postgres")) != SCHEMA_VERSION:
+if [m.version for m in migrations("postgres")] != [m.version for m in migrations("sqlite")]:
     raise RuntimeError("The sqlite and postgres migrations must have the same numbers.")
 
 
