@@ -109,8 +109,8 @@ class Tournament:
     names: dict[int, str] = field(default_factory=dict)
     """Members' display names as they joined (a ``names`` map, as the privacy tools expect)."""
     tables: Tables = field(default_factory=dict)
-    pots: dict[int, int] = field(default_factory=dict)
-    """Tournament chips carried in each table's pots between rounds."""
+    pots: dict[int, dict[str, int]] = field(default_factory=dict)
+    """Tournament chips carried in each table's pots (game, flip, flop) between rounds."""
     played: dict[int, int] = field(default_factory=dict)
     """Each table's rounds played in the current tournament round (1 once its round ended)."""
     round: int = 0
@@ -166,7 +166,11 @@ class Tournament:
 
     def chips(self) -> int:
         """Tournament chips in play: stacks and carried pots (always entrants × the starting stack)."""
-        return sum(e.stack for e in self.entrants.values()) + sum(self.pots.values())
+        return sum(e.stack for e in self.entrants.values()) + sum(self.pot(n) for n in self.pots)
+
+    def pot(self, table: int) -> int:
+        """The chips carried in a table's pots."""
+        return sum(self.pots.get(table, {}).values())
 
     def standings(self) -> list[list[int]]:
         """Places, best first, as groups sharing a place: the players still in by stack, then the out."""
@@ -229,7 +233,7 @@ class Tournament:
             raise ValueError("the seating order must name every entrant once")
         self.status = "running"
         self.tables = seat(order)
-        self.pots = {n: 0 for n in self.tables}
+        self.pots = {n: {} for n in self.tables}
         self.played = {n: 0 for n in self.tables}
         return self.tables
 
@@ -246,7 +250,7 @@ class Tournament:
 
     # ------------------------------------------------------------ rounds
 
-    def table_round_ended(self, table: int, stacks: dict[int, int], pot: int) -> bool:
+    def table_round_ended(self, table: int, stacks: dict[int, int], pots: dict[str, int]) -> bool:
         """A table's round ended with these stacks and carried pot; True when every table's has.
 
         The table's chips must be the same before and after (tournament chips are conserved).
@@ -255,12 +259,13 @@ class Tournament:
             raise TournamentError("tournament_no_such_table")
         if sorted(stacks) != sorted(self.tables[table]):
             raise ValueError(f"table {table}'s stacks must name exactly its players")
-        before = sum(self.entrants[e].stack for e in stacks) + self.pots[table]
-        if sum(stacks.values()) + pot != before or pot < 0 or min(stacks.values()) < 0:
+        before = sum(self.entrants[e].stack for e in stacks) + self.pot(table)
+        after = sum(stacks.values()) + sum(pots.values())
+        if after != before or min([*pots.values(), *stacks.values()]) < 0:
             raise ValueError(f"table {table}'s round changed the chips from {before}")
         for entrant, stack in stacks.items():
             self.entrants[entrant].stack = stack
-        self.pots[table] = pot
+        self.pots[table] = {k: v for k, v in pots.items() if v}
         self.played[table] = 1
         return all(self.played.values())
 
@@ -289,7 +294,8 @@ class Tournament:
             groups.setdefault(e.stack, []).append(entrant)
             table = self.table_of(entrant)
             if table is not None:
-                self.pots[table] += e.stack
+                carried = self.pots.setdefault(table, {})
+                carried["game"] = carried.get("game", 0) + e.stack
             e.stack = 0
             e.out_round = self.round
         self.finish.extend(groups[s] for s in sorted(groups))
@@ -300,7 +306,7 @@ class Tournament:
         for broken in [n for n in self.tables if n not in tables]:
             self._share_pot(broken, [e for e in self.tables[broken] if self.entrants[e].out_round is None])
         for n in tables:
-            self.pots.setdefault(n, 0)
+            self.pots.setdefault(n, {})
         return tables, moves
 
     def _share_pot(self, table: int, players: list[int]) -> None:
@@ -308,10 +314,10 @@ class Tournament:
 
         When nobody there is still in (or no table is left), they go to the best stack still in.
         """
-        chips = self.pots.pop(table, 0)
+        chips = sum(self.pots.pop(table, {}).values())
         takers = players or sorted(self.alive(), key=lambda e: -self.entrants[e].stack)[:1]
         if not takers:
-            self.pots[table] = chips  # nobody left to take them: the tournament is over
+            self.pots[table] = {"game": chips}  # nobody left to take them: the tournament is over
             return
         each, left = divmod(chips, len(takers))
         for i, entrant in enumerate(takers):

@@ -135,7 +135,7 @@ def play_round(t: Tournament, rng: random.Random) -> None:
     """Each table's round moves chips among its players and its pot, conserving them."""
     for n, seats in list(t.tables.items()):
         stacks = {e: t.entrants[e].stack for e in seats}
-        pot = t.pots[n]
+        pot = t.pot(n)
         winner = rng.choice(seats)
         for e in seats:
             if e != winner:
@@ -145,7 +145,7 @@ def play_round(t: Tournament, rng: random.Random) -> None:
         moved = rng.randint(0, pot)
         stacks[winner] += moved
         pot -= moved
-        t.table_round_ended(n, stacks, pot)
+        t.table_round_ended(n, stacks, {"game": pot})
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -184,7 +184,7 @@ def test_stakes_rise_and_blind_out_short_stacks() -> None:
         first = seats[0]
         stacks[seats[1]] += stacks[first] - 15  # 15 left: covers 10, not the next level's 20
         stacks[first] = 15
-        t.table_round_ended(n, stacks, 0)
+        t.table_round_ended(n, stacks, {})
     out, moves = t.advance()
     assert (t.level, t.stake) == (2, 20)
     assert len(out) == 2 and all(t.entrants[e].out_round == 1 for e in out)
@@ -201,7 +201,7 @@ def test_the_stop_rule_places_by_stack_and_pays_by_it() -> None:
         stacks = {e: t.entrants[e].stack for e in seats}
         stacks[seats[0]] += 100
         stacks[seats[1]] -= 100
-        t.table_round_ended(n, stacks, 0)
+        t.table_round_ended(n, stacks, {})
     t.advance()
     t.entrants[1].stack += 1
     t.entrants[2].stack -= 1
@@ -218,3 +218,21 @@ def test_save_and_load_round_trip() -> None:
     again = Tournament.from_json(t.to_json(), version=3)
     assert again.to_json() == t.to_json() and again.version == 3
     assert again.tables == t.tables
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_rules_engine_plays_a_tournament_down_to_its_places(seed: int) -> None:
+    from bot.tournament.rounds import play_table_round
+
+    rng = random.Random(seed)
+    t = new(seats=8, level_rounds=2)
+    t.start(list(t.entrants))
+    while t.status == "running":
+        for n in list(t.tables):
+            before = sum(t.entrants[e].stack for e in t.tables[n]) + t.pot(n)
+            stacks, pots = play_table_round(t, n, rng)
+            assert sum(stacks.values()) + sum(pots.values()) == before
+            if t.table_round_ended(n, stacks, pots):
+                t.advance()
+        assert t.chips() == 8 * STARTING_STACK and t.round < 300
+    assert sum(t.prizes().values()) == t.pool
