@@ -16,8 +16,8 @@ rules a tournament states up front, and keeps:
   stacks were equal, else the bigger stack finishes higher.
 - When fewer than three players are left — Flip Flop needs three — the
   tournament is over: the players still in are placed by their stacks.
-- When it can not go on (``stop``: no entrant who is in is a member at the
-  table any more, or the host or an admin stops it, or its tables are lost)
+- When it can not go on (``stop``: no member is still in, or the host or an
+  admin stops it)
   the players still in are placed by their stacks the same way, and the
   prizes are paid by those places.
 - Computer entrants (when allowed) fill the empty seats at the start; the
@@ -331,8 +331,12 @@ class Tournament:
         self.stopped = True
 
     def can_go_on(self) -> bool:
-        """False when no entrant still in is a member playing their seat (all away, or computers)."""
-        return any(e > 0 and not self.entrants[e].away for e in self.alive())
+        """False when no member is still in (computers alone do not play it out for the house).
+
+        A member who is away stays in: the computer plays their seat, and the rising stake
+        blinds them out if they do not come back.
+        """
+        return any(e > 0 for e in self.alive())
 
     # ------------------------------------------------------------ saving
 

@@ -211,6 +211,7 @@ class FlipFlop(
     async def on_ready(self) -> None:
         if self.bot.harness.resume_on_ready:
             await self.runtime.resume()
+            await self.resume_tournaments()
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -11,18 +11,15 @@ nothing: no fee is taken twice, late, or without the balance to pay it.
 from __future__ import annotations
 
 import logging
-import weakref
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.client import send_ephemeral
 from bot.i18n import Texts
 from bot.ledger import MAX_AMOUNT
 from bot.presentation.refusals import explain
-from bot.presentation.tournament_page import tournament_page
 from bot.storage import StoreError
 from bot.tournament.model import (
     MAX_LEVEL_ROUNDS,
@@ -33,9 +30,9 @@ from bot.tournament.model import (
     TournamentError,
     TournamentSettings,
 )
-from bot.tournament.store import TournamentStore
-from cogs.flipflop.controls import OUR_SIDE, label
-from cogs.flipflop.layout import layout
+from cogs.flipflop.controls import OUR_SIDE
+from cogs.flipflop.tournament_play import TournamentPlay
+from cogs.flipflop.tournament_view import TournamentButton, bind_clicks, tournament_view, unbind_clicks
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -53,88 +50,20 @@ Op = Literal["join", "leave", "start", "cancel"]
 log = logging.getLogger("flipflop.tournament")
 
 
-class Clicks(Protocol):
-    """Who answers a tournament button (the cog)."""
-
-    async def on_tournament(self, interaction: discord.Interaction, tid: str, op: str) -> None:
-        """Join, Leave, Start or Cancel."""
-        ...
-
-
-_handlers: weakref.WeakValueDictionary[int, Clicks] = weakref.WeakValueDictionary()
-
-
-class TournamentButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:tn:(?P<tid>[0-9a-f]+):(?P<op>join|leave|start|cancel)",
-):
-    """A button on a tournament's message."""
-
-    def __init__(
-        self,
-        tid: str,
-        op: str,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"ff:tn:{tid}:{op}")
-        )
-        self.tid, self.op = tid, op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> TournamentButton:
-        return cls(match["tid"], match["op"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        handler = _handlers.get(id(interaction.client))
-        if handler is not None:
-            await handler.on_tournament(interaction, self.tid, self.op)
-
-
-def tournament_view(tour: Tournament, t: Texts) -> discord.ui.LayoutView:
-    """The tournament's message: its page and, while it takes entries, its buttons."""
-    page = tournament_page(tour, t)
-    rows: list[list[discord.ui.Item[Any]]] = []
-    if tour.status == "open":
-        rows.append(
-            [
-                TournamentButton(tour.id, "join", label(t.gettext("Join")), discord.ButtonStyle.success, "🎟️"),
-                TournamentButton(tour.id, "leave", label(t.gettext("Leave")), discord.ButtonStyle.secondary),
-                TournamentButton(
-                    tour.id, "start", label(t.gettext("Start")), discord.ButtonStyle.primary, "▶️"
-                ),
-                TournamentButton(tour.id, "cancel", label(t.gettext("Cancel")), discord.ButtonStyle.danger),
-            ]
-        )
-    return layout(page, rows)
-
-
-class TournamentCommands(commands.Cog):
+class TournamentCommands(TournamentPlay):
     """``/flipflop tournament`` and its buttons (mixed into the group cog)."""
 
     bot: FlipFlopBot
 
-    @property
-    def tournaments(self) -> TournamentStore:
-        """The tournaments in the bot's store (made on first use)."""
-        store: TournamentStore | None = getattr(self, "_tournaments", None)
-        if store is None:
-            store = TournamentStore(self.bot.ledger, clock=_now)
-            self._tournaments = store
-        return store
-
     def bind_tournaments(self) -> None:
         """Answer the tournament buttons (persistent: they work after a restart)."""
-        _handlers[id(self.bot)] = self
+        bind_clicks(self.bot, self)
         self.bot.add_dynamic_items(TournamentButton)
+        self.hear_tournament_tables()
 
     def unbind_tournaments(self) -> None:
         self.bot.remove_dynamic_items(TournamentButton)
-        _handlers.pop(id(self.bot), None)
+        unbind_clicks(self.bot)
 
     @app_commands.command(name="tournament", description="Open a sit-and-go tournament in this channel.")
     @app_commands.describe(
@@ -213,6 +142,8 @@ class TournamentCommands(commands.Cog):
             return
         server = await self.bot.languages.server_texts(tour.guild_id)
         await interaction.response.edit_message(view=tournament_view(tour, server))
+        if tour.status == "running":
+            await self.deal_tournament(tour)
 
 
 def _now() -> float:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import pytest
 import simcord
 
 from bot.audit import audit_guild
 from bot.ledger import HOUSE_ID
-from tests.cogs.helpers import buttons, displayed
+from bot.tournament.model import Tournament
+from tests.cogs.helpers import buttons, displayed, message
 from tests.conftest import World
 
 
@@ -19,6 +22,14 @@ async def clean(world: World) -> None:
 
 async def balance(world: World, member: simcord.MemberActor) -> int:
     return await world.bot.ledger.balance(world.guild.id, member.id)
+
+
+async def shown(world: World) -> Any:
+    """The tournament message as it is now."""
+    rows = await world.bot.db.fetchall("SELECT state, version FROM tournaments ORDER BY updated_at DESC")
+    tour = Tournament.from_json(str(rows[0][0]))
+    assert tour.message_id is not None
+    return message(world, world.channel.id, tour.message_id)
 
 
 async def opened(world: World, host: simcord.MemberActor, **options: Any) -> Any:
@@ -35,7 +46,7 @@ async def test_entries_refusals_and_cancel_refund_every_fee(world: World) -> Non
     assert {"Join", "Leave", "Start", "Cancel"} <= set(buttons(lobby))
     joined = await ann.click(lobby, label="Join")
     assert not joined.ephemeral and await balance(world, ann) == 900
-    assert "Entered (1/8)" in displayed(world.channel.history()[-1])
+    assert "Entered (1/8)" in displayed(await shown(world))
     twice = await ann.click(lobby, label="Join")
     assert twice.ephemeral and "already entered" in twice.response.content
     assert await balance(world, ann) == 900
@@ -57,8 +68,8 @@ async def test_entries_refusals_and_cancel_refund_every_fee(world: World) -> Non
     assert stranger.ephemeral and "Only the host" in stranger.response.content
     cancelled = await ann.click(lobby, label="Cancel")
     assert not cancelled.ephemeral and await balance(world, ann) == 1000
-    assert "cancelled" in displayed(world.channel.history()[-1])
-    assert not buttons(world.channel.history()[-1])  # no more entries (late ones: tests/storage)
+    assert "cancelled" in displayed(await shown(world))
+    assert not buttons(await shown(world))  # no more entries (late ones: tests/storage)
     await clean(world)
 
 
@@ -77,9 +88,9 @@ async def test_it_starts_when_full(simcord_env: simcord.Env) -> None:
     lobby = await opened(world, world.members[0], fee=50, seats=6, computers=False, payout="winner")
     for m in world.members:
         assert not (await m.click(lobby, label="Join")).ephemeral
-    text = displayed(world.channel.history()[-1])
+    text = displayed(await shown(world))
     assert "round 1" in text and "Standings" in text and "table 1" in text and "table 2" in text
-    assert "stack 1,000" in text and not buttons(world.channel.history()[-1])
+    assert "stack 1,000" in text and not buttons(await shown(world))
     assert await balance(world, world.members[0]) == 950
     await clean(world)
 
@@ -92,9 +103,91 @@ async def test_the_host_starts_early_and_computers_fill_the_seats(world: World) 
     await ben.click(lobby, label="Join")
     started = await ann.click(lobby, label="Start")
     assert not started.ephemeral
-    text = displayed(world.channel.history()[-1])
+    text = displayed(await shown(world))
     assert (
         "🤖 Basic 9" in text and "table 3" in text and "Level 1: stake **10** · 3 tables · 11 players" in text
     )
     assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == house - 9 * 20
+    await clean(world)
+
+
+async def tournament_now(world: World) -> Tournament:
+    rows = await world.bot.db.fetchall("SELECT state, version FROM tournaments ORDER BY updated_at DESC")
+    return Tournament.from_json(str(rows[0][0]), int(rows[0][1]))
+
+
+def seated_once(world: World) -> None:
+    """No entrant sits at two of the tournament's open tables."""
+    rt = world.bot.runtime
+    assert rt is not None
+    seats = [s for t in rt.tables.values() if t.tournament for s in t.seats]
+    assert len(seats) == len(set(seats)), seats
+
+
+async def play_out(world: World, rounds: int = 2000, step: float = 10) -> tuple[Tournament, list[str]]:
+    """Let the clock run (members time out and go away; computers play) until the tournament ends."""
+    shapes: list[str] = []
+    for _ in range(rounds):
+        tour = await tournament_now(world)
+        if tour.status != "running":
+            return tour, shapes
+        assert tour.chips() == len(tour.entrants) * 1000
+        shape = f"{tour.round}:" + "+".join(str(len(s)) for s in tour.tables.values())
+        if not shapes or shapes[-1] != shape:
+            shapes.append(shape)
+        seated_once(world)
+        await clean(world)
+        await world.env.advance_time(step)
+    raise AssertionError(f"the tournament did not end: {shapes}")
+
+
+async def test_a_tournament_with_computers_is_played_to_its_prizes(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=9, level_rounds=1, payout="50_30_20")
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    house = await balance_of_house(world)
+    await ann.click(lobby, label="Start")
+    tour = await tournament_now(world)
+    assert sorted(len(s) for s in tour.tables.values()) == [4, 5] and len(tour.threads) == 2
+    tour, shapes = await play_out(world)
+    assert tour.status == "finished" and tour.round >= 2, shapes
+    prizes = await world.bot.db.fetchall(
+        "SELECT SUM(change) FROM ledger WHERE reason = 'tournament_prize' AND reference = ?", (tour.id,)
+    )
+    assert prizes == [(900,)]
+    assert (
+        await balance(world, ann) + await balance(world, ben) + await balance_of_house(world) == 2000 + house
+    )
+    text = displayed(await shown(world))
+    assert "finished" in text and "Prizes" in text
+    await clean(world)
+
+
+async def balance_of_house(world: World) -> int:
+    return await world.bot.ledger.balance(world.guild.id, HOUSE_ID)
+
+
+async def test_twenty_five_entrants_with_computers_to_the_end(
+    simcord_env: simcord.Env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The limit: 25 seats (4 members, 21 computers), every step conserved, no seat at two tables."""
+    world = World(simcord_env, members=4)
+    started = time.perf_counter()
+    lobby = await opened(world, world.members[0], fee=40, seats=25, level_rounds=2)
+    for m in world.members:
+        await m.click(lobby, label="Join")
+    await world.members[0].click(lobby, label="Start")
+    tour = await tournament_now(world)
+    assert len(tour.entrants) == 25 and len(tour.tables) == 5 and len(tour.threads) == 5
+    virtual = simcord_env.now()
+    tour, shapes = await play_out(world, rounds=20000, step=1)
+    seconds = time.perf_counter() - started
+    assert tour.status == "finished" and sum(tour.prizes().values()) == 1000
+    with capsys.disabled():
+        print(
+            f"\n25 entrants: {tour.round} rounds, {seconds:.1f} s wall time,"
+            f" {(simcord_env.now() - virtual).total_seconds() / 60:.0f} virtual minutes;"
+            f" tables over time (round:sizes) {' '.join(shapes)}"
+        )
     await clean(world)
