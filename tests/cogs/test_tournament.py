@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +12,9 @@ import simcord
 from bot.audit import audit_guild
 from bot.ledger import HOUSE_ID
 from bot.tournament.model import Tournament
+from cogs.flipflop.tournament_play import TournamentPlay
 from tests.cogs.helpers import buttons, displayed, message
+from tests.cogs.test_restart import restart
 from tests.conftest import World
 
 
@@ -190,4 +193,53 @@ async def test_twenty_five_entrants_with_computers_to_the_end(
             f" {(simcord_env.now() - virtual).total_seconds() / 60:.0f} virtual minutes;"
             f" tables over time (round:sizes) {' '.join(shapes)}"
         )
+    await clean(world)
+
+
+async def test_a_restart_mid_round_and_mid_rebalance_carries_on(
+    world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=11, level_rounds=1)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    await restart(world, db_path)  # mid-round: the runtime resumes the tables, the tournament follows
+    assert (await tournament_now(world)).status == "running"
+    stalled: list[int] = []
+
+    async def not_now(self: TournamentPlay, tour: Tournament) -> None:
+        stalled.append(tour.round)  # the round is counted and the seats moved, but nothing is dealt
+
+    monkeypatch.setattr(TournamentPlay, "deal_tournament", not_now)
+    for _ in range(200):
+        if stalled:
+            break
+        await world.env.advance_time(5)
+    tour = await tournament_now(world)
+    assert stalled and tour.status == "running" and not any(tour.played.values())
+    rt = world.bot.runtime
+    assert rt is not None and not [t for t in rt.tables.values() if t.tournament]
+    monkeypatch.undo()
+    await restart(world, db_path)  # the bot stopped between the rebalance and the next deal
+    tables = [t for t in world.bot.runtime.tables.values() if t.tournament]  # type: ignore[union-attr]
+    assert sorted(len(t.seats) for t in tables) == sorted(len(s) for s in tour.tables.values())
+    tour, shapes = await play_out(world)
+    assert tour.status == "finished"
+    await clean(world)
+
+
+async def test_a_deleted_table_thread_settles_its_round_and_play_goes_on(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=9, level_rounds=1)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    tour = await tournament_now(world)
+    world.env.backend.delete_channel(tour.threads[1])  # the gateway says THREAD_DELETE
+    await world.env.settle()
+    after = await tournament_now(world)
+    assert after.chips() == 9000 and (after.played.get(1) or after.round > tour.round)
+    tour, shapes = await play_out(world)
+    assert tour.status == "finished"
     await clean(world)
