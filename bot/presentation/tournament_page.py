@@ -24,7 +24,7 @@ PAYOUT_NAMES = {
 }
 """How each payout table (``bot.tournament.payouts.PAYOUTS``) reads."""
 STOP_RULE = N_(
-    "If it can't go on (no member left playing their seat, or the host or an admin stops it),"
+    "If it can't go on (no member left in it, or the host or an admin stops it),"
     " the players still in are placed by their stacks and the prizes are paid by those places."
 )
 CHIPS_RULE = N_(

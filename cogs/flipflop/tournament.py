@@ -135,7 +135,11 @@ class TournamentCommands(TournamentPlay):
                 if current is None or current.status not in ("open", "running"):
                     raise TournamentError("tournament_gone")
                 current.check_manager(user.id, manages)
-                tour = await (store.start(tid, self.bot.rng) if op == "start" else store.cancel(tid))
+                if op == "stop":
+                    tour = await store.update(tid, Tournament.stop)
+                    await self.close_tournament_tables(tour, user.id)
+                else:
+                    tour = await (store.start(tid, self.bot.rng) if op == "start" else store.cancel(tid))
         except (TournamentError, StoreError) as e:
             t = await self.bot.languages.reader(interaction)
             await send_ephemeral(interaction, self._refusal(e, t))

@@ -164,6 +164,16 @@ class TournamentPlay(commands.Cog):
         await self.tournaments.update(tour.id, lambda t: t.threads.__setitem__(n, thread.id))
         return thread.id
 
+    async def close_tournament_tables(self, tour: Tournament, actor: int) -> None:
+        """A stopped tournament's tables close now (their round is given up; the prizes are paid)."""
+        for table in [
+            t for t in self.runtime.tables.values() if (t.tournament or "").startswith(f"{tour.id}:")
+        ]:
+            try:
+                await self.runtime.close_by_manager(table.id, actor)
+            except Exception:  # one table that will not close must not keep the others open
+                log.exception("Tournament %s: table %s did not close", tour.id, table.id)
+
     async def resume_tournaments(self) -> None:
         """After a restart: every running tournament's current round dealt where it is not in play."""
         for tour in await self.tournaments.unfinished():

@@ -27,7 +27,7 @@ _handlers: weakref.WeakValueDictionary[int, Clicks] = weakref.WeakValueDictionar
 
 class TournamentButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:tn:(?P<tid>[0-9a-f]+):(?P<op>join|leave|start|cancel)",
+    template=r"ff:tn:(?P<tid>[0-9a-f]+):(?P<op>join|leave|start|cancel|stop)",
 ):
     """A button on a tournament's message."""
 
@@ -71,6 +71,9 @@ def tournament_view(tour: Tournament, t: Texts) -> discord.ui.LayoutView:
                 TournamentButton(tour.id, "cancel", label(t.gettext("Cancel")), discord.ButtonStyle.danger),
             ]
         )
+    if tour.status == "running":
+        stop = label(t.gettext("Stop (prizes by the stacks)"))
+        rows.append([TournamentButton(tour.id, "stop", stop, discord.ButtonStyle.danger)])
     return layout(page, rows)
 
 

@@ -78,7 +78,10 @@ async def test_servers_that_played_before_migration_9_are_not_welcomed(tmp_path:
     async with open_store(path) as db, db.transaction() as tx:
         await tx.execute("INSERT INTO tables VALUES ('ab12', 7, 8, 'closed', 0, '{}', 1, '{}', 5.0)")
     con = sqlite3.connect(path)
-    con.executescript("DROP TABLE server_welcomes; PRAGMA user_version = 8;")
+    con.executescript(
+        "DROP TABLE tournament_results; DROP TABLE tournaments;"  # migration 11
+        " DROP TABLE server_welcomes; PRAGMA user_version = 8;"
+    )
     con.close()
     async with open_store(path) as db:
         assert await db.fetchall("SELECT guild_id, welcomed_at FROM server_welcomes") == [(7, 5.0)]

@@ -243,3 +243,24 @@ async def test_a_deleted_table_thread_settles_its_round_and_play_goes_on(world: 
     tour, shapes = await play_out(world)
     assert tour.status == "finished"
     await clean(world)
+
+
+async def test_the_host_stops_it_and_the_stacks_decide_the_prizes(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, payout="65_35")
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    running = await shown(world)
+    refused = await ben.click(running, label="Stop (prizes by the stacks)")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    stopped = await ann.click(running, label="Stop (prizes by the stacks)")
+    assert not stopped.ephemeral
+    tour = await tournament_now(world)
+    assert tour.status == "finished" and tour.stopped
+    rt = world.bot.runtime
+    assert rt is not None and not [t for t in rt.tables.values() if t.tournament]
+    paid = await world.bot.db.fetchall("SELECT SUM(change) FROM ledger WHERE reason = 'tournament_prize'")
+    assert paid == [(600,)]
+    assert "placed by their stacks" in displayed(await shown(world))
+    await clean(world)
