@@ -177,7 +177,7 @@ def tournament_page(tour: Tournament, t: Texts) -> Page:
         blocks = (_prizes(tour, t), _standings(tour, t))
         title, colour = t.gettext("🏆 Flip Flop tournament — finished"), OVER
     else:
-        blocks = (t.gettext("The host cancelled the tournament; every entry fee went back."),)
+        blocks = (t.gettext("The tournament was cancelled; every entry fee went back."),)
         title, colour = t.gettext("🏆 Flip Flop tournament — cancelled"), OVER
     return fit_page(Page(title=title, blocks=blocks, footer=footer, colour=colour))
 

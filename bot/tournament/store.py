@@ -19,7 +19,9 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 
+from bot.history import COMPUTER_MEMBERS, record_game
 from bot.ledger import HOUSE_ID, InsufficientChips, Ledger
+from bot.ratings import Finish
 from bot.storage import IntegrityError, Tx
 from bot.tournament.model import Tournament, TournamentError
 
@@ -139,11 +141,18 @@ class TournamentStore:
             account = t.entrants[entrant].paid_by
             await self.ledger.credit(tx, t.guild_id, account, prize, "tournament_prize", t.id)
         members = [e for e in t.entrants if e > 0]
+        await self._rate(tx, t, now)
         await tx.executemany(
             "INSERT INTO tournament_results (tournament_id, guild_id, user_id, place, prize, entrants,"
             " ended_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(t.id, t.guild_id, e, t.place_of(e), won.get(e, 0), len(t.entrants), now) for e in members],
         )
+
+    async def _rate(self, tx: Tx, t: Tournament, now: float) -> None:
+        """The ratings move by the places, as a game's do by its standings (computers as their level)."""
+        finishes = [Finish(str(e), len(t.entrants) - t.place_of(e), 0) for e in t.entrants]
+        seats = {str(e): e if e > 0 else COMPUTER_MEMBERS["basic"] for e in t.entrants}
+        await record_game(tx, t.guild_id, finishes, seats, now)
 
     # ------------------------------------------------------------ entries
 

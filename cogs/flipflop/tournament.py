@@ -111,6 +111,8 @@ class TournamentCommands(TournamentPlay):
             await self.tournaments.update(tid, lambda tr: setattr(tr, "message_id", message.id))
         except (TournamentError, StoreError):
             log.warning("Tournament %s: its message id was not saved", tid)
+        tour.message_id = message.id
+        self.arm_start(tour)
 
     def _refusal(self, error: BaseException, t: Texts) -> str:
         if isinstance(error, StoreError):

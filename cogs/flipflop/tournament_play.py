@@ -174,8 +174,36 @@ class TournamentPlay(commands.Cog):
             except Exception:  # one table that will not close must not keep the others open
                 log.exception("Tournament %s: table %s did not close", tour.id, table.id)
 
+    def arm_start(self, tour: Tournament) -> None:
+        """A tournament that starts at a time: a timer that starts it then (or cancels it, refunded)."""
+        if tour.settings.start_at is not None:
+            task = asyncio.ensure_future(self._start_at(tour.id, tour.settings.start_at))
+            self._recording.add(task)
+            task.add_done_callback(self._recording.discard)
+
+    async def _start_at(self, tid: str, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - discord.utils.utcnow().timestamp()))
+        tour = await self.tournaments.load(tid)
+        if tour is None or tour.status != "open":
+            return  # started when full, or cancelled
+        try:
+            tour = await self.tournaments.start(tid, self.bot.rng)
+        except TournamentError as e:  # too few without computers, or the house short: the fees go back
+            log.info("Tournament %s did not start at its time (%s); cancelled", tid, e.code)
+            tour = await self.tournaments.cancel(tid)
+        await self.show_tournament(tour)
+        if tour.status == "running":
+            await self.deal_tournament(tour)
+
     async def resume_tournaments(self) -> None:
-        """After a restart: every running tournament's current round dealt where it is not in play."""
+        """After a restart: each running tournament's round dealt where it is not in play, timers again.
+
+        An open tournament that starts at a time gets its timer back (a time already past starts it now).
+        """
         for tour in await self.tournaments.unfinished():
-            if tour.status == "running" and self.bot.owns_guild(tour.guild_id):
+            if not self.bot.owns_guild(tour.guild_id):
+                continue
+            if tour.status == "running":
                 await self.deal_tournament(tour)
+            else:
+                self.arm_start(tour)

@@ -264,3 +264,40 @@ async def test_the_host_stops_it_and_the_stacks_decide_the_prizes(world: World) 
     assert paid == [(600,)]
     assert "placed by their stacks" in displayed(await shown(world))
     await clean(world)
+
+
+async def test_a_timed_start_fills_with_computers_or_is_called_off(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=7, start_in=5)
+    assert "Starts <t:" in displayed(lobby)
+    await ann.click(lobby, label="Join")
+    await world.env.advance_time(299)
+    assert (await tournament_now(world)).status == "open"
+    await world.env.advance_time(2)
+    tour = await tournament_now(world)
+    assert tour.status == "running" and len(tour.entrants) == 7
+    other = world.guild.create_text_channel("other")
+    result = await ben.slash(other, "flipflop tournament", fee=50, start_in=1, computers=False)
+    await ben.click(result.response.message, label="Join")
+    assert await balance(world, ben) == 950
+    await world.env.advance_time(61)
+    rows = await world.bot.db.fetchall("SELECT status FROM tournaments WHERE channel_id = ?", (other.id,))
+    assert rows == [("cancelled",)] and await balance(world, ben) == 1000
+    await clean(world)
+
+
+async def test_the_season_leaderboard_and_ratings_count_tournaments(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, payout="winner")
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    await ann.click(await shown(world), label="Stop (prizes by the stacks)")
+    rated = await world.bot.db.fetchall("SELECT user_id FROM ratings ORDER BY user_id")
+    assert {ann.id, ben.id} <= {r[0] for r in rated}
+    board = await ann.slash(world.channel, "leaderboard", season="current")
+    assert not board.ephemeral
+    fields = {f.name: f.value for f in board.response.embeds[0].fields}
+    assert "1 played" in fields["Tournaments this season"]
+    results = await world.bot.db.fetchall("SELECT COUNT(*) FROM tournament_results")
+    assert results == [(2,)]
