@@ -86,6 +86,14 @@ def _entries(tour: Tournament, t: Texts) -> str:
     return f"**{heading}**\n" + ("\n".join(names) or "—")
 
 
+def _place(number: int, t: Texts) -> str:
+    """A place at the start of a line, its dot escaped (a backslash): Discord renumbers a list.
+
+    Players sharing a place must read the same number, not "1. 2. 3." as a list would show.
+    """
+    return t.number(number) + "\\"
+
+
 def _standings(tour: Tournament, t: Texts) -> str:
     lines = [f"**{t.gettext('Standings')}**"]
     place = 1
@@ -96,19 +104,19 @@ def _standings(tour: Tournament, t: Texts) -> str:
             table = tour.table_of(e)
             if entrant.out_round is None and table is not None:
                 line = t.gettext("{place}. **{name}** · table {table} · stack {stack}").format(
-                    place=t.number(place), name=name, table=t.number(table), stack=t.number(entrant.stack)
+                    place=_place(place, t), name=name, table=t.number(table), stack=t.number(entrant.stack)
                 )
                 lines.append(line + (" 💤" if entrant.away else ""))
             elif entrant.out_round is None:
                 lines.append(
                     t.gettext("{place}. **{name}** · stack {stack}").format(
-                        place=t.number(place), name=name, stack=t.number(entrant.stack)
+                        place=_place(place, t), name=name, stack=t.number(entrant.stack)
                     )
                 )
             elif len(lines) <= len(tour.alive()) + SHOWN_OUT:
                 lines.append(
                     t.gettext("{place}. {name} · out in round {round}").format(
-                        place=t.number(place), name=name, round=t.number(entrant.out_round)
+                        place=_place(place, t), name=name, round=t.number(entrant.out_round)
                     )
                 )
         place += len(group)
@@ -145,7 +153,7 @@ def _prizes(tour: Tournament, t: Texts) -> str:
     ):
         lines.append(
             t.gettext("{place}. **{name}** wins {prize}").format(
-                place=t.number(tour.place_of(e)), name=entrant_name(tour, e, t), prize=t.chips(prize)
+                place=_place(tour.place_of(e), t), name=entrant_name(tour, e, t), prize=t.chips(prize)
             )
         )
     if tour.stopped:

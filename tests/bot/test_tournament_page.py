@@ -47,6 +47,6 @@ def test_standings_show_table_stack_and_place() -> None:
     tour = played("running")
     text = "\n".join(tournament_page(tour, texts("en")).displays())
     leader = tour.standings()[0][0]
-    assert f"1. **{'Ŵ' * 32 if leader > 0 else ''}" in text or "1. **🤖 Basic" in text
+    assert f"1\\. **{'Ŵ' * 32 if leader > 0 else ''}" in text or "1\\. **🤖 Basic" in text
     assert f"table {tour.table_of(leader)} · stack {tour.entrants[leader].stack:,}" in text
     assert "Level 4: stake **50**" in text

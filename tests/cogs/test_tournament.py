@@ -93,7 +93,7 @@ async def test_it_starts_when_full(simcord_env: simcord.Env) -> None:
         assert not (await m.click(lobby, label="Join")).ephemeral
     text = displayed(await shown(world))
     assert "round 1" in text and "Standings" in text and "table 1" in text and "table 2" in text
-    assert "stack 1,000" in text and not buttons(await shown(world))
+    assert "stack 1,000" in text and set(buttons(await shown(world))) == {"Stop (prizes by the stacks)"}
     assert await balance(world, world.members[0]) == 950
     await clean(world)
 
