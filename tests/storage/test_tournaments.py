@@ -149,3 +149,31 @@ async def test_a_restart_reads_the_tournament_back_where_it_was(tours: Tournamen
     with pytest.raises(TournamentError):  # a copy that missed a save can not overwrite it
         async with store.transaction() as tx:
             await again._save(tx, stale)
+
+
+async def test_a_restart_between_the_rebalance_and_the_next_deal_reads_the_new_tables(
+    tours: TournamentStore, store: Store
+) -> None:
+    """The round's last table, the count, the busts and the rebalance are one transaction: a restart
+    sees either none of it or all of it, never a player at two tables or a round half counted."""
+    await opened(tours, seats=11)
+    await tours.ledger.grant(G, HOUSE_ID, 1000, actor_id=1)  # eleven computers' fees
+    t = await tours.start("T1", random.Random(6))
+    victims = [seats[0] for seats in t.tables.values()]
+
+    def round_with_busts(t: Tournament) -> None:
+        for n, seats in t.tables.items():
+            stacks = {e: t.entrants[e].stack for e in seats}
+            out, winner = seats[0], seats[1]
+            stacks[winner] += stacks[out] - 5
+            stacks[out] = 5  # less than the stake: out
+            if t.table_round_ended(n, stacks, {}):
+                t.advance()
+
+    after = await tours.update("T1", round_with_busts)
+    assert after.round == 1 and all(after.entrants[v].out_round == 1 for v in victims)
+    [back] = await TournamentStore(Ledger(store)).unfinished()
+    seated = [e for seats in back.tables.values() for e in seats]
+    assert sorted(seated) == sorted(back.alive()) and len(seated) == len(set(seated)) == 8
+    assert back.tables == after.tables and back.last_moves == after.last_moves
+    assert not any(back.played.values()) and back.chips() == 11 * 1000
