@@ -130,6 +130,9 @@ def seated_once(world: World) -> None:
 async def play_out(world: World, rounds: int = 2000, step: float = 10) -> tuple[Tournament, list[str]]:
     """Let the clock run (members time out and go away; computers play) until the tournament ends."""
     shapes: list[str] = []
+    # One virtual second may play whole rounds at every table (computers and away members move at
+    # once): on a loaded machine that is more real time than simcord's default 5 s to settle.
+    world.env.settle_timeout = max(world.env.settle_timeout, 30.0)
     for _ in range(rounds):
         tour = await tournament_now(world)
         if tour.status != "running":
@@ -196,6 +199,14 @@ async def test_twenty_five_entrants_with_computers_to_the_end(
     await clean(world)
 
 
+async def stop_and_restart(world: World, db_path: Path) -> None:
+    """The process stops (its timers with it) and a new one starts on the same database."""
+    rt = world.bot.runtime
+    assert rt is not None
+    await rt.scheduler.close()  # a stopped process has no timers left to fire
+    await restart(world, db_path)
+
+
 async def test_a_restart_mid_round_and_mid_rebalance_carries_on(
     world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -204,7 +215,9 @@ async def test_a_restart_mid_round_and_mid_rebalance_carries_on(
     await ann.click(lobby, label="Join")
     await ben.click(lobby, label="Join")
     await ann.click(lobby, label="Start")
-    await restart(world, db_path)  # mid-round: the runtime resumes the tables, the tournament follows
+    await stop_and_restart(
+        world, db_path
+    )  # mid-round: the runtime resumes the tables, the tournament follows
     assert (await tournament_now(world)).status == "running"
     stalled: list[int] = []
 
@@ -212,6 +225,7 @@ async def test_a_restart_mid_round_and_mid_rebalance_carries_on(
         stalled.append(tour.round)  # the round is counted and the seats moved, but nothing is dealt
 
     monkeypatch.setattr(TournamentPlay, "deal_tournament", not_now)
+    world.env.settle_timeout = max(world.env.settle_timeout, 30.0)
     for _ in range(200):
         if stalled:
             break
@@ -221,7 +235,7 @@ async def test_a_restart_mid_round_and_mid_rebalance_carries_on(
     rt = world.bot.runtime
     assert rt is not None and not [t for t in rt.tables.values() if t.tournament]
     monkeypatch.undo()
-    await restart(world, db_path)  # the bot stopped between the rebalance and the next deal
+    await stop_and_restart(world, db_path)  # the bot stopped between the rebalance and the next deal
     tables = [t for t in world.bot.runtime.tables.values() if t.tournament]  # type: ignore[union-attr]
     assert sorted(len(t.seats) for t in tables) == sorted(len(s) for s in tour.tables.values())
     tour, shapes = await play_out(world)
