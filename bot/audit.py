@@ -14,6 +14,9 @@ and when it does not hold, these say where to look:
 - an open table whose saved chips are not what it would refund if it closed;
 - a ledger entry that moves chips without naming a table.
 
+A tournament counts as a table here: its row holds the entry fees it has
+taken and not yet refunded or paid out as prizes (``bot.tournament.store``).
+
 The same checks back ``/flipflop admin audit`` and the tests' "conserved"
 assertions. Exit status of the command: 0 everything balances; 1 a server
 does not (each difference and its rows are printed) or the database can not
@@ -114,7 +117,10 @@ async def audit_guild(ledger: Ledger, guild_id: int) -> Audit:
     saved = {
         str(tid): (str(status), int(chips), str(refunds))
         for tid, status, chips, refunds in await db.fetchall(
-            "SELECT table_id, status, chips, refunds FROM tables WHERE guild_id = ?", (guild_id,)
+            "SELECT table_id, status, chips, refunds FROM tables WHERE guild_id = ?"
+            " UNION ALL SELECT tournament_id, CASE WHEN status IN ('open', 'running') THEN status"
+            " ELSE 'closed' END, chips, refunds FROM tournaments WHERE guild_id = ?",
+            (guild_id, guild_id),
         )
     }
     tables: list[TableFlow] = []
@@ -172,6 +178,7 @@ async def audit_all(ledger: Ledger) -> list[Audit]:
     """Every server in the database, checked."""
     rows = await ledger.db.fetchall(
         "SELECT guild_id FROM accounts UNION SELECT guild_id FROM ledger UNION SELECT guild_id FROM tables"
+        " UNION SELECT guild_id FROM tournaments"
         " ORDER BY 1"
     )
     return [await audit_guild(ledger, int(g)) for (g,) in rows]

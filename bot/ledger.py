@@ -480,9 +480,11 @@ class Ledger:
         return int(row[0]) if row else 0
 
     async def chips_at_tables(self, guild_id: int) -> int:
-        """Chips held at the server's open tables (stacks and pots)."""
+        """Chips held at the server's open tables (stacks and pots) and by its tournaments (entry fees)."""
         row = await self.db.fetchone(
-            "SELECT COALESCE(SUM(chips), 0) FROM tables WHERE guild_id = ? AND status != 'closed'",
-            (guild_id,),
+            "SELECT (SELECT COALESCE(SUM(chips), 0) FROM tables WHERE guild_id = ? AND status != 'closed')"
+            " + (SELECT COALESCE(SUM(chips), 0) FROM tournaments WHERE guild_id = ?"
+            " AND status IN ('open', 'running'))",
+            (guild_id, guild_id),
         )
         return int(row[0]) if row else 0

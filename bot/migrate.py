@@ -93,6 +93,18 @@ COPIED: dict[str, tuple[str, ...]] = {
     "notify_choices": ("guild_id", "user_id", "turn_pings"),
     "turn_pings": ("table_id", "channel_id", "user_id", "round_number", "message_id"),
     "server_welcomes": ("guild_id", "welcomed_at"),
+    "tournaments": (
+        "tournament_id",
+        "guild_id",
+        "channel_id",
+        "status",
+        "chips",
+        "refunds",
+        "version",
+        "state",
+        "updated_at",
+    ),
+    "tournament_results": ("tournament_id", "guild_id", "user_id", "place", "prize", "entrants", "ended_at"),
 }
 """Every table of the schema and its columns, in an order that satisfies the foreign keys."""
 SERIAL_IDS = ("ledger", "rounds", "privacy_requests")

@@ -103,6 +103,9 @@ PERSONAL_DATA: tuple[Stored, ...] = (
     Stored("turn_pings", "user_id", "id"),
     Stored("tables", "state", "text", "state LIKE ?", like=True, row_key=("table_id",)),
     Stored("tables", "refunds", "text", "refunds LIKE ?", like=True, row_key=("table_id",)),
+    Stored("tournament_results", "user_id", "id"),
+    Stored("tournaments", "state", "text", "state LIKE ?", like=True, row_key=("tournament_id",)),
+    Stored("tournaments", "refunds", "text", "refunds LIKE ?", like=True, row_key=("tournament_id",)),
 )
 """Every place a member's id is stored, in the order forgetting rewrites them. Add new tables here."""
 JSON_TEXT = {(s.table, s.column) for s in PERSONAL_DATA if s.how == "text"}

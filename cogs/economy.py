@@ -23,6 +23,7 @@ from bot.ledger import (
     check_note,
 )
 from bot.presentation.refusals import NOTHING_CHANGED, explain
+from bot.tournament.store import TournamentStore
 from cogs.member_names import known_names, look_up, member_name
 from cogs.newcomers import newcomer_wait
 
@@ -272,7 +273,8 @@ class Economy(commands.Cog):
         current = season_at(now, months)
         chosen = current if which == "current" else current.previous()
         top = await season_leaderboard(self.bot.db, guild.id, chosen.start, chosen.end, by=by, limit=10)
-        if not top:
+        tournaments = (await TournamentStore(self.ledger).results(guild.id, chosen.start, chosen.end))[:3]
+        if not top and not tournaments:
             t = await self.bot.languages.reader(interaction)
             text = t.gettext(SEASON_EMPTY[which]).format(season=season_name(chosen, t))
             await interaction.response.send_message(text, ephemeral=True)
@@ -284,7 +286,7 @@ class Economy(commands.Cog):
             if which == "current"
             else []
         )
-        named = [e.member for e in top] + [e.member for e in podium]
+        named = [e.member for e in top] + [e.member for e in podium] + [r[0] for r in tournaments]
         known = await look_up(guild, named, self._known(guild.id, interaction.user))
         lines = []
         for i, entry in enumerate(top, start=1):
@@ -304,7 +306,7 @@ class Economy(commands.Cog):
             title=t.gettext("🏆 Season {season} — {server}").format(
                 season=season_name(chosen, t), server=guild.name
             )[:256],
-            description="\n".join(lines),
+            description="\n".join(lines) or "—",
             colour=discord.Colour.gold(),
         )
         if podium:
@@ -315,6 +317,20 @@ class Economy(commands.Cog):
                 value=" · ".join(
                     f"{_medal(i, t)} {member_name(guild, e.member, known)}"
                     for i, e in enumerate(podium, start=1)
+                )[:1024],
+                inline=False,
+            )
+        if tournaments:
+            embed.add_field(
+                name=t.gettext("Tournaments this season")[:256],
+                value="\n".join(
+                    t.gettext("{member}: {played} played · {wins} won · prizes **{prizes}**").format(
+                        member=member_name(guild, member, known),
+                        played=t.number(played),
+                        wins=t.number(wins),
+                        prizes=t.chips(prizes),
+                    )
+                    for member, played, wins, prizes in tournaments
                 )[:1024],
                 inline=False,
             )

@@ -134,6 +134,42 @@ MESSAGES: dict[str, str] = {
     "away_rounds_out_of_range": N_(
         "The rounds a seat may stay away must be a whole number between {low} and {high}."
     ),
+    # tournaments (bot/tournament)
+    "tournament_fee_out_of_range": N_("The entry fee must be a whole number between {low} and {high}."),
+    "tournament_seats_out_of_range": N_("A tournament has between {low} and {high} seats."),
+    "tournament_levels_out_of_range": N_(
+        "The stake rises every {low} to {high} rounds; pick a number in that range."
+    ),
+    "tournament_payout_invalid": N_("Pick one of the payout tables in the menu."),
+    "tournament_start_invalid": N_(
+        "Give a start time in minutes from now (1 to 1440), or leave it empty to start when full."
+    ),
+    "tournament_exists": N_(
+        "There's already a tournament in this channel. Join it, or open one in another channel."
+    ),
+    "tournament_gone": N_("This tournament is over or was cancelled."),
+    "tournament_moved": N_("This tournament changed a moment ago; nothing was done. Try again."),
+    "tournament_no_fee": N_("The entry fee is {fee} chips, but your balance is {balance}."),
+    "tournament_house_short": N_(
+        "The house has only {balance} chips, not enough for a computer player's {fee}-chip entry fee."
+        " An admin can top it up with `/chips grant` to the bot."
+    ),
+    "tournament_already_entered": N_("You're already entered in this tournament."),
+    "tournament_join_after_start": N_("This tournament has already started; wait for the next one."),
+    "tournament_full": N_("The tournament is full ({seats} players)."),
+    "tournament_leave_after_start": N_(
+        "The tournament has started: you can't take your entry back now. If you go, the computer"
+        " plays your seat until you're back or out."
+    ),
+    "tournament_not_entered": N_("You're not entered in this tournament."),
+    "tournament_already_started": N_("This tournament has already started."),
+    "tournament_too_few": N_("A tournament starts with at least {low} players; {entered} entered so far."),
+    "tournament_cancel_after_start": N_(
+        "The tournament has started: it can only be stopped (prizes paid by the stacks)."
+    ),
+    "tournament_host_only": N_("Only the host or a member with Manage Server can do that."),
+    "tournament_not_running": N_("This tournament isn't being played."),
+    "tournament_no_such_table": N_("That table is not part of this tournament any more."),
 }
 
 

@@ -126,6 +126,28 @@ PAGES: tuple[RulesPage, ...] = (
             "games played in the channel instead."
         ),
     ),
+    RulesPage(
+        N_("Tournaments"),
+        N_(
+            "A **sit-and-go tournament** is opened in a channel with an entry fee, 6 to 25 seats, a start "
+            "(when every seat is taken, or at a set time), how often the stake rises and how the prizes "
+            "are split: winner takes all, 65/35 or 50/30/20. **Join** pays the entry fee from your "
+            "balance; **Leave** gives it back before the start, and so does a cancelled tournament. "
+            "If the host allows computer players, they fill the empty seats at the start; the house "
+            "pays their fees and takes their prizes.\n\n"
+            "Everyone starts with 1,000 tournament chips, which are not server chips, at tables of 3 "
+            "to 5, each in a thread of its own. Every table plays one round, then the next round is "
+            "dealt at all of them. The stake starts at 10 and rises every few rounds; a stack that "
+            "can't pay the stake is out, and players out in the same round are placed by what they "
+            "had left. Between rounds, tables are broken and evened out: a seat moves with its "
+            "stack, and the move is announced. The last table plays until fewer than three are left; "
+            "the bigger stack finishes higher.\n\n"
+            "If your turn runs out, the computer plays your seat until you're back; a seat that stays "
+            "away is blinded out as the stake rises. If the tournament can't go on (no member left "
+            "in it, or the host or an admin stops it), the players still in are placed by their "
+            "stacks. The prizes are the entry fees, paid to balances by those places."
+        ),
+    ),
 )
 
 PAGE_FOOTER = N_("Page {page} of {pages}")
@@ -146,6 +168,13 @@ IN_SHORT = N_(
     "in one turn), win a drop, or hold the lowest hand when the stock runs out to take the game pot."
 )
 """The README's short "How to play" (``python -m bot.presentation.rules_pages --readme``)."""
+TOURNAMENTS_IN_SHORT = N_(
+    "Tournaments: a host opens a sit-and-go for 6 to 25 players with an entry fee. Everyone plays "
+    "with 1,000 tournament chips at tables of 3 to 5, the stake rises every few rounds, tables are "
+    "evened out as players go out, and the entry fees are the prizes (winner takes all, 65/35 or "
+    "50/30/20)."
+)
+"""The README's short word on tournaments, under ``IN_SHORT``."""
 WHOLE_RULES = N_("All the rules: {link}")
 """The line under the short text that links to the language's full pages."""
 
@@ -212,6 +241,8 @@ def readme_section() -> str:
             f"#### {language_name(code)}",
             "",
             t.gettext(IN_SHORT),
+            "",
+            t.gettext(TOURNAMENTS_IN_SHORT),
             "",
             t.gettext(WHOLE_RULES).format(link=link),
         ]

@@ -133,8 +133,8 @@ class OpenTables:
                     raise
                 raise TableError("house_short", balance=e.balance, buy_in=-posting.change) from None
         game = table.game
-        if table.practice or game is None:
-            return  # practice chips never reach the rounds history, stats or ratings
+        if table.practice or table.tournament or game is None:
+            return  # practice and tournament chips never reach the rounds history, stats or ratings
         if any(isinstance(e, RoundEnded) for e in step.events):
             transcript = game.round_transcript()
             seats = [str(seat["id"]) for seat in transcript["seats"]]  # type: ignore[attr-defined]

@@ -26,7 +26,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import TypedDict, Unpack
@@ -60,11 +60,12 @@ from bot.table.model import AWAY_ROUNDS_BEFORE_RELEASE, Table, TableError, Unrea
 from bot.table.repository import TableRepository
 from bot.table.transitions import Step
 from engine.actions import Action
-from engine.events import Event
+from engine.events import Event, Pot
 
 log = logging.getLogger("flipflop.runtime")
 
 Change = Callable[[Table, float], Step]
+
 """A member's command as a transition: the table and the command's moment in, its step out."""
 
 
@@ -144,6 +145,10 @@ class TableRuntime:
         """Told every outcome as the channel is, in the same order, before it (the live table, ``bot.live``).
 
         Each is called without awaiting anything: it must only hand the outcome on."""
+        self.closing: list[Callable[[Table], None]] = []
+        """Told when a tournament's table closes (its round played, or its thread lost), once, after the save.
+
+        Each is called without awaiting anything: it must only hand the table on."""
 
     # ---------------------------------------------------------------- lookup
 
@@ -209,7 +214,12 @@ class TableRuntime:
 
         ``told``: the notices that explain it, kept with its events in the table's round log.
         """
-        return await self.open_tables.commit(table, change, told)
+        was = table.status
+        step = await self.open_tables.commit(table, change, told)
+        if table.tournament and table.status == "closed" and was != "closed":
+            for hear in self.closing:
+                hear(table)
+        return step
 
     async def apply_action(self, table: Table, action: Action, by_timer: bool = False) -> list[Event]:
         """One player's move (a member's, or one the computer plays): every game move passes here."""
@@ -323,6 +333,38 @@ class TableRuntime:
             async with self.lock(table.id):
                 await self._commit(table, lambda t: transitions.invite(t, invited))
         return table
+
+    async def open_tournament_table(
+        self,
+        ref: str,
+        guild_id: int,
+        channel_id: int,
+        players: Sequence[transitions.TournamentSeat],
+        stake: int,
+        pots: dict[Pot, int],
+        turn_seconds: int,
+        away: Sequence[int] = (),
+        reply: Reply | None = None,
+    ) -> Outcome:
+        """A tournament table for one round, dealt at once in ``channel_id`` (its thread); tournament chips.
+
+        ``players``: (entrant, stack, name, computer number or 0); ``away``: members the computer plays for.
+        The caller's ``reply`` posts its message (``placed``); the outcome is told on the way out.
+        """
+        now = self.clock()
+        table, seats = transitions.tournament_table(
+            secrets.token_hex(4), guild_id, channel_id, stake, players, away, turn_seconds, now, ref
+        )
+        async with self.lock(table.id):
+            self.tables[table.id] = table
+            try:
+                step = await self._commit(table, lambda t: transitions.tournament_round(t, seats, pots, now))
+            except BaseException:
+                self.tables.pop(table.id, None)
+                raise
+            outcome = self._done(Outcome(table, tuple(step.events), step.notices))
+        await self._deliver(outcome, reply)
+        return outcome
 
     async def placed(self, table_id: str, message_id: int) -> None:
         """The table's message is now ``message_id``, just created (a lobby, a deal, the table again)."""

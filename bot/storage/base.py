@@ -139,7 +139,7 @@ class Store:
         current = await self.schema_version()
         if current > SCHEMA_VERSION:
             raise SchemaTooNew(too_new_message(self.where, current))
-        for m in migrations(self.dialect)[current:]:
+        for m in [m for m in migrations(self.dialect) if m.version > current]:
             try:
                 await self._apply(m)
             except self.driver_errors as e:

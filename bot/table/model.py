@@ -134,6 +134,8 @@ class Table:
     """With a thread: the lobby message in the channel, which shows the final standings at the end."""
     log: RoundLog = field(default_factory=RoundLog)
     """What the table shows of the game: the round's log, the last move, the finished round's log."""
+    tournament: str | None = None
+    """A tournament's table for one round (``<tournament>:<table>:<round>``): tournament chips, no ledger."""
 
     @property
     def plays_in(self) -> int:
@@ -168,7 +170,7 @@ class Table:
 
         A practice table holds none: its chips are practice chips.
         """
-        if self.status == "closed" or self.practice:
+        if self.status == "closed" or self.practice or self.tournament:
             return 0
         if self.game is None:
             return sum(self.lobby_stacks.values())
@@ -218,6 +220,7 @@ class Table:
             "thread_id": self.thread_id,
             "lobby_message_id": self.lobby_message_id,
             "log": self.log.to_json(),
+            "tournament": self.tournament,
         }
 
     @classmethod
@@ -266,6 +269,7 @@ class Table:
                     int(data["lobby_message_id"]) if data.get("lobby_message_id") is not None else None
                 ),
                 log=RoundLog.from_json(data.get("log")),
+                tournament=data.get("tournament"),
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
             raise TableFormatError(f"saved table is damaged: {e}") from None

@@ -72,7 +72,9 @@ class TableRepository:
         insert, or an update guarded by the version it was loaded at): False
         means another writer moved the row first and nothing was written.
         """
-        owed = table.refunds() if table.status != "closed" and not table.practice else {}
+        owed = (
+            table.refunds() if table.status != "closed" and not (table.practice or table.tournament) else {}
+        )
         saved = await tx.execute(
             "INSERT INTO tables (table_id, guild_id, channel_id, status, chips, refunds, version, state,"
             " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"

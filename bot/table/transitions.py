@@ -33,9 +33,9 @@ from bot.table.model import (
     cash_outs,
 )
 from bot.table.notices import Notice, TableClosed
-from engine import Card, Game, Leave, Seat
+from engine import HOUSE_RULES, Card, Game, Leave, Seat
 from engine.actions import Action
-from engine.events import Event, GameOver, RoundEnded, RoundStarted, SeatClosed
+from engine.events import Event, GameOver, Pot, RoundEnded, RoundStarted, SeatClosed
 
 log = logging.getLogger("flipflop.tables")
 
@@ -94,8 +94,8 @@ def dealt_commitment(table: Table, number: int) -> str:
 
 
 def _moving(table: Table, *postings: Posting) -> list[Posting]:
-    """The chips a change moves; a practice table's chips are play money and move none."""
-    return [] if table.practice else [p for p in postings if p.change]
+    """The chips a change moves; a practice table's and a tournament's chips are not the server's."""
+    return [] if table.practice or table.tournament else [p for p in postings if p.change]
 
 
 def _hosts(table: Table, user_id: int, may_manage: bool) -> bool:
@@ -281,6 +281,56 @@ def start(table: Table, user_id: int, may_manage: bool, now: float, round_pause:
     table.lobby_stacks = {}
     table.status = "playing"
     return _after_events(table, deal(table), now, round_pause)
+
+
+TournamentSeat = tuple[int, int, str, int]
+"""A tournament table's seat: (entrant, stack, name, computer number or 0 for a member)."""
+
+
+def tournament_table(
+    table_id: str,
+    guild_id: int,
+    channel_id: int,
+    stake: int,
+    players: Sequence[TournamentSeat],
+    away: Sequence[int],
+    turn_seconds: int,
+    now: float,
+    ref: str,
+) -> tuple[Table, list[Seat]]:
+    """A tournament's table for one round (not dealt yet), and its players' seats with their stacks."""
+    table = Table(
+        id=table_id,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        host_id=0,
+        stake=stake,
+        buy_in=stake * HOUSE_RULES.min_buy_in_stakes,
+        turn_seconds=turn_seconds,
+        last_activity=now,
+        away_rounds=10,
+        tournament=ref,
+    )
+    for entrant, _, name, number in players:
+        table.seats.append(entrant)
+        if number:
+            table.computers[entrant] = ComputerSeat("basic", number)
+        else:
+            table.names[entrant] = name
+    table.away = {u: 0 for u in away}
+    return table, [Seat(str(e), stack, name or None) for e, stack, name, _ in players]
+
+
+def tournament_round(table: Table, players: Sequence[Seat], pots: dict[Pot, int], now: float) -> Step:
+    """A tournament table's one round: dealt at once from the tournament's stacks, stake and pots.
+
+    The table stops after the round (its game ends, R8.2), and the tournament takes the stacks back.
+    """
+    table.game = Game(players, table.stake, pots=pots)
+    table.status = "playing"
+    table.stop_after_round = True
+    table.fair.commit(1)
+    return _after_events(table, deal(table), now, 0.0)
 
 
 def _engine_name(table: Table, seat: int) -> str | None:

@@ -47,6 +47,7 @@ from cogs.flipflop.play import (
 )
 from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
+from cogs.flipflop.tournament import TournamentCommands
 from cogs.newcomers import newcomer_wait
 from engine import HOUSE_RULES
 
@@ -118,6 +119,7 @@ class FlipFlop(
     HistoryCommands,
     AdminCommands,
     PrivacyCommands,
+    TournamentCommands,
     commands.GroupCog,
     group_name="flipflop",
     group_description="Play Flip Flop.",
@@ -153,6 +155,7 @@ class FlipFlop(
         """Bind the persistent controls; read saved tables (they resume once connected)."""
         controls.bind(self.bot, self.controls)
         self.coach.bind()
+        self.bind_tournaments()
         self.bot.runtime = self.runtime
         if self.bot.live is not None:
             languages = self.bot.languages
@@ -167,6 +170,7 @@ class FlipFlop(
         """Stop (a clean shutdown): pending table edits are made, within a bound, before Discord closes."""
         controls.unbind(self.bot)
         self.coach.unbind()
+        self.unbind_tournaments()
         await self.runtime.scheduler.close()
         await self.notifier.close()
         if self.recording:  # what the last edits found is recorded before the database closes
@@ -208,6 +212,7 @@ class FlipFlop(
     async def on_ready(self) -> None:
         if self.bot.harness.resume_on_ready:
             await self.runtime.resume()
+            await self.resume_tournaments()
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -487,7 +487,7 @@ class DiscordNotifier:
         for i, text in enumerate(chunks):
             again = bool(said.final) and i == len(chunks) - 1 and not table.practice and not threaded
             results.append(await self.post(table, text, play_again_view(table, t) if again else None))
-        if threaded and table.status == "closed":  # the channel's lobby shows how it ended
+        if threaded and table.status == "closed" and not table.tournament:  # the lobby shows how it ended
             self._spawn(self.wrap_up_thread(table, news, bool(said.final), t))
         return results
 

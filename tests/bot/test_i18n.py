@@ -211,7 +211,7 @@ SCRIPTS = {
 def test_rules_pages_are_in_the_languages_script_and_fit_an_embed(language: str) -> None:
     t = texts(language)
     pages = rules_pages(t)
-    assert len(pages) == len(PAGES) == 8
+    assert len(pages) == len(PAGES) == 9
     in_script = SCRIPTS[language]
     for number, page in enumerate(pages, start=1):
         assert 1 <= len(page.title) <= 256 and 1 <= len(page.body) <= 4096 and len(page.footer) <= 2048

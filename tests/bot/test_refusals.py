@@ -30,6 +30,7 @@ REFUSALS = {
     "LedgerError",
     "BadAmount",
     "SignInRefused",
+    "TournamentError",
 }
 """Errors raised as ``Name("code", **params)``."""
 FIXED = {"InsufficientChips", "DailyNotReady"}

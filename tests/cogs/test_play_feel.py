@@ -232,12 +232,12 @@ async def test_rules_are_short_private_pages_with_buttons(world: World) -> None:
     shown = await ann.slash(world.channel, "flipflop rules")
     assert shown.ephemeral
     page = shown.response
-    assert page.embeds[0].footer.text == "Page 1 of 8"
+    assert page.embeds[0].footer.text == "Page 1 of 9"
     assert "(R" not in (page.embeds[0].description or "")
     turned = await ann.click(page.message, label="Next ▶")
-    assert turned.response.embeds[0].footer.text == "Page 2 of 8"
+    assert turned.response.embeds[0].footer.text == "Page 2 of 9"
     back = await ann.click(turned.response.message, label="◀ Back")
-    assert back.response.embeds[0].footer.text == "Page 1 of 8"
+    assert back.response.embeds[0].footer.text == "Page 1 of 9"
 
 
 async def test_a_first_hand_ever_carries_one_tip(world: World) -> None:

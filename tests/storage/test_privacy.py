@@ -164,7 +164,10 @@ async def test_export_holds_every_row_about_them_and_hides_an_open_table(played:
     data = await privacy.export(h.db, ANN, now=9.0)
     assert data is not None and data["member"] == str(ANN) and data["exported_at"] == 9.0
     found = data["tables"]
-    assert set(found) == {t.table for t in PERSONAL_DATA}
+    assert set(found) == {t.table for t in PERSONAL_DATA} - {
+        "tournaments",
+        "tournament_results",
+    }  # never entered
     ledger_ids = [
         r[0]
         for r in await h.db.fetchall("SELECT id FROM ledger WHERE user_id = ? OR actor_id = ?", (ANN, ANN))

@@ -3,7 +3,8 @@
 Each file is one migration, applied whole in its own transaction by the
 store's runner, which records the version (SQLite's ``PRAGMA user_version``,
 PostgreSQL's ``schema_version`` table). Both dialects always have the same
-numbers, so one version means one schema on either store.
+numbers, so one version means one schema on either store. The numbers rise by one,
+without gaps: the runner applies every file newer than the database, in order.
 """
 
 from __future__ import annotations
@@ -28,14 +29,16 @@ def migrations(dialect: str) -> tuple[Migration, ...]:
     folder = resources.files(__name__) / dialect
     found = sorted((f for f in folder.iterdir() if f.name.endswith(".sql")), key=lambda f: f.name)
     out = tuple(Migration(int(f.name.split("_", 1)[0]), f.name, f.read_text(encoding="utf-8")) for f in found)
-    if [m.version for m in out] != list(range(1, len(out) + 1)):
+    numbers = [m.version for m in out]
+    expected = list(range(1, len(numbers) + 1))
+    if numbers != expected:
         raise RuntimeError(f"{dialect} migrations are not numbered 1, 2, …: {[m.name for m in out]}")
     return out
 
 
-SCHEMA_VERSION = len(migrations("sqlite"))
+SCHEMA_VERSION = migrations("sqlite")[-1].version
 """The schema this code reads and writes."""
-if len(migrations("postgres")) != SCHEMA_VERSION:
+if [m.version for m in migrations("postgres")] != [m.version for m in migrations("sqlite")]:
     raise RuntimeError("The sqlite and postgres migrations must have the same numbers.")
 
 

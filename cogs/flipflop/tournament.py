@@ -1,0 +1,156 @@
+"""``/flipflop tournament``: a sit-and-go opened in a channel, with Join, Leave, Start and Cancel.
+
+A mixin of the ``/flipflop`` group cog (``commands.FlipFlop``). The work is
+``bot.tournament``'s (entries, fees, seating, prizes) and the words
+``bot.presentation.tournament_page``'s; this layer only turns clicks into
+store calls and draws the one tournament message (in the server's language).
+Every refusal is a private answer in the member's language, and changes
+nothing: no fee is taken twice, late, or without the balance to pay it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+
+from bot.client import send_ephemeral
+from bot.i18n import Texts
+from bot.ledger import MAX_AMOUNT
+from bot.presentation.refusals import explain
+from bot.storage import StoreError
+from bot.tournament.model import (
+    MAX_LEVEL_ROUNDS,
+    MAX_SEATS,
+    MIN_LEVEL_ROUNDS,
+    MIN_SEATS,
+    Tournament,
+    TournamentError,
+    TournamentSettings,
+)
+from cogs.flipflop.controls import OUR_SIDE
+from cogs.flipflop.tournament_play import TournamentPlay
+from cogs.flipflop.tournament_view import TournamentButton, bind_clicks, tournament_view, unbind_clicks
+
+if TYPE_CHECKING:
+    from bot.client import FlipFlopBot
+
+Fee = app_commands.Range[int, 1, MAX_AMOUNT]
+Seats = app_commands.Range[int, MIN_SEATS, MAX_SEATS]
+LevelRounds = app_commands.Range[int, MIN_LEVEL_ROUNDS, MAX_LEVEL_ROUNDS]
+StartIn = app_commands.Range[int, 1, 1440]
+PAYOUT_CHOICES = [
+    app_commands.Choice(name="Winner takes all", value="winner"),
+    app_commands.Choice(name="65 / 35", value="65_35"),
+    app_commands.Choice(name="50 / 30 / 20", value="50_30_20"),
+]
+Op = Literal["join", "leave", "start", "cancel"]
+log = logging.getLogger("flipflop.tournament")
+
+
+class TournamentCommands(TournamentPlay):
+    """``/flipflop tournament`` and its buttons (mixed into the group cog)."""
+
+    bot: FlipFlopBot
+
+    def bind_tournaments(self) -> None:
+        """Answer the tournament buttons (persistent: they work after a restart)."""
+        bind_clicks(self.bot, self)
+        self.bot.add_dynamic_items(TournamentButton)
+        self.hear_tournament_tables()
+
+    def unbind_tournaments(self) -> None:
+        self.bot.remove_dynamic_items(TournamentButton)
+        unbind_clicks(self.bot)
+
+    @app_commands.command(name="tournament", description="Open a sit-and-go tournament in this channel.")
+    @app_commands.describe(
+        fee="Entry fee in chips (the prizes are the fees)",
+        seats="Seats, 6 to 25 (tables of 3 to 5)",
+        start_in="Minutes until it starts (empty: when every seat is taken)",
+        level_rounds="The stake rises every this many rounds",
+        computers="Computer players fill the empty seats at the start",
+        payout="How the prizes are split",
+    )
+    @app_commands.choices(payout=PAYOUT_CHOICES)
+    async def tournament(
+        self,
+        interaction: discord.Interaction,
+        fee: Fee,
+        seats: Seats = 9,
+        start_in: StartIn | None = None,
+        level_rounds: LevelRounds = 5,
+        computers: bool = True,
+        payout: str = "50_30_20",
+    ) -> None:
+        assert interaction.guild is not None and interaction.channel is not None
+        t = await self.bot.languages.reader(interaction)
+        start_at = _now() + 60 * start_in if start_in is not None else None
+        settings = TournamentSettings(
+            fee=fee,
+            seats=seats,
+            start="time" if start_at is not None else "full",
+            start_at=start_at,
+            level_rounds=level_rounds,
+            computers=computers,
+            payout=payout,
+        )
+        tid = f"{self.bot.rng.getrandbits(48):012x}"
+        tour = Tournament(tid, interaction.guild.id, interaction.channel.id, interaction.user.id, settings)
+        try:
+            tour = await self.tournaments.open(tour)
+        except (TournamentError, StoreError) as e:
+            await send_ephemeral(interaction, self._refusal(e, t))
+            return
+        server = await self.bot.languages.server_texts(interaction.guild.id)
+        await interaction.response.send_message(view=tournament_view(tour, server))
+        message = await interaction.original_response()
+        try:
+            await self.tournaments.update(tid, lambda tr: setattr(tr, "message_id", message.id))
+        except (TournamentError, StoreError):
+            log.warning("Tournament %s: its message id was not saved", tid)
+        tour.message_id = message.id
+        self.arm_start(tour)
+
+    def _refusal(self, error: BaseException, t: Texts) -> str:
+        if isinstance(error, StoreError):
+            log.warning("A tournament click was refused for a database fault: %s", error)
+            return t.gettext(OUR_SIDE)
+        return explain(error, t)
+
+    async def on_tournament(self, interaction: discord.Interaction, tid: str, op: str) -> None:
+        """A button: the message shows the change, or the member reads why not (privately)."""
+        user = interaction.user
+        manages = bool(interaction.permissions and interaction.permissions.manage_guild)
+        store = self.tournaments
+        try:
+            if op == "join":
+                tour = await store.join(tid, user.id, user.display_name)
+                if tour.full:
+                    tour = await store.start(tid, self.bot.rng)
+            elif op == "leave":
+                tour = await store.leave(tid, user.id)
+            else:
+                current = await store.load(tid)
+                if current is None or current.status not in ("open", "running"):
+                    raise TournamentError("tournament_gone")
+                current.check_manager(user.id, manages)
+                if op == "stop":
+                    tour = await store.update(tid, Tournament.stop)
+                    await self.close_tournament_tables(tour, user.id)
+                else:
+                    tour = await (store.start(tid, self.bot.rng) if op == "start" else store.cancel(tid))
+        except (TournamentError, StoreError) as e:
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(interaction, self._refusal(e, t))
+            return
+        server = await self.bot.languages.server_texts(tour.guild_id)
+        await interaction.response.edit_message(view=tournament_view(tour, server))
+        if tour.status == "running":
+            await self.deal_tournament(tour)
+
+
+def _now() -> float:
+    return discord.utils.utcnow().timestamp()

@@ -1,0 +1,212 @@
+"""A running tournament's tables: each round dealt at every table (a thread each), then the next.
+
+The table runtime plays every table like any other (members' hands, computer
+players, the away rules, the turn timer); a tournament table holds
+tournament chips, never the ledger's, and stops after one round. When a
+table's round ends (or its thread is lost: its stacks are settled as the
+rules settle a closed table), the runtime says so (``TableRuntime.closing``)
+and the stacks go back to the tournament. When every table's round is in,
+the tournament counts it, puts out who can not pay the stake, rebalances
+(seats move between rounds only, chips with them) and deals the next round;
+the standings message is edited each time. After a restart, the tables of
+the current round that are neither open nor played are dealt again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bot.runtime import NOTHING_SHOWN, Outcome, Shown, TableRuntime
+from bot.storage import StoreError
+from bot.table.model import Table
+from bot.tournament.model import Tournament, TournamentError
+from bot.tournament.store import TournamentStore
+from cogs.flipflop.tournament_view import tournament_view
+from engine.events import Pot
+
+if TYPE_CHECKING:
+    from bot.client import FlipFlopBot
+    from cogs.flipflop.notifier import DiscordNotifier
+
+log = logging.getLogger("flipflop.tournament")
+POTS: dict[str, Pot] = {"game": "game", "flip": "flip", "flop": "flop"}
+
+
+def ref_of(tour: Tournament, table: int) -> str:
+    """A runtime table's tournament reference: ``<tournament>:<table>:<round>``."""
+    return f"{tour.id}:{table}:{tour.round}"
+
+
+def round_result(table: Table) -> tuple[dict[int, int], dict[str, int], set[int]]:
+    """The stacks and carried pots a tournament table ended its round with, and who was away or gone.
+
+    A table closed mid-round (its thread lost) is settled as the rules settle a closed table (R8.3).
+    """
+    game = table.game
+    if game is None:
+        return {}, {}, set()
+    gone = {int(p) for p in game.order if p not in game.seated or table.leaves_after_round(p)}
+    if game.in_round:
+        return dict(table.refunds()), {}, set(table.away) | gone
+    stacks = {int(p): game.stacks.get(p, 0) for p in game.order}
+    return stacks, {str(k): v for k, v in game.pots.items() if v}, set(table.away) | gone
+
+
+class TournamentPlay(commands.Cog):
+    """Deals a running tournament's rounds at the runtime's tables (mixed into the group cog)."""
+
+    bot: FlipFlopBot
+    runtime: TableRuntime
+    notifier: DiscordNotifier
+
+    @property
+    def tournaments(self) -> TournamentStore:
+        """The tournaments in the bot's store (made on first use)."""
+        store: TournamentStore | None = getattr(self, "_tournaments", None)
+        if store is None:
+            store = TournamentStore(self.bot.ledger, clock=lambda: discord.utils.utcnow().timestamp())
+            self._tournaments = store
+        return store
+
+    def hear_tournament_tables(self) -> None:
+        """Be told when a tournament table closes."""
+        self._recording: set[asyncio.Future[None]] = set()
+        self.runtime.closing.append(self._table_closed)
+
+    def _table_closed(self, table: Table) -> None:
+        task = asyncio.ensure_future(self.record_table(table))
+        self._recording.add(task)
+        task.add_done_callback(self._recording.discard)
+
+    async def record_table(self, table: Table) -> None:
+        """A table's round is over: its stacks back to the tournament; the next round when all are in."""
+        assert table.tournament is not None
+        tid, number, dealt = table.tournament.split(":")
+        n, rnd = int(number), int(dealt)
+        stacks, pots, away = round_result(table)
+        advanced = []
+
+        def step(t: Tournament) -> None:
+            if t.status != "running" or t.round != rnd or t.played.get(n, 1):
+                return  # told twice, or after a restart dealt it again
+            for e in t.tables[n]:
+                t.entrants[e].away = e > 0 and e in away
+            if t.table_round_ended(n, {e: stacks.get(e, 0) for e in t.tables[n]}, pots):
+                t.advance()
+                advanced.append(True)
+                if t.status == "running" and not t.can_go_on():
+                    t.stop()
+
+        try:
+            tour = await self.tournaments.update(tid, step)
+        except (TournamentError, StoreError, ValueError):
+            log.exception("Tournament %s: table %s's round %s could not be recorded", tid, n, rnd)
+            return
+        await self.show_tournament(tour)
+        if advanced and tour.status == "running":
+            await self.deal_tournament(tour)
+
+    async def show_tournament(self, tour: Tournament) -> None:
+        """Edit the tournament's message to show it now (standings, level, moves, prizes)."""
+        if tour.message_id is None:
+            return
+        t = await self.bot.languages.server_texts(tour.guild_id)
+        channel = self.bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
+        try:
+            await channel.get_partial_message(tour.message_id).edit(view=tournament_view(tour, t))
+        except discord.HTTPException as e:
+            log.warning("Tournament %s: could not edit its message (%s %s)", tour.id, e.status, e.code)
+
+    async def deal_tournament(self, tour: Tournament) -> None:
+        """Deal the round at every table not yet dealt or played (after a start, a round, a restart)."""
+        settings = await self.bot.ledger.settings(tour.guild_id)
+        for n, players in list(tour.tables.items()):
+            ref = ref_of(tour, n)
+            if tour.played.get(n) or any(t.tournament == ref for t in self.runtime.tables.values()):
+                continue
+            thread = await self._thread(tour, n)
+            if thread is None:
+                continue
+            seats = [(e, tour.entrants[e].stack, tour.names.get(e, ""), -e if e < 0 else 0) for e in players]
+            carried = {POTS[k]: v for k, v in tour.pots.get(n, {}).items() if k in POTS}
+            away = [e for e in players if e > 0 and tour.entrants[e].away]
+
+            async def post(outcome: Outcome) -> Shown:
+                posted = await self.notifier.post_table(outcome.table)
+                if posted is not None:
+                    await self.runtime.placed(outcome.table.id, posted)
+                return NOTHING_SHOWN  # the deal is told on the command's way out
+
+            await self.runtime.open_tournament_table(
+                ref, tour.guild_id, thread, seats, tour.stake, carried, settings.turn_seconds, away, reply=post
+            )
+
+    async def _thread(self, tour: Tournament, n: int) -> int | None:
+        """The table's thread: the one it had, or a new one from the tournament's channel."""
+        known = tour.threads.get(n)
+        if known is not None and self.bot.get_channel(known) is not None:
+            return known
+        channel = self.bot.get_channel(tour.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        try:
+            thread = await channel.create_thread(
+                name=f"🏆 {tour.id} · {n}", type=discord.ChannelType.public_thread, auto_archive_duration=1440
+            )
+        except discord.HTTPException as e:
+            log.warning(
+                "Tournament %s: could not open table %s's thread (%s %s)", tour.id, n, e.status, e.code
+            )
+            return None
+        tour.threads[n] = thread.id
+        await self.tournaments.update(tour.id, lambda t: t.threads.__setitem__(n, thread.id))
+        return thread.id
+
+    async def close_tournament_tables(self, tour: Tournament, actor: int) -> None:
+        """A stopped tournament's tables close now (their round is given up; the prizes are paid)."""
+        for table in [
+            t for t in self.runtime.tables.values() if (t.tournament or "").startswith(f"{tour.id}:")
+        ]:
+            try:
+                await self.runtime.close_by_manager(table.id, actor)
+            except Exception:  # one table that will not close must not keep the others open
+                log.exception("Tournament %s: table %s did not close", tour.id, table.id)
+
+    def arm_start(self, tour: Tournament) -> None:
+        """A tournament that starts at a time: a timer that starts it then (or cancels it, refunded)."""
+        if tour.settings.start_at is not None:
+            task = asyncio.ensure_future(self._start_at(tour.id, tour.settings.start_at))
+            self._recording.add(task)
+            task.add_done_callback(self._recording.discard)
+
+    async def _start_at(self, tid: str, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - discord.utils.utcnow().timestamp()))
+        tour = await self.tournaments.load(tid)
+        if tour is None or tour.status != "open":
+            return  # started when full, or cancelled
+        try:
+            tour = await self.tournaments.start(tid, self.bot.rng)
+        except TournamentError as e:  # too few without computers, or the house short: the fees go back
+            log.info("Tournament %s did not start at its time (%s); cancelled", tid, e.code)
+            tour = await self.tournaments.cancel(tid)
+        await self.show_tournament(tour)
+        if tour.status == "running":
+            await self.deal_tournament(tour)
+
+    async def resume_tournaments(self) -> None:
+        """After a restart: each running tournament's round dealt where it is not in play, timers again.
+
+        An open tournament that starts at a time gets its timer back (a time already past starts it now).
+        """
+        for tour in await self.tournaments.unfinished():
+            if not self.bot.owns_guild(tour.guild_id):
+                continue
+            if tour.status == "running":
+                await self.deal_tournament(tour)
+            else:
+                self.arm_start(tour)

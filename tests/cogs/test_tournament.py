@@ -1,0 +1,317 @@
+"""``/flipflop tournament`` through simcord: opening, entries and their refusals, start, cancel, audit."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.audit import audit_guild
+from bot.ledger import HOUSE_ID
+from bot.tournament.model import Tournament
+from cogs.flipflop.tournament_play import TournamentPlay
+from tests.cogs.helpers import buttons, displayed, message
+from tests.cogs.test_restart import restart
+from tests.conftest import World
+
+
+async def clean(world: World) -> None:
+    audit = await audit_guild(world.bot.ledger, world.guild.id)
+    assert audit.ok and audit.difference == 0, audit.lines()
+
+
+async def balance(world: World, member: simcord.MemberActor) -> int:
+    return await world.bot.ledger.balance(world.guild.id, member.id)
+
+
+async def shown(world: World) -> Any:
+    """The tournament message as it is now."""
+    rows = await world.bot.db.fetchall("SELECT state, version FROM tournaments ORDER BY updated_at DESC")
+    tour = Tournament.from_json(str(rows[0][0]))
+    assert tour.message_id is not None
+    return message(world, world.channel.id, tour.message_id)
+
+
+async def opened(world: World, host: simcord.MemberActor, **options: Any) -> Any:
+    result = await host.slash(world.channel, "flipflop tournament", **options)
+    assert not result.ephemeral, result.response.content if result.response else result
+    return result.response.message
+
+
+async def test_entries_refusals_and_cancel_refund_every_fee(world: World) -> None:
+    ann, ben, cat, dan = world.members[:4]
+    lobby = await opened(world, ann, fee=100, seats=8, computers=False)
+    text = displayed(lobby)
+    assert "open for entries" in text and "100 chips" in text and "Entered (0/8)" in text
+    assert {"Join", "Leave", "Start", "Cancel"} <= set(buttons(lobby))
+    joined = await ann.click(lobby, label="Join")
+    assert not joined.ephemeral and await balance(world, ann) == 900
+    assert "Entered (1/8)" in displayed(await shown(world))
+    twice = await ann.click(lobby, label="Join")
+    assert twice.ephemeral and "already entered" in twice.response.content
+    assert await balance(world, ann) == 900
+    await world.bot.ledger.take(world.guild.id, ben.id, 950, world.admin.id)
+    poor = await ben.click(lobby, label="Join")
+    assert poor.ephemeral and "entry fee is 100 chips, but your balance is 50" in poor.response.content
+    assert await balance(world, ben) == 50
+    await cat.click(lobby, label="Join")
+    left = await cat.click(lobby, label="Leave")
+    assert not left.ephemeral and await balance(world, cat) == 1000
+    not_in = await dan.click(lobby, label="Leave")
+    assert not_in.ephemeral and "not entered" in not_in.response.content
+    early = await dan.click(lobby, label="Start")
+    assert early.ephemeral and "Only the host" in early.response.content
+    too_few = await ann.click(lobby, label="Start")
+    assert too_few.ephemeral and "at least 6 players; 1 entered" in too_few.response.content
+    await clean(world)
+    stranger = await dan.click(lobby, label="Cancel")
+    assert stranger.ephemeral and "Only the host" in stranger.response.content
+    cancelled = await ann.click(lobby, label="Cancel")
+    assert not cancelled.ephemeral and await balance(world, ann) == 1000
+    assert "cancelled" in displayed(await shown(world))
+    assert not buttons(await shown(world))  # no more entries (late ones: tests/storage)
+    await clean(world)
+
+
+async def test_two_tournaments_in_one_channel(world: World) -> None:
+    ann, ben = world.members[:2]
+    await opened(world, ann, fee=10)
+    second = await ben.slash(world.channel, "flipflop tournament", fee=20)
+    assert second.ephemeral and "already a tournament in this channel" in second.response.content
+    other = world.guild.create_text_channel("other")
+    elsewhere = await ben.slash(other, "flipflop tournament", fee=20)
+    assert not elsewhere.ephemeral
+
+
+async def test_it_starts_when_full(simcord_env: simcord.Env) -> None:
+    world = World(simcord_env, members=6)
+    lobby = await opened(world, world.members[0], fee=50, seats=6, computers=False, payout="winner")
+    for m in world.members:
+        assert not (await m.click(lobby, label="Join")).ephemeral
+    text = displayed(await shown(world))
+    assert "round 1" in text and "Standings" in text and "table 1" in text and "table 2" in text
+    assert "stack 1,000" in text and set(buttons(await shown(world))) == {"Stop (prizes by the stacks)"}
+    assert await balance(world, world.members[0]) == 950
+    await clean(world)
+
+
+async def test_the_host_starts_early_and_computers_fill_the_seats(world: World) -> None:
+    ann, ben = world.members[:2]
+    house = await world.bot.ledger.balance(world.guild.id, HOUSE_ID)
+    lobby = await opened(world, ann, fee=20, seats=11, payout="65_35")
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    started = await ann.click(lobby, label="Start")
+    assert not started.ephemeral
+    text = displayed(await shown(world))
+    assert (
+        "🤖 Basic 9" in text and "table 3" in text and "Level 1: stake **10** · 3 tables · 11 players" in text
+    )
+    assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == house - 9 * 20
+    await clean(world)
+
+
+async def tournament_now(world: World) -> Tournament:
+    rows = await world.bot.db.fetchall("SELECT state, version FROM tournaments ORDER BY updated_at DESC")
+    return Tournament.from_json(str(rows[0][0]), int(rows[0][1]))
+
+
+def seated_once(world: World) -> None:
+    """No entrant sits at two of the tournament's open tables."""
+    rt = world.bot.runtime
+    assert rt is not None
+    seats = [s for t in rt.tables.values() if t.tournament for s in t.seats]
+    assert len(seats) == len(set(seats)), seats
+
+
+async def play_out(world: World, rounds: int = 2000, step: float = 10) -> tuple[Tournament, list[str]]:
+    """Let the clock run (members time out and go away; computers play) until the tournament ends."""
+    shapes: list[str] = []
+    # One virtual second may play whole rounds at every table (computers and away members move at
+    # once): on a loaded machine that is more real time than simcord's default 5 s to settle.
+    world.env.settle_timeout = max(world.env.settle_timeout, 30.0)
+    for _ in range(rounds):
+        tour = await tournament_now(world)
+        if tour.status != "running":
+            return tour, shapes
+        assert tour.chips() == len(tour.entrants) * 1000
+        shape = f"{tour.round}:" + "+".join(str(len(s)) for s in tour.tables.values())
+        if not shapes or shapes[-1] != shape:
+            shapes.append(shape)
+        seated_once(world)
+        await clean(world)
+        await world.env.advance_time(step)
+    raise AssertionError(f"the tournament did not end: {shapes}")
+
+
+async def test_a_tournament_with_computers_is_played_to_its_prizes(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=9, level_rounds=1, payout="50_30_20")
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    house = await balance_of_house(world)
+    await ann.click(lobby, label="Start")
+    tour = await tournament_now(world)
+    assert sorted(len(s) for s in tour.tables.values()) == [4, 5] and len(tour.threads) == 2
+    tour, shapes = await play_out(world)
+    assert tour.status == "finished" and tour.round >= 2, shapes
+    prizes = await world.bot.db.fetchall(
+        "SELECT SUM(change) FROM ledger WHERE reason = 'tournament_prize' AND reference = ?", (tour.id,)
+    )
+    assert prizes == [(900,)]
+    assert (
+        await balance(world, ann) + await balance(world, ben) + await balance_of_house(world) == 2000 + house
+    )
+    text = displayed(await shown(world))
+    assert "finished" in text and "Prizes" in text
+    await clean(world)
+
+
+async def balance_of_house(world: World) -> int:
+    return await world.bot.ledger.balance(world.guild.id, HOUSE_ID)
+
+
+async def test_twenty_five_entrants_with_computers_to_the_end(
+    simcord_env: simcord.Env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The limit: 25 seats (4 members, 21 computers), every step conserved, no seat at two tables."""
+    world = World(simcord_env, members=4)
+    started = time.perf_counter()
+    lobby = await opened(world, world.members[0], fee=40, seats=25, level_rounds=2)
+    for m in world.members:
+        await m.click(lobby, label="Join")
+    await world.members[0].click(lobby, label="Start")
+    tour = await tournament_now(world)
+    assert len(tour.entrants) == 25 and len(tour.tables) == 5 and len(tour.threads) == 5
+    virtual = simcord_env.now()
+    tour, shapes = await play_out(world, rounds=20000, step=1)
+    seconds = time.perf_counter() - started
+    assert tour.status == "finished" and sum(tour.prizes().values()) == 1000
+    with capsys.disabled():
+        print(
+            f"\n25 entrants: {tour.round} rounds, {seconds:.1f} s wall time,"
+            f" {(simcord_env.now() - virtual).total_seconds() / 60:.0f} virtual minutes;"
+            f" tables over time (round:sizes) {' '.join(shapes)}"
+        )
+    await clean(world)
+
+
+async def stop_and_restart(world: World, db_path: Path) -> None:
+    """The process stops (its timers with it) and a new one starts on the same database."""
+    rt = world.bot.runtime
+    assert rt is not None
+    await rt.scheduler.close()  # a stopped process has no timers left to fire
+    await restart(world, db_path)
+
+
+async def test_a_restart_mid_round_and_mid_rebalance_carries_on(
+    world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=11, level_rounds=1)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    await stop_and_restart(
+        world, db_path
+    )  # mid-round: the runtime resumes the tables, the tournament follows
+    assert (await tournament_now(world)).status == "running"
+    stalled: list[int] = []
+
+    async def not_now(self: TournamentPlay, tour: Tournament) -> None:
+        stalled.append(tour.round)  # the round is counted and the seats moved, but nothing is dealt
+
+    monkeypatch.setattr(TournamentPlay, "deal_tournament", not_now)
+    world.env.settle_timeout = max(world.env.settle_timeout, 30.0)
+    for _ in range(200):
+        if stalled:
+            break
+        await world.env.advance_time(5)
+    tour = await tournament_now(world)
+    assert stalled and tour.status == "running" and not any(tour.played.values())
+    rt = world.bot.runtime
+    assert rt is not None and not [t for t in rt.tables.values() if t.tournament]
+    monkeypatch.undo()
+    await stop_and_restart(world, db_path)  # the bot stopped between the rebalance and the next deal
+    tables = [t for t in world.bot.runtime.tables.values() if t.tournament]  # type: ignore[union-attr]
+    assert sorted(len(t.seats) for t in tables) == sorted(len(s) for s in tour.tables.values())
+    tour, shapes = await play_out(world)
+    assert tour.status == "finished"
+    await clean(world)
+
+
+async def test_a_deleted_table_thread_settles_its_round_and_play_goes_on(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=9, level_rounds=1)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    tour = await tournament_now(world)
+    world.env.backend.delete_channel(tour.threads[1])  # the gateway says THREAD_DELETE
+    await world.env.settle()
+    after = await tournament_now(world)
+    assert after.chips() == 9000 and (after.played.get(1) or after.round > tour.round)
+    tour, shapes = await play_out(world)
+    assert tour.status == "finished"
+    await clean(world)
+
+
+async def test_the_host_stops_it_and_the_stacks_decide_the_prizes(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, payout="65_35")
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    running = await shown(world)
+    refused = await ben.click(running, label="Stop (prizes by the stacks)")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    stopped = await ann.click(running, label="Stop (prizes by the stacks)")
+    assert not stopped.ephemeral
+    tour = await tournament_now(world)
+    assert tour.status == "finished" and tour.stopped
+    rt = world.bot.runtime
+    assert rt is not None and not [t for t in rt.tables.values() if t.tournament]
+    paid = await world.bot.db.fetchall("SELECT SUM(change) FROM ledger WHERE reason = 'tournament_prize'")
+    assert paid == [(600,)]
+    assert "placed by their stacks" in displayed(await shown(world))
+    await clean(world)
+
+
+async def test_a_timed_start_fills_with_computers_or_is_called_off(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=7, start_in=5)
+    assert "Starts <t:" in displayed(lobby)
+    await ann.click(lobby, label="Join")
+    await world.env.advance_time(299)
+    assert (await tournament_now(world)).status == "open"
+    await world.env.advance_time(2)
+    tour = await tournament_now(world)
+    assert tour.status == "running" and len(tour.entrants) == 7
+    other = world.guild.create_text_channel("other")
+    result = await ben.slash(other, "flipflop tournament", fee=50, start_in=1, computers=False)
+    await ben.click(result.response.message, label="Join")
+    assert await balance(world, ben) == 950
+    await world.env.advance_time(61)
+    rows = await world.bot.db.fetchall("SELECT status FROM tournaments WHERE channel_id = ?", (other.id,))
+    assert rows == [("cancelled",)] and await balance(world, ben) == 1000
+    await clean(world)
+
+
+async def test_the_season_leaderboard_and_ratings_count_tournaments(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, payout="winner")
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    await ann.click(await shown(world), label="Stop (prizes by the stacks)")
+    rated = await world.bot.db.fetchall("SELECT user_id FROM ratings ORDER BY user_id")
+    assert {ann.id, ben.id} <= {r[0] for r in rated}
+    board = await ann.slash(world.channel, "leaderboard", season="current")
+    assert not board.ephemeral
+    fields = {f.name: f.value for f in board.response.embeds[0].fields}
+    assert "1 played" in fields["Tournaments this season"]
+    results = await world.bot.db.fetchall("SELECT COUNT(*) FROM tournament_results")
+    assert results == [(2,)]
