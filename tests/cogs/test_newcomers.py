@@ -130,8 +130,8 @@ async def test_play_again_asks_the_same(world: World) -> None:
     table = await open_table(world, [ann, ben, cat])
     rt = world.bot.runtime
     assert rt is not None and table.game is not None and table.game.to_act is not None
-    await rt.tell(await rt.act(table.id, int(table.game.to_act), table.seq, Drop(table.game.to_act)))
-    await rt.tell(await rt.stop(table.id, ann.id, may_manage=False))
+    await rt.act(table.id, int(table.game.to_act), table.seq, Drop(table.game.to_act))
+    await rt.stop(table.id, ann.id, may_manage=False)
     final = next(m for m in world.channel.history() if "Final standings" in (m.content or ""))
     fresh = world.guild.add_member(world.env.create_user("fresh"))
     refused = await fresh.click(final, label="Play again")
