@@ -142,8 +142,9 @@ class TournamentPlay(commands.Cog):
                     await self.runtime.placed(outcome.table.id, posted)
                 return NOTHING_SHOWN  # the deal is told on the command's way out
 
+            turn = settings.turn_seconds
             await self.runtime.open_tournament_table(
-                ref, tour.guild_id, thread, seats, tour.stake, carried, settings.turn_seconds, away, reply=post
+                ref, tour.guild_id, thread, seats, tour.stake, carried, turn, away, reply=post
             )
 
     async def _thread(self, tour: Tournament, n: int) -> int | None:
