@@ -1,4 +1,4 @@
-"""Who may take chips, and how often a member may open a table (issue #36: alts can not farm).
+"""Who may take chips, and how often a member may open a table (so alt accounts can not farm chips).
 
 Pure: the client's edge reads a member's account age and join date from Discord and
 hands them over as seconds; these checks answer with a ``Refusal`` (its sentence in

@@ -212,9 +212,9 @@ class StrongStrategy:
         self.search_spreads = search_spreads
         self.weigh = weigh
         """Weigh sampled hands by likelihoods of all each opponent did (``sample_weighted``). On by
-        default since issue 37's keep_z: it gives the true hands more probability
-        (``bench/inference_bench.py``) and, with the basic move kept within the noise, narrowed
-        peek − strong on the tuning seeds (see the README's figures); ``False``: the hard rules only."""
+        default: it gives the true hands more probability (``bench/inference_bench.py``) and, with
+        the basic move kept within the noise (``keep_z``), narrowed peek − strong on the tuning
+        seeds (see the README's figures); ``False``: the hard rules only."""
         self.keep_z = keep_z
         """The basic move is played unless another beats it by more than ``keep_z`` standard errors of the
         play-outs (``engine.ai.search.keep_basic``); 0: the best estimate, however close."""

@@ -1,4 +1,5 @@
-"""Issue #36: chips wait for an account of some age and some time in the server; tables for a cooldown.
+"""Against farming by alt accounts: chips wait for an account of some age and time in the server;
+tables wait for a cooldown.
 
 Every refusal is private, says why and when (a Discord timestamp), and changes nothing.
 simcord's members are created, and join, as the test begins: each test here turns the
