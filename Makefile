@@ -20,8 +20,19 @@ $(STAMP_RUN): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(STAMP_TEST): $(BUILD_INPUTS) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+# `make test` installs in two steps so the slow one overlaps other work: the test tools and
+# every dependency first (scripts/requirements.py reads them from pyproject.toml), then the
+# package itself, compiling the engine (one core, about 50 s) with the build tools just
+# installed, while the linters and the engine's pure pass run beside it (below).
+STAMP_DEPS := $(VENV)/.installed-test-deps
+$(STAMP_DEPS): pyproject.toml scripts/requirements.py | $(BIN)/python
+	$(BIN)/python scripts/requirements.py test > $(VENV)/requirements-test.txt
+	$(BIN)/python -m pip install --quiet -r $(VENV)/requirements-test.txt
+	touch $@
+
+# mypyc keeps its own cache, apart from the linters' mypy running at the same time.
+$(STAMP_TEST): $(BUILD_INPUTS) $(STAMP_DEPS)
+	MYPY_CACHE_DIR=build/mypyc-cache $(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@ $(STAMP_RUN)
 
 $(STAMP_PLAY): $(BUILD_INPUTS) | $(BIN)/python
@@ -40,18 +51,16 @@ JOBS ?= 4
 XDIST = -n $(JOBS) --maxschedchunk 2
 # The rules once more from their sources: the compiled and the plain engine must agree. The
 # statistical tests (the shuffle, never compiled) run in the main pass: once is enough. This pass
-# runs in one process beside the main one, on the CPU the main pass leaves idle while its e2e
-# tests wait on a real process; its output follows the main pass's, and either failing fails.
+# and the linters start first, beside the engine's compilation (which uses one core); their
+# output follows the main pass's, and any of the three failing fails `make test`.
 PURE_LOG := $(VENV)/pure-engine.log
-# The linters run first, beside the suite, on the CPU its e2e tests leave idle; their output comes
-# after the suite's, and any of the three failing fails `make test`.
 LINT_LOG := $(VENV)/lint.log
-test: $(STAMP_TEST)
-	@( $(BIN)/ruff check engine bot cogs tests bench setup.py && $(BIN)/mypy --strict engine bot cogs ) \
+test: $(STAMP_DEPS)
+	@( $(BIN)/ruff check engine bot cogs tests bench scripts setup.py && $(BIN)/mypy --strict engine bot cogs ) \
 		> $(LINT_LOG) 2>&1 & lint=$$!; \
 	FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q -p no:cacheprovider -m "not statistical" tests/engine \
 		> $(PURE_LOG) 2>&1 & pure=$$!; \
-	$(BIN)/python -m pytest $(XDIST); main=$$?; \
+	$(MAKE) --no-print-directory $(STAMP_TEST) && $(BIN)/python -m pytest $(XDIST); main=$$?; \
 	wait $$lint; lint_status=$$?; wait $$pure; pure_status=$$?; \
 	echo "== ruff and mypy --strict =="; cat $(LINT_LOG); \
 	echo "== the engine from its sources (FLIPFLOP_PURE_ENGINE=1) =="; cat $(PURE_LOG); \
