@@ -16,7 +16,7 @@ import enum
 import logging
 import weakref
 from collections.abc import Awaitable, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, Self
 
 import discord
 
@@ -225,14 +225,14 @@ class _Guarded:
         return True
 
 
-class LobbyButton(
-    _Guarded,
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:l:(?P<tid>[0-9a-f]+):(?P<op>join|leave|start|cancel|removecpu)",
-):
-    """A button on the lobby message."""
+class OpButton:
+    """A button coded ``ff:<CODE>:<table>:<op>``: made from the two, read back from its custom id.
 
-    kind = Kind.LOBBY
+    Mixed in before ``discord.ui.DynamicItem`` (whose template matches the code), so each kind of
+    button states only its code, its template and what a click does.
+    """
+
+    CODE: ClassVar[str]
 
     def __init__(
         self,
@@ -242,16 +242,28 @@ class LobbyButton(
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         emoji: str | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"ff:l:{tid}:{op}")
-        )
+        custom_id = f"ff:{self.CODE}:{tid}:{op}"
+        button = discord.ui.Button[Any](label=label, style=style, emoji=emoji, custom_id=custom_id)
+        super().__init__(button)  # type: ignore[call-arg]  # the DynamicItem's, next in a button's order
         self.tid, self.op = tid, op
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> LobbyButton:
+    ) -> Self:
         return cls(match["tid"], match["op"])
+
+
+class LobbyButton(
+    OpButton,
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ff:l:(?P<tid>[0-9a-f]+):(?P<op>join|leave|start|cancel|removecpu)",
+):
+    """A button on the lobby message."""
+
+    CODE = "l"
+    kind = Kind.LOBBY
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answered(interaction, handler_of(interaction).on_lobby(interaction, self.tid, self.op, ""))
@@ -291,32 +303,15 @@ class LobbySelect(
 
 
 class TableButton(
+    OpButton,
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay|back|fair|activity)",
 ):
     """A button on the public table message (``fair`` also on the lobby: it only answers privately)."""
 
+    CODE = "t"
     kind = Kind.TABLE
-
-    def __init__(
-        self,
-        tid: str,
-        op: str,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"ff:t:{tid}:{op}")
-        )
-        self.tid, self.op = tid, op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> TableButton:
-        return cls(match["tid"], match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answered(interaction, handler_of(interaction).on_table(interaction, self.tid, self.op))

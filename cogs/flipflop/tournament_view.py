@@ -10,7 +10,7 @@ import discord
 from bot.i18n import Texts
 from bot.presentation.tournament_page import tournament_page
 from bot.tournament.model import Tournament
-from cogs.flipflop.controls import label
+from cogs.flipflop.controls import OpButton, label
 from cogs.flipflop.layout import layout
 
 
@@ -26,29 +26,13 @@ _handlers: weakref.WeakValueDictionary[int, Clicks] = weakref.WeakValueDictionar
 
 
 class TournamentButton(
+    OpButton,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ff:tn:(?P<tid>[0-9a-f]+):(?P<op>join|leave|start|cancel|stop)",
 ):
     """A button on a tournament's message."""
 
-    def __init__(
-        self,
-        tid: str,
-        op: str,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=f"ff:tn:{tid}:{op}")
-        )
-        self.tid, self.op = tid, op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-    ) -> TournamentButton:
-        return cls(match["tid"], match["op"])
+    CODE = "tn"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = _handlers.get(id(interaction.client))

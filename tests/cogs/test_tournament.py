@@ -17,6 +17,10 @@ from tests.cogs.helpers import buttons, displayed, message
 from tests.cogs.test_restart import restart
 from tests.conftest import World
 
+# A click here may deal five tables at once: on a busy machine that takes more than simcord's
+# default 5 s of real time to settle (the tests fail slow, not wrong, without this).
+pytestmark = pytest.mark.simcord(settle_timeout=30.0)
+
 
 async def clean(world: World) -> None:
     audit = await audit_guild(world.bot.ledger, world.guild.id)

@@ -228,13 +228,18 @@ async def open_game(fake: FakeDiscord, bot: BotProcess) -> None:
 
 
 async def play_turn(
-    fake: FakeDiscord, bot: BotProcess, kill_after_draw: bool = False, may_drop: bool = True
+    fake: FakeDiscord,
+    bot: BotProcess,
+    kill_after_draw: bool = False,
+    may_drop: bool = True,
+    drop_at: int = 15,
 ) -> None:
+    """One turn of the member to act: drop with a hand worth ``drop_at`` or less, else draw and discard."""
     uid = to_act(bot)
     assert uid is not None
     hand = await hand_of(fake, bot, uid)
     value = int(hand["content"].split("value **")[1].split("**")[0])
-    if value <= 15 and control(hand, ":drop") is not None and may_drop and not kill_after_draw:
+    if value <= drop_at and control(hand, ":drop") is not None and may_drop and not kill_after_draw:
         await act(fake, uid, hand, ":drop")
         return
     stale = json.loads(json.dumps(hand))  # the message as the player's client still shows it

@@ -138,6 +138,12 @@ async def shards(
         await fake.stop()
 
 
+DROP_AT = 30
+"""After the kill, members drop with any hand worth this or less: rounds end in a few turns, so the
+two games reach their final standings in many deals rather than a few long rounds (the long
+rounds, stock run out and all, are played by tests/e2e/test_crash.py)."""
+
+
 async def step(fake: FakeDiscord, bot: ShardProcess) -> bool:
     """One move at the process's table (or wait for the next deal); False once its game is over."""
     if bot.table() is None:
@@ -145,7 +151,7 @@ async def step(fake: FakeDiscord, bot: ShardProcess) -> bool:
     if to_act(bot) is None:  # between rounds: the owning process deals the next one
         await wait_for(lambda: bot.table() is None or to_act(bot) is not None, 15)
         return True
-    await play_turn(fake, bot)
+    await play_turn(fake, bot, drop_at=DROP_AT)
     return True
 
 
