@@ -17,8 +17,9 @@ from tests.cogs.helpers import buttons, displayed, message
 from tests.cogs.test_restart import restart
 from tests.conftest import World
 
-# A click here may deal five tables at once: on a busy machine that takes more than simcord's
-# default 5 s of real time to settle (the tests fail slow, not wrong, without this).
+# A click here may deal five tables at once, and one virtual second may play whole rounds at every
+# table: on a busy machine that takes more than simcord's default 5 s of real time to settle (the
+# tests fail slow, not wrong, without this).
 pytestmark = pytest.mark.simcord(settle_timeout=30.0)
 
 
@@ -134,9 +135,6 @@ def seated_once(world: World) -> None:
 async def play_out(world: World, rounds: int = 2000, step: float = 10) -> tuple[Tournament, list[str]]:
     """Let the clock run (members time out and go away; computers play) until the tournament ends."""
     shapes: list[str] = []
-    # One virtual second may play whole rounds at every table (computers and away members move at
-    # once): on a loaded machine that is more real time than simcord's default 5 s to settle.
-    world.env.settle_timeout = max(world.env.settle_timeout, 30.0)
     for _ in range(rounds):
         tour = await tournament_now(world)
         if tour.status != "running":
@@ -229,7 +227,6 @@ async def test_a_restart_mid_round_and_mid_rebalance_carries_on(
         stalled.append(tour.round)  # the round is counted and the seats moved, but nothing is dealt
 
     monkeypatch.setattr(TournamentPlay, "deal_tournament", not_now)
-    world.env.settle_timeout = max(world.env.settle_timeout, 30.0)
     for _ in range(200):
         if stalled:
             break
