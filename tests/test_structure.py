@@ -13,6 +13,7 @@ import ast
 import re
 from pathlib import Path
 
+import discord
 from radon.complexity import cc_rank, cc_visit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,6 +136,7 @@ def test_nothing_is_imported_from_a_higher_layer() -> None:
 
 CLIENT_EDGE = {
     "bot/client.py": "starts the discord.py client (intents, shards, command tree); fits what it sends",
+    "bot/discord_internals.py": "the one module that reads discord.py's internals (each read says why)",
     "bot/i18n/discord_translator.py": "discord.py's translator: command names in Discord's picker",
     "bot/metrics/hooks.py": "counts the client's REST calls and interaction answers for /metrics",
     "bot/testing_api.py": "points discord.py's HTTP and gateway at a local fake Discord (tests, playground)",
@@ -164,6 +166,33 @@ def test_only_the_client_edge_imports_discord() -> None:
     assert discord_importers("engine") == set()
     extra = discord_importers("bot") - set(CLIENT_EDGE)
     assert extra == set(), "presentation, storage and runtime are free of Discord: move it to cogs/"
+
+
+def discord_private_names() -> set[str]:
+    """The private attribute names discord.py's own classes use (``self._state``, ``_view_store``, …)."""
+    names: set[str] = set()
+    for path in Path(discord.__file__).parent.rglob("*.py"):
+        text = path.read_text()
+        names |= set(re.findall(r"self\.(_[a-z][a-z0-9_]*)\b", text))
+        names |= set(re.findall(r"^\s+(_[a-z][a-z0-9_]*)\s*[:=]", text, re.M))
+    return names
+
+
+def test_only_one_module_reads_discord_py_internals() -> None:
+    """A private attribute of a discord.py object is read in ``bot/discord_internals.py`` only."""
+    private = discord_private_names()
+    assert {"_connection", "_view_store", "_parent"} <= private  # the scan sees discord.py's names
+    readers = {
+        f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}"
+        for layer in ("engine", "bot", "cogs")
+        for path in (ROOT / layer).rglob("*.py")
+        if path.relative_to(ROOT).as_posix() != "bot/discord_internals.py"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute)
+        and node.attr in private
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    }
+    assert readers == set(), "read discord.py's internals through bot/discord_internals.py (and say why)"
 
 
 MENTION = re.compile(r"<[@#&]!?\{|</\{")

@@ -16,6 +16,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.discord_internals import answered_interaction, hear_interactions, interaction_parser
 from bot.metrics.registry import (
     ACTION_LATENCY,
     ACTIONS,
@@ -152,7 +153,7 @@ def _replied(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[A
     async def respond(self: discord.InteractionResponse[Any], *args: Any, **kwargs: Any) -> Any:
         result = await method(self, *args, **kwargs)
         heard = _heard.get()
-        if heard is not None and not heard.answered and heard.interaction_id == self._parent.id:
+        if heard is not None and not heard.answered and heard.interaction_id == answered_interaction(self):
             heard.answered = True
             ACTION_LATENCY.labels(heard.kind).observe(time.perf_counter() - heard.received)
         return result
@@ -323,10 +324,8 @@ def instrument_interactions(bot: discord.Client) -> None:
     """Note each interaction's arrival (this bot's gateway parser) and its first reply (every bot)."""
     for name in _RESPONSES:
         _wrap(discord.InteractionResponse, name, _replied)
-    parsers: dict[str, Callable[[Any], None]] = bot._connection.parsers
-    parse = parsers["INTERACTION_CREATE"]
-    if not getattr(parse, _MARK, False):
-        parsers["INTERACTION_CREATE"] = _hear(parse)
+    if not getattr(interaction_parser(bot), _MARK, False):
+        hear_interactions(bot, _hear)
 
 
 _watched: weakref.WeakSet[discord.Client] = weakref.WeakSet()

@@ -22,12 +22,12 @@ import discord
 
 from bot.cards import CardEmoji
 from bot.client import send_ephemeral
+from bot.discord_internals import will_dispatch
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
 from bot.presentation.refusals import MESSAGES as REFUSALS
 from bot.runtime import TableRuntime, clicked_at
 from bot.storage import StoreError
-from cogs.flipflop.view_store import known
 from engine import Card
 from engine.actions import Action
 from engine.codec import cards_text, parse_control
@@ -136,7 +136,7 @@ async def answer_unknown(interaction: discord.Interaction) -> bool:
     component_type = int(data.get("component_type", 0) or 0)
     if interaction.type is not discord.InteractionType.component or not custom_id.startswith(PREFIX):
         return False
-    if known(interaction.client, component_type, custom_id):
+    if will_dispatch(interaction.client, component_type, custom_id):
         return False
     log.info("Answered an out-of-date control %r", custom_id[:100])
     handler = _handlers.get(id(interaction.client))
