@@ -45,7 +45,7 @@ run: $(STAMP_RUN)
 
 # pytest-xdist runs the suite in JOBS workers (each with its own temporary folder, ports and
 # PostgreSQL schemas); most of the e2e tests' time is waiting on a real process, so a worker more
-# than the cores keeps them busy. Tests go out two at a time, the e2e ones first (tests/conftest.py),
+# than the cores keeps them busy. Tests go out two at a time, the longest and the e2e ones first (tests/conftest.py),
 # so the long ones start at once on every worker instead of queuing on one. JOBS=0: one process.
 JOBS ?= 4
 XDIST = -n $(JOBS) --maxschedchunk 2

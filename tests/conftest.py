@@ -85,6 +85,24 @@ async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
     yield World(simcord_env)
 
 
+LONGEST = (
+    "tests/e2e/test_crash.py::test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby",
+    "tests/e2e/test_crash.py::test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish",
+    "tests/cogs/test_tournament.py::test_twenty_five_entrants_with_computers_to_the_end",
+    "tests/cogs/test_tournament.py::test_a_restart_mid_round_and_mid_rebalance_carries_on",
+    "tests/e2e/test_table_data.py::",
+    "tests/cogs/test_tournament.py::test_a_deleted_table_thread_settles_its_round_and_play_goes_on",
+)
+"""The tests that take longest (``pytest --durations``), longest first: a worker starts each at once."""
+
+
+def _order(item: pytest.Item) -> tuple[int, int]:
+    for place, prefix in enumerate(LONGEST):
+        if item.nodeid.startswith(prefix):
+            return (0, place)
+    return (1 if item.nodeid.startswith("tests/e2e/") else 2, 0)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The end-to-end tests first: under pytest-xdist the longest waits start at once, not last."""
-    items.sort(key=lambda item: not item.nodeid.startswith("tests/e2e/"))
+    """The longest tests first, then the end-to-end ones: under pytest-xdist no long wait starts last."""
+    items.sort(key=_order)
