@@ -14,7 +14,7 @@ game runs and the figures measure Discord calls alone.
 
 **The clock is compressed** ``--speed`` times: a simulated second lasts ``1/speed`` real
 seconds, and everything that counts time is scaled to match — the fake Discord's limits
-(50 × speed a real second, 5 edits per 5/speed s), the pacer's window and the budget
+(50 per 1/speed s, 5 edits per 5/speed s), the pacer's window and the budget
 (``--budget`` × speed a second). Figures are reported in simulated seconds.
 
 **Load** (``--profile``), per table, in simulated time:
