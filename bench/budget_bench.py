@@ -14,7 +14,7 @@ game runs and the figures measure Discord calls alone.
 
 **The clock is compressed** ``--speed`` times: a simulated second lasts ``1/speed`` real
 seconds, and everything that counts time is scaled to match — the fake Discord's limits
-(50 × speed a real second, 5 edits per 5/speed s), the pacer's window and the budget
+(50 per 1/speed s, 5 edits per 5/speed s), the pacer's window and the budget
 (``--budget`` × speed a second). Figures are reported in simulated seconds.
 
 **Load** (``--profile``), per table, in simulated time:
@@ -64,6 +64,7 @@ import discord  # noqa: E402
 from bot.budget import ChannelBudget, InvalidRequests  # noqa: E402
 from bot.client import Harness  # noqa: E402
 from bot.i18n import texts  # noqa: E402
+from bot.send_gate import SendGate  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.testing_api import apply_api_base  # noqa: E402
 from cogs.flipflop import pacing  # noqa: E402
@@ -105,9 +106,11 @@ class BenchBot(discord.Client):
 
     def __init__(self, settings: Settings) -> None:
         invalid = InvalidRequests(settings.invalid_requests_limit // settings.processes)
-        super().__init__(intents=discord.Intents.none(), http_trace=invalid.trace())
+        gate = SendGate()
+        super().__init__(intents=discord.Intents.none(), http_trace=invalid.trace(gate.trace()))
         self.settings = settings
         self.invalid_requests = invalid
+        self.send_gate = gate
         self.harness = Harness()
         self.languages = Languages()
         self.db = None  # the turn-ping choices' book is never read here (the bench posts its own pings)
@@ -151,8 +154,9 @@ async def run_process(index: int, args: dict[str, Any], out: str) -> None:
     notifier = BenchNotifier(bot)  # type: ignore[arg-type]
     await notifier.budget.close()
     # The budget scaled to the clock (the setting itself stops at Discord's 50 a second).
-    budget = ChannelBudget(int(args["budget"] * speed), settings.processes, settings.redis_url)
+    budget = ChannelBudget(int(args["budget"] * speed), settings.processes, settings.redis_url, index=index)
     notifier.budget = notifier.pacer.budget = budget
+    bot.send_gate.attach(budget)
     rng = random.Random(index)
     mine = range(index, args["tables"], processes)
     tables = [BenchTable(f"t{i}", 10_000 + i // 10, 1_000_000 + i, 5_000_000 + i) for i in mine]
@@ -237,6 +241,9 @@ async def run_process(index: int, args: dict[str, Any], out: str) -> None:
         "redis_failures": budget.stats.redis_failures,
         "redis_down_at": redis_down_at,
         "shared_at_end": budget.shared,
+        "switches": budget.stats.share.switches,
+        "own_turns": budget.stats.share.own_turns,
+        "gate": vars(bot.send_gate.stats),
         "invalid": bot.invalid_requests.by_status,
     }
     await notifier.pacer.close(0.1)
@@ -431,6 +438,8 @@ def summarize(
         "budget_turns": sum(sum(r["granted"].values()) for r in results),
         "pings_skipped": sum(r["skipped_pings"] for r in results),
         "pings_asked": sum(r["pings"] for r in results) + sum(r["skipped_pings"] for r in results),
+        "gate": {k: sum(r["gate"][k] for r in results) for k in results[0]["gate"]},
+        "switches": {k: sum(r["switches"][k] for r in results) for k in results[0]["switches"]},
     }
     if killed_at is not None:
         after = [t for t in report["global_429s"] if t > killed_at]

@@ -6,6 +6,8 @@ What it enforces (on a clock ``--speed`` times faster than real time):
 
 - **the global limit**: 50 requests a second per bot token, every route except interaction
   callbacks and follow-ups (``/interactions/…``, ``/webhooks/…``), however many processes send;
+  a moving window of one *simulated* second (``1/speed`` real seconds), so a compressed clock
+  does not let a burst of two seconds' calls through in one;
 - **per-route buckets**: 5 message posts or edits per 5 seconds per channel
   (``/channels/{id}/messages…``), a bucket per channel and method, with Discord's
   ``X-RateLimit-Limit/Remaining/Reset/Reset-After/Bucket`` headers on every answer, which
@@ -77,7 +79,7 @@ class Fake:
     """Real times of the first and the last message call served."""
 
     def __post_init__(self) -> None:
-        self.global_window = Window(int(GLOBAL_PER_SECOND * self.speed), 1.0)
+        self.global_window = Window(GLOBAL_PER_SECOND, 1.0 / self.speed)
         self.started = time.time()
 
     def count(self, what: str) -> None:
@@ -127,7 +129,7 @@ class Fake:
             self.span = (0.0, 0.0)
             self.calls.clear()
             self.routes.clear()
-            self.global_window = Window(int(GLOBAL_PER_SECOND * self.speed), 1.0)
+            self.global_window = Window(GLOBAL_PER_SECOND, 1.0 / self.speed)
             return _json({})
         if path.startswith(("/api/v10/interactions/", "/api/v10/webhooks/")):
             self.count("interaction")

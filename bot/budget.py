@@ -13,12 +13,15 @@ turn pings, which are skipped outright while half a second's calls or more wait.
 table waits, its edits coalesce (``EditPacer`` keeps one per message, rendered
 when made), so every table converges whatever the load.
 
-**Across processes.** The limit is a moving window in the ``limits`` package: in
-Redis (``REDIS_URL``) it is shared by every process of the bot; without Redis, or
-while Redis does not answer (within ``REDIS_SECONDS``), each process keeps to its
-share, ``budget / processes`` (``Settings.processes``, from the shard settings), in
-memory, says so in the log and in ``flipflop_budget_shared``, and tries Redis
-again every ``REDIS_RETRY_SECONDS``. No call waits on Redis longer than that.
+**When.** ``bot.budget_share`` says when the next turn may go: spaced on Redis' clock
+and capped by a ``limits`` moving window in Redis (``REDIS_URL``), shared by every
+process of the bot; without Redis, or while Redis does not answer, each process keeps
+to its share, ``budget / processes`` (``Settings.processes``, from the shard settings).
+
+**Where turns are taken.** Not here: ``bot.send_gate`` takes one at the start of every
+HTTP request discord.py makes (a retry after a 429 too), so what Discord counts is
+what the budget counts. A paced edit takes its turn in the pacer (the stalest table
+first) and its request uses that turn.
 
 **Invalid requests.** Discord blocks an address that gets 10,000 responses of
 401, 403 or 429 within 10 minutes. ``InvalidRequests`` counts them (from the HTTP
@@ -30,7 +33,6 @@ are not made again until the count falls.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import heapq
 import itertools
 import logging
@@ -39,42 +41,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from types import SimpleNamespace
-from typing import Any, Protocol
+from typing import Any
 
 import aiohttp
-from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond
-from limits.aio.storage import MemoryStorage, RedisStorage
+from limits import RateLimitItemPerMinute
+from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
+
+from bot.budget_share import BudgetShare, ShareStats
 
 log = logging.getLogger("flipflop.budget")
 
-REDIS_SECONDS = 0.5
-"""A budget check Redis has not answered by then counts as Redis gone: this process takes its share."""
-REDIS_RETRY_SECONDS = 5.0
-"""While Redis is gone, how often it is tried again."""
 INVALID_WINDOW_MINUTES = 10
 """Discord's invalid-request window: 10,000 responses of 401, 403 or 429 in 10 minutes block the address."""
 INVALID_STATUSES = frozenset({401, 403, 429})
 KEY = "flipflop-channel-calls"
 CATCH_UP_SECONDS = 0.05
 """Turns are evenly spaced; turns a busy event loop granted late are caught up within this much."""
-
-
-_held: contextvars.ContextVar[bool] = contextvars.ContextVar("flipflop_turn_held", default=False)
-
-
-def holding_turn() -> contextvars.Token[bool]:
-    """Mark the running task as holding a turn (the pacer's, for its edit): its next ``take`` is free.
-
-    The edit's own call (``DiscordNotifier._call``) asks for a turn as any call does; the turn
-    the pacer waited for is that one, not a second. ``release_turn`` with the token after.
-    """
-    return _held.set(True)
-
-
-def release_turn(token: contextvars.Token[bool]) -> None:
-    """The paced edit is done: a turn it did not use is not kept."""
-    _held.reset(token)
 
 
 class Priority(IntEnum):
@@ -86,18 +69,6 @@ class Priority(IntEnum):
     """A table message brought up to date (the stalest table first)."""
     PING = 2
     """A turn ping: skipped when anything else waits."""
-
-
-class Limiter(Protocol):
-    """What the budget needs of a ``limits`` strategy."""
-
-    async def hit(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
-        """Count a call if it fits the window."""
-        ...
-
-    async def test(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
-        """Whether a call would fit the window (not counted)."""
-        ...
 
 
 @dataclass(order=True)
@@ -114,7 +85,13 @@ class BudgetStats:
 
     granted: dict[str, int] = field(default_factory=lambda: {p.name.lower(): 0 for p in Priority})
     skipped_pings: int = 0
-    redis_failures: int = 0
+    share: ShareStats = field(default_factory=ShareStats)
+    """Switches between Redis and this process's share, Redis failures, turns from the share."""
+
+    @property
+    def redis_failures(self) -> int:
+        """Redis calls (turns and pings) not answered in time."""
+        return self.share.redis_failures
 
 
 class ChannelBudget:
@@ -130,6 +107,7 @@ class ChannelBudget:
         redis_url: str | None = None,
         name: str = KEY,
         clock: Callable[[], float] = time.monotonic,
+        index: int = 0,
     ) -> None:
         self.per_second = per_second
         self.clock = clock
@@ -137,28 +115,16 @@ class ChannelBudget:
         self.processes = processes
         self.redis_url = redis_url
         self.name = name
-        self.share = max(1, per_second // max(1, processes)) if per_second else 0
+        self.counter = BudgetShare(per_second, processes, redis_url, name, index)
+        """When the next turn may go: Redis' spacing and window, or this process's share."""
+        self.share = self.counter.share
         """This process's calls per second when Redis is not shared (or not answering)."""
-        self._local: Limiter = MovingWindowRateLimiter(MemoryStorage())
-        self._shared: Limiter | None = None
-        self._redis_storage: RedisStorage | None = None
-        if per_second and redis_url:
-            self._redis_storage = RedisStorage(
-                _async_uri(redis_url),
-                implementation="redispy",
-                socket_timeout=REDIS_SECONDS,
-                socket_connect_timeout=REDIS_SECONDS,
-            )
-            self._shared = MovingWindowRateLimiter(self._redis_storage)
-        self.shared = self._shared is not None
-        """Whether the budget is shared through Redis right now (False: this process's share)."""
-        self._redis_back_at = 0.0
         self._waiting: list[_Turn] = []
         self._seq = itertools.count()
         self._dispatcher: asyncio.Task[None] | None = None
         self._next_at = 0.0
         """The event loop's time before which no turn is granted (turns evenly spaced)."""
-        self.stats = BudgetStats()
+        self.stats = BudgetStats(share=self.counter.stats)
 
     @property
     def on(self) -> bool:
@@ -168,7 +134,12 @@ class ChannelBudget:
     @property
     def limit(self) -> int:
         """Calls per second this process keeps to now: the whole budget (shared) or its share."""
-        return self.per_second if self.shared else self.share
+        return self.counter.limit
+
+    @property
+    def shared(self) -> bool:
+        """Whether the budget is shared through Redis right now (False: this process's share)."""
+        return self.counter.shared
 
     @property
     def queue(self) -> int:
@@ -185,9 +156,6 @@ class ChannelBudget:
 
         ``stale_for``: seconds the call's table has been stale already; the stalest goes first.
         """
-        if _held.get():  # the turn this task's pacer waited for
-            _held.set(False)
-            return True
         if not self.on:
             self.stats.granted[priority.name.lower()] += 1
             return True
@@ -228,84 +196,36 @@ class ChannelBudget:
             if early > 0:
                 await asyncio.sleep(early)
                 continue
-            if await self._hit():
+            if self._next_at == 0.0:  # the first turn: processes on their shares interleave
+                self._next_at = loop.time() + self.counter.first_delay
+                continue
+            wait = await self.counter.hit()
+            if wait <= 0:
                 best = heapq.heappop(self._waiting)  # the best now: one may have come while Redis answered
                 if not best.granted.done():
                     best.granted.set_result(True)
                 # on a schedule, not from now: a late wake-up (a busy loop) is caught up, a bounded burst
                 self._next_at = max(self._next_at, loop.time() - CATCH_UP_SECONDS) + 1.0 / max(1, self.limit)
                 continue
-            await asyncio.sleep(self._retry_in())
+            await asyncio.sleep(min(wait, self._retry_in()))
 
     def _retry_in(self) -> float:
-        """How long to wait for room: a share of a second, so a freed slot is taken soon."""
+        """The longest wait for room: a share of a second, so a freed slot is taken soon."""
         return min(0.25, max(0.005, 1.0 / max(1, self.limit) / 2))
 
     async def _room(self) -> bool:
         """Whether a call would fit now (not counted)."""
-        return await self._ask("test")
-
-    async def _hit(self) -> bool:
-        """Count one call if it fits now."""
-        return await self._ask("hit")
-
-    async def _ask(self, how: str) -> bool:
-        if self._shared is not None and time.monotonic() >= self._redis_back_at:
-            try:
-                async with asyncio.timeout(REDIS_SECONDS):
-                    fits = await getattr(self._shared, how)(_item(self.per_second), self.name)
-            except Exception as e:  # gone, refusing, hung: this process keeps to its share
-                self._redis_gone(e)
-            else:
-                if not self.shared:
-                    log.warning(
-                        "Redis answers again at %s: the channel-call budget (%d/s) is shared again",
-                        self.redis_url,
-                        self.per_second,
-                    )
-                self.shared = True
-                return bool(fits)
-        return bool(await getattr(self._local, how)(_item(self.share), self.name))
-
-    def _redis_gone(self, e: BaseException) -> None:
-        self.stats.redis_failures += 1
-        self._redis_back_at = time.monotonic() + REDIS_RETRY_SECONDS
-        if self.shared:
-            log.warning(
-                "Redis at %s does not answer (%s): this process keeps to its share of the"
-                " channel-call budget, %d/s of %d/s, and tries Redis again every %.0f s",
-                self.redis_url,
-                type(e).__name__,
-                self.share,
-                self.per_second,
-                REDIS_RETRY_SECONDS,
-            )
-        self.shared = False
+        return await self.counter.room()
 
     async def close(self) -> None:
-        """Stop granting (shutdown): waiting calls are told no; the Redis connection is closed."""
+        """Stop granting (shutdown): waiting calls are told no; the Redis connections are closed."""
         for turn in self._waiting:
             if not turn.granted.done():
                 turn.granted.set_result(False)
         self._waiting.clear()
         if self._dispatcher is not None:
             self._dispatcher.cancel()
-        if self._redis_storage is not None:
-            try:
-                bridge: Any = self._redis_storage.bridge
-                client: Any = bridge.get_connection()
-                await client.aclose()
-            except Exception:  # closing a connection that is already gone
-                log.debug("Redis connection not closed cleanly", exc_info=True)
-
-
-def _item(per_second: int) -> RateLimitItem:
-    return RateLimitItemPerSecond(max(1, per_second), 1)
-
-
-def _async_uri(url: str) -> str:
-    """``redis://…`` as the ``limits`` package's asyncio storage names it (``async+redis://…``)."""
-    return url if url.startswith("async+") else f"async+{url}"
+        await self.counter.close()
 
 
 # ------------------------------------------------------------------ invalid requests

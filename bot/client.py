@@ -38,6 +38,7 @@ from bot.presentation.limits import (
     shorten,
 )
 from bot.presentation.refusals import explain
+from bot.send_gate import SendGate
 from bot.settings import Settings
 from bot.storage import StoreError, open_store, store_target
 
@@ -132,17 +133,21 @@ class FlipFlopBot(commands.AutoShardedBot):
         if settings.shard_ids is not None:
             shards["shard_ids"] = list(settings.shard_ids)
         invalid = InvalidRequests(settings.invalid_requests_limit // settings.processes)
+        gate = SendGate()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
-            http_trace=invalid.trace(),  # every response on the wire, 429s retried inside discord.py too
+            # every request on the wire, 429s retried inside discord.py too: its turn first, then its answer
+            http_trace=invalid.trace(gate.trace()),
             **shards,
         )
         self.settings = settings
         self.invalid_requests = invalid
         """401/403/429 answers in Discord's 10-minute window (this process's share of the limit)."""
+        self.send_gate = gate
+        """Every request's turn in the channel-call budget (the notifier attaches its budget)."""
         self.rng = rng or random.Random()
         self.pause_between_rounds = (
             settings.round_pause if pause_between_rounds is None else pause_between_rounds

@@ -77,10 +77,26 @@ def budget_metrics(budget: ChannelBudget) -> Iterator[Metric]:
     )
     failures = CounterMetricFamily(
         "flipflop_budget_redis_failures",
-        "Budget checks Redis did not answer in time (each one falls back to this process's share).",
+        "Redis calls (turns and the background ping) not answered within 2 s; the first one falls back"
+        " to this process's share.",
     )
     failures.add_metric([], budget.stats.redis_failures)
     yield failures
+    switches = CounterMetricFamily(
+        "flipflop_budget_switches",
+        "Switches of the budget: to=share when Redis went away (this process keeps to its share),"
+        " to=shared when Redis had answered again for 6 s.",
+        labels=["to"],
+    )
+    for to, n in sorted(budget.stats.share.switches.items()):
+        switches.add_metric([to], n)
+    yield switches
+    own = CounterMetricFamily(
+        "flipflop_budget_own_turns",
+        "Turns this process took from its own share (no REDIS_URL, or Redis gone), not the shared budget.",
+    )
+    own.add_metric([], budget.stats.share.own_turns)
+    yield own
 
 
 def guard_metrics(guard: InvalidRequests) -> Iterator[Metric]:

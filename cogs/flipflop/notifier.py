@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.budget import Priority
 from bot.client import fitted
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
@@ -64,7 +63,7 @@ from cogs.flipflop.layout import note, watch_button
 from cogs.flipflop.pacing import CallBudget, EditPacer
 from cogs.flipflop.pings import TurnPings
 from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, practice_title
-from cogs.flipflop.turns import channel_budget, heard, take_turn
+from cogs.flipflop.turns import channel_budget, heard, known_answer
 from engine.events import (
     Discarded,
     Drew,
@@ -306,6 +305,9 @@ class DiscordNotifier:
         """The latest interaction behind each player's private hand message (valid 15 minutes)."""
         self.budget = channel_budget(bot)
         """This process's channel calls within the bot's budget (``bot.budget``); interactions are exempt."""
+        gate = getattr(bot, "send_gate", None)
+        if gate is not None:  # every request the bot makes waits for this budget's turn
+            gate.attach(self.budget)
         self.pacer = EditPacer(limit=bot.harness.edit_limit, budget=self.budget)
         """Table-message edits, at most 5 per 5 s per channel, made outside the table's lock."""
         self.below: dict[str, int] = {}
@@ -387,7 +389,7 @@ class DiscordNotifier:
     async def _call(
         self, table_id: str, what: str, call: Awaitable[Any], timeout: float | None = None
     ) -> Sent:
-        stopped = await take_turn(self.bot, self.budget, table_id, what, call)
+        stopped = await known_answer(self.bot, table_id, what, call)
         if stopped is not None:
             return stopped
         self.calls.spent(table_id)
@@ -578,7 +580,7 @@ class DiscordNotifier:
         A passing failure is tried again (a paced edit of the old message finds it gone and
         comes back here); a channel that is gone or refuses the bot is news for the runtime.
         """
-        stopped = await take_turn(self.bot, self.budget, table.id, "post")
+        stopped = await known_answer(self.bot, table.id, "post")
         if stopped is not None:  # the channel refuses the bot, and the guard is up
             if stopped.status is not Delivery.FAILED:
                 self.tell(Undelivered(table.id, stopped))
@@ -704,6 +706,9 @@ class DiscordNotifier:
         if not await self.pacer.close(max(0.0, end - loop.time())):
             log.warning("Stopped with table edits still pending; the next start brings the tables up to date")
         await self.budget.close()
+        gate = getattr(self.bot, "send_gate", None)
+        if gate is not None and gate.budget is self.budget:  # the last requests (logging out) go unbudgeted
+            gate.attach(None)
         for task in list(self._tasks):
             task.cancel()
         for key in list(self.open_hands):
@@ -774,8 +779,7 @@ class DiscordNotifier:
         return "ok" if table.message_id is not None else "message_gone"
 
     async def post_table(self, table: Table) -> int | None:
-        """Post the table message again at the bottom of the channel."""
-        await self.budget.take(Priority.MUST)
+        """Post the table message again at the bottom of the channel (its request waits its turn)."""
         try:
             t = await self.table_texts(table)
             sent = await self.channel(table).send(**self.screen(table, t).send())

@@ -26,7 +26,8 @@ first, and while a channel waits its requests keep replacing one another, so the
 edit made when the turn comes renders the latest state. A message's key says what
 it is (``priority_of``): a round record (``record:…``) must be made and goes
 first, a turn ping (``ping:…``) is skipped when others wait. The edit's own call
-uses the turn the worker waited for (``holding_turn``): one turn per call.
+uses the turn the worker waited for (``holding_turn``, ``bot.send_gate``): one turn per
+request, if the request starts at once.
 
 ``CallBudget`` keeps a table's channel calls at most one per player move on
 average: a lone draw's edit (the one that may be left out) is asked for only
@@ -42,7 +43,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.budget import ChannelBudget, Priority, holding_turn, release_turn
+from bot.budget import ChannelBudget, Priority
+from bot.send_gate import holding_turn, release_turn
 
 log = logging.getLogger("flipflop.pacing")
 

@@ -1,8 +1,8 @@
 """The notifier's channel calls and the bot's budget: each call waits its turn; some are not made.
 
-Every channel call the notifier makes itself (a post, a table posted anew, an old message
-edited) waits for a turn in the process's ``ChannelBudget`` as a must-post (``bot.budget``);
-paced edits wait in the pacer, and their call uses that turn. Near Discord's invalid-request
+Every request the notifier makes waits for a turn in the process's ``ChannelBudget``
+(``bot.budget``) where it goes out, at the HTTP session (``bot.send_gate``): as a must-post,
+or, for a paced edit, the turn the pacer waited for. Near Discord's invalid-request
 limit (``InvalidRequests``, counted on the HTTP session) a call known to fail is not made:
 one to a table whose channel answered 403 or is gone, or one that answered 404 (a message
 deleted). It gets the answer it had last time, so the notifier goes on as it did then.
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.budget import ChannelBudget, Priority
+from bot.budget import ChannelBudget
 from bot.runtime import Sent
 
 if TYPE_CHECKING:
@@ -31,7 +31,9 @@ def channel_budget(bot: FlipFlopBot) -> ChannelBudget:
     """The process's channel-call budget from the settings (off where simcord's clock stands still)."""
     settings = bot.settings
     per_second = 0 if bot.harness.edit_limit is not None else settings.calls_per_second
-    return ChannelBudget(per_second, settings.processes, settings.redis_url)
+    shards = settings.shard_ids or (0,)
+    index = shards[0] // len(shards)  # which process this is, for its share's first turn
+    return ChannelBudget(per_second, settings.processes, settings.redis_url, index=index)
 
 
 def _targets(table_id: str, what: str) -> tuple[str, str]:
@@ -39,15 +41,14 @@ def _targets(table_id: str, what: str) -> tuple[str, str]:
     return table_id, f"{table_id}:{what}"
 
 
-async def take_turn(
-    bot: FlipFlopBot, budget: ChannelBudget, table_id: str, what: str, call: Awaitable[Any] | None = None
+async def known_answer(
+    bot: FlipFlopBot, table_id: str, what: str, call: Awaitable[Any] | None = None
 ) -> Sent | None:
-    """Wait for the budget's turn for a call that must be made; its last answer instead if it is stopped."""
+    """The call's last answer if it is stopped (known to fail, the guard up); None: make it."""
     guard = bot.invalid_requests
     channel, this_call = _targets(table_id, what)
     refusal = await guard.refuses(channel) or await guard.refuses(this_call)
     if refusal is None:
-        await budget.take(Priority.MUST)
         return None
     if asyncio.iscoroutine(call):
         call.close()

@@ -38,6 +38,9 @@ async def test_budget_use_queue_staleness_and_429s_by_scope_are_exported() -> No
     assert 'flipflop_budget_calls_total{kind="must"} 1.0' in text
     assert "flipflop_budget_queue 0.0" in text and "flipflop_budget_oldest_stale_seconds 0.0" in text
     assert "flipflop_budget_shared 0.0" in text
+    assert "flipflop_budget_own_turns_total 4.0" in text  # no Redis: every turn from the share
+    assert 'flipflop_budget_switches_total{to="share"} 0.0' in text
+    assert 'flipflop_budget_switches_total{to="shared"} 0.0' in text
     assert 'flipflop_rate_limited_total{scope="global"} 1.0' in text
     assert 'flipflop_rate_limited_total{scope="user"} 2.0' in text
     assert 'flipflop_rate_limited_total{scope="unknown"} 1.0' in text

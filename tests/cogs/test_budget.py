@@ -242,37 +242,36 @@ async def test_admin_tables_says_when_calls_are_stopped_and_when_tables_lag(worl
     await asyncio.gather(waiting, *posts)
 
 
-async def test_a_paced_edit_spends_one_turn_for_its_call() -> None:
-    """The pacer waits for the edit's turn; the notifier's call inside it does not wait for another."""
-    budget = ChannelBudget(per_second=5)
-    pacer = EditPacer(limit=100, window=5.0, budget=budget)
-
-    async def edit() -> None:
-        assert await budget.take(Priority.MUST)  # the call the edit makes (DiscordNotifier._call)
-        assert await budget.take(Priority.MUST)  # a second call (a table posted anew) waits its own
-
-    pacer.request(1, edit)
-    await pacer.flush()
-    assert budget.stats.granted == {"must": 1, "edit": 1, "ping": 0}
-    assert await budget.take(Priority.MUST)  # outside a paced edit: a turn of its own again
-    assert budget.stats.granted["must"] == 2
-    await budget.close()
-
-
 async def test_a_turn_asked_for_while_the_limiter_answers_is_not_lost() -> None:
     """A better turn pushed during the limiter's check was popped unanswered (its caller waited forever)."""
     budget = ChannelBudget(per_second=50)
     checked = asyncio.Event()
-    real_hit = budget._hit
+    real_hit = budget.counter.hit
 
-    async def slow_hit() -> bool:
+    async def slow_hit() -> float:
         checked.set()
         await asyncio.sleep(0.05)  # as a Redis round trip takes time
         return await real_hit()
 
-    budget._hit = slow_hit  # type: ignore[method-assign]
+    budget.counter.hit = slow_hit  # type: ignore[method-assign]
     edit = asyncio.create_task(budget.take(Priority.EDIT))
     await checked.wait()
     post = asyncio.create_task(budget.take(Priority.MUST))  # better, and pushed during the check
     assert await asyncio.wait_for(asyncio.gather(edit, post), timeout=2) == [True, True]
     await budget.close()
+
+
+async def test_without_redis_each_process_takes_its_share_its_first_turn_offset() -> None:
+    """Processes keeping to their shares interleave: process 2 of 4 goes 2/40 s after process 0."""
+    first = ChannelBudget(per_second=40, processes=4, index=0)
+    third = ChannelBudget(per_second=40, processes=4, index=2)
+    assert first.limit == third.limit == 10 and not third.shared
+    start = time.monotonic()
+    await spend(first, 1)
+    assert time.monotonic() - start < 0.04
+    start = time.monotonic()
+    await spend(third, 1)
+    assert time.monotonic() - start >= 0.045
+    assert third.stats.share.own_turns == 1
+    await first.close()
+    await third.close()

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from bot import budget as budget_module
+from bot import budget_share as share_module
 from bot.budget import ChannelBudget, Priority
 
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -128,7 +128,8 @@ async def test_two_processes_share_one_budget_through_redis(redis_url: str) -> N
 async def test_redis_killed_each_process_falls_back_to_its_share_and_shares_again(
     own_redis: OwnRedis, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(budget_module, "REDIS_RETRY_SECONDS", 0.3)
+    monkeypatch.setattr(share_module, "WATCH_SECONDS", 0.1)
+    monkeypatch.setattr(share_module, "HOLD_SECONDS", 0.3)
     budget = ChannelBudget(20, processes=4, redis_url=own_redis.url, name=f"test-{uuid.uuid4()}")
     await spend(budget, 3)
     assert budget.shared
@@ -142,10 +143,48 @@ async def test_redis_killed_each_process_falls_back_to_its_share_and_shares_agai
     await spend(budget, 1)  # the share is spent: the sixth call waits for the local window
     assert time.monotonic() - start >= 0.95
     own_redis.start()
-    await asyncio.sleep(0.4)
+    await asyncio.sleep(0.2)
+    assert not budget.shared  # answering again, but not for long enough yet
+    await asyncio.sleep(0.5)
     await spend(budget, 1)
     assert budget.shared and "answers again" in caplog.text
+    assert budget.stats.share.switches == {"share": 1, "shared": 1}
+    assert budget.stats.share.own_turns >= 6
     await budget.close()
+
+
+async def test_redis_going_away_is_noticed_with_no_call_waiting(
+    own_redis: OwnRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(share_module, "WATCH_SECONDS", 0.1)
+    budget = ChannelBudget(20, processes=2, redis_url=own_redis.url, name=f"test-{uuid.uuid4()}")
+    await spend(budget, 1)  # the watch starts with the first turn
+    assert budget.shared
+    own_redis.kill()
+    await asyncio.sleep(0.5)
+    assert not budget.shared and budget.limit == 10 and budget.stats.share.switches["share"] == 1
+    await budget.close()
+
+
+async def test_turns_are_spaced_on_redis_clock_across_processes(redis_url: str) -> None:
+    name = f"test-{uuid.uuid4()}"
+    budgets = [ChannelBudget(20, processes=2, redis_url=redis_url, name=name) for _ in range(2)]
+    times: list[float] = []
+
+    async def turns(budget: ChannelBudget) -> None:
+        for _ in range(6):
+            assert await budget.take(Priority.MUST)
+            times.append(time.monotonic())
+
+    start = time.monotonic()
+    await asyncio.gather(*(turns(b) for b in budgets))
+    # 12 turns, 1/20 s apart after a burst of 2: not the moving window's one burst of 20
+    assert time.monotonic() - start >= (12 - share_module.BURST) / 20 * 0.9
+    times.sort()
+    assert all(b - a < 0.2 for a, b in zip(times, times[1:], strict=False))
+    assert all(b.shared for b in budgets)
+    for budget in budgets:
+        await budget.close()
 
 
 async def test_a_hung_redis_never_holds_a_call_long(own_redis: OwnRedis) -> None:
@@ -156,7 +195,7 @@ async def test_a_hung_redis_never_holds_a_call_long(own_redis: OwnRedis) -> None
     try:
         start = time.monotonic()
         await asyncio.wait_for(spend(budget, 3), timeout=5)
-        assert time.monotonic() - start < budget_module.REDIS_SECONDS * 3
+        assert time.monotonic() - start < share_module.REDIS_SECONDS * 2
         assert not budget.shared
     finally:
         own_redis.process.send_signal(signal.SIGCONT)

@@ -1,0 +1,175 @@
+"""The budget's turn taken where a request goes out (``bot.send_gate``): on discord.py's real HTTP client.
+
+Interaction answers never wait; every try of a call (a retry after a 429 too) takes a turn; a paced
+edit's request uses the turn the pacer waited for, only if it starts at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+
+import discord
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
+
+from bot.budget import ChannelBudget, Priority
+from bot.send_gate import REUSE_SECONDS, SendGate, exempt, holding_turn, release_turn
+from cogs.flipflop.pacing import EditPacer
+
+
+async def spend(budget: ChannelBudget, calls: int) -> None:
+    for _ in range(calls):
+        assert await budget.take(Priority.MUST)
+
+
+class FakeDiscord:
+    """Answers every call 200, except the first ``limited`` calls to a channel: 429 as Discord sends it."""
+
+    def __init__(self, limited: int = 0) -> None:
+        self.limited = limited
+        self.calls: list[str] = []
+
+    async def handle(self, request: web.Request) -> web.Response:
+        self.calls.append(request.path)
+        if request.path.startswith("/api/v10/channels/") and self.limited > 0:
+            self.limited -= 1
+            body = {"message": "You are being rate limited.", "retry_after": 0.01, "global": False}
+            headers = {"Retry-After": "1", "X-RateLimit-Scope": "user", "Via": "1.1 google"}
+            return _json(body, status=429, headers=headers)
+        if request.path == "/api/v10/users/@me":
+            return _json({"id": "1", "username": "t", "discriminator": "0", "avatar": None})
+        return _json({"id": "5", "type": 0, "name": "c"})
+
+
+def _json(data: object, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """JSON as Discord sends it: ``Content-Type: application/json`` exactly (discord.py checks)."""
+    body = json.dumps(data).encode()
+    return web.Response(body=body, status=status, headers=headers, content_type="application/json")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[tuple[FakeDiscord, str]]:
+    discord_ = FakeDiscord()
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", discord_.handle)
+    server = TestServer(app, host="127.0.0.1")
+    await server.start_server()
+    yield discord_, str(server.make_url("")).rstrip("/")
+    await server.close()
+
+
+@pytest.fixture
+async def client(
+    fake: tuple[FakeDiscord, str], monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[discord.http.HTTPClient, SendGate, FakeDiscord]]:
+    discord_, base = fake
+    monkeypatch.setattr(discord.http.Route, "BASE", f"{base}/api/v10")
+    gate = SendGate()
+    http = discord.http.HTTPClient(asyncio.get_running_loop(), http_trace=gate.trace())
+    await http.static_login("token")  # before the budget: logging in is not counted here
+    yield http, gate, discord_
+    await http.close()
+
+
+def test_interaction_answers_and_follow_ups_are_exempt_and_channel_calls_are_not() -> None:
+    assert exempt("https://discord.com/api/v10/interactions/123/aW50ZXJh/callback")
+    assert exempt("https://discord.com/api/v10/webhooks/456/aW50ZXJh")
+    assert exempt("https://discord.com/api/v10/webhooks/456/aW50ZXJh/messages/@original")
+    assert not exempt("https://discord.com/api/v10/channels/1/messages/2")
+    assert not exempt("https://discord.com/api/v10/channels/1/threads")
+
+
+async def test_an_interaction_answer_never_waits_while_the_budget_is_spent(
+    client: tuple[discord.http.HTTPClient, SendGate, FakeDiscord],
+) -> None:
+    http, gate, _ = client
+    budget = ChannelBudget(per_second=1)
+    gate.attach(budget)
+    await spend(budget, 1)
+    blocked = asyncio.create_task(budget.take(Priority.MUST))  # the next second's turn is taken
+    await asyncio.sleep(0)
+    start = time.monotonic()
+    route = discord.http.Route(
+        "POST", "/interactions/{interaction_id}/{token}/callback", interaction_id=9, token="tok"
+    )
+    await asyncio.wait_for(http.request(route, json={"type": 6}), timeout=0.5)
+    assert time.monotonic() - start < 0.5 and gate.stats.exempt == 1 and gate.stats.taken == 0
+    await blocked
+    await budget.close()
+
+
+async def test_a_channel_call_waits_for_its_turn(
+    client: tuple[discord.http.HTTPClient, SendGate, FakeDiscord],
+) -> None:
+    http, gate, _ = client
+    budget = ChannelBudget(per_second=2)
+    gate.attach(budget)
+    start = time.monotonic()
+    await spend(budget, 2)
+    await http.get_channel(1)
+    assert time.monotonic() - start >= 0.9  # the third call of a budget of 2 a second
+    assert gate.stats.taken == 1 and budget.stats.granted["must"] == 3
+    await budget.close()
+
+
+async def test_a_retry_after_a_429_takes_a_turn_of_its_own(
+    client: tuple[discord.http.HTTPClient, SendGate, FakeDiscord],
+) -> None:
+    http, gate, discord_ = client
+    budget = ChannelBudget(per_second=20)
+    gate.attach(budget)
+    discord_.limited = 2  # discord.py tries three times: two 429s, then the answer
+    await http.get_channel(1)
+    assert discord_.calls.count("/api/v10/channels/1") == 3
+    assert gate.stats.taken == 3 and budget.stats.granted["must"] == 3
+    await budget.close()
+
+
+async def test_a_paced_edit_uses_its_turn_and_a_second_call_or_a_retry_takes_another(
+    client: tuple[discord.http.HTTPClient, SendGate, FakeDiscord],
+) -> None:
+    http, gate, discord_ = client
+    budget = ChannelBudget(per_second=20)
+    gate.attach(budget)
+    pacer = EditPacer(limit=100, window=5.0, budget=budget)
+    discord_.limited = 1
+
+    async def edit() -> None:
+        await http.get_channel(1)  # 429, then the retry: the pacer's turn, then one of its own
+        await http.get_channel(2)  # a second call (the table posted anew): its own turn
+
+    pacer.request(1, edit)
+    await pacer.flush()
+    assert gate.stats.reused == 1 and gate.stats.taken == 2
+    assert budget.stats.granted == {"must": 2, "edit": 1, "ping": 0}
+    await budget.close()
+
+
+async def test_a_paced_turn_is_not_used_by_a_request_that_starts_late(
+    client: tuple[discord.http.HTTPClient, SendGate, FakeDiscord],
+) -> None:
+    http, gate, _ = client
+    budget = ChannelBudget(per_second=20)
+    gate.attach(budget)
+    held = holding_turn()
+    try:
+        await asyncio.sleep(REUSE_SECONDS * 1.5)  # discord.py waited on the route's bucket meanwhile
+        await http.get_channel(1)
+    finally:
+        release_turn(held)
+    assert gate.stats.expired == 1 and gate.stats.taken == 1 and gate.stats.reused == 0
+    await budget.close()
+
+
+async def test_without_a_budget_or_with_it_off_nothing_waits(
+    client: tuple[discord.http.HTTPClient, SendGate, FakeDiscord],
+) -> None:
+    http, gate, _ = client
+    await http.get_channel(1)
+    gate.attach(ChannelBudget(per_second=0))
+    await http.get_channel(1)
+    assert gate.stats.taken == 0
