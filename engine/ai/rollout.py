@@ -11,7 +11,7 @@ both ways and checks the results agree.
 
 This is a second statement of R6-R7, kept only for speed (a play-out here is
 many times cheaper than through ``Game``). Its guard is the equivalence test
-``tests/engine/test_search.py::test_fast_play_outs_give_the_games_own_result``:
+``tests/engine/test_play_out.py``:
 change a rule of a turn or a round's end and this module must change with it.
 """
 
@@ -33,7 +33,18 @@ MAX_STEPS = 300
 class SharedPosition:
     """What every world sampled from one view shares: seats, stakes, stacks, the table's spreads."""
 
-    __slots__ = ("dealer_order", "me", "players", "pot", "spreads", "stake", "stacks", "turn", "view")
+    __slots__ = (
+        "carried",
+        "dealer_order",
+        "me",
+        "players",
+        "pot",
+        "spreads",
+        "stake",
+        "stacks",
+        "turn",
+        "view",
+    )
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
@@ -42,6 +53,8 @@ class SharedPosition:
         self.stake = view.stake
         self.stacks = [view.stacks.get(p, 0) for p in view.players]
         self.pot = view.pots.get("game", 0)
+        self.carried = [v for k, v in view.pots.items() if k != "game" and v]
+        """The other pots' chips (flip, flop): in a sampled world they are carried over (R5.6)."""
         n = len(view.players)
         d = view.players.index(view.dealer) if view.dealer in view.players else n - 1
         self.dealer_order = sorted(range(n), key=lambda i: (i - d - 1) % n)
@@ -209,28 +222,46 @@ def play_out(
         op = -1
     else:
         return 0.0
-    delta = 0.0
-    if side_in and turn == me:
-        delta -= side_in
+    return float(_settle(table, stacks, live, winners, side_in, tonk) - table.stacks[me])
+
+
+def _settle(
+    table: SharedPosition, stacks: list[int], live: list[bool], winners: list[int], side_in: int, tonk: bool
+) -> int:
+    """The player's stack once the round is paid: side stakes, the game pot, and R8.3 if the game ends.
+
+    ``stacks`` already holds a caught dropper's side stake taken (``side_in``, R7.2). As
+    ``engine.turns``: a tonk out's side stakes (R7.4), the game pot split from the dealer's
+    left (R2.6); then, if fewer than two players of the round can stay (R2.7), the game ends
+    and the pots carried over (flip, flop) are shared among those who can, or all still in it.
+    """
+    stake = table.stake
+    n = len(stacks)
     if tonk:
         ender = winners[0]
         for q in range(n):
             if q != ender:
                 amount = min(stake, stacks[q])
                 stacks[q] -= amount
-                if q == me:
-                    delta -= amount
-                if ender == me:
-                    delta += amount
-    if me in winners:
-        total = table.pot + side_in
-        if len(winners) == 1:
-            delta += total
-        else:
-            ordered = [q for q in table.dealer_order if q in winners]
-            share, odd = divmod(total, len(ordered))
-            delta += share + (1 if ordered.index(me) < odd else 0)
-    return delta
+                stacks[ender] += amount
+    _split(table.pot + side_in, winners, table.dealer_order, stacks)
+    if table.carried:
+        staying = [q for q in range(n) if live[q] and stacks[q] >= stake]
+        if len(staying) < 2:
+            for amount in table.carried:
+                _split(amount, staying or [q for q in range(n) if live[q]], table.dealer_order, stacks)
+    return stacks[table.me]
+
+
+def _split(total: int, winners: Sequence[int], dealer_order: Sequence[int], stacks: list[int]) -> None:
+    """R2.6: ``total`` split equally among ``winners``, odd chips one each from the dealer's left."""
+    if len(winners) == 1:
+        stacks[winners[0]] += total
+        return
+    ordered = [q for q in dealer_order if q in winners]
+    share, odd = divmod(total, len(ordered))
+    for i, q in enumerate(ordered):
+        stacks[q] += share + (1 if i < odd else 0)
 
 
 def _throw(hand: Sequence[Card], banned: Card | None) -> Card:

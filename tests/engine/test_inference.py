@@ -25,7 +25,7 @@ from engine.cards import Card
 from engine.game import Game, Seat
 from engine.view import PlayerView
 from tests.engine.helpers import cards, make_game
-from tests.engine.test_search import game_play_out
+from tests.engine.test_play_out import game_play_out
 
 C = Card.parse
 MAKES_7H = [cards(p) for p in ("7S 7D", "7S 7C", "7D 7C", "5H 6H", "6H 8H", "8H 9H")]
