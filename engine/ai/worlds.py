@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from engine.ai.inference import Clues, misfits
 from engine.ai.likelihood import Evidence, likelihood
@@ -119,19 +118,24 @@ def _pick_consistent(
 ) -> list[Card]:
     """``need`` cards from ``rest`` with which the basic policy would have discarded ``card``.
 
-    Up to ``tries`` times, a card it would have discarded instead is swapped for another one.
+    Up to ``tries`` times, a card it would have discarded instead is swapped for another one,
+    drawn uniformly from the cards of ``rest`` not picked (by redrawing a picked one: the pick
+    is a few cards of many, so this is cheaper than listing the spare cards every time).
     """
     pick = rng.sample(rest, need)
+    size = len(rest)
+    if size <= need:
+        return pick
+    rand = rng.random
     for _ in range(tries):  # replace a card that would have been discarded instead, until none is
-        wrong = misfits([*mine, *pick], card, banned)
-        wrong = [c for c in wrong if c not in mine]
+        wrong = [c for c in misfits([*mine, *pick], card, banned) if c in pick]
         if not wrong:
             break
-        out = wrong[int(rng.random() * len(wrong))]
-        spare = [c for c in rest if c not in pick]
-        if not spare:
-            break
-        pick[pick.index(out)] = spare[int(rng.random() * len(spare))]
+        out = wrong[int(rand() * len(wrong))]
+        new = rest[int(rand() * size)]
+        while new in pick:
+            new = rest[int(rand() * size)]
+        pick[pick.index(out)] = new
     return pick
 
 
@@ -221,7 +225,6 @@ def sample_weighted(
         need = counts[p] - len(mine)
         if need <= 0 or need > len(rest):
             continue
-        soft = replace(ev, discard=None)  # the repair has seen to the discard
         best: list[Card] = []
         best_w = -1.0
         for _ in range(redeals + 1):
@@ -229,7 +232,7 @@ def sample_weighted(
                 pick = _pick_consistent(mine, rest, need, clue[0], clue[1], rng, tries)
             else:
                 pick = rng.sample(rest, need)
-            w = likelihood([*mine, *pick], soft)
+            w = likelihood([*mine, *pick], ev, discard=False)  # the repair has seen to the discard
             if w > best_w:
                 best, best_w = pick, w
             if rand() < w:

@@ -10,6 +10,7 @@ import pytest
 from engine.actions import Discard, Draw
 from engine.ai.inference import UNSEEN, Clues, Tracker, replay_seen
 from engine.ai.likelihood import (
+    DISCARD_MISS,
     DROP_MISS,
     PASS_MISS,
     Evidence,
@@ -77,6 +78,13 @@ def test_a_card_an_opponent_passed_over_makes_their_hand_less_likely() -> None:
     assert likelihood(cards("7S 7D KC 2D JH"), ev) == pytest.approx(PASS_MISS)
     assert likelihood(cards("6H 8H KC 2D JH"), ev) == pytest.approx(PASS_MISS)
     assert likelihood(cards("7S 9H KC 2D JH"), ev) == 1.0
+
+
+def test_a_hand_the_basic_policy_would_not_have_discarded_from_is_less_likely() -> None:
+    ev = Evidence(discard=(C("3S"), None))
+    assert likelihood(cards("KS KH 2D 7C"), ev) == pytest.approx(DISCARD_MISS)  # 7C far and higher
+    assert likelihood(cards("KS KH 2D 7C"), ev, discard=False) == 1.0  # a sampler that dealt to fit it
+    assert likelihood(cards("KS KH 2D AC"), ev) == 1.0
 
 
 def test_cards_that_would_have_taken_the_passed_over_card_are_dealt_less_often() -> None:
