@@ -184,8 +184,8 @@ class StrongStrategy:
     policy's own move is played unless another action beats it by more than
     ``keep_z`` standard errors (``engine.ai.search.keep_basic``): the search departs
     from sound play on evidence, not on noise. Plans to use ``aim`` of the ``budget``
-    seconds (default 0.18) and never passes it by more than one play-out
-    (``engine.ai.search``), so decisions stay fast on a busy machine.
+    seconds (default 0.18; ``start_aim``, all of it, for whether to drop) and never passes
+    it by more than one play-out (``engine.ai.search``), so decisions stay fast on a busy machine.
     """
 
     name = "strong"
@@ -202,6 +202,7 @@ class StrongStrategy:
         weigh: bool = True,
         keep_z: float = 1.0,
         aim: float = 0.75,
+        start_aim: float = 1.0,
     ) -> None:
         self.budget = budget
         self.clock = clock
@@ -220,6 +221,9 @@ class StrongStrategy:
         play-outs (``engine.ai.search.keep_basic``); 0: the best estimate, however close."""
         self.aim = aim
         """The share of ``budget`` a move's search plans to use (``engine.ai.search.Limits.aim``)."""
+        self.start_aim = start_aim
+        """``aim`` at the start of a turn: whether to drop decides the most chips a turn can (R7.2),
+        and it is asked once a turn, so it may plan to use the whole budget."""
         self.rollout = BasicStrategy()
         self.tracker = SHARED_TRACKER if tracker is None else tracker
         """What this player remembers between turns; by default one per process, shared, since
@@ -296,7 +300,7 @@ class StrongStrategy:
             self.max_samples,
             self.first_cut,
             self.cut_z,
-            self.aim if settle else 1.0,
+            (self.start_aim if view.phase == "start" else self.aim) if settle else 1.0,
         )
         sample = self._sampler(view)
         table = SharedPosition(view)
