@@ -6,7 +6,8 @@ out. ``hidden_cards`` reads what the view says about the cards it can not see;
 the player inferred from the others' play (``engine.ai.inference.Clues``) as
 hard rules; ``sample_weighted``, used by the strong player, weighs each
 opponent's hand by the likelihood of everything they did
-(``engine.ai.likelihood``).
+(``engine.ai.likelihood``), by rejection; ``sample_importance`` deals as
+``sample_hidden`` and returns the likelihood as the world's weight instead.
 """
 
 from __future__ import annotations
@@ -241,3 +242,29 @@ def sample_weighted(
         chosen = set(best)
         rest = [c for c in rest if c not in chosen]
     return _deal_the_rest(view, fixed, counts, hands, rest, rand)
+
+
+def sample_importance(
+    view: PlayerView,
+    known: dict[str, list[Card]],
+    pool: Sequence[Card],
+    clues: Clues,
+    evidence: dict[str, Evidence],
+    rng: random.Random,
+    tries: int = 48,
+) -> tuple[dict[str, list[Card]], list[Card], float]:
+    """Each hidden hand, the stock (top card last) and the world's weight: importance sampling.
+
+    The hands are dealt as ``sample_hidden`` deals them (the known cards placed, a hand repaired
+    towards its owner's last discard) and the world is weighed by the product of each
+    opponent's ``likelihood`` of the rest of their ``evidence``, instead of rejecting unlikely
+    hands (``sample_weighted``): no hand is dealt twice, but a few heavy worlds count for many.
+    Measured by ``bench/inference_bench.py`` (``importance``); the strong player does not use it,
+    the rejection sampler gave the true hands as much probability or more.
+    """
+    hands, stock = sample_weighted(view, known, pool, clues, evidence, rng, tries, redeals=0)
+    weight = 1.0
+    for p, ev in evidence.items():
+        if p != view.player and ev and p in hands:
+            weight *= likelihood(hands[p], ev, discard=False)
+    return hands, stock, weight

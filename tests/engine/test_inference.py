@@ -21,7 +21,7 @@ from engine.ai.likelihood import (
 )
 from engine.ai.rollout import SharedPosition, play_out
 from engine.ai.strategies import STRATEGIES, BasicStrategy, PeekStrategy, StrongStrategy, World, playable
-from engine.ai.worlds import hidden_cards, sample_hidden, sample_weighted
+from engine.ai.worlds import hidden_cards, sample_hidden, sample_importance, sample_weighted
 from engine.cards import Card
 from engine.game import Game, Seat
 from engine.view import PlayerView
@@ -143,6 +143,28 @@ def test_weights_stay_normalised() -> None:
         assert sorted(range(200), key=raw.__getitem__) == sorted(range(200), key=weights.__getitem__)
     assert normalised([0.0, 0.0]) == [0.5, 0.5]
     assert normalised([1.0, 3.0]) == [0.25, 0.75]
+
+
+def test_importance_weights_are_likelihoods_and_count_against_a_passed_over_spread() -> None:
+    """Worlds dealt by the rules, weighed: the weight is at most 1, and hands that would have taken
+    the passed-over 7H carry less of the total weight than their share of the worlds."""
+    _, view, tracker = ben_after_a_cycle()
+    clues = tracker.clues(view)
+    known, pool = hidden_cards(view)
+    ev = evidence(view, clues)
+    rng = random.Random(6)
+    mass = hit_mass = 0.0
+    hits = 0
+    for _ in range(2000):
+        hands, stock, w = sample_importance(view, known, pool, clues, ev, rng)
+        assert 0 < w <= 1 and len(stock) == view.stock_size
+        held = set(hands["cat"])
+        hit = any(set(p) <= held for p in MAKES_7H)
+        mass += w
+        hit_mass += w * hit
+        hits += hit
+    assert hits > 40
+    assert hit_mass / mass < 0.6 * hits / 2000
 
 
 def test_what_was_shown_for_flip_and_flop_bounds_the_deal() -> None:
