@@ -84,6 +84,7 @@ class SharedPosition:
     """What every world sampled from one view shares: seats, stakes, stacks, the pile, the table's spreads."""
 
     __slots__ = (
+        "anywhere",
         "carried",
         "dealer_order",
         "kinds",
@@ -97,6 +98,7 @@ class SharedPosition:
         "stacks",
         "turn",
         "view",
+        "wanted",
     )
 
     def __init__(self, view: PlayerView) -> None:
@@ -114,6 +116,11 @@ class SharedPosition:
         """R2.6: seats from the dealer's left, for splitting a pot."""
         self.kinds = [s.kind == "set" for s in view.spreads]
         self.runs = [_bits(s.cards) for s in view.spreads]
+        self.wanted = [_takes(k, m) for k, m in zip(self.kinds, self.runs, strict=True)]
+        """What each spread on the table takes (R6.5), and all of it (``anywhere``), as bits."""
+        self.anywhere = 0
+        for w in self.wanted:
+            self.anywhere |= w
         self.pile = [INDEX[c] for c in view.discard_pile]
         self.live = [p not in view.dead for p in view.players]
         self.turn = view.players.index(view.to_act) if view.to_act in view.players else 0
@@ -138,17 +145,12 @@ def _op(action: Action) -> tuple[int, int, int]:
     return _TONK, _bits(action.first), _bits(action.second)
 
 
-def play_out(
-    table: SharedPosition, hands: Mapping[str, Sequence[Card]], stock: Sequence[Card], action: Action
-) -> float:
-    """Apply ``action`` in the world (``hands``; ``stock`` top card last), let basic finish; the chips won.
+Dealt = tuple[list[int], list[int], list[int], list[int]]
+"""One world as bits: each seat's hand, its value, its card count; the stock (top card last)."""
 
-    The basic policy is written out inline (``engine.ai.strategies.start_move`` and
-    ``drawn_move``: the same choices, ties broken the same way).
-    """
-    view = table.view
-    n = len(table.players)
-    live = table.live
+
+def deal(table: SharedPosition, hands: Mapping[str, Sequence[Card]], stock: Sequence[Card]) -> Dealt:
+    """The world's cards as numbers, once for every action played in it."""
     index = INDEX
     val = VAL
     hs: list[int] = []
@@ -164,14 +166,35 @@ def play_out(
         hs.append(m)
         totals.append(t)
         counts.append(len(h))
-    stk = [index[card] for card in stock]
+    return hs, totals, counts, [index[card] for card in stock]
+
+
+def play_out(
+    table: SharedPosition, hands: Mapping[str, Sequence[Card]], stock: Sequence[Card], action: Action
+) -> float:
+    """Apply ``action`` in the world (``hands``; ``stock`` top card last), let basic finish; the chips won."""
+    return play_dealt(table, deal(table, hands, stock), action)
+
+
+def play_dealt(table: SharedPosition, dealt: Dealt, action: Action) -> float:
+    """``play_out`` in a world already ``deal``t (which it does not change).
+
+    The basic policy is written out inline (``engine.ai.strategies.start_move`` and
+    ``drawn_move``: the same choices, ties broken the same way).
+    """
+    view = table.view
+    n = len(table.players)
+    live = table.live
+    val = VAL
+    hs = list(dealt[0])
+    totals = list(dealt[1])
+    counts = list(dealt[2])
+    stk = list(dealt[3])
     pile = list(table.pile)
     kinds = list(table.kinds)
     runs = list(table.runs)
-    wanted = [_takes(k, m) for k, m in zip(kinds, runs, strict=True)]
-    anywhere = 0
-    for w in wanted:
-        anywhere |= w
+    wanted = list(table.wanted)
+    anywhere = table.anywhere
     stacks = list(table.stacks)
     stake = table.stake
     turn = table.turn
