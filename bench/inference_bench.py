@@ -11,9 +11,11 @@ per-card log-likelihood of the true hands; a share of 0 counts as half a
 world). Samplers: ``uniform`` (the unseen cards dealt at random around the
 known ones), ``rules`` (the hard clues and rejection by the last discard, as
 before issue 37) and ``weighted`` (likelihoods of everything each opponent
-did: ``engine.ai.worlds.sample_weighted``). Prints the mean per hidden card
-and the paired differences per position with their 95% intervals. One
-process, one core.
+did: ``engine.ai.worlds.sample_weighted``, by rejection) and ``importance``
+(dealt by the rules, each world weighed by those likelihoods:
+``engine.ai.worlds.sample_importance``; its shares are weighted). Prints the
+mean per hidden card and the paired differences per position with their 95%
+intervals. One process, one core.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ import random
 import statistics
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,11 +36,12 @@ from engine.actions import Discard  # noqa: E402
 from engine.ai.inference import Clues, Tracker  # noqa: E402
 from engine.ai.likelihood import evidence  # noqa: E402
 from engine.ai.strategies import BasicStrategy  # noqa: E402
-from engine.ai.worlds import hidden_cards, sample_hidden, sample_weighted  # noqa: E402
+from engine.ai.worlds import hidden_cards, sample_hidden, sample_importance, sample_weighted  # noqa: E402
 from engine.cards import Card  # noqa: E402
 from engine.view import PlayerView  # noqa: E402
 
-Sampler = Callable[[random.Random], tuple[dict[str, list[Card]], list[Card]]]
+Sampler = Callable[[random.Random], tuple[dict[str, list[Card]], list[Card], float]]
+"""Deals one world: the hands, the stock and the world's weight (1 but for ``importance``)."""
 
 
 def ci95(xs: list[float]) -> tuple[float, float]:
@@ -52,9 +54,10 @@ def samplers(view: PlayerView, clues: Clues, redeals: int) -> dict[str, Sampler]
     known, pool = hidden_cards(view)
     ev = evidence(view, clues)
     return {
-        "uniform": lambda rng: sample_hidden(view, known, pool, Clues(), rng),
-        "rules": lambda rng: sample_hidden(view, known, pool, clues, rng),
-        "weighted": lambda rng: sample_weighted(view, known, pool, clues, ev, rng, redeals=redeals),
+        "uniform": lambda rng: (*sample_hidden(view, known, pool, Clues(), rng), 1.0),
+        "rules": lambda rng: (*sample_hidden(view, known, pool, clues, rng), 1.0),
+        "weighted": lambda rng: (*sample_weighted(view, known, pool, clues, ev, rng, redeals=redeals), 1.0),
+        "importance": lambda rng: sample_importance(view, known, pool, clues, ev, rng),
     }
 
 
@@ -67,17 +70,23 @@ def score(
     rng: random.Random,
 ) -> tuple[float, int]:
     """Sum of log shares over the true hidden cards, and how many there were."""
-    counts: dict[str, Counter[Card]] = {p: Counter() for p in truth}
+    counts: dict[str, dict[Card, float]] = {p: {} for p in truth}
+    every: dict[str, dict[Card, int]] = {p: {} for p in truth}
+    mass = 0.0
     for _ in range(worlds):
-        hands, _stock = sample(rng)
+        hands, _stock, w = sample(rng)
+        mass += w
         for p in truth:
-            counts[p].update(hands[p])
+            held, times = counts[p], every[p]
+            for c in hands[p]:
+                held[c] = held.get(c, 0.0) + w
+                times[c] = times.get(c, 0) + 1
     total, n = 0.0, 0
     for p, hand in truth.items():
         for c in hand:
-            share = counts[p][c] / worlds
-            if share >= 1.0:
+            if every[p].get(c, 0) == worlds:
                 continue  # placed for sure by every sampler alike (a known card)
+            share = counts[p].get(c, 0.0) / mass if mass > 0 else 0.0
             total += math.log(max(share, 0.5 / worlds))
             n += 1
     return total, n
@@ -92,7 +101,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     basic = BasicStrategy()
-    names = ("uniform", "rules", "weighted")
+    names = ("uniform", "rules", "weighted", "importance")
     per_card: dict[str, list[float]] = {k: [] for k in names}
     per_pos: dict[str, list[float]] = {k: [] for k in names}
     started = time.perf_counter()
@@ -128,8 +137,9 @@ def main() -> None:
     print("mean log-likelihood per hidden card (higher is better):")
     for name in names:
         m, h = ci95(per_card[name])
-        print(f"  {name:<9} {m:+.4f} ± {h:.4f}")
-    for a, b in (("rules", "uniform"), ("weighted", "uniform"), ("weighted", "rules")):
+        print(f"  {name:<10} {m:+.4f} ± {h:.4f}")
+    pairs = (("rules", "uniform"), ("weighted", "uniform"), ("weighted", "rules"), ("importance", "weighted"))
+    for a, b in pairs:
         m, h = ci95([x - y for x, y in zip(per_pos[a], per_pos[b], strict=True)])
         print(f"  {a} − {b}: {m:+.4f} ± {h:.4f} per hidden card, paired by position (95% CI)")
 

@@ -148,8 +148,12 @@ def evidence(view: PlayerView, clues: Clues) -> dict[str, Evidence]:
     return out
 
 
-def likelihood(hand: Sequence[Card], ev: Evidence) -> float:
+def likelihood(hand: Sequence[Card], ev: Evidence, discard: bool = True) -> float:
     """How likely (up to a constant) an opponent holding ``hand`` now played as ``ev`` says they did.
+
+    ``discard=False`` leaves the last discard out: a sampler that already dealt the hand to fit it
+    (``engine.ai.worlds.sample_weighted``) would count it twice, and skipping it is cheaper than
+    a copy of ``ev`` without it.
 
     A product of one factor per clue, each 1 when the hand fits it and below 1 when the basic
     policy holding it would have played otherwise: taken the card passed over (it made a spread),
@@ -167,7 +171,7 @@ def likelihood(hand: Sequence[Card], ev: Evidence) -> float:
             if held & m == m:
                 w *= PASS_MISS
                 break
-    if ev.discard is not None:
+    if discard and ev.discard is not None:
         card, banned = ev.discard
         if misfits(hand, card, banned):
             w *= DISCARD_MISS

@@ -17,7 +17,7 @@ from typing import Protocol
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.ai import likelihood
 from engine.ai.inference import BIT, NEAR, Tracker
-from engine.ai.rollout import SharedPosition, play_out
+from engine.ai.rollout import Dealt, SharedPosition, deal, play_dealt
 from engine.ai.search import Limits, Results, Scored, World, keep_basic, ranked, search
 from engine.ai.worlds import determinize, hidden_cards, sample_hidden, sample_weighted
 from engine.cards import Card, hand_value
@@ -184,8 +184,8 @@ class StrongStrategy:
     policy's own move is played unless another action beats it by more than
     ``keep_z`` standard errors (``engine.ai.search.keep_basic``): the search departs
     from sound play on evidence, not on noise. Plans to use ``aim`` of the ``budget``
-    seconds (default 0.18) and never passes it by more than one play-out
-    (``engine.ai.search``), so decisions stay fast on a busy machine.
+    seconds (default 0.18; ``start_aim``, all of it, for whether to drop) and never passes
+    it by more than one play-out (``engine.ai.search``), so decisions stay fast on a busy machine.
     """
 
     name = "strong"
@@ -202,6 +202,7 @@ class StrongStrategy:
         weigh: bool = True,
         keep_z: float = 1.0,
         aim: float = 0.75,
+        start_aim: float = 1.0,
     ) -> None:
         self.budget = budget
         self.clock = clock
@@ -220,7 +221,11 @@ class StrongStrategy:
         play-outs (``engine.ai.search.keep_basic``); 0: the best estimate, however close."""
         self.aim = aim
         """The share of ``budget`` a move's search plans to use (``engine.ai.search.Limits.aim``)."""
+        self.start_aim = start_aim
+        """``aim`` at the start of a turn: whether to drop decides the most chips a turn can (R7.2),
+        and it is asked once a turn, so it may plan to use the whole budget."""
         self.rollout = BasicStrategy()
+        self._dealt: tuple[SharedPosition, dict[str, list[Card]], Dealt] | None = None
         self.tracker = SHARED_TRACKER if tracker is None else tracker
         """What this player remembers between turns; by default one per process, shared, since
         the bot makes a new strategy object for every move (keyed by player and round)."""
@@ -296,7 +301,7 @@ class StrongStrategy:
             self.max_samples,
             self.first_cut,
             self.cut_z,
-            self.aim if settle else 1.0,
+            (self.start_aim if view.phase == "start" else self.aim) if settle else 1.0,
         )
         sample = self._sampler(view)
         table = SharedPosition(view)
@@ -318,8 +323,15 @@ class StrongStrategy:
     def _play_out(
         self, table: SharedPosition, hands: dict[str, list[Card]], stock: list[Card], action: Action
     ) -> float:
-        """Apply ``action`` in a sampled world and let the basic strategy finish the round (``play_out``)."""
-        return play_out(table, hands, stock, action)
+        """Apply ``action`` in a sampled world and let the basic strategy finish the round (``play_out``).
+
+        The world is turned into bits once (``deal``) for all the actions played in it: the last one
+        is kept, with the table and the hands it was dealt from (held, so never mistaken for another).
+        """
+        dealt = self._dealt
+        if dealt is None or dealt[0] is not table or dealt[1] is not hands:
+            dealt = self._dealt = (table, hands, deal(table, hands, stock))
+        return play_dealt(table, dealt[2], action)
 
 
 class PeekStrategy(StrongStrategy):

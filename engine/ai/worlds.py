@@ -6,14 +6,14 @@ out. ``hidden_cards`` reads what the view says about the cards it can not see;
 the player inferred from the others' play (``engine.ai.inference.Clues``) as
 hard rules; ``sample_weighted``, used by the strong player, weighs each
 opponent's hand by the likelihood of everything they did
-(``engine.ai.likelihood``).
+(``engine.ai.likelihood``), by rejection; ``sample_importance`` deals as
+``sample_hidden`` and returns the likelihood as the world's weight instead.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from engine.ai.inference import Clues, misfits
 from engine.ai.likelihood import Evidence, likelihood
@@ -119,19 +119,24 @@ def _pick_consistent(
 ) -> list[Card]:
     """``need`` cards from ``rest`` with which the basic policy would have discarded ``card``.
 
-    Up to ``tries`` times, a card it would have discarded instead is swapped for another one.
+    Up to ``tries`` times, a card it would have discarded instead is swapped for another one,
+    drawn uniformly from the cards of ``rest`` not picked (by redrawing a picked one: the pick
+    is a few cards of many, so this is cheaper than listing the spare cards every time).
     """
     pick = rng.sample(rest, need)
+    size = len(rest)
+    if size <= need:
+        return pick
+    rand = rng.random
     for _ in range(tries):  # replace a card that would have been discarded instead, until none is
-        wrong = misfits([*mine, *pick], card, banned)
-        wrong = [c for c in wrong if c not in mine]
+        wrong = [c for c in misfits([*mine, *pick], card, banned) if c in pick]
         if not wrong:
             break
-        out = wrong[int(rng.random() * len(wrong))]
-        spare = [c for c in rest if c not in pick]
-        if not spare:
-            break
-        pick[pick.index(out)] = spare[int(rng.random() * len(spare))]
+        out = wrong[int(rand() * len(wrong))]
+        new = rest[int(rand() * size)]
+        while new in pick:
+            new = rest[int(rand() * size)]
+        pick[pick.index(out)] = new
     return pick
 
 
@@ -221,7 +226,6 @@ def sample_weighted(
         need = counts[p] - len(mine)
         if need <= 0 or need > len(rest):
             continue
-        soft = replace(ev, discard=None)  # the repair has seen to the discard
         best: list[Card] = []
         best_w = -1.0
         for _ in range(redeals + 1):
@@ -229,7 +233,7 @@ def sample_weighted(
                 pick = _pick_consistent(mine, rest, need, clue[0], clue[1], rng, tries)
             else:
                 pick = rng.sample(rest, need)
-            w = likelihood([*mine, *pick], soft)
+            w = likelihood([*mine, *pick], ev, discard=False)  # the repair has seen to the discard
             if w > best_w:
                 best, best_w = pick, w
             if rand() < w:
@@ -238,3 +242,29 @@ def sample_weighted(
         chosen = set(best)
         rest = [c for c in rest if c not in chosen]
     return _deal_the_rest(view, fixed, counts, hands, rest, rand)
+
+
+def sample_importance(
+    view: PlayerView,
+    known: dict[str, list[Card]],
+    pool: Sequence[Card],
+    clues: Clues,
+    evidence: dict[str, Evidence],
+    rng: random.Random,
+    tries: int = 48,
+) -> tuple[dict[str, list[Card]], list[Card], float]:
+    """Each hidden hand, the stock (top card last) and the world's weight: importance sampling.
+
+    The hands are dealt as ``sample_hidden`` deals them (the known cards placed, a hand repaired
+    towards its owner's last discard) and the world is weighed by the product of each
+    opponent's ``likelihood`` of the rest of their ``evidence``, instead of rejecting unlikely
+    hands (``sample_weighted``): no hand is dealt twice, but a few heavy worlds count for many.
+    Measured by ``bench/inference_bench.py`` (``importance``); the strong player does not use it,
+    the rejection sampler gave the true hands as much probability or more.
+    """
+    hands, stock = sample_weighted(view, known, pool, clues, evidence, rng, tries, redeals=0)
+    weight = 1.0
+    for p, ev in evidence.items():
+        if p != view.player and ev and p in hands:
+            weight *= likelihood(hands[p], ev, discard=False)
+    return hands, stock, weight

@@ -10,6 +10,7 @@ import pytest
 from engine.actions import Discard, Draw
 from engine.ai.inference import UNSEEN, Clues, Tracker, replay_seen
 from engine.ai.likelihood import (
+    DISCARD_MISS,
     DROP_MISS,
     PASS_MISS,
     Evidence,
@@ -20,12 +21,12 @@ from engine.ai.likelihood import (
 )
 from engine.ai.rollout import SharedPosition, play_out
 from engine.ai.strategies import STRATEGIES, BasicStrategy, PeekStrategy, StrongStrategy, World, playable
-from engine.ai.worlds import hidden_cards, sample_hidden, sample_weighted
+from engine.ai.worlds import hidden_cards, sample_hidden, sample_importance, sample_weighted
 from engine.cards import Card
 from engine.game import Game, Seat
 from engine.view import PlayerView
 from tests.engine.helpers import cards, make_game
-from tests.engine.test_search import game_play_out
+from tests.engine.test_play_out import game_play_out
 
 C = Card.parse
 MAKES_7H = [cards(p) for p in ("7S 7D", "7S 7C", "7D 7C", "5H 6H", "6H 8H", "8H 9H")]
@@ -77,6 +78,13 @@ def test_a_card_an_opponent_passed_over_makes_their_hand_less_likely() -> None:
     assert likelihood(cards("7S 7D KC 2D JH"), ev) == pytest.approx(PASS_MISS)
     assert likelihood(cards("6H 8H KC 2D JH"), ev) == pytest.approx(PASS_MISS)
     assert likelihood(cards("7S 9H KC 2D JH"), ev) == 1.0
+
+
+def test_a_hand_the_basic_policy_would_not_have_discarded_from_is_less_likely() -> None:
+    ev = Evidence(discard=(C("3S"), None))
+    assert likelihood(cards("KS KH 2D 7C"), ev) == pytest.approx(DISCARD_MISS)  # 7C far and higher
+    assert likelihood(cards("KS KH 2D 7C"), ev, discard=False) == 1.0  # a sampler that dealt to fit it
+    assert likelihood(cards("KS KH 2D AC"), ev) == 1.0
 
 
 def test_cards_that_would_have_taken_the_passed_over_card_are_dealt_less_often() -> None:
@@ -135,6 +143,28 @@ def test_weights_stay_normalised() -> None:
         assert sorted(range(200), key=raw.__getitem__) == sorted(range(200), key=weights.__getitem__)
     assert normalised([0.0, 0.0]) == [0.5, 0.5]
     assert normalised([1.0, 3.0]) == [0.25, 0.75]
+
+
+def test_importance_weights_are_likelihoods_and_count_against_a_passed_over_spread() -> None:
+    """Worlds dealt by the rules, weighed: the weight is at most 1, and hands that would have taken
+    the passed-over 7H carry less of the total weight than their share of the worlds."""
+    _, view, tracker = ben_after_a_cycle()
+    clues = tracker.clues(view)
+    known, pool = hidden_cards(view)
+    ev = evidence(view, clues)
+    rng = random.Random(6)
+    mass = hit_mass = 0.0
+    hits = 0
+    for _ in range(2000):
+        hands, stock, w = sample_importance(view, known, pool, clues, ev, rng)
+        assert 0 < w <= 1 and len(stock) == view.stock_size
+        held = set(hands["cat"])
+        hit = any(set(p) <= held for p in MAKES_7H)
+        mass += w
+        hit_mass += w * hit
+        hits += hit
+    assert hits > 40
+    assert hit_mass / mass < 0.6 * hits / 2000
 
 
 def test_what_was_shown_for_flip_and_flop_bounds_the_deal() -> None:
