@@ -25,7 +25,7 @@ runtime, with its data, repository and pure transitions in ``bot/table``)."""
 SIMPLE_ENOUGH = "C"
 """The worst radon grade a function may have (D is a cyclomatic complexity of 21 or more)."""
 COMPLEX_ON_PURPOSE = {
-    "engine/ai/rollout.py:play_out": "the fast play-out: R6-R7 again as one flat loop, for speed (its "
+    "engine/ai/rollout.py:play_dealt": "the fast play-out: R6-R7 again as one flat loop, for speed (its "
     "equivalence test guards it)",
     "engine/replay.py:replay": "the replay loop reads a whole transcript and must name every way it can be "
     "wrong, in order, with one exit status",

@@ -9,7 +9,7 @@ are settled by the deal (R5.4) and are not played for, as in ``Game.sampled_worl
 the pots they carry over are shared if the game ends with the round (R8.3).
 
 Cards are numbers here (``engine.cards.DECK``'s order: 13 a suit, ace to king) and
-a hand is a set of bits, so a hand's value, what is near a card, whether a card
+a hand is a set of bits (``engine.ai.hand_bits``), so a hand's value, what is near a card, whether a card
 makes a spread and which spread is laid down are a few integer operations, not a
 search through ``Card`` objects (a play-out about 1.6x as fast as on lists of cards).
 
@@ -24,60 +24,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.actions import Action, Discard, Draw, Drop, LayOff, Spread, TonkOut
-from engine.ai.inference import KEY
-from engine.cards import DECK, VALUES, Card
+from engine.ai.hand_bits import (
+    INDEX,
+    VAL,
+    best_spread,
+    bits_of,
+    is_a_set,
+    makes_spread,
+    takes,
+    throw,
+    tonk_split,
+)
+from engine.cards import Card
 from engine.view import PlayerView
 
 MAX_STEPS = 300
 """A play-out longer than this is cut short (the stock ends every round long before)."""
-
-INDEX = {c: i for i, c in enumerate(DECK)}
-"""Each card's number: 13 times its suit's place in ``SUITS``, plus its rank less one."""
-VAL = [VALUES[c.rank] for c in DECK]
-ORDER = [sorted(DECK, key=KEY.__getitem__).index(c) for c in DECK]
-"""The basic policy's discard order (value, rank, suit) as one number per card."""
-NEAR = [
-    sum(
-        1 << j
-        for j, o in enumerate(DECK)
-        if o != c and (o.rank == c.rank or (o.suit == c.suit and abs(o.rank - c.rank) <= 2))
-    )
-    for c in DECK
-]
-"""For each card, the cards that make it "near" (``engine.ai.inference.NEAR``), as bits."""
-RANK = [sum(1 << (13 * s + c.rank - 1) for s in range(4)) for c in DECK]
-"""For each card, the four cards of its rank, as bits."""
-_ROW = (1 << 13) - 1
-_RUN_STARTS = sum(0x7FF << (13 * i) for i in range(4))
-"""Ranks ace to jack of each suit: a run of three starting there stays in the suit."""
-SUIT_EDGE = [i % 13 for i in range(52)]
-"""A card's rank less one: 0 has nothing below it in its suit, 12 nothing above."""
-
-
-def _bits(cards: Sequence[Card]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << INDEX[c]
-    return m
-
-
-def _takes(is_set: bool, m: int) -> int:
-    """R6.5 as bits (``engine.spreads.takes``): a set of three takes its fourth card, a run either end."""
-    low = (m & -m).bit_length() - 1
-    if is_set:
-        return RANK[low] & ~m if m.bit_count() == 3 else 0
-    high = m.bit_length() - 1
-    out = 0
-    if SUIT_EDGE[low]:
-        out |= 1 << (low - 1)
-    if SUIT_EDGE[high] != 12:
-        out |= 1 << (high + 1)
-    return out
-
-
-def _is_set(m: int) -> bool:
-    low = (m & -m).bit_length() - 1
-    return m & RANK[low] == m
 
 
 class SharedPosition:
@@ -115,8 +77,8 @@ class SharedPosition:
         self.dealer_order = sorted(range(n), key=lambda i: (i - d - 1) % n)
         """R2.6: seats from the dealer's left, for splitting a pot."""
         self.kinds = [s.kind == "set" for s in view.spreads]
-        self.runs = [_bits(s.cards) for s in view.spreads]
-        self.wanted = [_takes(k, m) for k, m in zip(self.kinds, self.runs, strict=True)]
+        self.runs = [bits_of(s.cards) for s in view.spreads]
+        self.wanted = [takes(k, m) for k, m in zip(self.kinds, self.runs, strict=True)]
         """What each spread on the table takes (R6.5), and all of it (``anywhere``), as bits."""
         self.anywhere = 0
         for w in self.wanted:
@@ -140,9 +102,9 @@ def _op(action: Action) -> tuple[int, int, int]:
     if isinstance(action, LayOff):
         return _LAYOFF, INDEX[action.card], action.target
     if isinstance(action, Spread):
-        return _SPREAD, _bits(action.cards), 0
+        return _SPREAD, bits_of(action.cards), 0
     assert isinstance(action, TonkOut)
-    return _TONK, _bits(action.first), _bits(action.second)
+    return _TONK, bits_of(action.first), bits_of(action.second)
 
 
 Dealt = tuple[list[int], list[int], list[int], list[int]]
@@ -229,15 +191,15 @@ def play_dealt(table: SharedPosition, dealt: Dealt, action: Action) -> float:
                         op = _TAKE
                     else:
                         both = hand | 1 << top
-                        if _makes_spread(both, top):
+                        if makes_spread(both, top):
                             op = _TAKE
-                        elif val[top] <= 3 and val[_throw(both, top)] - val[top] >= 6:
+                        elif val[top] <= 3 and val[throw(both, top)] - val[top] >= 6:
                             op = _TAKE
             else:
-                best_m = _best_spread(hand)
+                best_m = best_spread(hand)
                 if best_m:
                     split = (
-                        _tonk_split(hand)
+                        tonk_split(hand)
                         if drawn_size == 6 and counts[turn] == 6 and not spread_n and not layoff_n
                         else 0
                     )
@@ -258,7 +220,7 @@ def play_dealt(table: SharedPosition, dealt: Dealt, action: Action) -> float:
                     if best >= 0:
                         op, arg = _LAYOFF, best
                     else:
-                        op, arg = _DISCARD, _throw(hand, taken if counts[turn] > 1 else -1)
+                        op, arg = _DISCARD, throw(hand, taken if counts[turn] > 1 else -1)
         if op == _STOCK:
             c = stk.pop()
             hs[turn] = hand | 1 << c
@@ -303,7 +265,7 @@ def play_dealt(table: SharedPosition, dealt: Dealt, action: Action) -> float:
             totals[turn] -= val[arg]
             counts[turn] -= 1
             runs[arg2] |= 1 << arg
-            wanted[arg2] = _takes(kinds[arg2], runs[arg2])
+            wanted[arg2] = takes(kinds[arg2], runs[arg2])
             anywhere = 0
             for w in wanted:
                 anywhere |= w
@@ -320,10 +282,10 @@ def play_dealt(table: SharedPosition, dealt: Dealt, action: Action) -> float:
                     totals[turn] -= val[low.bit_length() - 1]
                     m ^= low
                 counts[turn] -= g.bit_count()
-                is_set = _is_set(g)
+                is_set = is_a_set(g)
                 kinds.append(is_set)
                 runs.append(g)
-                w = _takes(is_set, g)
+                w = takes(is_set, g)
                 wanted.append(w)
                 anywhere |= w
                 spread_n += 1
@@ -336,116 +298,6 @@ def play_dealt(table: SharedPosition, dealt: Dealt, action: Action) -> float:
     else:
         return 0.0
     return float(_settle(table, stacks, live, winners, side_in, tonk) - table.stacks[table.me])
-
-
-def _makes_spread(hand: int, c: int) -> bool:
-    """Whether card ``c`` is in a spread (R6.4) of ``hand`` (which holds it): three of its rank or a run."""
-    if (hand & RANK[c]).bit_count() >= 3:
-        return True
-    size = 1
-    i = c
-    while SUIT_EDGE[i] and hand >> (i - 1) & 1:
-        i -= 1
-        size += 1
-    i = c
-    while SUIT_EDGE[i] != 12 and hand >> (i + 1) & 1:
-        i += 1
-        size += 1
-    return size >= 3
-
-
-def _best_spread(hand: int) -> int:
-    """``engine.ai.strategies.drawn_move``'s spread: the most value, then the most cards; 0 if none.
-
-    ``engine.spreads.find_spreads`` lists sets before runs (runs by suit, then rank) and the
-    first of equals is laid down; the best set or run of a stretch is always all of it, and two
-    equal groups that share no card need six cards, when the hand tonks out instead (R7.4), so
-    a set beats a run only when they share a card, and then it comes first: it is kept on a tie.
-    """
-    best = 0
-    best_key = (0, 0)
-    a, b, c, d = hand & _ROW, hand >> 13 & _ROW, hand >> 26 & _ROW, hand >> 39
-    threes = (a & b & (c | d)) | (c & d & (a | b))  # ranks held three or four times
-    while threes:
-        low = threes & -threes
-        r = low.bit_length() - 1
-        threes ^= low
-        group = hand & RANK[r]
-        size = group.bit_count()
-        key = (size * VAL[r], size)
-        if key > best_key:
-            best, best_key = group, key
-    starts = hand & hand >> 1 & hand >> 2 & _RUN_STARTS  # the lowest card of each run of three
-    while starts:
-        low = starts & -starts
-        i = low.bit_length() - 1  # the first card of a stretch: a lower one would start a run too
-        group = 0
-        total = 0
-        while True:
-            group |= 1 << i
-            total += VAL[i]
-            if SUIT_EDGE[i] == 12 or not hand >> (i + 1) & 1:
-                break
-            i += 1
-        starts &= ~group
-        key = (total, group.bit_count())
-        if key > best_key:
-            best, best_key = group, key
-    return best
-
-
-def _tonk_split(hand: int) -> int:
-    """R7.4: a spread of three from six cards whose other three are a spread too; 0 if none."""
-    m = hand
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        group = hand & RANK[c]
-        if group.bit_count() >= 3:  # a set of three of these (of four: any three)
-            rest_m = group
-            while rest_m:
-                drop = rest_m & -rest_m
-                rest_m ^= drop
-                three = group & ~drop if group.bit_count() == 4 else group
-                if _is_three(hand & ~three):
-                    return three
-                if group.bit_count() == 3:
-                    break
-        if SUIT_EDGE[c] <= 10 and hand >> (c + 1) & 1 and hand >> (c + 2) & 1:
-            three = 7 << c
-            if _is_three(hand & ~three):
-                return three
-    return 0
-
-
-def _is_three(m: int) -> bool:
-    """Whether the three cards ``m`` are a spread: one rank, or one suit in a row."""
-    low = (m & -m).bit_length() - 1
-    if m & RANK[low] == m:
-        return True
-    return SUIT_EDGE[low] <= 10 and m == 7 << low
-
-
-def _throw(hand: int, banned: int) -> int:
-    """``engine.ai.strategies.throw``: the highest card not near a spread, else the highest (not banned)."""
-    pick = -1
-    top = -1
-    far = False
-    m = hand
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        if c == banned:
-            continue
-        is_far = not NEAR[c] & hand
-        if is_far and not far:
-            pick, top, far = c, ORDER[c], True
-        elif is_far == far and ORDER[c] > top:
-            pick, top = c, ORDER[c]
-    assert pick >= 0
-    return pick
 
 
 def _settle(
