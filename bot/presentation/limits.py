@@ -56,6 +56,23 @@ IS_COMPONENTS_V2 = 1 << 15
 ELLIPSIS = "…"
 
 
+def split_message(lines: Sequence[str], room: int = CONTENT - 100) -> list[str]:
+    """Lines joined into messages of at most ``room`` characters (Discord's 2,000, with a margin).
+
+    A line longer than a whole message is cut to it.
+    """
+    out: list[str] = []
+    buf = ""
+    for line in lines:
+        if buf and len(buf) + len(line) + 1 > room:
+            out.append(buf)
+            buf = ""
+        buf = f"{buf}\n{line}" if buf else line[:room]
+    if buf:
+        out.append(buf)
+    return out
+
+
 def shorten(text: str, room: int) -> str:
     """``text`` within ``room`` characters: cut at a line break (else a space) late in it, then "…"."""
     if len(text) <= room:

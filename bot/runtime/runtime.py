@@ -4,7 +4,8 @@
 table's lock, runs one transition (``bot.table.transitions``: the checks and
 the change, pure), makes its chips, history and save last in one transaction
 (``OpenTables.commit``), arms the table's next deadline and returns an
-``Outcome`` with its turn to be told. Every command leaves the same one way
+``Outcome`` with its turn to be told, carrying a snapshot of the table as the
+change left it (never the live table, which only the runtime holds). Every command leaves the same one way
 (``_deliver``): once the lock is released, the caller's ``reply`` answers its
 member from the outcome and says what that answer showed (``Shown``), then the
 channel is told the rest through the notifier, in the order of the table's
@@ -609,9 +610,21 @@ class TableRuntime:
     # ---------------------------------------------------------------- telling
 
     def _done(self, outcome: Outcome) -> Outcome:
-        """Under the table's lock: arm the next deadline and take the outcome's turn to be told."""
+        """Under the table's lock: arm the next deadline, then seal the outcome (``_sealed``)."""
         self._arm(outcome.table)
-        return replace(outcome, turn=self.outbox.book(outcome.table.id))
+        return self._sealed(outcome)
+
+    def _sealed(self, outcome: Outcome) -> Outcome:
+        """Under the lock: the outcome with a snapshot of the table (never the live one), booked its turn."""
+        table = outcome.table
+        return replace(outcome, table=table.snapshot(), turn=self.outbox.book(table.id))
+
+    def _placed_now(self, outcome: Outcome) -> Outcome:
+        """The outcome with the table's placement as it is now (a reply may have posted the table)."""
+        live = self.get(outcome.table.id)
+        if live is None or live.placement == outcome.table.placement:
+            return outcome
+        return replace(outcome, table=replace(outcome.table, placement=live.placement))
 
     async def _deliver(self, outcome: Outcome, reply: Reply | None) -> None:
         """The one way out of every command, after its lock is released: answer, then tell.
@@ -637,6 +650,7 @@ class TableRuntime:
         was that message). Nothing here holds the table's lock while Discord is called.
         """
         async with self.outbox.turn(outcome.table.id, outcome.turn):
+            outcome = self._placed_now(outcome)
             self._watched(outcome)
             try:
                 sent = await self.notifier.publish(outcome, table_message)
@@ -654,14 +668,16 @@ class TableRuntime:
             except Exception:
                 log.exception("A watcher failed at table %s", outcome.table.id)
 
-    async def _tell(self, outcome: Outcome, table_message: bool = True) -> None:
+    async def _tell(self, table: Table, outcome: Outcome) -> None:
+        """Tell ``outcome`` of the live ``table`` at once, under its lock (its message is gone)."""
+        outcome = replace(outcome, table=table.snapshot())
         self._watched(outcome)
         try:
-            sent = await self.notifier.publish(outcome, table_message)
+            sent = await self.notifier.publish(outcome)
         except Exception:
-            log.exception("Notifier failed at table %s", outcome.table.id)
+            log.exception("Notifier failed at table %s", table.id)
             sent = Sent(Delivery.FAILED)
-        await self._delivered(outcome.table, sent)
+        await self._delivered(table, sent)
 
     async def _delivered(self, table: Table, sent: Sent) -> None:
         if sent.status is Delivery.OK and sent.posted:
@@ -741,8 +757,7 @@ class TableRuntime:
         if where == "message_gone":
             if posted is None:
                 refunds = await self._close_lost(table, "message_gone")
-                closed = Outcome(table, notices=(TableClosed("message_gone", refunds),))
-                return replace(closed, turn=self.outbox.book(table.id))
+                return self._sealed(Outcome(table, notices=(TableClosed("message_gone", refunds),)))
             await self._commit(table, lambda t: transitions.message_at(t, posted))
         # playable at once; the table message is brought up to date by one paced edit
         return self._done(Outcome(table, notices=(Resumed(),)))
@@ -752,7 +767,7 @@ class TableRuntime:
         message_id = await self.notifier.post_table(table) if self.repost_missing_messages else None
         if message_id is None:
             refunds = await self._close_lost(table, "message_gone")
-            await self._tell(Outcome(table, notices=(TableClosed("message_gone", refunds),)))
+            await self._tell(table, Outcome(table, notices=(TableClosed("message_gone", refunds),)))
             return False
         await self._commit(table, lambda t: transitions.message_at(t, message_id))
         return True

@@ -15,6 +15,7 @@ from bot.fair_deal import FairDeal
 from bot.ledger import HOUSE_ID
 from bot.presentation.refusals import Refusal
 from bot.table.log import RoundLog
+from bot.table.placement import Placement
 from engine import HOUSE_RULES, Game, IllegalAction
 from engine.events import Event, GameOver, SeatClosed
 
@@ -87,7 +88,6 @@ class Table:
     buy_in: int
     turn_seconds: int = 60
     status: Status = "lobby"
-    message_id: int | None = None
     seats: list[int] = field(default_factory=list)
     """Members in the order they sat down (R3.1)."""
     names: dict[int, str] = field(default_factory=dict)
@@ -128,10 +128,8 @@ class Table:
     """Rounds away after which a seat is released and its stack goes home (said on the table)."""
     invited: list[int] = field(default_factory=list)
     """A Play-again lobby: the previous game's players, named in it until they join."""
-    thread_id: int | None = None
-    """The public thread the game is played in (opened from the lobby message at Start), if any."""
-    lobby_message_id: int | None = None
-    """With a thread: the lobby message in the channel, which shows the final standings at the end."""
+    placement: Placement = field(default_factory=Placement)
+    """Where its messages are in Discord (``bot.table.placement``): the runtime's, set by reported facts."""
     log: RoundLog = field(default_factory=RoundLog)
     """What the table shows of the game: the round's log, the last move, the finished round's log."""
     tournament: str | None = None
@@ -140,7 +138,32 @@ class Table:
     @property
     def plays_in(self) -> int:
         """Where the table's messages go: its thread, else its channel."""
-        return self.thread_id if self.thread_id is not None else self.channel_id
+        return self.placement.plays_in(self.channel_id)
+
+    @property
+    def message_id(self) -> int | None:
+        """The table's message (read-only: ``placement`` changes by transitions)."""
+        return self.placement.message_id
+
+    @property
+    def thread_id(self) -> int | None:
+        """The game's thread, if any (read-only: ``placement``)."""
+        return self.placement.thread_id
+
+    @property
+    def lobby_message_id(self) -> int | None:
+        """With a thread, the lobby message left in the channel (read-only: ``placement``)."""
+        return self.placement.lobby_message_id
+
+    def snapshot(self) -> Table:
+        """A copy of the table as it is now, sharing nothing with it: what an outcome carries.
+
+        Made under the table's lock, so whoever reads it after the lock is released
+        sees the change it tells, not a later one.
+        """
+        copy = Table.from_json(self.to_json())
+        copy.version = self.version
+        return copy
 
     def is_away(self, user_id: int | str) -> bool:
         """A member whose seat the computer plays for now."""
@@ -195,7 +218,7 @@ class Table:
             "buy_in": self.buy_in,
             "turn_seconds": self.turn_seconds,
             "status": self.status,
-            "message_id": self.message_id,
+            "message_id": self.placement.message_id,
             "seats": list(self.seats),
             "names": {str(k): v for k, v in self.names.items()},
             "lobby_stacks": {str(k): v for k, v in self.lobby_stacks.items()},
@@ -217,8 +240,8 @@ class Table:
             "away": {str(k): v for k, v in self.away.items()},
             "away_rounds": self.away_rounds,
             "invited": list(self.invited),
-            "thread_id": self.thread_id,
-            "lobby_message_id": self.lobby_message_id,
+            "thread_id": self.placement.thread_id,
+            "lobby_message_id": self.placement.lobby_message_id,
             "log": self.log.to_json(),
             "tournament": self.tournament,
         }
@@ -242,7 +265,6 @@ class Table:
                 buy_in=int(data["buy_in"]),
                 turn_seconds=int(data["turn_seconds"]),
                 status=data["status"],
-                message_id=data["message_id"],
                 seats=[int(s) for s in data["seats"]],
                 names={k: v for k, v in names.items() if k not in computers},
                 lobby_stacks={int(k): int(v) for k, v in data["lobby_stacks"].items()},
@@ -264,15 +286,20 @@ class Table:
                 away={int(k): int(v) for k, v in data.get("away", {}).items()},
                 away_rounds=int(data.get("away_rounds", AWAY_ROUNDS_BEFORE_RELEASE)),
                 invited=[int(u) for u in data.get("invited", [])],
-                thread_id=int(data["thread_id"]) if data.get("thread_id") is not None else None,
-                lobby_message_id=(
-                    int(data["lobby_message_id"]) if data.get("lobby_message_id") is not None else None
+                placement=Placement(
+                    _id_or_none(data["message_id"]),
+                    _id_or_none(data.get("thread_id")),
+                    _id_or_none(data.get("lobby_message_id")),
                 ),
                 log=RoundLog.from_json(data.get("log")),
                 tournament=data.get("tournament"),
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
             raise TableFormatError(f"saved table is damaged: {e}") from None
+
+
+def _id_or_none(value: Any) -> int | None:
+    return int(value) if value is not None else None
 
 
 _NUMBER_AT_END = re.compile(r"(\d+)\s*$")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from bot.fair_deal import PLAYER_SEED_MAX, FairDeal, FairDealError, check_player_seed
@@ -248,20 +248,20 @@ def invite(table: Table, members: list[int]) -> Step:
 
 def shown(table: Table, message_id: int) -> Step:
     """A new table message, which shows the next round's commitment (docs/FAIRNESS.md)."""
-    table.message_id = message_id
+    table.placement = replace(table.placement, message_id=message_id)
     table.fair.shown_in(message_id)
     return Step(bump=False)
 
 
 def message_at(table: Table, message_id: int) -> Step:
     """The table message was posted again (after a restart, or its deletion) and is now ``message_id``."""
-    table.message_id = message_id
+    table.placement = replace(table.placement, message_id=message_id)
     return Step(bump=False)
 
 
 def in_thread(table: Table, thread_id: int | None, lobby_message_id: int | None) -> Step:
     """The game is played in ``thread_id`` from now on; the lobby message stays in the channel."""
-    table.thread_id, table.lobby_message_id = thread_id, lobby_message_id
+    table.placement = replace(table.placement, thread_id=thread_id, lobby_message_id=lobby_message_id)
     return Step(bump=False)
 
 

@@ -28,11 +28,12 @@ from bot.ledger import LedgerError
 from bot.metrics.hooks import count_coach_queue
 from bot.presentation.coach_render import analysis_text, hint_text, watch_text
 from bot.presentation.computer_names import LEVEL_ABOUT
+from bot.presentation.controls import OPTION_CHARS, fit
 from bot.presentation.refusals import NOTHING_CHANGED, explain, table_exists
 from bot.presentation.table_render import seat_name
 from bot.runtime import LEVELS, TableRuntime
 from bot.table.model import Table, TableError
-from cogs.flipflop.controls import OPTION_CHARS, fit, label
+from cogs.flipflop.controls import label
 from engine.ai.coach import HINT_BUDGET, hint_worker, watch
 from engine.ai.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, NotAPlayer, analyse_worker, seats_of
 
@@ -132,16 +133,6 @@ def practice_view(table_id: str, number: int, t: Texts) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(AnalyseButton("p", table_id, number, label(t.gettext("Analyse my last round"))))
     return view
-
-
-def practice_review_button(table: Table, user_id: int, t: Texts) -> AnalyseButton | None:
-    """In a practice hand: **Analyse my last round**, once a round the player played in has finished."""
-    if not table.practice or not table.practice_rounds:
-        return None
-    last = table.practice_rounds[-1]
-    if table.pid(user_id) not in seats_of(last["transcript"]):
-        return None
-    return AnalyseButton("p", table.id, int(last["number"]), label(t.gettext("Analyse my last round")))
 
 
 class Coach:

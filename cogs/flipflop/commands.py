@@ -21,6 +21,7 @@ from bot.i18n import LANGUAGES, N_, Texts, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
 from bot.ledger import GuildSettings, InsufficientChips, LedgerError, setting_range
+from bot.presentation.controls import fit
 from bot.presentation.first_game import ServerWelcomes, help_text, welcome_text
 from bot.presentation.limits import CONTENT, shorten
 from bot.presentation.refusals import NOTHING_CHANGED, explain
@@ -32,7 +33,6 @@ from cogs.flipflop import controls
 from cogs.flipflop.admin import TABLES_CHOICES, AdminCommands, AwayRounds, table_settings_lines
 from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
 from cogs.flipflop.coach import Coach, CoachCommands
-from cogs.flipflop.controls import fit
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier, Moved, News
 from cogs.flipflop.play import (
@@ -146,6 +146,7 @@ class FlipFlop(
             outbox_wait=bot.settings.outbox_wait_seconds,
             table_cooldown=bot.settings.table_cooldown_seconds,
         )
+        self.notifier.live = self.runtime.get
         self.controls = Controls(self.runtime, self.notifier)
         self.coach = Coach(bot, self.runtime)
         self.welcomes = ServerWelcomes(bot.db, now)

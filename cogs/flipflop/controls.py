@@ -25,6 +25,8 @@ from bot.client import send_ephemeral
 from bot.discord_internals import will_dispatch
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
+from bot.presentation.controls import LABEL_CHARS, LOBBY_OPS, TABLE_OPS, Style, fit
+from bot.presentation.hand_controls import HAND_MENU_OPS, HAND_OPS
 from bot.presentation.refusals import MESSAGES as REFUSALS
 from bot.runtime import TableRuntime, clicked_at
 from bot.storage import StoreError
@@ -32,16 +34,6 @@ from engine import Card
 from engine.actions import Action
 from engine.codec import cards_text, parse_control
 from engine.errors import MalformedInput
-
-LABEL_CHARS = 80
-"""Discord's limit for a button's label and a select's placeholder (150, but we keep to 80)."""
-OPTION_CHARS = 100
-"""Discord's limit for a select option's label and description."""
-
-
-def fit(text: str, room: int) -> str:
-    """``text`` cut to ``room`` characters with "…" when a translation runs longer (never an error)."""
-    return text if len(text) <= room else text[: room - 1].rstrip() + "…"
 
 
 def label(text: str) -> str:
@@ -240,7 +232,7 @@ class OpButton:
         op: str,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
+        emoji: str | discord.PartialEmoji | None = None,
     ) -> None:
         custom_id = f"ff:{self.CODE}:{tid}:{op}"
         button = discord.ui.Button[Any](label=label, style=style, emoji=emoji, custom_id=custom_id)
@@ -258,7 +250,7 @@ class LobbyButton(
     OpButton,
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:l:(?P<tid>[0-9a-f]+):(?P<op>join|leave|start|cancel|removecpu)",
+    template=rf"ff:l:(?P<tid>[0-9a-f]+):(?P<op>{'|'.join(LOBBY_OPS)})",
 ):
     """A button on the lobby message."""
 
@@ -306,7 +298,7 @@ class TableButton(
     OpButton,
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ff:t:(?P<tid>[0-9a-f]+):(?P<op>hand|leave_next|stay|back|fair|activity)",
+    template=rf"ff:t:(?P<tid>[0-9a-f]+):(?P<op>{'|'.join(TABLE_OPS)})",
 ):
     """A button on the public table message (``fair`` also on the lobby: it only answers privately)."""
 
@@ -315,6 +307,14 @@ class TableButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answered(interaction, handler_of(interaction).on_table(interaction, self.tid, self.op))
+
+
+STYLES: dict[Style, discord.ButtonStyle] = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
 
 
 def button_emoji(emoji: str | CardEmoji | None) -> str | discord.PartialEmoji | None:
@@ -327,7 +327,7 @@ class HandButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
         r"ff:a:(?P<tid>[0-9a-f]+):(?P<seq>\d+)"
-        r":(?P<op>stock|take|drop|refresh|leave|leaveok|hint|discard|spread|layoff|pick|away|back)"
+        rf":(?P<op>{'|'.join(HAND_OPS)})"
         r"(?::(?P<until>[0-9A-Z.@~]*))?"
     ),
 ):
@@ -384,7 +384,7 @@ class HandButton(
 class HandSelect(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"ff:s:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>spread|layoff|discard|tonk)",
+    template=rf"ff:s:(?P<tid>[0-9a-f]+):(?P<seq>\d+):(?P<op>{'|'.join(HAND_MENU_OPS)})",
 ):
     """A select menu in a private hand: spread, lay off, discard, tonk out."""
 

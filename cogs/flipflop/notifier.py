@@ -14,7 +14,8 @@ by a moderator, mid-game or while the bot was down) is posted again and play
 goes on. Calls go one way: what the runtime must learn from a call made
 outside a table's lock — the table message moved, the channel is gone or
 refuses the bot — is handed as ``News`` to ``tell``, a sink the cog gives, and
-the cog tells the runtime. The notifier never calls the runtime.
+the cog tells the runtime. The notifier never calls the runtime; it only reads the
+table as it is now (``live``) when a paced edit of the table message is made.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import discord
 from bot.client import fitted
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
+from bot.presentation.limits import split_message
 from bot.presentation.replay_link import story_file
 from bot.presentation.table_render import (
     ending_of,
@@ -80,7 +82,6 @@ if TYPE_CHECKING:
     from bot.client import FlipFlopBot
 
 log = logging.getLogger("flipflop.notifier")
-MAX_MESSAGE = 1900
 HAND_TOKEN_SECONDS = 14 * 60
 """An interaction can edit its message for 15 minutes; we stop a minute early."""
 UNKNOWN_CHANNEL = 10003
@@ -181,20 +182,6 @@ class OpenHand:
     t: Texts
     """The member's language (their hand is private)."""
     expiry: asyncio.TimerHandle | None = None
-
-
-def split_message(lines: Sequence[str]) -> list[str]:
-    """Join lines into messages under Discord's 2,000-character limit."""
-    out: list[str] = []
-    buf = ""
-    for line in lines:
-        if buf and len(buf) + len(line) + 1 > MAX_MESSAGE:
-            out.append(buf)
-            buf = ""
-        buf = f"{buf}\n{line}" if buf else line[:MAX_MESSAGE]
-    if buf:
-        out.append(buf)
-    return out
 
 
 def only_a_draw(outcome: Outcome) -> bool:
@@ -325,6 +312,8 @@ class DiscordNotifier:
         """A mention when a member's turn starts and no hand of theirs is open (cogs/flipflop/pings.py)."""
         self.calls = CallBudget()
         """Each table's channel calls against its players' moves (a lone draw shows within it)."""
+        self.live: Callable[[str], Table | None] = lambda table_id: None
+        """The table now, by id (the runtime's ``get``): a paced edit draws it, not an outcome's snapshot."""
 
     async def server_texts(self, guild_id: int) -> Texts:
         """The server's language for the table message, the round log and the channel's news.
@@ -660,6 +649,7 @@ class DiscordNotifier:
         A passing failure is tried again with backoff, a deleted message is posted
         again, and a channel gone or refusing the bot is news for the runtime.
         """
+        table = self.live(table.id) or table
         old = self.message_id(table)
         sent = await self.refresh(table)
         if sent.status is Delivery.FAILED:

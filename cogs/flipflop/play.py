@@ -24,6 +24,7 @@ from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
 from bot.ledger import InsufficientChips, LedgerError
 from bot.live.links import LINK_SECONDS, Pass
+from bot.presentation.controls import fit
 from bot.presentation.refusals import explain
 from bot.presentation.rules_pages import FIRST_HAND_TIP
 from bot.presentation.table_layout import fair_text
@@ -32,7 +33,7 @@ from bot.runtime import NOTHING_SHOWN, Outcome, Shown, StaleControl, TableClosed
 from bot.storage import StoreError
 from bot.table.model import Table, TableError
 from cogs.flipflop.coach import coach_of
-from cogs.flipflop.controls import OUR_SIDE, fit, parse_action
+from cogs.flipflop.controls import OUR_SIDE, parse_action
 from cogs.flipflop.notifier import DiscordNotifier, OpenHand
 from cogs.flipflop.screens import (
     Screen,
@@ -417,13 +418,15 @@ class Controls:
         self, answer: Answer, outcome: Outcome, thread: discord.Thread, lobby: int | None, t: Texts
     ) -> FollowUp | None:
         """Post the table in its new thread; then the lobby points there. None: play in the channel."""
-        table = outcome.table
+        table = outcome.table  # the deal's snapshot: where it is played is the runtime's to save
+        moved = False
         try:
             await self.runtime.in_thread(table.id, thread.id, lobby)
+            moved = True
             message = await thread.send(**self.notifier.screen(table, t).send())
         except (discord.HTTPException, *REFUSED) as e:
             log.warning("Table %s: could not start the game in its thread (%s)", table.id, e)
-            if table.thread_id is not None:
+            if moved:
                 await self.runtime.in_thread(table.id, None, None)
             return None
         await self.runtime.placed(table.id, message.id)  # if this fails, the deal is still told

@@ -14,35 +14,34 @@ from typing import Any
 
 import discord
 
-from bot.cards import CardEmoji
 from bot.i18n import N_, Texts
 from bot.presentation.coach_render import practice_dress
-from bot.presentation.render import card_emoji, look, plain, plain_cards
+from bot.presentation.controls import Button, Control, Menu, fit, lobby_controls, table_controls
+from bot.presentation.hand_controls import hand_controls, leave_confirm_controls, picked
+from bot.presentation.render import look
 from bot.presentation.round_picture import MAX_BYTES as PICTURE_BYTES
 from bot.presentation.round_picture import Ending, legend, picture_alt
 from bot.presentation.round_picture import file_name as picture_file
 from bot.presentation.round_picture import render as render_round
 from bot.presentation.rules_pages import rules_pages
-from bot.presentation.table_layout import IN_PICTURE, Page, closed_page, lobby_page, note_page, table_page
+from bot.presentation.table_layout import IN_PICTURE, closed_page, lobby_page, note_page, table_page
 from bot.presentation.table_picture import HAND_FILE, render_hand
 from bot.presentation.table_render import hand_text, log_text
-from bot.runtime import LEVELS
 from bot.table.model import Table
-from cogs.flipflop.coach import practice_review_button
+from cogs.flipflop.coach import AnalyseButton
 from cogs.flipflop.controls import (
-    OPTION_CHARS,
+    STYLES,
     HandButton,
     HandSelect,
     LobbyButton,
     LobbySelect,
     RulesButton,
     TableButton,
-    code,
-    fit,
+    button_emoji,
     label,
 )
 from cogs.flipflop.layout import files, layout
-from engine import Card, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
+from engine import Card
 from engine.cards import sort_key
 from engine.view import PlayerView
 
@@ -89,50 +88,10 @@ class Screen:
         return out
 
 
-COMPUTER_LEVEL = {
-    "basic": (N_("Basic computer"), N_("Sound play: spreads, lays off, drops when low")),
-    "strong": (N_("Strong computer"), N_("Thinks ahead by playing out possible hands")),
-    "random": (N_("Random computer"), N_("Plays any legal move (for fun)")),
-}
-"""The lobby menu's option for each level (``bot.runtime.LEVELS``): its label and what it does."""
-
-
-def _computer_option(level: str, t: Texts) -> discord.SelectOption:
-    name, what = COMPUTER_LEVEL.get(level, (level, level))
-    return discord.SelectOption(
-        label=fit(t.gettext(name), OPTION_CHARS), value=level, description=fit(t.gettext(what), OPTION_CHARS)
-    )
-
-
 def lobby_screen(table: Table, t: Texts) -> Screen:
     """Who is seated; Join, Leave, Start, Cancel and the host's computer players (server's language)."""
     page = lobby_page(table, t.at(table.practice))
-    seats = [
-        LobbyButton(table.id, "join", label(t.gettext("Join")), discord.ButtonStyle.success, "🪑"),
-        LobbyButton(table.id, "leave", label(t.gettext("Leave")), discord.ButtonStyle.secondary),
-        LobbyButton(table.id, "start", label(t.gettext("Start")), discord.ButtonStyle.primary, "▶️"),
-        LobbyButton(table.id, "cancel", label(t.gettext("Cancel")), discord.ButtonStyle.danger),
-    ]
-    if table.computers:
-        seats.append(
-            LobbyButton(
-                table.id,
-                "removecpu",
-                label(t.gettext("Remove computer")),
-                discord.ButtonStyle.secondary,
-                "🤖",
-            )
-        )
-    options = [_computer_option(k, t) for k in LEVELS]
-    menu = LobbySelect(table.id, label(t.gettext("🤖 Add a computer player (host)…")), options)
-    return Screen(view=layout(page, [seats, [menu], _fair_row(table, page, t)]))
-
-
-def _fair_row(table: Table, page: Page, t: Texts) -> list[TableButton]:
-    """**Fair deal** when a commitment is out: it answers privately with the whole of it."""
-    if not page.fair:
-        return []
-    return [TableButton(table.id, "fair", label(t.gettext("🔒 Fair deal")), discord.ButtonStyle.secondary)]
+    return Screen(view=layout(page, rows(table, lobby_controls(table, page, t))))
 
 
 def table_screen(
@@ -144,25 +103,8 @@ def table_screen(
     under them launches the live table as a Discord Activity (docs/ACTIVITY.md).
     """
     page = table_page(table, t.at(table.practice), last_line, log)
-    row = [
-        TableButton(table.id, "hand", label(t.gettext("My hand")), discord.ButtonStyle.primary, "🂠"),
-        TableButton(
-            table.id, "leave_next", label(t.gettext("Leave after this round")), discord.ButtonStyle.secondary
-        ),
-    ]
-    if table.leave_after_round:
-        row.append(
-            TableButton(table.id, "stay", label(t.gettext("Stay after all")), discord.ButtonStyle.secondary)
-        )
-    if table.away:
-        row.append(
-            TableButton(table.id, "back", label(t.gettext("I'm back")), discord.ButtonStyle.success, "👋")
-        )
-    rows = [row + _fair_row(table, page, t)]
-    if activity:
-        opens = label(t.gettext("Open table"))
-        rows.append([TableButton(table.id, "activity", opens, discord.ButtonStyle.success, "🌐")])
-    return Screen(view=layout(page, rows), attachments=files(page))
+    controls = rows(table, table_controls(table, page, t, activity))
+    return Screen(view=layout(page, controls), attachments=files(page))
 
 
 def practice_title(table: Table, title: str, t: Texts) -> str:
@@ -255,7 +197,7 @@ def hand_screen(
 ) -> Screen:
     """A player's private hand in their language ``t``, with controls for exactly their legal actions now.
 
-    The cards are buttons (see ``_hand_controls``); ``selection`` is what the player has
+    The cards are buttons (see ``bot.presentation.hand_controls``); ``selection`` is what the player has
     picked to lay down (``~`` and card codes), or None. A finished game (or closed table)
     offers nothing to click.
     """
@@ -268,8 +210,52 @@ def hand_screen(
     if view.over or table.status != "playing":
         return Screen(content=text, view=None, attachments=shown)
     return Screen(
-        content=text, view=_hand_controls(table, view, t, picked(view, selection)), attachments=shown
+        content=text,
+        view=hand_view(table, hand_controls(table, view, t, picked(view, selection))),
+        attachments=shown,
     )
+
+
+def item(table: Table, control: Control) -> discord.ui.Item[Any]:
+    """A screen model's control (``bot.presentation.controls``) as the Discord item carrying its code.
+
+    The custom id is made by the item's class (``cogs.flipflop.controls``) from the table, the
+    control's operation and value, and for a hand the table's ``seq``.
+    """
+    if isinstance(control, Menu):
+        options = [
+            discord.SelectOption(label=o.label, value=o.value, description=o.description or None)
+            for o in control.options
+        ]
+        if control.family == "lobby":
+            return LobbySelect(table.id, control.placeholder, options)
+        select = HandSelect(table.id, table.seq, control.op, control.placeholder, options)
+        select.item.row = control.row
+        return select
+    assert isinstance(control, Button)
+    style, emoji = STYLES[control.style], button_emoji(control.emoji)
+    if control.family == "hand":
+        return HandButton(
+            table.id, table.seq, control.op, control.label, style, control.emoji,
+            until=control.value, row=control.row, disabled=control.disabled,
+        )  # fmt: skip
+    if control.family == "review":
+        return AnalyseButton(control.op, table.id, int(control.value or 0), control.label)
+    kind = LobbyButton if control.family == "lobby" else TableButton
+    return kind(table.id, control.op, control.label, style, emoji)
+
+
+def rows(table: Table, controls: Sequence[Sequence[Control]]) -> list[list[discord.ui.Item[Any]]]:
+    """A screen model's rows of controls as rows of Discord items."""
+    return [[item(table, control) for control in row] for row in controls]
+
+
+def hand_view(table: Table, controls: Sequence[Control]) -> discord.ui.View:
+    """A hand's controls (``bot.presentation.hand_controls``), each in its row, as a message's view."""
+    out = discord.ui.View(timeout=None)
+    for control in controls:
+        out.add_item(item(table, control))
+    return out
 
 
 def hand_files(view: PlayerView, t: Texts, drawn: Card | None = None) -> list[discord.File]:
@@ -291,37 +277,6 @@ HAND_MOVED = N_("↪️ This hand moved to your newer hand message below; nothin
 def moved_hand_screen(t: Texts) -> Screen:
     """An older hand message once the player opened a newer one: where the hand went, no controls."""
     return Screen(content=t.gettext(HAND_MOVED), view=None)
-
-
-def picked(view: PlayerView, selection: str | None) -> tuple[Card, ...] | None:
-    """The cards a selection names that are in the hand now, or None when not selecting.
-
-    Selecting only makes sense while the player may lay down (after drawing).
-    """
-    if selection is None or not selection.startswith("~") or not _playing(view):
-        return None
-    hand = {c.code: c for c in view.hand}
-    return tuple(sorted({hand[code] for code in selection[1:].split(".") if code in hand}, key=sort_key))
-
-
-def _playing(view: PlayerView) -> bool:
-    """The player has drawn and may lay down, lay off and discard now."""
-    return view.to_act == view.player and any(isinstance(a, Discard) for a in view.legal)
-
-
-CARDS_PER_ROW = 5
-"""A hand's cards on its first row: a whole hand as dealt (Discord's five buttons a row)."""
-
-
-def card_rows(hand: Sequence[Card]) -> list[list[Card]]:
-    """A hand, sorted: up to five cards on one row; a sixth (after a draw) on a row of its own.
-
-    The sixth card's row comes *below* the moves (see ``_card_buttons``), so the moves stay on
-    the row under the first five: a second click on **Draw** lands on **Select cards…**, never
-    on a card it would discard.
-    """
-    cs = sorted(hand, key=sort_key)
-    return [cs[i : i + CARDS_PER_ROW] for i in range(0, len(cs), CARDS_PER_ROW)]
 
 
 def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Screen:
@@ -358,341 +313,8 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
         )
     question = ask.format(seconds=t.number(LEAVE_CONFIRM_SECONDS))
     text = f"{hand_text(table, v, t)}\n\n{question}"
-    out = discord.ui.View(timeout=None)
-    tid, seq = table.id, table.seq
-    rows, below = _card_buttons(out, table, v, t, None, clickable=False)
-    until = int(now) + LEAVE_CONFIRM_SECONDS
-    out.add_item(
-        HandButton(
-            tid, seq, "refresh", label(t.gettext("Keep playing")), discord.ButtonStyle.success, row=rows
-        )
-    )
-    out.add_item(
-        HandButton(
-            tid,
-            seq,
-            "leaveok",
-            label(t.gettext("Yes, leave")),
-            discord.ButtonStyle.danger,
-            until=until,
-            row=below,
-        )
-    )
-    return Screen(content=text, view=out)
-
-
-def _card_buttons(
-    out: discord.ui.View,
-    table: Table,
-    v: PlayerView,
-    t: Texts,
-    selection: tuple[Card, ...] | None,
-    clickable: bool = True,
-) -> tuple[int, int]:
-    """The hand as card buttons; returns the moves' row and the row free for a menu below them.
-
-    The first five cards are the first row; a sixth goes on the row after the moves' row (so
-    it never takes the place of a move). After drawing a card's button discards it, or, while
-    selecting, picks it (green) or puts it back; otherwise the cards are shown, not clickable.
-    """
-    tid, seq = table.id, table.seq
-    playing = clickable and _playing(v)
-    discards = {a.card for a in v.legal if isinstance(a, Discard)}
-    hand = v.hand if v.player in v.players and v.in_round else ()
-    rows = card_rows(hand)
-    moves = 1 if rows else 0
-    for r, row in enumerate(rows):
-        r = r + 1 if r else r  # the sixth card: below the moves
-        for c in row:
-            face = card_emoji(c, t)
-            text = "" if face is not None else plain(c, t)
-            if selection is None:
-                out.add_item(
-                    HandButton(
-                        tid,
-                        seq,
-                        "discard",
-                        text,
-                        discord.ButtonStyle.secondary,
-                        face,
-                        until=c.code,
-                        row=r,
-                        disabled=not (playing and c in discards),
-                    )
-                )
-                continue
-            chosen = c in selection
-            after = [x for x in selection if x != c] if chosen else sorted([*selection, c], key=sort_key)
-            out.add_item(
-                HandButton(
-                    tid,
-                    seq,
-                    "pick",
-                    ("✓ " + text) if chosen and text else text,
-                    discord.ButtonStyle.success if chosen else discord.ButtonStyle.secondary,
-                    face,
-                    until="~" + ".".join(x.code for x in after),
-                    row=r,
-                    disabled=not playing,
-                )
-            )
-    return moves, moves + len(rows)
-
-
-QUICK = 4
-"""Spreads and lay-offs offered as one-click buttons after a draw (with **Select cards…**, one row)."""
-
-
-def _hand_controls(
-    table: Table, v: PlayerView, t: Texts, selection: tuple[Card, ...] | None = None
-) -> discord.ui.View:
-    """The hand's controls, in rows that keep their places.
-
-    Rows: the cards (one or two rows), then the moves (Draw, Take, Drop — Take disabled
-    rather than missing, so Drop is always third; or after a draw **Select cards…** and
-    one-click spreads and lay-offs; or, selecting, what the selection can do), then a menu
-    (tonk out, which spread to lay off on), then Refresh, Hint and **Leave game…** (which
-    only asks). No control that drops or leaves ever takes the place of the one just
-    clicked (``tests/cogs/test_hand_cards.py`` checks every transition).
-    """
-    out = discord.ui.View(timeout=None)
-    moves, menu = _card_buttons(out, table, v, t, selection)
-    if v.can_act and selection is not None:
-        _selecting(out, table, v, t, selection, moves, menu)
-    elif v.can_act:
-        for a in _opening_moves(v):
-            out.add_item(_opening_button(a, table, v, t, moves))
-        if _playing(v):
-            _quick(out, table, v, t, moves, menu)
-    _last_row(out, table, v, t)
-    return out
-
-
-def _opening_moves(v: PlayerView) -> list[Draw | Drop]:
-    """The turn's first moves in their places: Draw from stock, Take, then Drop.
-
-    With an empty pile Take stays in its place, disabled, so Drop never moves to second.
-    """
-    start = [a for a in v.legal if isinstance(a, Draw)]
-    if start and not any(a.source == "discard" for a in start):
-        start.append(Draw(v.player, "discard"))
-    start.sort(key=lambda a: a.source == "discard")
-    return [*start, *(a for a in v.legal if isinstance(a, Drop))]
-
-
-def _opening_button(a: Draw | Drop, table: Table, v: PlayerView, t: Texts, row: int) -> HandButton:
-    """The button for one of the turn's first moves (``_opening_moves``)."""
-    tid, seq = table.id, table.seq
-    if isinstance(a, Drop):
-        drop = label(t.gettext("Drop ({value})").format(value=t.number(v.hand_value)))
-        return HandButton(tid, seq, "drop", drop, discord.ButtonStyle.danger, "✋", row=row)
-    if a.source == "stock":
-        return HandButton(
-            tid, seq, "stock", label(t.gettext("Draw from stock")), discord.ButtonStyle.primary, "🂠", row=row
-        )
-    top = v.top_discard
-    take = (
-        label(t.gettext("Take {card}").format(card=plain(top, t)))
-        if top
-        else label(t.gettext("Take the discard"))
-    )
-    face = card_emoji(top, t) if top else None
-    return HandButton(
-        tid, seq, "take", take, discord.ButtonStyle.primary, face, row=row, disabled=a not in v.legal
-    )
-
-
-def _last_row(out: discord.ui.View, table: Table, v: PlayerView, t: Texts) -> None:
-    """Refresh, Hint, the practice review, **Leave game…** and Away/I'm back, on the last row.
-
-    They live there so they never move into the place of a move just clicked; Leave only
-    asks (see ``leave_confirm_screen``).
-    """
-    tid, seq = table.id, table.seq
-    out.add_item(
-        HandButton(
-            tid, seq, "refresh", label(t.gettext("Refresh")), discord.ButtonStyle.secondary, "🔄", row=4
-        )
-    )
-    if table.practice and v.still_playing:
-        out.add_item(
-            HandButton(tid, seq, "hint", label(t.gettext("Hint")), discord.ButtonStyle.success, "💡", row=4)
-        )
-    if (review := practice_review_button(table, int(v.player), t)) is not None:
-        out.add_item(review)
-    if any(isinstance(a, Leave) for a in v.legal):
-        out.add_item(
-            HandButton(
-                tid, seq, "leave", label(t.gettext("Leave game…")), discord.ButtonStyle.secondary, row=4
-            )
-        )
-    if table.is_seated(int(v.player)):
-        away = table.is_away(v.player)
-        op, text, style = (
-            ("back", t.gettext("I'm back"), discord.ButtonStyle.success)
-            if away
-            else ("away", t.gettext("Away"), discord.ButtonStyle.secondary)
-        )
-        out.add_item(HandButton(tid, seq, op, label(text), style, "👋" if away else "💤", row=4))
-
-
-def _spread_kind(s: Spread, t: Texts) -> str:
-    run = PlayerView.spread_kind(s.cards) == "run"
-    text = (
-        t.gettext("Run · lowers your hand by {value}")
-        if run
-        else t.gettext("Set · lowers your hand by {value}")
-    )
-    return fit(text.format(value=t.number(sum(c.value for c in s.cards))), OPTION_CHARS)
-
-
-def _layoff_button(
-    table: Table, lo: LayOff, t: Texts, row: int, face: CardEmoji | None = None
-) -> HandButton:
-    """One lay-off as a button: the card and the spread's number say what it does."""
-    text = label(
-        t.gettext("Lay off {card} on #{spread}").format(
-            card=plain(lo.card, t), spread=t.number(lo.target + 1)
-        )
-    )
-    return HandButton(
-        table.id,
-        table.seq,
-        "layoff",
-        text,
-        discord.ButtonStyle.primary,
-        face,
-        until=f"{lo.card.code}@{lo.target}",
-        row=row,
-    )
-
-
-def _quick(out: discord.ui.View, table: Table, v: PlayerView, t: Texts, row: int, menu: int) -> None:
-    """After a draw: **Select cards…**, the best spreads and lay-offs as one click each, tonk out.
-
-    **Select cards…** is always first (disabled when nothing can be laid down), so the moves'
-    row is never empty and a second click on **Draw** never reaches a card below it.
-    """
-    tid, seq = table.id, table.seq
-    spreads = sorted(
-        (a for a in v.legal if isinstance(a, Spread)), key=lambda s: -sum(c.value for c in s.cards)
-    )
-    layoffs = sorted((a for a in v.legal if isinstance(a, LayOff)), key=lambda lo: -lo.card.value)
-    tonks = [a for a in v.legal if isinstance(a, TonkOut)]
-    out.add_item(
-        HandButton(
-            tid,
-            seq,
-            "pick",
-            label(t.gettext("Select cards…")),
-            discord.ButtonStyle.secondary,
-            "☑️",
-            until="~",
-            row=row,
-            disabled=not (spreads or layoffs),
-        )
-    )
-    for s in spreads[:QUICK]:
-        text = label(t.gettext("Lay down {cards}").format(cards=plain_cards(s.cards, t)))
-        out.add_item(
-            HandButton(tid, seq, "spread", text, discord.ButtonStyle.primary, until=code(s.cards), row=row)
-        )
-    for lo in layoffs[: QUICK - min(len(spreads), QUICK)]:
-        out.add_item(_layoff_button(table, lo, t, row, card_emoji(lo.card, t)))
-    if tonks:
-        options = [
-            discord.SelectOption(
-                label=fit(f"{plain_cards(tk.first, t)} + {plain_cards(tk.second, t)}", OPTION_CHARS),
-                value=f"{code(tk.first)}|{code(tk.second)}",
-            )
-            for tk in tonks[:25]
-        ]
-        select = HandSelect(
-            tid, seq, "tonk", label(t.gettext("🎉 Tonk out! Lay down your whole hand…")), options
-        )
-        select.item.row = menu
-        out.add_item(select)
-
-
-def _selecting(
-    out: discord.ui.View,
-    table: Table,
-    v: PlayerView,
-    t: Texts,
-    selection: tuple[Card, ...],
-    row: int,
-    menu: int,
-) -> None:
-    """What the picked cards can do: only what is legal now is enabled, and the labels say what."""
-    tid, seq = table.id, table.seq
-    chosen = set(selection)
-    spread = next((a for a in v.legal if isinstance(a, Spread) and set(a.cards) == chosen), None)
-    single = selection[0] if len(selection) == 1 else None
-    layoffs = [a for a in v.legal if isinstance(a, LayOff) and a.card == single]
-    discard = single is not None and any(isinstance(a, Discard) and a.card == single for a in v.legal)
-    lay = (
-        label(t.gettext("Lay down {cards}").format(cards=plain_cards(spread.cards, t)))
-        if spread
-        else label(t.gettext("Lay down (pick a run or a set)"))
-    )
-    out.add_item(
-        HandButton(
-            tid,
-            seq,
-            "spread",
-            lay,
-            discord.ButtonStyle.primary,
-            until=code(spread.cards) if spread else "",
-            row=row,
-            disabled=spread is None,
-        )
-    )
-    if len(layoffs) == 1:
-        out.add_item(_layoff_button(table, layoffs[0], t, row))
-    elif layoffs:  # several spreads fit: which one is not a card, so it is a menu
-        on = {s.index: s.cards for s in v.spreads}
-        options = [
-            discord.SelectOption(
-                label=fit(f"#{lo.target + 1} " + plain_cards(on.get(lo.target, ()), t), OPTION_CHARS),
-                value=f"{lo.card.code}@{lo.target}",
-            )
-            for lo in layoffs[:25]
-        ]
-        select = HandSelect(tid, seq, "layoff", label(t.gettext("Lay off on which spread?")), options)
-        select.item.row = menu
-        out.add_item(select)
-    else:
-        out.add_item(
-            HandButton(
-                tid,
-                seq,
-                "layoff",
-                label(t.gettext("Lay off (pick one card that fits a spread)")),
-                discord.ButtonStyle.primary,
-                until="",
-                row=row,
-                disabled=True,
-            )
-        )
-    out.add_item(
-        HandButton(
-            tid,
-            seq,
-            "discard",
-            label(t.gettext("Discard {card}").format(card=plain(single, t)))
-            if single
-            else label(t.gettext("Discard")),
-            discord.ButtonStyle.secondary,
-            until=single.code if single else "",
-            row=row,
-            disabled=not discard,
-        )
-    )
-    out.add_item(
-        HandButton(
-            tid, seq, "pick", label(t.gettext("Cancel")), discord.ButtonStyle.secondary, until="", row=row
-        )
-    )
+    controls = leave_confirm_controls(table, v, t, now, LEAVE_CONFIRM_SECONDS)
+    return Screen(content=text, view=hand_view(table, controls))
 
 
 def rules_screen(page: int, t: Texts) -> Screen:

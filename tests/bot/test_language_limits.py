@@ -14,13 +14,20 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import LANGUAGES, PSEUDO_LANGUAGE, texts
+from bot.presentation import controls as models
+from bot.presentation import hand_controls
 from cogs.flipflop import coach, controls, screens
 
-SOURCE = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (screens, coach))
-LABELS = re.findall(r'label\(\s*t\.gettext\(\s*"((?:[^"\\]|\\.)*)"', SOURCE)
-OPTIONS = [m for pair in screens.COMPUTER_LEVEL.values() for m in pair] + re.findall(
-    r'gettext\("((?:Run|Set) · [^"]*|value \{value\})"\)', SOURCE
+SOURCE = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (screens, coach, models))
+HAND = Path(hand_controls.__file__).read_text(encoding="utf-8")
+OPTIONS = [m for pair in models.COMPUTER_LEVEL.values() for m in pair] + re.findall(
+    r'gettext\("((?:Run|Set) · [^"]*|value \{value\})"\)', SOURCE + HAND
 )
+LABELS = (
+    re.findall(r'label\(\s*t\.gettext\(\s*"((?:[^"\\]|\\.)*)"', SOURCE)
+    + re.findall(r'(?:_button\([^()]*?|fit\()t\.gettext\(\s*"((?:[^"\\]|\\.)*)"\)(?:, LABEL_CHARS)?', SOURCE)
+    + [m for m in re.findall(r't\.gettext\(\s*"((?:[^"\\]|\\.)*)"', HAND) if m not in OPTIONS]
+)  # every message a hand's controls show is a label (``_hand``, ``_label``) or a menu option
 LONGEST = {"card": "10♥", "value": "50", "cards": "10♥ J♥ Q♥ K♥", "spread": "9"}
 
 
@@ -30,6 +37,8 @@ def test_the_screens_labels_are_found() -> None:
     assert "Run · lowers your hand by {value}" in OPTIONS
     assert "Select cards…" in LABELS and "Lay down {cards}" in LABELS
     assert "Lay off {card} on #{spread}" in LABELS
+    lobby_and_table = {"Join", "Remove computer", "🤖 Add a computer player (host)…", "Open table"}
+    assert lobby_and_table <= set(LABELS)
 
 
 @pytest.mark.parametrize("language", [*LANGUAGES, PSEUDO_LANGUAGE])
@@ -40,7 +49,7 @@ def test_labels_and_options_fit_in_every_language(language: str) -> None:
         assert len(shown) <= controls.LABEL_CHARS, (language, msgid, shown)
     for msgid in OPTIONS:
         shown = t.gettext(msgid).format(**LONGEST)
-        assert len(shown) <= controls.OPTION_CHARS, (language, msgid, shown)
+        assert len(shown) <= models.OPTION_CHARS, (language, msgid, shown)
 
 
 def test_fit_cuts_safely() -> None:

@@ -207,3 +207,35 @@ async def test_a_table_that_cannot_be_posted_again_is_closed_and_told_outside_it
         assert len(closed) == 1 and closed[0].reason == "message_gone"
         assert notifier.locked == [False]
         await h.conserved()
+
+
+async def test_an_outcome_carries_a_snapshot_never_the_live_table(tmp_path: Path) -> None:
+    """What a command returns shows the table as that change left it, whatever changes after."""
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.lobby((ANN, BEN))
+        joined = await h.runtime.join(table.id, CAT, NAMES[CAT])
+        live = h.runtime.get(table.id)
+        assert live is not None and joined.table is not live
+        assert joined.table.to_json() == live.to_json() and joined.table.version == live.version
+        seats = list(joined.table.seats)
+        await h.runtime.leave_lobby(table.id, CAT)  # a later change leaves the first outcome as it was
+        assert joined.table.seats == seats == [ANN, BEN, CAT] and live.seats == [ANN, BEN]
+        assert h.notifier.outcomes[-2].table is not live  # what the channel was told: snapshots too
+
+
+async def test_the_channel_is_told_where_the_table_is_when_it_is_told(tmp_path: Path) -> None:
+    """A reply that posts the table message (a deal) saves where; the publish after it posts there."""
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.lobby((ANN, BEN, CAT))
+
+        async def posts_the_table(outcome: Outcome) -> Shown:
+            assert outcome.table.message_id == 77  # the snapshot: the lobby's message at the deal
+            await h.runtime.placed(table.id, 88)  # the table posted anew below the lobby
+            return NOTHING_SHOWN
+
+        dealt = await h.runtime.start(table.id, ANN, may_manage=False, reply=posts_the_table)
+        told = h.notifier.outcomes[-1]
+        assert told.turn == dealt.turn and told.events == dealt.events
+        assert told.table.message_id == 88  # published where the table is now
+        assert dealt.table.message_id == 77  # the returned snapshot is the deal's, untouched
+        assert told.table.game is not None and told.table.to_json()["game"] == dealt.table.to_json()["game"]

@@ -1,0 +1,132 @@
+"""The lobby's, the table's and a hand's controls are plain data made by the presentation package.
+
+Each control names its operation; the Discord side makes the item that carries its code, and
+the item's template reads that code back (so a control the presentation offers is always one
+a click can reach). Nothing here needs Discord.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.i18n import LANGUAGES, texts
+from bot.presentation.controls import (
+    LABEL_CHARS,
+    LOBBY_OPS,
+    TABLE_OPS,
+    Button,
+    Control,
+    Menu,
+    lobby_controls,
+    table_controls,
+)
+from bot.presentation.hand_controls import HAND_MENU_OPS, HAND_OPS, hand_controls, leave_confirm_controls
+from bot.presentation.table_layout import lobby_page, table_page
+from bot.table.model import ComputerSeat, Table
+from cogs.flipflop.controls import HandButton, HandSelect, LobbyButton, LobbySelect, TableButton
+from cogs.flipflop.screens import item
+from engine import Draw
+from tests.bot.runtime.fakes import ANN, BEN, CAT, harness
+
+EN = texts("en")
+
+
+def flat(rows: tuple[tuple[Control, ...], ...]) -> list[Control]:
+    return [c for row in rows for c in row]
+
+
+def lobby(**fields: object) -> Table:
+    table = Table(id="ab12", guild_id=1, channel_id=2, host_id=11, stake=5, buy_in=200, **fields)  # type: ignore[arg-type]
+    table.seats, table.names, table.lobby_stacks = [11], {11: "ann"}, {11: 200}
+    return table
+
+
+def test_the_lobby_offers_its_buttons_and_the_hosts_menu() -> None:
+    table = lobby()
+    rows = lobby_controls(table, lobby_page(table, EN), EN)
+    ops = [c.op for c in flat(rows)]
+    assert ops[:4] == ["join", "leave", "start", "cancel"] and "removecpu" not in ops
+    [menu] = [c for c in flat(rows) if isinstance(c, Menu)]
+    assert [o.value for o in menu.options] == ["basic", "strong", "random"]
+    table.computers[-1] = ComputerSeat("basic", 1)
+    table.seats.append(-1)
+    assert "removecpu" in [c.op for c in flat(lobby_controls(table, lobby_page(table, EN), EN))]
+
+
+async def test_the_table_offers_stay_and_back_only_when_they_mean_something(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        page = table_page(table, EN)
+        ops = [c.op for c in flat(table_controls(table, page, EN))]
+        assert ops[:2] == ["hand", "leave_next"] and "stay" not in ops and "back" not in ops
+        await h.runtime.leave_after_round(table.id, BEN)
+        await h.runtime.away(table.id, CAT)
+        table = h.runtime.tables[table.id]
+        rows = table_controls(table, table_page(table, EN), EN, activity=True)
+        assert {"stay", "back"} <= {c.op for c in rows[0]} and [c.op for c in rows[-1]] == ["activity"]
+
+
+async def test_a_hand_offers_exactly_the_players_moves_as_data(tmp_path: Path) -> None:
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert table.game is not None
+        player = table.game.to_act
+        assert player is not None
+        view = table.game.view(player)
+        controls = hand_controls(table, view, EN)
+        moves = [c for c in controls if isinstance(c, Button) and c.row == 1]
+        assert [c.op for c in moves][:2] == ["stock", "take"]
+        assert all(c.op == "discard" and c.disabled for c in controls if c.row == 0)  # cards: not yet
+        assert {c.op for c in controls if c.row == 4} >= {"refresh", "away"}
+        other = next(p for p in (str(ANN), str(BEN), str(CAT)) if p != player)
+        waiting = hand_controls(table, table.game.view(other), EN)
+        assert not any(c.op in ("stock", "take", "drop") for c in waiting)
+        assert any(isinstance(a, Draw) for a in view.legal)
+        confirm = leave_confirm_controls(table, view, EN, 1000.0, 30)
+        assert [(c.op, c.value) for c in confirm if c.op == "leaveok"] == [("leaveok", "1030")]
+
+
+def test_controls_are_plain_frozen_data() -> None:
+    for kind in (Button, Menu):
+        assert dataclasses.is_dataclass(kind) and kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    control = Button("table", "hand", "My hand")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        control.op = "stay"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_every_control_the_presentation_offers_is_one_a_click_reaches(
+    tmp_path: Path, language: str
+) -> None:
+    """Each op becomes an item whose custom id its own template reads back, within Discord's limits."""
+    t = texts(language)
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert table.game is not None
+        made: list[Control] = [*flat(lobby_controls(lobby(), lobby_page(lobby(), t), t))]
+        made += flat(table_controls(table, table_page(table, t), t, activity=True))
+        for player in table.game.seated:
+            made += hand_controls(table, table.game.view(player), t)
+        kinds = {
+            "lobby": (LobbyButton, LobbySelect),
+            "table": (TableButton, TableButton),
+            "hand": (HandButton, HandSelect),
+        }
+        for control in made:
+            made_item = item(table, control)
+            button, menu = kinds[control.family]
+            assert isinstance(made_item, menu if isinstance(control, Menu) else button)
+            custom_id = made_item.item.custom_id  # type: ignore[attr-defined]
+            assert custom_id is not None and len(custom_id) <= 100
+            assert made_item.template.fullmatch(custom_id), custom_id  # type: ignore[attr-defined]
+            text = control.placeholder if isinstance(control, Menu) else control.label
+            assert len(text) <= LABEL_CHARS
+        assert {c.op for c in made if c.family == "lobby"} <= {*LOBBY_OPS, "addcpu"}
+        assert {c.op for c in made if c.family == "table"} <= set(TABLE_OPS)
+        hand_ops = {c.op for c in made if c.family == "hand"}
+        assert hand_ops <= {*HAND_OPS, *HAND_MENU_OPS} and {"stock", "take", "refresh"} <= hand_ops
+        assert isinstance(item(table, Button("table", "fair", "x")), discord.ui.DynamicItem)
