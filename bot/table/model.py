@@ -77,6 +77,20 @@ class Unreadable:
 
 
 @dataclass
+class Lobby:
+    """A table before its game: the buy-ins it holds, and who a Play-again lobby invites.
+
+    The lobby's transitions (join, seat a computer, leave, start) own it; ``start`` hands the
+    stacks to the game (the invitation stays, unread, until the table closes).
+    """
+
+    stacks: dict[int, int] = field(default_factory=dict)
+    """Buy-ins held while the table is a lobby."""
+    invited: list[int] = field(default_factory=list)
+    """A Play-again lobby: the previous game's players, named in it until they join."""
+
+
+@dataclass
 class Table:
     """One table in one channel: a lobby, then a game."""
 
@@ -92,8 +106,8 @@ class Table:
     """Members in the order they sat down (R3.1)."""
     names: dict[int, str] = field(default_factory=dict)
     """Members' display names as they sat down (computers have none: they are ``computers``)."""
-    lobby_stacks: dict[int, int] = field(default_factory=dict)
-    """Buy-ins held while the table is a lobby."""
+    lobby: Lobby = field(default_factory=Lobby)
+    """Before the game: the buy-ins held and who is invited (``Lobby``)."""
     game: Game | None = None
     seq: int = 0
     """Bumped by every change: controls carry it, so an old control is refused."""
@@ -126,8 +140,6 @@ class Table:
     """Members in away mode (the basic computer plays their seat with their chips): rounds ended away."""
     away_rounds: int = AWAY_ROUNDS_BEFORE_RELEASE
     """Rounds away after which a seat is released and its stack goes home (said on the table)."""
-    invited: list[int] = field(default_factory=list)
-    """A Play-again lobby: the previous game's players, named in it until they join."""
     placement: Placement = field(default_factory=Placement)
     """Where its messages are in Discord (``bot.table.placement``): the runtime's, set by reported facts."""
     log: RoundLog = field(default_factory=RoundLog)
@@ -139,6 +151,16 @@ class Table:
     def plays_in(self) -> int:
         """Where the table's messages go: its thread, else its channel."""
         return self.placement.plays_in(self.channel_id)
+
+    @property
+    def lobby_stacks(self) -> dict[int, int]:
+        """Buy-ins held while the table is a lobby (``lobby.stacks``)."""
+        return self.lobby.stacks
+
+    @property
+    def invited(self) -> list[int]:
+        """A Play-again lobby's invited players (``lobby.invited``)."""
+        return self.lobby.invited
 
     @property
     def message_id(self) -> int | None:
@@ -221,7 +243,7 @@ class Table:
             "message_id": self.placement.message_id,
             "seats": list(self.seats),
             "names": {str(k): v for k, v in self.names.items()},
-            "lobby_stacks": {str(k): v for k, v in self.lobby_stacks.items()},
+            "lobby_stacks": {str(k): v for k, v in self.lobby.stacks.items()},
             "game": self.game.snapshot() if self.game is not None else None,
             "seq": self.seq,
             "turn_deadline": self.turn_deadline,
@@ -239,7 +261,7 @@ class Table:
             "practice_rounds": self.practice_rounds,
             "away": {str(k): v for k, v in self.away.items()},
             "away_rounds": self.away_rounds,
-            "invited": list(self.invited),
+            "invited": list(self.lobby.invited),
             "thread_id": self.placement.thread_id,
             "lobby_message_id": self.placement.lobby_message_id,
             "log": self.log.to_json(),
@@ -267,7 +289,10 @@ class Table:
                 status=data["status"],
                 seats=[int(s) for s in data["seats"]],
                 names={k: v for k, v in names.items() if k not in computers},
-                lobby_stacks={int(k): int(v) for k, v in data["lobby_stacks"].items()},
+                lobby=Lobby(
+                    {int(k): int(v) for k, v in data["lobby_stacks"].items()},
+                    [int(u) for u in data.get("invited", [])],
+                ),
                 game=Game.restore(data["game"]) if data["game"] is not None else None,
                 seq=int(data["seq"]),
                 turn_deadline=data["turn_deadline"],
@@ -285,7 +310,6 @@ class Table:
                 practice_rounds=list(data.get("practice_rounds", [])),
                 away={int(k): int(v) for k, v in data.get("away", {}).items()},
                 away_rounds=int(data.get("away_rounds", AWAY_ROUNDS_BEFORE_RELEASE)),
-                invited=[int(u) for u in data.get("invited", [])],
                 placement=Placement(
                     _id_or_none(data["message_id"]),
                     _id_or_none(data.get("thread_id")),

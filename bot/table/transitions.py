@@ -27,6 +27,7 @@ from bot.table.model import (
     MIN_SEATS,
     PRACTICE_ROUNDS_KEPT,
     ComputerSeat,
+    Lobby,
     Table,
     TableError,
     account,
@@ -146,7 +147,7 @@ def join(table: Table, user_id: int, name: str, now: float) -> Step:
         raise TableError("table_full", seats=MAX_SEATS)
     table.seats.append(user_id)
     table.names[user_id] = name
-    table.lobby_stacks[user_id] = table.buy_in
+    table.lobby.stacks[user_id] = table.buy_in
     table.last_activity = now
     return Step(postings=_moving(table, Posting(user_id, -table.buy_in, "buy_in")))
 
@@ -170,7 +171,7 @@ def seat_computer(table: Table, level: str, now: float) -> Step:
         raise TableError("table_full", seats=MAX_SEATS)
     seat = min([0, *table.seats]) - 1
     table.seats.append(seat)
-    table.lobby_stacks[seat] = table.buy_in
+    table.lobby.stacks[seat] = table.buy_in
     table.computers[seat] = ComputerSeat(level, len(table.computers) + 1)
     table.last_activity = now
     return Step(postings=_moving(table, Posting(HOUSE_ID, -table.buy_in, "buy_in")))
@@ -186,7 +187,7 @@ def remove_computer(table: Table, user_id: int, may_manage: bool, now: float) ->
         raise TableError("no_computer")
     seat = min(table.computers)
     table.seats.remove(seat)
-    table.lobby_stacks.pop(seat)
+    table.lobby.stacks.pop(seat)
     table.computers.pop(seat)
     table.last_activity = now
     return Step(postings=_moving(table, Posting(HOUSE_ID, table.buy_in, "refund")))
@@ -199,7 +200,7 @@ def leave_lobby(table: Table, user_id: int, now: float) -> Step:
     if user_id not in table.seats:
         raise TableError("not_seated")
     table.seats.remove(user_id)
-    table.lobby_stacks.pop(user_id)
+    table.lobby.stacks.pop(user_id)
     table.last_activity = now
     postings = [Posting(account(user_id), table.buy_in, "refund")]
     humans = [u for u in table.seats if u not in table.computers]
@@ -242,7 +243,7 @@ def close(table: Table, actor_id: int | None = None) -> Step:
 
 def invite(table: Table, members: list[int]) -> Step:
     """A Play-again lobby names the previous game's players until they join."""
-    table.invited = list(members)
+    table.lobby.invited = list(members)
     return Step(bump=False)
 
 
@@ -276,9 +277,9 @@ def start(table: Table, user_id: int, may_manage: bool, now: float, round_pause:
         raise TableError("host_starts")
     if len(table.seats) < MIN_SEATS:
         raise TableError("too_few_players", low=MIN_SEATS, high=MAX_SEATS, seated=len(table.seats))
-    seats = [Seat(table.pid(u), table.lobby_stacks[u], _engine_name(table, u)) for u in table.seats]
+    seats = [Seat(table.pid(u), table.lobby.stacks[u], _engine_name(table, u)) for u in table.seats]
     table.game = Game(seats, table.stake)
-    table.lobby_stacks = {}
+    table.lobby = Lobby(invited=table.lobby.invited)  # the stacks are the game's now
     table.status = "playing"
     return _after_events(table, deal(table), now, round_pause)
 

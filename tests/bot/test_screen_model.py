@@ -41,7 +41,7 @@ def flat(rows: tuple[tuple[Control, ...], ...]) -> list[Control]:
 
 def lobby(**fields: object) -> Table:
     table = Table(id="ab12", guild_id=1, channel_id=2, host_id=11, stake=5, buy_in=200, **fields)  # type: ignore[arg-type]
-    table.seats, table.names, table.lobby_stacks = [11], {11: "ann"}, {11: 200}
+    table.seats, table.names, table.lobby.stacks = [11], {11: "ann"}, {11: 200}
     return table
 
 

@@ -238,14 +238,14 @@ async def test_every_table_and_lobby_state_keeps_the_v2_limits_in_every_language
         _within(lobby_screen(table, t).view, f"empty lobby {lang} {style}")
     for p in players[1:]:
         await p.click(lobby, custom_id=ops(lobby)["join"])
-    table.invited = [9_000_000_000_000_000_000 + i for i in range(40)]
+    table.lobby.invited = [9_000_000_000_000_000_000 + i for i in range(40)]
     for lang, style in looks:
         t = texts(lang).with_faces(Look(faces, style))
         _within(lobby_screen(table, t).view, f"full lobby {lang} {style}")
         monkeypatch.setattr(table, "practice", True)
         _within(lobby_screen(table, t).view, f"practice lobby {lang} {style}")
         monkeypatch.setattr(table, "practice", False)
-    table.invited = []
+    table.lobby.invited = []
     await host.click(lobby, custom_id=ops(lobby)["start"])
     game = table.game
     assert game is not None and len(table.seats) == 5
