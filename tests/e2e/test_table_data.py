@@ -1,14 +1,38 @@
 """A kill -9 of the real bot process mid-round leaves the table message reading the same, line for line:
-what a table shows (its round log, the last move, the fair-deal line) is saved with the table."""
+what a table shows (its round log, the last move, the fair-deal line) is saved with the table — on
+SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
-from tests.e2e.test_crash import nested, open_game, play_turn, running, wait_for  # noqa: F401 - fixture
+import pytest_asyncio
+
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.test_answers import PostgresBot
+from tests.e2e.test_crash import BotProcess, nested, open_game, play_turn, running, wait_for
+from tests.e2e.test_shards import database_url  # noqa: F401 - a fixture: a fresh PostgreSQL schema
 
 __all__ = ["running"]
+
+
+@pytest_asyncio.fixture
+async def on_postgres(
+    database_url: str,  # noqa: F811 - the fixture imported above
+    tmp_path: Path,
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+    """The real bot on a fresh PostgreSQL schema (skipped with a message where none runs)."""
+    fake = FakeDiscord()
+    base = await fake.start()
+    bot = PostgresBot(fake, base, tmp_path, database_url)
+    await bot.start()
+    yield fake, bot
+    if bot.proc is not None and bot.proc.returncode is None:
+        await bot.kill()
+    await fake.stop()
 
 
 def text_of(message: dict[str, Any]) -> str:
@@ -17,15 +41,15 @@ def text_of(message: dict[str, Any]) -> str:
     return "\n".join(str(c["content"]) for c in shown if c.get("type") == 10)
 
 
-async def settled(fake: Any, bot: Any) -> str:
-    """The table message once its paced edits have caught up with the saved table.
+async def settled(fake: Any, bot: Any, message_id: int | None = None) -> str:
+    """The table message (or ``message_id``) once its paced edits have caught up with the saved table.
 
     Nothing new for 6 s: longer than the pacing window (5 edits per 5 s), so no edit is waiting.
     """
     last, still = None, 0
     for _ in range(600):
         state = bot.table()
-        now = text_of(fake.messages[state["message_id"]])
+        now = text_of(fake.messages[message_id or state["message_id"]])
         still = still + 1 if now == last else 0
         if still >= 60:
             return now
@@ -35,12 +59,26 @@ async def settled(fake: Any, bot: Any) -> str:
 
 
 async def test_a_kill_mid_round_leaves_the_table_message_line_for_line(running: Any) -> None:
-    fake, bot = running
+    await kill_mid_round(*running)
+
+
+async def test_on_postgres_a_kill_mid_round_leaves_the_table_message_line_for_line(on_postgres: Any) -> None:
+    await kill_mid_round(*on_postgres)
+
+
+async def kill_mid_round(fake: FakeDiscord, bot: BotProcess) -> None:
+    """Round 1 ends (its message becomes its record), two turns of round 2; kill -9, start again:
+    the table message and round 1's record read the same, character by character."""
     await open_game(fake, bot)
-    for _ in range(3):
+    first = bot.table()["message_id"]
+    await play_turn(fake, bot, drop_at=99)  # the first player drops: round 1 ends at once
+    await wait_for(lambda: (bot.table() or {}).get("message_id") != first)  # round 2, below its record
+    for _ in range(2):
         await play_turn(fake, bot, may_drop=False)
     before = await settled(fake, bot)
-    assert "📜" in before  # the round's log, with its deal line
+    record = await settled(fake, bot, first)
+    assert "📜" in before and "🔒 Round 3 commitment" in before  # the round's log; the next commitment
+    assert "🔒 Fair deal: commitment" in record and "Round 1" in record  # the record: the whole round
     mid = bot.table()["message_id"]
 
     def edits() -> int:
@@ -52,3 +90,4 @@ async def test_a_kill_mid_round_leaves_the_table_message_line_for_line(running: 
     await wait_for(lambda: edits() > edited)  # the one edit that brings a resumed table up to date
     assert bot.table()["message_id"] == mid
     assert await settled(fake, bot) == before
+    assert await settled(fake, bot, first) == record
