@@ -16,6 +16,11 @@ interval, in all and per seat count, and the strong player's decision time
 strong player weighs sampled hands by likelihoods or not (``StrongStrategy(weigh=…)``;
 default: the strategy's own); ``--keep-z``: its ``keep_z``. One process: one core
 (``--jobs`` to use more).
+
+``--only hands-strong`` (never run by default) plays ``hands`` against strong: the strong player
+given the others' true hands but not the stock's order (``HandsPeek``). ``peek`` also knows what
+every draw from the stock will bring, which no inference can tell; hands − strong is the part of
+peek − strong that better inference of the hands could recover.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -39,6 +45,32 @@ from engine.ai.strategies import BasicStrategy, PeekStrategy, Strategy, StrongSt
 from engine.view import PlayerView  # noqa: E402
 
 PAIRS = (("strong", "basic"), ("peek", "strong"))
+EXTRA = (("hands", "strong"),)
+"""Run only when asked (``--only hands-strong``): ``hands`` knows the hidden hands, not the stock."""
+
+
+class HandsPeek(StrongStrategy):
+    """For this bench only: the strong player given the others' true hands, the stock still unknown.
+
+    ``PeekStrategy`` knows the stock's order too (what it will draw, what the others will), which no
+    inference can tell; this one deals the true hands in every world and shuffles the stock's cards
+    at random, so hands − strong is what perfect inference of the hands would be worth to the search.
+    """
+
+    name = "hands"
+
+    def __init__(self, reveal: Callable[[PlayerView], World], budget: float) -> None:
+        super().__init__(budget=budget, tracker=Tracker())
+        self.reveal = reveal
+
+    def _sampler(self, view: PlayerView) -> Callable[[random.Random], World]:
+        hands, stock = self.reveal(view)
+
+        def sample(rng: random.Random) -> World:
+            rand = rng.random
+            return {p: list(h) for p, h in hands.items()}, sorted(stock, key=lambda _: rand())
+
+        return sample
 
 
 def ci95(xs: list[float]) -> tuple[float, float]:
@@ -77,6 +109,7 @@ def play(
         "basic": BasicStrategy(),
         "strong": strong(budget, weigh, keep_z),
         "peek": PeekStrategy(reveal, budget=budget),
+        "hands": HandsPeek(reveal, budget),
     }
     while game.in_round:
         p = game.to_act
@@ -128,7 +161,9 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.18, help="strong and peek: seconds per decision")
     parser.add_argument("--jobs", type=int, default=1, help="processes (one core each)")
     parser.add_argument(
-        "--only", choices=["strong-basic", "peek-strong"], help="one comparison (half the time)"
+        "--only",
+        choices=["strong-basic", "peek-strong", "hands-strong"],
+        help="one comparison (half the time); hands-strong (true hands, stock unknown) only when asked",
     )
     parser.add_argument(
         "--weigh",
@@ -137,7 +172,8 @@ def main() -> None:
     )
     parser.add_argument("--keep-z", type=float, default=1.0, help="strong's keep_z (0: the best estimate)")
     args = parser.parse_args()
-    pairs = tuple(p for p in PAIRS if args.only in (None, "-".join(p)))
+    asked = (*PAIRS, *EXTRA) if args.only else PAIRS
+    pairs = tuple(p for p in asked if args.only in (None, "-".join(p)))
     deals = max(1, args.rounds // 2)
     chunks = [
         (

@@ -14,8 +14,9 @@ Used when sampling worlds (``engine.ai.worlds``):
   holding it would have taken a card they passed over (it made a spread), would
   not have discarded their last discard (R6.6 and
   ``engine.ai.strategies.drawn_move``: the highest card not near a spread), would
-  have dropped instead of drawing, or would have shown a card for flip or flop
-  at their first turn (R5.3). People and the strong player do
+  have dropped instead of drawing, would have shown a card for flip or flop
+  at their first turn (R5.3), or would have thrown a card still held instead of
+  an earlier discard (``Clues.thrown``). People and the strong player do
   not play the basic policy, so each clue only scales a hand's weight.
 
 ``bench/inference_bench.py`` measures the result: the log-likelihood the
@@ -92,6 +93,8 @@ class Clues:
     """Each opponent's last discard, and the card they took from the pile that turn (if any)."""
     passed: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     """The discards each opponent passed over this round (drew from the stock instead), oldest first."""
+    thrown: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    """The cards each opponent was seen to discard this round, one a turn, oldest first."""
     stayed: dict[str, tuple[Card, Card | None]] = field(default_factory=dict)
     """Opponents whose last turn was only a draw and a discard, having not dropped: (discard, card
     taken from the pile or None for the stock). Their hand then was this hand, plus the discard,
@@ -108,6 +111,7 @@ class _Left:
     known: dict[str, set[Card]]
     passed: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
+    thrown: dict[str, tuple[Card, ...]] = field(default_factory=dict)
 
 
 def _play_turns(
@@ -229,12 +233,15 @@ def _read(
     passed: dict[str, tuple[Card, ...]],
     counts: dict[str, int],
     view: PlayerView,
+    thrown: dict[str, tuple[Card, ...]],
 ) -> Clues:
-    """The clues in each opponent's turn (``replay_seen``); ``known`` and ``passed`` are updated."""
+    """The clues in each opponent's turn (``replay_seen``); ``known``, ``passed``, ``thrown`` are updated."""
     clues = Clues()
     for p, (took, gave, over) in steps.items():
         if over is not None:
             passed[p] = (*passed.get(p, ()), over)
+        if gave is not None:
+            thrown[p] = (*thrown.get(p, ()), gave)
         if gave is None:
             known.pop(p, None)  # they discarded a card we never saw: maybe one we knew of
         if took is UNSEEN:
@@ -272,20 +279,22 @@ class Tracker:
         steps = None
         known: dict[str, set[Card]] = {}
         passed: dict[str, tuple[Card, ...]] = {}
+        thrown: dict[str, tuple[Card, ...]] = {}
         counts: dict[str, int] = {}
         if left is not None and left.hand == view.hand:
             steps = replay_seen(left.pile, left.stock, _actors(view, False), pile, view.stock_size)
             known = {p: set(cs) for p, cs in left.known.items()}
             passed = dict(left.passed)
+            thrown = dict(left.thrown)
             counts = left.counts
         if steps is None:
-            known, passed = {}, {}
+            known, passed, thrown = {}, {}, {}
             stock0 = 52 - 5 * len(view.players)
             counts = dict.fromkeys(view.players, 5)
             steps = replay_seen((), stock0, _actors(view, True), pile, view.stock_size)
         if steps is None:
             return self._fallback(view)
-        clues = _read(steps, known, passed, counts, view)
+        clues = _read(steps, known, passed, counts, view, thrown)
         visible = set(pile)
         for s in view.spreads:
             visible.update(s.cards)
@@ -293,6 +302,7 @@ class Tracker:
             p: {c for c in cs if c not in visible} for p, cs in known.items() if p not in view.dead
         }
         clues.passed = {p: cs for p, cs in passed.items() if p not in view.dead}
+        clues.thrown = {p: cs for p, cs in thrown.items() if p not in view.dead}
         if len(self._clues) > 4096:
             self._clues.clear()
         self._clues[key] = (view.stock_size, clues)
@@ -306,10 +316,17 @@ class Tracker:
         kept = self._clues.get(key)
         known = {p: set(cs) for p, cs in kept[1].known.items()} if kept is not None else {}
         passed = dict(kept[1].passed) if kept is not None else {}
+        thrown = dict(kept[1].thrown) if kept is not None else {}
         if len(self._left) > 4096:
             self._left.clear()
         self._left[key] = _Left(
-            (*view.discard_pile, card), view.stock_size, tuple(hand), known, passed, dict(view.card_counts)
+            (*view.discard_pile, card),
+            view.stock_size,
+            tuple(hand),
+            known,
+            passed,
+            dict(view.card_counts),
+            thrown,
         )
 
     @staticmethod

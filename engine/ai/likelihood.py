@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai.inference import BIT, Clues, misfits
+from engine.ai.inference import BIT, KEY, NEAR, Clues, misfits
 from engine.cards import DECK, VALUES, Card
 from engine.view import PlayerView
 
@@ -28,6 +28,9 @@ DROP_MISS = 0.1
 SHOW_MISS = 0.05
 """How much less likely each card is that its owner would have shown for flip or flop, and did not,
 had it been dealt to them (``Evidence.dealt``)."""
+THROW_MISS = 0.3
+"""How much less likely each far card is that is higher than an earlier discard of its owner's, had it
+been held then (``Evidence.thrown``): the basic policy would have discarded it instead."""
 KEEP = 0.8
 """The chance a dealt card is still held after one more turn (a draw and a discard of one of six)."""
 
@@ -71,9 +74,12 @@ class Evidence:
     dealt: float = 1.0
     """The chance that a card they hold now was dealt to them (it falls with each turn they draw and
     discard): how much a card they would have shown had it been dealt counts against a hand."""
+    thrown: tuple[tuple[Card, float], ...] = ()
+    """Their discards before the last one, each with the chance a card they hold now was held then:
+    a far card higher than one of them is less likely (the basic policy would have thrown it)."""
 
     def __bool__(self) -> bool:
-        return bool(self.passed or self.discard or self.stayed or self.bounds)
+        return bool(self.passed or self.discard or self.stayed or self.bounds or self.thrown)
 
 
 def show_bounds(view: PlayerView) -> dict[str, tuple[tuple[str, int], ...]]:
@@ -144,8 +150,19 @@ def evidence(view: PlayerView, clues: Clues) -> dict[str, Evidence]:
             bounds=bounds.get(p, ()),
             shown=frozenset(shown.get(p, ())),
             dealt=KEEP ** max(0, mine),
+            thrown=_earlier(clues, p),
         )
     return out
+
+
+def _earlier(clues: Clues, p: str) -> tuple[tuple[Card, float], ...]:
+    """``p``'s discards before their last one (``Clues.thrown``), each with ``KEEP`` to the turns since."""
+    seen = clues.thrown.get(p, ())
+    last = clues.discards.get(p)
+    if seen and last is not None and seen[-1] == last[0]:
+        seen = seen[:-1]
+    k = len(seen)
+    return tuple((c, KEEP ** (k - j)) for j, c in enumerate(seen))
 
 
 def likelihood(hand: Sequence[Card], ev: Evidence, discard: bool = True) -> float:
@@ -185,12 +202,25 @@ def likelihood(hand: Sequence[Card], ev: Evidence, discard: bool = True) -> floa
             low = sum(1 for c in hand if before - VALUES[c.rank] <= ev.threshold)
             low += total <= ev.threshold
             w *= 1.0 - (1.0 - DROP_MISS) * low / (len(hand) + 1)
+    if ev.thrown:
+        w *= _thrown(hand, held, ev.thrown)
     if ev.bounds:
         drawn = 1.0 - (1.0 - SHOW_MISS) * ev.dealt  # such a card was drawn since, not dealt
         for suit, bound in ev.bounds:
             for c in hand:
                 if c.suit == suit and c.rank < bound and c not in ev.shown:
                     w *= drawn
+    return w
+
+
+def _thrown(hand: Sequence[Card], held: int, thrown: Sequence[tuple[Card, float]]) -> float:
+    """``THROW_MISS`` for each far card of ``hand`` above an earlier discard, as likely as held then."""
+    w = 1.0
+    for x, kept in thrown:
+        top = KEY[x]
+        for c in hand:
+            if KEY[c] > top and not NEAR[c] & held:
+                w *= 1.0 - (1.0 - THROW_MISS) * kept
     return w
 
 

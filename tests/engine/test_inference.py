@@ -12,7 +12,9 @@ from engine.ai.inference import UNSEEN, Clues, Tracker, replay_seen
 from engine.ai.likelihood import (
     DISCARD_MISS,
     DROP_MISS,
+    KEEP,
     PASS_MISS,
+    THROW_MISS,
     Evidence,
     evidence,
     likelihood,
@@ -184,6 +186,38 @@ def test_a_hand_low_enough_to_drop_is_less_likely_for_a_player_who_drew() -> Non
     assert likelihood(cards("AS 2C 3D"), ev) == 1.0
     low = Evidence(stayed=(C("2D"), C("AS")), threshold=9)
     assert likelihood(cards("AS 2C 3D"), low) == pytest.approx(DROP_MISS)  # before: 2C 3D 2D = 7
+
+
+def test_a_far_card_higher_than_an_earlier_discard_is_less_likely() -> None:
+    ev = Evidence(thrown=((C("9D"), KEEP),))  # they threw 9D a turn before their last discard
+    miss = 1.0 - (1.0 - THROW_MISS) * KEEP
+    assert likelihood(cards("KC 2D 5S 8H"), ev) == pytest.approx(miss)  # KC would have gone first
+    assert likelihood(cards("KC QH 2D 5S 8H"), ev) == pytest.approx(miss * miss)
+    assert likelihood(cards("KC KH 2D 5S 8H"), ev) == 1.0  # the kings are a pair: near, kept
+    assert likelihood(cards("8C 2D 5S 4H"), ev) == 1.0  # all lower than 9D
+    older = Evidence(thrown=((C("9D"), KEEP**3),))  # the longer ago, the likelier KC came since
+    assert miss < likelihood(cards("KC 2D 5S 8H"), older) < 1.0
+
+
+def test_the_memory_keeps_each_opponents_discards_and_weighs_the_earlier_ones() -> None:
+    game, view, tracker = ben_after_a_cycle()
+    clues = tracker.clues(view)
+    assert clues.thrown == {"cat": (C("QD"),), "ann": (C("KS"),)}
+    assert evidence(view, clues)["ann"].thrown == ()  # KS is the last discard: the repair's business
+    game.apply(Draw("ben", "stock"))
+    view = game.view("ben")
+    tracker.left(view, C("6C"))
+    game.apply(Discard("ben", C("6C")))
+    game.apply(Draw("cat", "stock"))
+    game.apply(Discard("cat", C("QC")))
+    game.apply(Draw("ann", "stock"))
+    game.apply(Discard("ann", C("KH")))
+    view = game.view("ben")
+    clues = tracker.clues(view)
+    assert clues.thrown == {"cat": (C("QD"), C("QC")), "ann": (C("KS"), C("KH"))}
+    ev = evidence(view, clues)
+    assert ev["cat"].thrown == ((C("QD"), KEEP),)
+    assert ev["ann"].thrown == ((C("KS"), KEEP),)
 
 
 def test_fast_play_outs_of_weighted_worlds_give_the_games_own_result() -> None:
