@@ -61,6 +61,8 @@ class LiveHub:
         self.languages: dict[str, Texts] = {}
         """Each watched table's language (the server's), read when its first page opened."""
         self.versions: dict[str, int] = {}
+        self.seqs: dict[str, int] = {}
+        """Each watched table's ``seq`` as last sent: an outcome told after a newer state never shows."""
 
     def count(self) -> int:
         """Open sockets."""
@@ -77,6 +79,7 @@ class LiveHub:
         """Register a page and send it the table as it is now (a reconnect resumes here)."""
         if language is not None:
             self.languages[table.id] = language
+        self.seqs[table.id] = max(self.seqs.get(table.id, 0), table.seq)
         watcher = Watcher(table.id, viewer, send, close)
         self.watchers.setdefault(table.id, set()).add(watcher)
         watcher.task = asyncio.ensure_future(self._pump(watcher))
@@ -92,6 +95,7 @@ class LiveHub:
                 del self.watchers[watcher.table_id]
                 self.languages.pop(watcher.table_id, None)
                 self.versions.pop(watcher.table_id, None)
+                self.seqs.pop(watcher.table_id, None)
         task = watcher.task
         if task is not None and task is not asyncio.current_task():
             task.cancel()
@@ -100,8 +104,9 @@ class LiveHub:
         """The runtime told ``outcome``: every page of its table gets its own state (never awaited)."""
         table = outcome.table
         group = self.watchers.get(table.id)
-        if not group:
-            return
+        if not group or table.seq < self.seqs.get(table.id, 0):
+            return  # nobody watches, or a page already shows a newer state (it opened since)
+        self.seqs[table.id] = table.seq
         self.versions[table.id] = self.versions.get(table.id, 0) + 1
         made: dict[str | None, str] = {}
         for watcher in list(group):

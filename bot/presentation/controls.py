@@ -7,7 +7,7 @@ menu carries its options. Nothing here knows Discord: the Discord side
 (``cogs.flipflop.screens``) turns each into the item that carries its custom id, and the
 ids' templates are made from the operations listed here. So a new button on the table is
 an operation in ``TABLE_OPS``, a ``Button`` in ``table_controls``, its words in the catalogs,
-and one branch in the handler (``cogs.flipflop.play.Play.on_table``).
+and one branch in the handler (``cogs.flipflop.play.Controls.on_table``).
 
 A hand's controls (cards, spreads, lay-offs: one player's view of one turn) are made in
 ``bot.presentation.hand_controls``, the same way.
@@ -22,8 +22,7 @@ from typing import Literal
 from bot.cards import CardEmoji
 from bot.i18n import N_, Texts
 from bot.presentation.table_layout import Page
-from bot.runtime.computers import LEVELS
-from bot.table.model import Table
+from bot.table.model import LEVELS, Table
 
 Style = Literal["primary", "secondary", "success", "danger"]
 Family = Literal["lobby", "table", "hand", "review"]

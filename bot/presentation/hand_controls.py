@@ -210,7 +210,7 @@ def practice_review(table: Table, user_id: int, t: Texts) -> Button | None:
     return Button("review", "p", text, "secondary", "🔍", str(int(last["number"])), LAST_ROW)
 
 
-def spread_kind(s: Spread, t: Texts) -> str:
+def _spread_kind(s: Spread, t: Texts) -> str:
     """A spread as a menu option says what it is and how much it lowers the hand."""
     run = PlayerView.spread_kind(s.cards) == "run"
     text = (

@@ -15,12 +15,11 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from bot.table.model import LEVELS as LEVELS  # the levels a host may seat, named for the runtime's callers
 from engine.actions import Action
 from engine.ai.strategies import STRATEGIES, BasicStrategy, StrongStrategy
 from engine.view import PlayerView
 
-LEVELS = ("basic", "strong", "random")
-"""The levels a host may seat (their names and what each does: ``bot.presentation.computer_names``)."""
 T = TypeVar("T")
 SEARCHING = {name for name, cls in STRATEGIES.items() if cls is StrongStrategy}
 """Levels whose moves take long enough to need a worker process."""

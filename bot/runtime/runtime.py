@@ -5,7 +5,8 @@ table's lock, runs one transition (``bot.table.transitions``: the checks and
 the change, pure), makes its chips, history and save last in one transaction
 (``OpenTables.commit``), arms the table's next deadline and returns an
 ``Outcome`` with its turn to be told, carrying a snapshot of the table as the
-change left it (never the live table, which only the runtime holds). Every command leaves the same one way
+change left it (never the live table, which only the runtime changes; others may read
+it through ``get``). Every command leaves the same one way
 (``_deliver``): once the lock is released, the caller's ``reply`` answers its
 member from the outcome and says what that answer showed (``Shown``), then the
 channel is told the rest through the notifier, in the order of the table's

@@ -28,6 +28,8 @@ only its level and kept its English name ("🤖 Basic 1") among the members' nam
 READABLE_FORMATS = (1, 2)
 MAX_SEATS = HOUSE_RULES.max_players
 MIN_SEATS = HOUSE_RULES.min_players
+LEVELS = ("basic", "strong", "random")
+"""The computer levels a host may seat (what each does: ``bot.presentation.computer_names``)."""
 LOBBY_IDLE_SECONDS = 10 * 60
 TIMEOUTS_BEFORE_REMOVAL = 3
 AWAY_ROUNDS_BEFORE_RELEASE = 3
@@ -178,10 +180,11 @@ class Table:
         return self.placement.lobby_message_id
 
     def snapshot(self) -> Table:
-        """A copy of the table as it is now, sharing nothing with it: what an outcome carries.
+        """A copy of the table as it is now, made through its saved form: what an outcome carries.
 
-        Made under the table's lock, so whoever reads it after the lock is released
-        sees the change it tells, not a later one.
+        Made under the table's lock, so whoever reads it after the lock is released sees the
+        change it tells, not a later one. It shares only values nothing changes in place (a
+        practice round's record, the last round's reveal).
         """
         copy = Table.from_json(self.to_json())
         copy.version = self.version

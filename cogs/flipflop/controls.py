@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import logging
 import weakref
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable
 from typing import Any, ClassVar, Protocol, Self
 
 import discord
@@ -32,7 +32,7 @@ from bot.runtime import TableRuntime, clicked_at
 from bot.storage import StoreError
 from engine import Card
 from engine.actions import Action
-from engine.codec import cards_text, parse_control
+from engine.codec import parse_control
 from engine.errors import MalformedInput
 
 
@@ -473,11 +473,6 @@ class PlayAgainButton(
 
 
 # ---------------------------------------------------------------------- select values
-
-
-def code(cards: Sequence[Card]) -> str:
-    """Cards as a select value: ``AS.2S.3S`` (``engine.codec.cards_text``)."""
-    return cards_text(cards)
 
 
 def _cards(text: str) -> tuple[Card, ...]:

@@ -364,7 +364,8 @@ class DiscordNotifier:
         self.forget_hand(*key)
         try:
             note = hand.t.gettext(STOPPED_UPDATING)
-            screen = hand_screen(hand.table, key[1], hand.t, note) if hand.table.game else None
+            table = self.live(key[0]) or hand.table
+            screen = hand_screen(table, key[1], hand.t, note) if table.game else None
             await hand.interaction.edit_original_response(
                 **(screen.edit() if screen else {"content": note, "view": None})
             )
@@ -569,6 +570,7 @@ class DiscordNotifier:
         A passing failure is tried again (a paced edit of the old message finds it gone and
         comes back here); a channel that is gone or refuses the bot is news for the runtime.
         """
+        table = self.live(table.id) or table  # drawn as it is now, not as an outcome left it
         stopped = await known_answer(self.bot, table.id, "post")
         if stopped is not None:  # the channel refuses the bot, and the guard is up
             if stopped.status is not Delivery.FAILED:
@@ -729,8 +731,8 @@ class DiscordNotifier:
         for key in [k for k in self.open_hands if k[0] == table.id]:
             hand = self.open_hands[key]
             now = moment(table, key[1])
-            if now == hand.shown or table.game is None:
-                continue
+            if now == hand.shown or table.game is None or table.seq < hand.table.seq:
+                continue  # the same moment, or an older one than the hand shows (it answered a click since)
             hand.shown = now
             hand.table = table
             await self._edit_hand(key, hand, 0)
@@ -770,6 +772,7 @@ class DiscordNotifier:
 
     async def post_table(self, table: Table) -> int | None:
         """Post the table message again at the bottom of the channel (its request waits its turn)."""
+        table = self.live(table.id) or table
         try:
             t = await self.table_texts(table)
             sent = await self.channel(table).send(**self.screen(table, t).send())

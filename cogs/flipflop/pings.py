@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -70,6 +70,11 @@ class Notifier(Protocol):
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         """The table's channel."""
+        ...
+
+    @property
+    def live(self) -> Callable[[str], Table | None]:
+        """The table as it is now, by id (an outcome's table is a snapshot of its change)."""
         ...
 
 PING = N_("🔔 {member}, it's your turn at Flip Flop.")
@@ -193,7 +198,8 @@ class TurnPings:
     # ------------------------------------------------------------------ posting and removing
 
     async def _post(self, table: Table, ping: Ping) -> None:
-        """Post the ping if its turn is still on, the member wants it and has no hand open."""
+        """Post the ping if its turn is still on (at the table now), the member wants it, no hand is open."""
+        table = self.notifier.live(table.id) or table
         if ping.done or not _on_turn(table, ping.user_id, ping.round_number):
             self._drop(ping)
             return

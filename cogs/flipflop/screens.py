@@ -233,16 +233,16 @@ def item(table: Table, control: Control) -> discord.ui.Item[Any]:
         select.item.row = control.row
         return select
     assert isinstance(control, Button)
-    style, emoji = STYLES[control.style], button_emoji(control.emoji)
+    style = STYLES[control.style]
     if control.family == "hand":
         return HandButton(
             table.id, table.seq, control.op, control.label, style, control.emoji,
             until=control.value, row=control.row, disabled=control.disabled,
         )  # fmt: skip
-    if control.family == "review":
+    if control.family == "review":  # its look is the coach's button's own, wherever it is offered
         return AnalyseButton(control.op, table.id, int(control.value or 0), control.label)
     kind = LobbyButton if control.family == "lobby" else TableButton
-    return kind(table.id, control.op, control.label, style, emoji)
+    return kind(table.id, control.op, control.label, style, button_emoji(control.emoji))
 
 
 def rows(table: Table, controls: Sequence[Sequence[Control]]) -> list[list[discord.ui.Item[Any]]]:

@@ -251,3 +251,31 @@ async def test_a_slow_socket_skips_to_the_newest_state_and_never_slows_the_table
         await asyncio.sleep(0.01)
         assert got[-1] == fast_got[-1]  # it caught up at once, with the newest state
         await hub.close()
+
+
+async def test_an_outcome_told_after_a_newer_state_is_not_shown(tmp_path: Path) -> None:
+    """A page opened on the table as it is now never goes back to an older outcome's snapshot."""
+    async with harness(tmp_path / "t.db") as h:
+        hub = LiveHub(h.clock)
+        table = await h.game()
+        older = h.notifier.outcomes[-1]  # the deal, told before the move below
+        got: list[str] = []
+
+        async def send(text: str) -> None:
+            got.append(text)
+
+        async def nothing() -> None:
+            return None
+
+        game = table.game
+        assert game is not None and game.to_act is not None
+        legal = [a for a in game.view(game.to_act).legal if not isinstance(a, (Leave, Drop))]
+        newer = await h.runtime.act(table.id, int(game.to_act), table.seq, legal[0])
+        hub.watch(h.runtime.tables[table.id], None, send, nothing)  # opened on the table now
+        await asyncio.sleep(0.01)
+        assert older.table.seq < newer.table.seq and len(got) == 1
+        hub.told(older)  # late: a newer state is shown already
+        hub.told(newer)
+        await asyncio.sleep(0.01)
+        assert len(got) == 2 and json.loads(got[-1])["info"]["version"] == 1
+        await hub.close()
