@@ -14,13 +14,22 @@ per request on the wire: a retry waits its own turn as a must-post (it already w
   table first) and marks the task as holding it (``holding_turn``). The edit's request uses
   that turn if it starts within ``REUSE_SECONDS``; later (discord.py waited on the route's
   bucket meanwhile) the turn is spent and the request takes a fresh one.
+- **Counted where they go out**: turns are granted evenly, at most ``limit`` in any second,
+  but a busy event loop hands the granted requests on late and bunched (a table rendered,
+  discord.py's bucket checked), and Discord counts them as they arrive: turns granted within
+  one second may leave within a shorter one, on top of the turns of the next. So the gate also
+  counts the requests the moment each one leaves, and holds one back while ``limit`` left
+  within the last ``WIRE_SECONDS``: any second then holds at most ``limit`` of this process's
+  requests, whatever happened between the turn and the request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import re
 import time
+from collections import deque
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -31,6 +40,8 @@ from bot.budget import ChannelBudget, Priority
 
 REUSE_SECONDS = 0.1
 """How long after the pacer's turn was granted its edit's request may still use it."""
+WIRE_SECONDS = 1.0
+"""The window leaving requests are counted in (Discord's second; a bench's compressed clock shortens it)."""
 EXEMPT = re.compile(r"/interactions/\d+/[^/]+/|/webhooks/\d+/[^/]+")
 """Interaction callbacks and follow-ups: outside Discord's global limit."""
 
@@ -67,6 +78,8 @@ class GateStats:
     """Paced edits whose turn had gone stale before the request started (took a fresh one)."""
     exempt: int = 0
     """Interaction answers, never counted."""
+    spaced: int = 0
+    """Requests held back at the gate: ``limit`` had left within the last second (bunched by the loop)."""
 
 
 class SendGate:
@@ -75,6 +88,10 @@ class SendGate:
     def __init__(self) -> None:
         self.budget: ChannelBudget | None = None
         self.stats = GateStats()
+        self._wire = asyncio.Lock()
+        """Requests pass one at a time, first come first served."""
+        self._left: deque[float] = deque()
+        """When the counted requests of the last ``WIRE_SECONDS`` left (the event loop's time)."""
 
     def attach(self, budget: ChannelBudget | None) -> None:
         """The budget requests wait for from now on (the notifier's; None: none)."""
@@ -89,14 +106,35 @@ class SendGate:
             self.stats.exempt += 1
             return
         held = _held.get()
+        reused = False
         if held is not None:
             _held.set(None)  # one request per turn: the next one (a retry) waits its own
-            if time.monotonic() - held <= REUSE_SECONDS:
+            reused = time.monotonic() - held <= REUSE_SECONDS
+            if reused:
                 self.stats.reused += 1
-                return
-            self.stats.expired += 1
-        self.stats.taken += 1
-        await budget.take(Priority.MUST)
+            else:
+                self.stats.expired += 1
+        if not reused:
+            self.stats.taken += 1
+            await budget.take(Priority.MUST)
+        await self._leave(budget)
+
+    async def _leave(self, budget: ChannelBudget) -> None:
+        """Let the request go once fewer than ``limit`` left within the last ``WIRE_SECONDS``; count it."""
+        most = max(1, int(budget.limit * WIRE_SECONDS))
+        loop, left = asyncio.get_running_loop(), self._left
+        async with self._wire:
+            held = False
+            while True:
+                now = loop.time()
+                while left and now - left[0] >= WIRE_SECONDS:
+                    left.popleft()
+                if len(left) < most:
+                    break
+                held = True
+                await asyncio.sleep(WIRE_SECONDS - (now - left[0]))
+            self.stats.spaced += held
+            left.append(now)
 
     def trace(self, into: aiohttp.TraceConfig | None = None) -> aiohttp.TraceConfig:
         """An HTTP-session trace whose ``on_request_start`` waits for the turn (``into``: added to it).

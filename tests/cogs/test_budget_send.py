@@ -16,6 +16,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
+from bot import send_gate
 from bot.budget import ChannelBudget, Priority
 from bot.send_gate import REUSE_SECONDS, SendGate, exempt, holding_turn, release_turn
 from cogs.flipflop.pacing import EditPacer
@@ -32,9 +33,12 @@ class FakeDiscord:
     def __init__(self, limited: int = 0) -> None:
         self.limited = limited
         self.calls: list[str] = []
+        self.timed: list[tuple[str, float]] = []
+        """Each call's path and when it arrived."""
 
     async def handle(self, request: web.Request) -> web.Response:
         self.calls.append(request.path)
+        self.timed.append((request.path, time.monotonic()))
         if request.path.startswith("/api/v10/channels/") and self.limited > 0:
             self.limited -= 1
             body = {"message": "You are being rate limited.", "retry_after": 0.01, "global": False}
@@ -173,3 +177,29 @@ async def test_without_a_budget_or_with_it_off_nothing_waits(
     gate.attach(ChannelBudget(per_second=0))
     await http.get_channel(1)
     assert gate.stats.taken == 0
+
+
+async def test_granted_requests_handed_on_in_a_bunch_leave_at_most_the_limit_in_any_window(
+    client: tuple[discord.http.HTTPClient, SendGate, FakeDiscord], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Turns granted evenly but used at once (a busy event loop) still reach Discord within the limit."""
+    http, gate, discord_ = client
+    monkeypatch.setattr(send_gate, "WIRE_SECONDS", 0.3)
+    budget = ChannelBudget(per_second=10)  # 3 requests in any 0.3 s
+    gate.attach(budget)
+
+    async def paced_edit(channel: int) -> None:  # each holds a turn the pacer was granted just now
+        held = holding_turn()
+        try:
+            await http.get_channel(channel)
+        finally:
+            release_turn(held)
+
+    await asyncio.gather(*(paced_edit(i) for i in range(7)))
+    arrived = sorted(t for path, t in discord_.timed if path.startswith("/api/v10/channels/"))
+    assert len(arrived) == 7 and gate.stats.reused == 7 and gate.stats.taken == 0
+    # three at once; the fourth waits for the window (the fifth and sixth go with it), the seventh again
+    assert gate.stats.spaced >= 2
+    for i in range(len(arrived) - 3):
+        assert arrived[i + 3] - arrived[i] >= 0.2  # never four within one window (the server's clock)
+    await budget.close()
