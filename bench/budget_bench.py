@@ -109,14 +109,15 @@ class BenchBot(discord.Client):
         invalid = InvalidRequests(settings.invalid_requests_limit // settings.processes)
         gate = SendGate()
         self.sent: list[float] = []
-        """When each counted request's headers went out (after the gate): the bots' busiest second."""
+        """When each counted request was written out (its body): the bots' side of the busiest second."""
         trace = invalid.trace(gate.trace())
 
-        async def headers_sent(session: Any, ctx: Any, params: Any) -> None:
-            if not exempt(str(params.url)) and not str(params.url).endswith("/users/@me"):
+        async def written(session: Any, ctx: Any, params: Any) -> None:  # the body (and headers) written out
+            if not getattr(ctx, "bench_sent", False) and not exempt(str(params.url)):
+                ctx.bench_sent = True
                 self.sent.append(time.time())
 
-        trace.on_request_headers_sent.append(headers_sent)
+        trace.on_request_chunk_sent.append(written)
         super().__init__(intents=discord.Intents.none(), http_trace=trace)
         self.settings = settings
         self.invalid_requests = invalid
@@ -333,6 +334,7 @@ def main() -> None:
     parser.add_argument("--redis", default="none", help="own, a redis:// URL, or none")
     parser.add_argument("--kill-redis-at", type=float, default=None, help="simulated seconds")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line too")
+    parser.add_argument("--dump", default=None, help="write the fake's and the bots' call times to this file")
     args = parser.parse_args()
 
     port = _free_port()
@@ -406,6 +408,10 @@ def main() -> None:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/bench/report") as response:
             report = json.loads(response.read())
         results = [json.loads(Path(out).read_text()) for out in outs]
+        if args.dump:
+            times = {"served": report["calls"], "global_429s": report["global_429s"]}
+            times["sent"] = sorted(t for r in results for t in r["sent"])
+            Path(args.dump).write_text(json.dumps(times))
         summarize(args, report, results, started, killed_at)
     finally:
         fake.terminate()

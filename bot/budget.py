@@ -125,6 +125,8 @@ class ChannelBudget:
         self._next_at = 0.0
         """The event loop's time before which no turn is granted (turns evenly spaced)."""
         self.stats = BudgetStats(share=self.counter.stats)
+        self.gate: Callable[[int], float] | None = None
+        """Seconds until the send gate would let a request through (``bot.send_gate``): no turn before."""
 
     @property
     def on(self) -> bool:
@@ -198,6 +200,9 @@ class ChannelBudget:
                 continue
             if self._next_at == 0.0:  # the first turn: processes on their shares interleave
                 self._next_at = loop.time() + self.counter.first_delay
+                continue
+            if self.gate is not None and (held := self.gate(self.limit)) > 0:  # the gate would hold it
+                await asyncio.sleep(min(held, self._retry_in()))
                 continue
             wait = await self.counter.hit()
             if wait <= 0:

@@ -14,19 +14,23 @@ per request on the wire: a retry waits its own turn as a must-post (it already w
   table first) and marks the task as holding it (``holding_turn``). The edit's request uses
   that turn if it starts within ``REUSE_SECONDS``; later (discord.py waited on the route's
   bucket meanwhile) the turn is spent and the request takes a fresh one.
-- **Counted where they go out**: turns are granted evenly, at most ``limit`` in any second,
-  but a busy event loop hands the granted requests on late and bunched (a table rendered,
-  discord.py's bucket checked), and Discord counts them as they arrive: turns granted within
-  one second may leave within a shorter one, on top of the turns of the next. So the gate also
-  counts the requests the moment each one leaves, and holds one back while ``limit`` left
-  within the last ``WIRE_SECONDS``: any second then holds at most ``limit`` of this process's
-  requests, whatever happened between the turn and the request.
+- **Counted until Discord has surely seen them**: turns are granted evenly, at most ``limit``
+  in any second, but Discord counts requests as they arrive, and a busy event loop (ours
+  or, in the bench, the fake Discord's) hands them on late and bunched: turns granted within
+  one second may arrive within a shorter one, on top of the turns of the next. So the gate
+  lets a request through only while fewer than ``limit`` requests are *on their way* (let
+  through, not answered yet) or were answered within the last ``WIRE_SECONDS``. Discord
+  counted each one before its answer came, so any of Discord's seconds holds at most ``limit``
+  of this process's requests, however late each was written or read. It costs the time an
+  answer takes (a few milliseconds of each second at 300 busy tables); the budget grants no
+  turn while the gate would hold its request back (``room_in``), so turns still go in order.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import itertools
 import re
 import time
 from collections import deque
@@ -42,6 +46,8 @@ REUSE_SECONDS = 0.1
 """How long after the pacer's turn was granted its edit's request may still use it."""
 WIRE_SECONDS = 1.0
 """The window leaving requests are counted in (Discord's second; a bench's compressed clock shortens it)."""
+LOST_SECONDS = 10.0
+"""A request let through and never answered nor failed (cancelled in between) stops counting then."""
 EXEMPT = re.compile(r"/interactions/\d+/[^/]+/|/webhooks/\d+/[^/]+")
 """Interaction callbacks and follow-ups: outside Discord's global limit."""
 
@@ -91,20 +97,42 @@ class SendGate:
         self._wire = asyncio.Lock()
         """Requests pass one at a time, first come first served."""
         self._left: deque[float] = deque()
-        """When the counted requests of the last ``WIRE_SECONDS`` left (the event loop's time)."""
+        """When the counted requests of the last ``WIRE_SECONDS`` were answered (the event loop's time)."""
+        self._in_flight: dict[int, float] = {}
+        """Requests let through and not answered yet (by ticket): when they were let through."""
+        self._tickets = itertools.count()
+        self._moved = asyncio.Event()
+        """Set when a request let through is answered (a waiting request looks again)."""
+        self._queued = 0
+        """Requests waiting at the gate (their turn granted)."""
 
     def attach(self, budget: ChannelBudget | None) -> None:
-        """The budget requests wait for from now on (the notifier's; None: none)."""
-        self.budget = budget
+        """The budget requests wait for from now on (the notifier's; None: none).
 
-    async def before(self, url: str) -> None:
-        """Wait for the turn a request to ``url`` needs (none if exempt, or the paced edit's own)."""
+        The budget grants no turn while the gate would hold its request back (``room_in``).
+        """
+        if self.budget is not None and self.budget is not budget:
+            self.budget.gate = None
+        self.budget = budget
+        if budget is not None:
+            budget.gate = self.room_in
+
+    @property
+    def in_flight(self) -> int:
+        """Requests let through that have not been answered yet."""
+        return len(self._in_flight)
+
+    async def before(self, url: str) -> int | None:
+        """Wait for the turn a request to ``url`` needs (none if exempt, or the paced edit's own).
+
+        The request's ticket (``answered`` with it once answered), or None: not counted.
+        """
         budget = self.budget
         if budget is None or not budget.on:
-            return
+            return None
         if exempt(url):
             self.stats.exempt += 1
-            return
+            return None
         held = _held.get()
         reused = False
         if held is not None:
@@ -117,34 +145,72 @@ class SendGate:
         if not reused:
             self.stats.taken += 1
             await budget.take(Priority.MUST)
-        await self._leave(budget)
+        return await self._leave(budget)
 
-    async def _leave(self, budget: ChannelBudget) -> None:
-        """Let the request go once fewer than ``limit`` left within the last ``WIRE_SECONDS``; count it."""
-        most = max(1, int(budget.limit * WIRE_SECONDS))
-        loop, left = asyncio.get_running_loop(), self._left
-        async with self._wire:
-            held = False
-            while True:
-                now = loop.time()
-                while left and now - left[0] >= WIRE_SECONDS:
-                    left.popleft()
-                if len(left) < most:
-                    break
-                held = True
-                await asyncio.sleep(WIRE_SECONDS - (now - left[0]))
-            self.stats.spaced += held
-            left.append(now)
+    async def _leave(self, budget: ChannelBudget) -> int:
+        """Let the request through once fewer than ``limit`` were answered lately or are on their way.
+
+        Lately: within the last ``WIRE_SECONDS``. The request is on its way until ``answered``.
+        """
+        self._queued += 1
+        try:
+            async with self._wire:
+                held = False
+                while (wait := self._wait(budget.limit)) > 0:
+                    held = True
+                    self._moved.clear()
+                    try:
+                        await asyncio.wait_for(self._moved.wait(), wait)
+                    except TimeoutError:
+                        pass
+                self.stats.spaced += held
+                ticket = next(self._tickets)
+                self._in_flight[ticket] = asyncio.get_running_loop().time()
+                return ticket
+        finally:
+            self._queued -= 1
+
+    def _wait(self, limit: int, ahead: int = 0) -> float:
+        """Seconds until one more request fits (0: now), with ``ahead`` more waiting before it."""
+        now = asyncio.get_running_loop().time()
+        left, flying = self._left, self._in_flight
+        while left and now - left[0] >= WIRE_SECONDS:
+            left.popleft()
+        for ticket in [k for k, at in flying.items() if now - at >= LOST_SECONDS]:
+            del flying[ticket]  # never heard of again (cancelled before it went out)
+        over = len(left) + len(flying) + ahead - max(1, int(limit * WIRE_SECONDS))
+        if over < 0:
+            return 0.0
+        if over < len(left):  # the window frees a slot in time (an answer may come sooner)
+            return max(0.001, left[over] + WIRE_SECONDS - now)
+        return max(0.001, min(flying.values(), default=now) + LOST_SECONDS - now)  # an answer comes sooner
+
+    def room_in(self, limit: int) -> float:
+        """Seconds until a turn granted now would be let through at once (0: now), for the budget."""
+        return self._wait(limit, ahead=self._queued)
+
+    def answered(self, ticket: int | None) -> None:
+        """The request ``ticket`` was answered (or failed): Discord has counted it by now, if at all."""
+        if ticket is not None and self._in_flight.pop(ticket, None) is not None:
+            self._left.append(asyncio.get_running_loop().time())
+            self._moved.set()
 
     def trace(self, into: aiohttp.TraceConfig | None = None) -> aiohttp.TraceConfig:
         """An HTTP-session trace whose ``on_request_start`` waits for the turn (``into``: added to it).
 
-        Put first on the session: the request-duration metric then starts after the wait.
+        Put first on the session: the request-duration metric then starts after the wait. The
+        request counts as on its way until its answer is read (or it fails), then for a window.
         """
         trace = into or aiohttp.TraceConfig()
 
         async def start(session: aiohttp.ClientSession, ctx: SimpleNamespace, params: Any) -> None:
-            await self.before(str(params.url))
+            ctx.flipflop_ticket = await self.before(str(params.url))
+
+        async def done(session: aiohttp.ClientSession, ctx: SimpleNamespace, params: Any) -> None:
+            self.answered(getattr(ctx, "flipflop_ticket", None))
+            ctx.flipflop_ticket = None
 
         trace.on_request_start.append(start)
+        trace.on_request_end.append(done)
+        trace.on_request_exception.append(done)
         return trace

@@ -203,3 +203,72 @@ async def test_granted_requests_handed_on_in_a_bunch_leave_at_most_the_limit_in_
     for i in range(len(arrived) - 3):
         assert arrived[i + 3] - arrived[i] >= 0.2  # never four within one window (the server's clock)
     await budget.close()
+
+
+async def test_a_request_let_through_counts_until_it_is_answered_and_a_window_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discord may count a request any time until its answer: it counts until then, and a window after."""
+    monkeypatch.setattr(send_gate, "WIRE_SECONDS", 0.3)
+    gate = SendGate()
+    budget = ChannelBudget(per_second=10)  # 3 requests in any 0.3 s
+    gate.attach(budget)
+    loop = asyncio.get_running_loop()
+
+    async def let_through() -> int | None:
+        held = holding_turn()  # a paced edit's turn: only the gate's count can hold it back
+        try:
+            return await gate.before("https://discord.com/api/v10/channels/1/messages/2")
+        finally:
+            release_turn(held)
+
+    tickets = [await let_through() for _ in range(3)]
+    assert gate.in_flight == 3
+    fourth = asyncio.create_task(let_through())
+    await asyncio.sleep(0.4)  # longer than the window: the three are still not answered
+    assert not fourth.done()
+    gate.answered(tickets[0])
+    answered_at = loop.time()
+    ticket = await asyncio.wait_for(fourth, 1.0)
+    assert loop.time() - answered_at >= 0.29  # the first counts for a whole window from its answer
+    assert ticket is not None and gate.in_flight == 3 and gate.stats.spaced == 1
+    for t in (*tickets, ticket):
+        gate.answered(t)
+    assert gate.in_flight == 0
+    await budget.close()
+
+
+async def test_every_request_on_the_wire_is_counted_once_and_none_stays_in_flight(
+    client: tuple[discord.http.HTTPClient, SendGate, FakeDiscord],
+) -> None:
+    """Answers and 429s alike: each try is let through, counted until answered, then for a window."""
+    http, gate, discord_ = client
+    budget = ChannelBudget(per_second=20)
+    gate.attach(budget)
+    discord_.limited = 1
+    await http.send_message(1, params=discord.http.handle_message_parameters(content="hi"))  # 429, retry
+    await http.get_channel(2)
+    assert gate.stats.taken == 3 and gate.in_flight == 0 and len(gate._left) == 3
+    await budget.close()
+
+
+async def test_the_budget_grants_no_turn_while_the_gate_would_hold_its_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Turns wait in the budget (the stalest first), not at the gate: no turn while answers are awaited."""
+    monkeypatch.setattr(send_gate, "WIRE_SECONDS", 0.3)
+    gate = SendGate()
+    budget = ChannelBudget(per_second=10)  # 3 requests in any 0.3 s
+    gate.attach(budget)
+    loop = asyncio.get_running_loop()
+    tickets = [await gate.before("https://discord.com/api/v10/channels/1/messages") for _ in range(3)]
+    edit = asyncio.create_task(budget.take(Priority.EDIT, stale_for=5.0))
+    await asyncio.sleep(0.4)
+    assert not edit.done() and budget.queue == 1  # three requests on their way, none answered
+    gate.answered(tickets[0])
+    answered_at = loop.time()
+    assert await asyncio.wait_for(edit, 1.0)
+    assert loop.time() - answered_at >= 0.29
+    gate.attach(None)
+    assert budget.gate is None
+    await budget.close()
