@@ -129,6 +129,8 @@ class ChannelBudget:
         self._next_at = 0.0
         """The event loop's time before which no turn is granted (turns evenly spaced)."""
         self.stats = BudgetStats(share=self.counter.stats)
+        self.closed = False
+        """Closed (shutting down): no turn is granted any more; the send gate keeps to the share alone."""
         self.gate: Callable[[int], float] | None = None
         """Seconds until the send gate would let a request through (``bot.send_gate``): no turn before."""
 
@@ -227,7 +229,12 @@ class ChannelBudget:
         return await self.counter.room()
 
     async def close(self) -> None:
-        """Stop granting (shutdown): waiting calls are told no; the Redis connections are closed."""
+        """Stop granting (shutdown): waiting calls are told no; the Redis connections are closed.
+
+        The requests told no still go out (logging out, the last edits), through the send gate,
+        which then keeps them to this process's share (``bot.send_gate``): not a burst.
+        """
+        self.closed = True
         for turn in self._waiting:
             if not turn.granted.done():
                 turn.granted.set_result(False)

@@ -46,6 +46,8 @@ REUSE_SECONDS = 0.1
 """How long after the pacer's turn was granted its edit's request may still use it."""
 WIRE_SECONDS = 1.0
 """The window leaving requests are counted in (Discord's second; a bench's compressed clock shortens it)."""
+RETAKE_STALE_SECONDS = 60.0
+"""A request that lost its turn at the gate asks again as if waiting this long (it goes first)."""
 LOST_SECONDS = 10.0
 """A request let through and never answered nor failed (cancelled in between) stops counting then."""
 EXEMPT = re.compile(r"/interactions/\d+/[^/]+/|/webhooks/\d+/[^/]+")
@@ -84,6 +86,8 @@ class GateStats:
     """Paced edits whose turn had gone stale before the request started (took a fresh one)."""
     exempt: int = 0
     """Interaction answers, never counted."""
+    retaken: int = 0
+    """Requests held at the gate past their turn's place in the schedule: they took a fresh turn."""
     spaced: int = 0
     """Requests held back at the gate: ``limit`` had left within the last second (bunched by the loop)."""
 
@@ -151,24 +155,35 @@ class SendGate:
         """Let the request through once fewer than ``limit`` were answered lately or are on their way.
 
         Lately: within the last ``WIRE_SECONDS``. The request is on its way until ``answered``.
+        A request the gate held longer than one turn's spacing lost its place in the turns'
+        schedule (shared by every process through Redis): it asks for a fresh turn, ahead of
+        the calls that have not had one, rather than go out on top of the turns granted since.
         """
-        self._queued += 1
-        try:
-            async with self._wire:
-                held = False
-                while (wait := self._wait(budget.limit)) > 0:
-                    held = True
-                    self._moved.clear()
-                    try:
-                        await asyncio.wait_for(self._moved.wait(), wait)
-                    except TimeoutError:
-                        pass
-                self.stats.spaced += held
-                ticket = next(self._tickets)
-                self._in_flight[ticket] = asyncio.get_running_loop().time()
-                return ticket
-        finally:
-            self._queued -= 1
+        loop = asyncio.get_running_loop()
+        while True:
+            # a closed budget grants no turns (shutdown): the gate alone keeps to this process's share
+            limit = budget.share if budget.closed else budget.limit
+            self._queued += 1
+            try:
+                async with self._wire:
+                    start, waited = loop.time(), False
+                    while (wait := self._wait(limit)) > 0:
+                        waited = True
+                        self._moved.clear()
+                        try:
+                            await asyncio.wait_for(self._moved.wait(), wait)
+                        except TimeoutError:
+                            pass
+                    held = loop.time() - start
+                    if budget.closed or held <= 1.0 / max(1, limit):
+                        self.stats.spaced += waited
+                        ticket = next(self._tickets)
+                        self._in_flight[ticket] = loop.time()
+                        return ticket
+            finally:
+                self._queued -= 1
+            self.stats.retaken += 1
+            await budget.take(Priority.MUST, stale_for=RETAKE_STALE_SECONDS)
 
     def _wait(self, limit: int, ahead: int = 0) -> float:
         """Seconds until one more request fits (0: now), with ``ahead`` more waiting before it."""
