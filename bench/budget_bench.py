@@ -14,7 +14,7 @@ game runs and the figures measure Discord calls alone.
 
 **The clock is compressed** ``--speed`` times: a simulated second lasts ``1/speed`` real
 seconds, and everything that counts time is scaled to match — the fake Discord's limits
-(50 per 1/speed s, 5 edits per 5/speed s), the pacer's window and the budget
+(50 per 1/speed s, 5 edits per 5/speed s), the pacer's window, the budget and the send gate's window
 (``--budget`` × speed a second). Figures are reported in simulated seconds.
 
 **Load** (``--profile``), per table, in simulated time:
@@ -61,10 +61,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord  # noqa: E402
 
+from bot import send_gate  # noqa: E402
 from bot.budget import ChannelBudget, InvalidRequests  # noqa: E402
 from bot.client import Harness  # noqa: E402
 from bot.i18n import texts  # noqa: E402
-from bot.send_gate import SendGate  # noqa: E402
+from bot.send_gate import SendGate, exempt  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.testing_api import apply_api_base  # noqa: E402
 from cogs.flipflop import pacing  # noqa: E402
@@ -107,7 +108,17 @@ class BenchBot(discord.Client):
     def __init__(self, settings: Settings) -> None:
         invalid = InvalidRequests(settings.invalid_requests_limit // settings.processes)
         gate = SendGate()
-        super().__init__(intents=discord.Intents.none(), http_trace=invalid.trace(gate.trace()))
+        self.sent: list[float] = []
+        """When each counted request was written out (its body): the bots' side of the busiest second."""
+        trace = invalid.trace(gate.trace())
+
+        async def written(session: Any, ctx: Any, params: Any) -> None:  # the body (and headers) written out
+            if not getattr(ctx, "bench_sent", False) and not exempt(str(params.url)):
+                ctx.bench_sent = True
+                self.sent.append(time.time())
+
+        trace.on_request_chunk_sent.append(written)
+        super().__init__(intents=discord.Intents.none(), http_trace=trace)
         self.settings = settings
         self.invalid_requests = invalid
         self.send_gate = gate
@@ -145,6 +156,7 @@ def _wait_port(port: int, seconds: float = 10.0) -> None:
 async def run_process(index: int, args: dict[str, Any], out: str) -> None:
     speed = args["speed"]
     pacing.BUDGET = (pacing.EDITS_PER_WINDOW, pacing.WINDOW_SECONDS / speed)
+    send_gate.WIRE_SECONDS = 1.0 / speed
     apply_api_base(args["base"])
     processes = args["processes"]
     settings = Settings(shard_count=processes, shard_ids=(index,), redis_url=args["redis"])
@@ -245,6 +257,7 @@ async def run_process(index: int, args: dict[str, Any], out: str) -> None:
         "own_turns": budget.stats.share.own_turns,
         "gate": vars(bot.send_gate.stats),
         "invalid": bot.invalid_requests.by_status,
+        "sent": bot.sent,
     }
     await notifier.pacer.close(0.1)
     await budget.close()
@@ -273,6 +286,17 @@ def percentile(values: list[float], p: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def _busiest_sent(results: list[dict[str, Any]], seconds: float) -> int:
+    """The most requests any window of ``seconds`` saw go out of the bots (all processes together)."""
+    times = sorted(t for r in results for t in r["sent"])
+    most, start = 0, 0
+    for end, t in enumerate(times):
+        while t - times[start] >= seconds:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
 
 
 def lags(
@@ -310,6 +334,7 @@ def main() -> None:
     parser.add_argument("--redis", default="none", help="own, a redis:// URL, or none")
     parser.add_argument("--kill-redis-at", type=float, default=None, help="simulated seconds")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line too")
+    parser.add_argument("--dump", default=None, help="write the fake's and the bots' call times to this file")
     args = parser.parse_args()
 
     port = _free_port()
@@ -383,6 +408,10 @@ def main() -> None:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/bench/report") as response:
             report = json.loads(response.read())
         results = [json.loads(Path(out).read_text()) for out in outs]
+        if args.dump:
+            times = {"served": report["calls"], "global_429s": report["global_429s"]}
+            times["sent"] = sorted(t for r in results for t in r["sent"])
+            Path(args.dump).write_text(json.dumps(times))
         summarize(args, report, results, started, killed_at)
     finally:
         fake.terminate()
@@ -427,6 +456,7 @@ def summarize(
         "edits": counts.get("PATCH message", 0),
         "posts": counts.get("POST message", 0),
         "busiest_second": report["busiest_second"],
+        "busiest_second_sent": _busiest_sent(results, 1.0 / speed),
         "lag_p50_s": round(percentile(every, 50), 1),
         "lag_p99_s": round(percentile(every, 99), 1),
         "lag_max_s": round(max(every, default=float("nan")), 1),

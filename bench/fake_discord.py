@@ -120,6 +120,7 @@ class Fake:
                 "global_429s": self.global_429s,
                 "span": self.span,
                 "busiest_second": _busiest(self.calls, 1.0 / self.speed),
+                "calls": self.calls,
             }
             return _json(report)
         if path == "/bench/reset":

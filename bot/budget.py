@@ -6,12 +6,15 @@ edits are paced on their own (``cogs.flipflop.pacing``); this module keeps the s
 of all channels' calls under ``DISCORD_CALLS_PER_SECOND`` (45 by default).
 
 **Who goes first.** A call asks for a turn (``ChannelBudget.take``) with a priority
-and the moment its table went stale. Turns are granted as the budget allows:
-must-post calls first (a round record, the final standings, a table posted
-anew: never dropped), then table edits, the table stale the longest first, then
-turn pings, which are skipped outright while half a second's calls or more wait. While a
-table waits, its edits coalesce (``EditPacer`` keeps one per message, rendered
-when made), so every table converges whatever the load.
+and the moment its table went stale. Turns are granted as the budget allows, the call
+waiting the longest first: must-post calls (a round record, the final standings, a table
+posted anew: never dropped) and table edits alike, each from the moment its table (or the
+record) was first asked for, then turn pings, which are skipped outright while half a
+second's calls or more wait. A must-post does not jump the queue: a burst of round records
+would otherwise hold back every table edit already waiting (at 300 busy tables, whose
+rounds end together, by four seconds). While a table waits, its edits coalesce
+(``EditPacer`` keeps one per message, rendered when made), so every table converges
+whatever the load.
 
 **When.** ``bot.budget_share`` says when the next turn may go: spaced on Redis' clock
 and capped by a ``limits`` moving window in Redis (``REDIS_URL``), shared by every
@@ -61,19 +64,20 @@ CATCH_UP_SECONDS = 0.05
 
 
 class Priority(IntEnum):
-    """What a channel call is, in the order turns are granted."""
+    """What a channel call is: must-posts and edits are granted the longest waiting first, pings after."""
 
     MUST = 0
     """A post or edit that must happen: a round record, the final standings, the table posted anew."""
     EDIT = 1
-    """A table message brought up to date (the stalest table first)."""
+    """A table message brought up to date (left out of nothing, but superseded by later changes)."""
     PING = 2
     """A turn ping: skipped when anything else waits."""
 
 
 @dataclass(order=True)
 class _Turn:
-    priority: int
+    rank: int
+    """0: a must-post or an edit (the longest waiting first), 1: a ping (after them)."""
     since: float
     seq: int
     granted: asyncio.Future[bool] = field(compare=False)
@@ -125,6 +129,10 @@ class ChannelBudget:
         self._next_at = 0.0
         """The event loop's time before which no turn is granted (turns evenly spaced)."""
         self.stats = BudgetStats(share=self.counter.stats)
+        self.closed = False
+        """Closed (shutting down): no turn is granted any more; the send gate keeps to the share alone."""
+        self.gate: Callable[[int], float] | None = None
+        """Seconds until the send gate would let a request through (``bot.send_gate``): no turn before."""
 
     @property
     def on(self) -> bool:
@@ -148,7 +156,7 @@ class ChannelBudget:
 
     def oldest_stale(self) -> float:
         """Seconds the longest-waiting table edit (or must-post call) has waited since its table changed."""
-        stale = [t.since for t in self._waiting if not t.granted.done() and t.priority < Priority.PING]
+        stale = [t.since for t in self._waiting if not t.granted.done() and t.rank == 0]
         return max(0.0, self.clock() - min(stale)) if stale else 0.0
 
     async def take(self, priority: Priority = Priority.MUST, stale_for: float = 0.0) -> bool:
@@ -164,7 +172,7 @@ class ChannelBudget:
             self.stats.skipped_pings += 1
             return False
         since = self.clock() - max(0.0, stale_for)
-        turn = _Turn(int(priority), since, next(self._seq), loop.create_future())
+        turn = _Turn(int(priority is Priority.PING), since, next(self._seq), loop.create_future())
         heapq.heappush(self._waiting, turn)
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = loop.create_task(self._dispatch())
@@ -199,6 +207,9 @@ class ChannelBudget:
             if self._next_at == 0.0:  # the first turn: processes on their shares interleave
                 self._next_at = loop.time() + self.counter.first_delay
                 continue
+            if self.gate is not None and (held := self.gate(self.limit)) > 0:  # the gate would hold it
+                await asyncio.sleep(min(held, self._retry_in()))
+                continue
             wait = await self.counter.hit()
             if wait <= 0:
                 best = heapq.heappop(self._waiting)  # the best now: one may have come while Redis answered
@@ -218,7 +229,12 @@ class ChannelBudget:
         return await self.counter.room()
 
     async def close(self) -> None:
-        """Stop granting (shutdown): waiting calls are told no; the Redis connections are closed."""
+        """Stop granting (shutdown): waiting calls are told no; the Redis connections are closed.
+
+        The requests told no still go out (logging out, the last edits), through the send gate,
+        which then keeps them to this process's share (``bot.send_gate``): not a burst.
+        """
+        self.closed = True
         for turn in self._waiting:
             if not turn.granted.done():
                 turn.granted.set_result(False)

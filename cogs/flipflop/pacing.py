@@ -24,8 +24,10 @@ allows it, the worker asks the budget for a turn, with the moment the channel's
 oldest pending edit was first asked for. The table stale the longest is served
 first, and while a channel waits its requests keep replacing one another, so the
 edit made when the turn comes renders the latest state. A message's key says what
-it is (``priority_of``): a round record (``record:…``) must be made and goes
-first, a turn ping (``ping:…``) is skipped when others wait. The edit's own call
+it is (``priority_of``): a round record (``record:…``) must be made (and is the
+channel's first), a turn ping (``ping:…``) is skipped when others wait. The channel
+waits in the budget from the moment its *oldest* due message was asked for: a record
+asked for just now does not send its channel's stale table edit to the back. The edit's own call
 uses the turn the worker waited for (``holding_turn``, ``bot.send_gate``): one turn per
 request, if the request starts at once.
 
@@ -188,7 +190,11 @@ class EditPacer:
         if ready is None:
             return None
         pending = self._due[channel_id][ready]
-        granted = await self.budget.take(priority_of(ready), self._now() - pending.since)
+        now = self._now()
+        ping = priority_of(ready) is Priority.PING  # a ping's wait counts only for a ping's turn
+        waiting = self._due[channel_id].items()
+        oldest = min(p.since for k, p in waiting if p.at <= now and (priority_of(k) is Priority.PING) == ping)
+        granted = await self.budget.take(priority_of(ready), now - oldest)
         if not granted:
             due = self._due.get(channel_id, {})
             if priority_of(ready) is Priority.PING and due.get(ready) is pending:

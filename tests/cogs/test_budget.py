@@ -30,7 +30,7 @@ async def spend(budget: ChannelBudget, calls: int) -> None:
         assert await budget.take(Priority.MUST)
 
 
-async def test_turns_go_to_must_posts_first_then_the_stalest_table_and_pings_are_skipped() -> None:
+async def test_the_longest_waiting_goes_first_must_posts_and_edits_alike_and_pings_are_skipped() -> None:
     budget = ChannelBudget(per_second=2)
     await spend(budget, 2)
     order: list[str] = []
@@ -42,15 +42,17 @@ async def test_turns_go_to_must_posts_first_then_the_stalest_table_and_pings_are
     waiting = [
         asyncio.create_task(wait("fresh", Priority.EDIT, 1.0)),
         asyncio.create_task(wait("stalest", Priority.EDIT, 30.0)),
-        asyncio.create_task(wait("record", Priority.MUST, 0.0)),
+        asyncio.create_task(wait("record", Priority.MUST, 25.0)),
         asyncio.create_task(wait("middle", Priority.EDIT, 20.0)),
+        asyncio.create_task(wait("new post", Priority.MUST, 0.0)),
     ]
     await asyncio.sleep(0)
-    assert budget.queue == 4
+    assert budget.queue == 5
     assert not await budget.take(Priority.PING)  # others wait: the ping is skipped, not queued
     assert budget.stats.skipped_pings == 1
     await asyncio.gather(*waiting)
-    assert order == ["record", "stalest", "middle", "fresh"]
+    # a must-post does not jump the queue: it is never dropped, and waits as long as it has been asked
+    assert order == ["stalest", "record", "middle", "fresh", "new post"]
     await budget.close()
 
 
@@ -87,7 +89,7 @@ async def test_a_busy_channel_coalesces_and_the_stalest_channel_is_edited_first(
     await budget.close()
 
 
-async def test_a_round_record_is_made_before_waiting_edits_and_a_ping_is_left_out() -> None:
+async def test_a_round_record_waits_behind_edits_stale_longer_and_a_ping_is_left_out() -> None:
     budget = ChannelBudget(per_second=2)
     pacer = EditPacer(limit=100, window=5.0, budget=budget)
     made: list[str] = []
@@ -105,10 +107,38 @@ async def test_a_round_record_is_made_before_waiting_edits_and_a_ping_is_left_ou
     pacer.request(9, edit("ping"), key="ping:t9:1")
     pacer.request(8, edit("record"), key="record:77")
     await pacer.flush()
-    assert made[0] == "record"
-    assert sorted(made[1:]) == ["table 1", "table 2", "table 3"]
+    assert made == ["table 1", "table 2", "table 3", "record"]
     assert "ping" not in made and budget.stats.skipped_pings == 1
     assert priority_of("record:1") is Priority.MUST and priority_of("unping:5") is Priority.EDIT
+    await budget.close()
+
+
+async def test_a_channel_waits_from_its_oldest_message_and_makes_its_record_first() -> None:
+    """A record asked for now does not send its channel's long-stale table edit to the back."""
+    budget = ChannelBudget(per_second=2)
+    pacer = EditPacer(limit=100, window=5.0, budget=budget)
+    made: list[str] = []
+
+    def edit(name: str) -> object:
+        async def run() -> None:
+            made.append(name)
+
+        return run
+
+    async def slow() -> None:
+        made.append("slow")
+        await asyncio.sleep(0.1)  # channel 1's worker is busy while its next messages are asked for
+
+    pacer.request(1, slow)
+    await asyncio.sleep(0.01)
+    pacer.request(1, edit("table 1"))
+    await asyncio.sleep(0.01)
+    pacer.request(2, edit("table 2"))
+    pacer.request(3, edit("table 3"))
+    await asyncio.sleep(0.01)
+    pacer.request(1, edit("record 1"), key="record:77")  # channel 1 has waited the longest all the same
+    await pacer.flush()
+    assert made == ["slow", "record 1", "table 1", "table 2", "table 3"]
     await budget.close()
 
 

@@ -23,7 +23,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot import budget_share as share_module
+from bot import send_gate
 from bot.budget import ChannelBudget, Priority
+from bot.send_gate import SendGate
 
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
@@ -200,3 +202,20 @@ async def test_a_hung_redis_never_holds_a_call_long(own_redis: OwnRedis) -> None
     finally:
         own_redis.process.send_signal(signal.SIGCONT)
     await budget.close()
+
+
+async def test_after_the_budget_closes_the_last_requests_keep_to_the_process_share(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shutting down, calls told no still go out: through the gate at the share, not the whole budget."""
+    monkeypatch.setattr(send_gate, "WIRE_SECONDS", 0.3)
+    budget = ChannelBudget(20, processes=4, redis_url=redis_url, name=f"test-{uuid.uuid4()}")
+    gate = SendGate()
+    gate.attach(budget)
+    assert budget.shared and budget.limit == 20 and budget.share == 5
+    await budget.close()
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    for _ in range(3):  # every process shutting down at once would send the whole budget each
+        gate.answered(await gate.before("https://discord.com/api/v10/channels/1/messages"))
+    assert loop.time() - start >= 0.55  # one a 0.3 s window: the share (5 a second), not 20

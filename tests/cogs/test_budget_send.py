@@ -16,6 +16,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
+from bot import send_gate
 from bot.budget import ChannelBudget, Priority
 from bot.send_gate import REUSE_SECONDS, SendGate, exempt, holding_turn, release_turn
 from cogs.flipflop.pacing import EditPacer
@@ -32,9 +33,12 @@ class FakeDiscord:
     def __init__(self, limited: int = 0) -> None:
         self.limited = limited
         self.calls: list[str] = []
+        self.timed: list[tuple[str, float]] = []
+        """Each call's path and when it arrived."""
 
     async def handle(self, request: web.Request) -> web.Response:
         self.calls.append(request.path)
+        self.timed.append((request.path, time.monotonic()))
         if request.path.startswith("/api/v10/channels/") and self.limited > 0:
             self.limited -= 1
             body = {"message": "You are being rate limited.", "retry_after": 0.01, "global": False}
@@ -173,3 +177,99 @@ async def test_without_a_budget_or_with_it_off_nothing_waits(
     gate.attach(ChannelBudget(per_second=0))
     await http.get_channel(1)
     assert gate.stats.taken == 0
+
+
+async def test_granted_requests_handed_on_in_a_bunch_leave_at_most_the_limit_in_any_window(
+    client: tuple[discord.http.HTTPClient, SendGate, FakeDiscord], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Turns granted evenly but used at once (a busy event loop) still reach Discord within the limit."""
+    http, gate, discord_ = client
+    monkeypatch.setattr(send_gate, "WIRE_SECONDS", 0.3)
+    budget = ChannelBudget(per_second=10)  # 3 requests in any 0.3 s
+    gate.attach(budget)
+
+    async def paced_edit(channel: int) -> None:  # each holds a turn the pacer was granted just now
+        held = holding_turn()
+        try:
+            await http.get_channel(channel)
+        finally:
+            release_turn(held)
+
+    await asyncio.gather(*(paced_edit(i) for i in range(7)))
+    arrived = sorted(t for path, t in discord_.timed if path.startswith("/api/v10/channels/"))
+    assert len(arrived) == 7 and gate.stats.reused == 7 and gate.stats.taken == 0
+    # three at once; the rest wait for the window (one held past its place takes a fresh turn)
+    assert gate.stats.spaced + gate.stats.retaken >= 1
+    for i in range(len(arrived) - 3):
+        assert arrived[i + 3] - arrived[i] >= 0.2  # never four within one window (the server's clock)
+    await budget.close()
+
+
+async def test_a_request_let_through_counts_until_it_is_answered_and_a_window_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discord may count a request any time until its answer: it counts until then, and a window after."""
+    monkeypatch.setattr(send_gate, "WIRE_SECONDS", 0.3)
+    gate = SendGate()
+    budget = ChannelBudget(per_second=10)  # 3 requests in any 0.3 s
+    gate.attach(budget)
+    loop = asyncio.get_running_loop()
+
+    async def let_through() -> int | None:
+        held = holding_turn()  # a paced edit's turn: only the gate's count can hold it back
+        try:
+            return await gate.before("https://discord.com/api/v10/channels/1/messages/2")
+        finally:
+            release_turn(held)
+
+    tickets = [await let_through() for _ in range(3)]
+    assert gate.in_flight == 3
+    fourth = asyncio.create_task(let_through())
+    await asyncio.sleep(0.4)  # longer than the window: the three are still not answered
+    assert not fourth.done()
+    gate.answered(tickets[0])
+    answered_at = loop.time()
+    ticket = await asyncio.wait_for(fourth, 1.0)
+    assert loop.time() - answered_at >= 0.29  # the first counts for a whole window from its answer
+    assert ticket is not None and gate.in_flight == 3
+    assert gate.stats.retaken == 1  # held past its place in the schedule: it took a fresh turn
+    for t in (*tickets, ticket):
+        gate.answered(t)
+    assert gate.in_flight == 0
+    await budget.close()
+
+
+async def test_every_request_on_the_wire_is_counted_once_and_none_stays_in_flight(
+    client: tuple[discord.http.HTTPClient, SendGate, FakeDiscord],
+) -> None:
+    """Answers and 429s alike: each try is let through, counted until answered, then for a window."""
+    http, gate, discord_ = client
+    budget = ChannelBudget(per_second=20)
+    gate.attach(budget)
+    discord_.limited = 1
+    await http.send_message(1, params=discord.http.handle_message_parameters(content="hi"))  # 429, retry
+    await http.get_channel(2)
+    assert gate.stats.taken == 3 and gate.in_flight == 0 and len(gate._left) == 3
+    await budget.close()
+
+
+async def test_the_budget_grants_no_turn_while_the_gate_would_hold_its_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Turns wait in the budget (the stalest first), not at the gate: no turn while answers are awaited."""
+    monkeypatch.setattr(send_gate, "WIRE_SECONDS", 0.3)
+    gate = SendGate()
+    budget = ChannelBudget(per_second=10)  # 3 requests in any 0.3 s
+    gate.attach(budget)
+    loop = asyncio.get_running_loop()
+    tickets = [await gate.before("https://discord.com/api/v10/channels/1/messages") for _ in range(3)]
+    edit = asyncio.create_task(budget.take(Priority.EDIT, stale_for=5.0))
+    await asyncio.sleep(0.4)
+    assert not edit.done() and budget.queue == 1  # three requests on their way, none answered
+    gate.answered(tickets[0])
+    answered_at = loop.time()
+    assert await asyncio.wait_for(edit, 1.0)
+    assert loop.time() - answered_at >= 0.29
+    gate.attach(None)
+    assert budget.gate is None
+    await budget.close()
