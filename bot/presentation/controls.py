@@ -25,8 +25,10 @@ from bot.presentation.table_layout import Page
 from bot.table.model import LEVELS, Table
 
 Style = Literal["primary", "secondary", "success", "danger"]
-Family = Literal["lobby", "table", "hand", "review"]
-"""The message a control belongs on (``review``: **Analyse my last round**, in a practice hand)."""
+Family = Literal["lobby", "table", "hand", "review", "rules", "again"]
+"""The message a control belongs on: ``review`` is **Analyse my play** (a stored round, ``r``; a
+practice hand's last round, ``p``), ``rules`` a page of ``/flipflop rules``, ``again`` **Play
+again** on a game's final standings."""
 
 LABEL_CHARS = 80
 """A button's label and a menu's placeholder are kept within 80 characters (Discord allows 80 and 150)."""
@@ -140,3 +142,25 @@ def _computer_option(level: str, t: Texts) -> Option:
 
 def _rows(*rows: Sequence[Control]) -> Rows:
     return tuple(tuple(row) for row in rows if row)
+
+
+def rules_controls(page: int, pages: int, t: Texts) -> Rows:
+    """◀ Back and Next ▶ on page ``page`` (from 1) of ``pages``: each carries the page it leads to."""
+    back, ahead = fit(t.gettext("◀ Back"), LABEL_CHARS), fit(t.gettext("Next ▶"), LABEL_CHARS)
+    return (
+        (
+            Button("rules", "prev", back, value=str(page - 1), disabled=page == 1),
+            Button("rules", "next", ahead, value=str(page + 1), disabled=page == pages),
+        ),
+    )
+
+
+def play_again_control(t: Texts) -> Button:
+    """**Play again** under a game's final standings: a new lobby with the same stake and buy-in."""
+    return _button("again", "again", t.gettext("Play again"), "success", "🔁")
+
+
+def stored_review(round_id: int, t: Texts) -> Button:
+    """**Analyse my play** under ``/flipflop round id:``: the stored round's id in hex is its value."""
+    text = fit(t.gettext("Analyse my play"), LABEL_CHARS)
+    return Button("review", "r", text, "secondary", "🔍", f"{round_id:x}")

@@ -28,7 +28,7 @@ from bot.ledger import LedgerError
 from bot.metrics.hooks import count_coach_queue
 from bot.presentation.coach_render import analysis_text, hint_text, watch_text
 from bot.presentation.computer_names import LEVEL_ABOUT
-from bot.presentation.controls import OPTION_CHARS, fit
+from bot.presentation.controls import OPTION_CHARS, fit, stored_review
 from bot.presentation.refusals import NOTHING_CHANGED, explain, table_exists
 from bot.presentation.table_render import seat_name
 from bot.runtime import LEVELS, TableRuntime
@@ -123,8 +123,9 @@ class AnalyseButton(
 
 def analyse_view(round_id: int, t: Texts) -> discord.ui.View:
     """The **Analyse my play** control under ``/flipflop round id:`` (the id in hex in its custom id)."""
+    control = stored_review(round_id, t)
     view = discord.ui.View(timeout=None)
-    view.add_item(AnalyseButton("r", f"{round_id:x}", label=label(t.gettext("Analyse my play"))))
+    view.add_item(AnalyseButton(control.op, str(control.value), label=control.label))
     return view
 
 

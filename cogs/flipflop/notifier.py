@@ -33,6 +33,7 @@ import discord
 from bot.client import fitted
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
+from bot.presentation.controls import play_again_control
 from bot.presentation.limits import split_message
 from bot.presentation.replay_link import story_file
 from bot.presentation.table_render import (
@@ -60,11 +61,18 @@ from bot.settings import Settings
 from bot.storage import StoreError
 from bot.table.log import Entry
 from bot.table.model import Table, Unreadable
-from cogs.flipflop.controls import PlayAgainButton, label
 from cogs.flipflop.layout import note, watch_button
 from cogs.flipflop.pacing import CallBudget, EditPacer
 from cogs.flipflop.pings import TurnPings
-from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, practice_title
+from cogs.flipflop.screens import (
+    RoundRecord,
+    Screen,
+    current_screen,
+    hand_screen,
+    item,
+    play_again_view,
+    practice_title,
+)
 from cogs.flipflop.turns import channel_budget, heard, known_answer
 from engine.events import (
     Discarded,
@@ -274,13 +282,6 @@ def round_record(table: Table, number: int, entries: Sequence[Entry], t: Texts) 
     style = t.faces.style if t.faces is not None else "classic"
     title = practice_title(table, round_title(number, t), t)
     return RoundRecord(title, tuple(log_lines(table, entries, t)), ending_of(table, entries, t), style)
-
-
-def play_again_view(table: Table, t: Texts) -> discord.ui.View:
-    """The final standings' one control: a new lobby with the same stake and buy-in."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(PlayAgainButton(table.id, label(t.gettext("Play again"))))
-    return view
 
 
 class DiscordNotifier:
@@ -802,11 +803,7 @@ class DiscordNotifier:
             old = self.bot.get_partial_messageable(
                 table.channel_id, guild_id=table.guild_id
             ).get_partial_message(lobby)
-            again = (
-                [PlayAgainButton(table.id, label(t.gettext("Play again")))]
-                if final and not table.practice
-                else []
-            )
+            again = [item(table, play_again_control(t))] if final and not table.practice else []
             edit = old.edit(
                 content=None,
                 embed=None,

@@ -16,7 +16,16 @@ import discord
 
 from bot.i18n import N_, Texts
 from bot.presentation.coach_render import practice_dress
-from bot.presentation.controls import Button, Control, Menu, fit, lobby_controls, table_controls
+from bot.presentation.controls import (
+    Button,
+    Control,
+    Menu,
+    fit,
+    lobby_controls,
+    play_again_control,
+    rules_controls,
+    table_controls,
+)
 from bot.presentation.hand_controls import hand_controls, leave_confirm_controls, picked
 from bot.presentation.render import look
 from bot.presentation.round_picture import MAX_BYTES as PICTURE_BYTES
@@ -35,10 +44,10 @@ from cogs.flipflop.controls import (
     HandSelect,
     LobbyButton,
     LobbySelect,
+    PlayAgainButton,
     RulesButton,
     TableButton,
     button_emoji,
-    label,
 )
 from cogs.flipflop.layout import files, layout
 from engine import Card
@@ -240,9 +249,27 @@ def item(table: Table, control: Control) -> discord.ui.Item[Any]:
             until=control.value, row=control.row, disabled=control.disabled,
         )  # fmt: skip
     if control.family == "review":  # its look is the coach's button's own, wherever it is offered
-        return AnalyseButton(control.op, table.id, int(control.value or 0), control.label)
+        return review_item(control, table.id)
+    if control.family == "again":
+        return PlayAgainButton(table.id, control.label)
     kind = LobbyButton if control.family == "lobby" else TableButton
     return kind(table.id, control.op, control.label, style, button_emoji(control.emoji))
+
+
+def review_item(control: Button, table_id: str = "") -> AnalyseButton:
+    """**Analyse my play**: a stored round's (``r``, its hex id the value) or a practice round's (``p``)."""
+    if control.op == "r":
+        return AnalyseButton("r", str(control.value), None, control.label)
+    return AnalyseButton("p", table_id, int(control.value or 0), control.label)
+
+
+def rules_view(controls: Sequence[Sequence[Control]]) -> discord.ui.View:
+    """The rules' page buttons (``bot.presentation.controls.rules_controls``): no table involved."""
+    view = discord.ui.View(timeout=None)
+    for control in (c for row in controls for c in row):
+        assert isinstance(control, Button)
+        view.add_item(RulesButton(int(control.value or 0), control.op, control.label, control.disabled))
+    return view
 
 
 def rows(table: Table, controls: Sequence[Sequence[Control]]) -> list[list[discord.ui.Item[Any]]]:
@@ -317,6 +344,13 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
     return Screen(content=text, view=hand_view(table, controls))
 
 
+def play_again_view(table: Table, t: Texts) -> discord.ui.View:
+    """The final standings' one control: **Play again** (a new lobby with the same stake and buy-in)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(item(table, play_again_control(t)))
+    return view
+
+
 def rules_screen(page: int, t: Texts) -> Screen:
     """Page ``page`` (from 1) of the rules in the member's language, with buttons to the pages around it."""
     pages = rules_pages(t)
@@ -324,7 +358,4 @@ def rules_screen(page: int, t: Texts) -> Screen:
     shown = pages[page - 1]
     embed = discord.Embed(title=f"📖 {shown.title}", description=shown.body, colour=discord.Colour.blurple())
     embed.set_footer(text=shown.footer)
-    view = discord.ui.View(timeout=None)
-    view.add_item(RulesButton(page - 1, "prev", label(t.gettext("◀ Back")), disabled=page == 1))
-    view.add_item(RulesButton(page + 1, "next", label(t.gettext("Next ▶")), disabled=page == len(pages)))
-    return Screen(embed=embed, view=view)
+    return Screen(embed=embed, view=rules_view(rules_controls(page, len(pages), t)))

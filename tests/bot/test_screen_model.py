@@ -22,13 +22,25 @@ from bot.presentation.controls import (
     Control,
     Menu,
     lobby_controls,
+    play_again_control,
+    rules_controls,
+    stored_review,
     table_controls,
 )
 from bot.presentation.hand_controls import HAND_MENU_OPS, HAND_OPS, hand_controls, leave_confirm_controls
 from bot.presentation.table_layout import lobby_page, table_page
 from bot.table.model import ComputerSeat, Table
-from cogs.flipflop.controls import HandButton, HandSelect, LobbyButton, LobbySelect, TableButton
-from cogs.flipflop.screens import item
+from cogs.flipflop.coach import AnalyseButton
+from cogs.flipflop.controls import (
+    HandButton,
+    HandSelect,
+    LobbyButton,
+    LobbySelect,
+    PlayAgainButton,
+    RulesButton,
+    TableButton,
+)
+from cogs.flipflop.screens import item, review_item, rules_view
 from engine import Draw
 from tests.bot.runtime.fakes import ANN, BEN, CAT, harness
 
@@ -130,3 +142,27 @@ async def test_every_control_the_presentation_offers_is_one_a_click_reaches(
         hand_ops = {c.op for c in made if c.family == "hand"}
         assert hand_ops <= {*HAND_OPS, *HAND_MENU_OPS} and {"stock", "take", "refresh"} <= hand_ops
         assert isinstance(item(table, Button("table", "fair", "x")), discord.ui.DynamicItem)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_rules_play_again_and_review_controls_reach_their_templates(language: str) -> None:
+    """The rules' paging, **Play again** and **Analyse my play** are screen-model data too."""
+    t = texts(language)
+    [(back, ahead)] = rules_controls(1, 6, t)
+    assert back.disabled and not ahead.disabled and (back.value, ahead.value) == ("0", "2")
+    [(_, last)] = rules_controls(6, 6, t)
+    assert last.disabled
+    table = lobby()
+    made = [
+        *rules_view(rules_controls(3, 6, t)).children,
+        item(table, play_again_control(t)),
+        review_item(stored_review(0xBEEF, t)),
+    ]
+    kinds = [RulesButton, RulesButton, PlayAgainButton, AnalyseButton]
+    for made_item, kind in zip(made, kinds, strict=True):
+        assert isinstance(made_item, kind)
+        custom_id = made_item.item.custom_id  # type: ignore[attr-defined]
+        assert made_item.template.fullmatch(custom_id), custom_id  # type: ignore[attr-defined]
+        assert len(made_item.item.label or "") <= LABEL_CHARS  # type: ignore[attr-defined]
+    assert made[2].item.custom_id == "ff:p:ab12:again"  # type: ignore[attr-defined]
+    assert made[3].item.custom_id == "ff:y:r:beef"  # type: ignore[attr-defined]
