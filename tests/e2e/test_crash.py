@@ -217,8 +217,10 @@ async def wait_for(predicate: Any, timeout: float = 10.0) -> None:
     raise AssertionError("timed out waiting")
 
 
-async def open_game(fake: FakeDiscord, bot: BotProcess) -> None:
-    info = await fake.slash(801, "ann", "flipflop", "start", channel_id=bot.channel_id, stake=5, buy_in=20)
+async def open_game(fake: FakeDiscord, bot: BotProcess, buy_in: int = 20) -> None:
+    """ann, ben and cat at a table of stake 5 (stacks of 20 by default: a game of a few rounds)."""
+    channel = bot.channel_id
+    info = await fake.slash(801, "ann", "flipflop", "start", channel_id=channel, stake=5, buy_in=buy_in)
     lobby = fake.message_of(info)
     assert "table open" in json.dumps(lobby["components"])
     await fake.click(802, "ben", lobby, control(lobby, ":join")["custom_id"])  # type: ignore[index]

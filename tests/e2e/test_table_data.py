@@ -69,7 +69,7 @@ async def test_on_postgres_a_kill_mid_round_leaves_the_table_message_line_for_li
 async def kill_mid_round(fake: FakeDiscord, bot: BotProcess) -> None:
     """Round 1 ends (its message becomes its record), two turns of round 2; kill -9, start again:
     the table message and round 1's record read the same, character by character."""
-    await open_game(fake, bot)
+    await open_game(fake, bot, buy_in=200)  # deep stacks: round 2 always comes (20 could end the game)
     first = bot.table()["message_id"]
     await play_turn(fake, bot, drop_at=99)  # the first player drops: round 1 ends at once
     await wait_for(lambda: (bot.table() or {}).get("message_id") != first)  # round 2, below its record
