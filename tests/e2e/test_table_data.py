@@ -13,7 +13,7 @@ import pytest_asyncio
 
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.test_answers import PostgresBot
-from tests.e2e.test_crash import BotProcess, nested, open_game, play_turn, running, wait_for
+from tests.e2e.test_crash import BotProcess, nested, open_game, play_turn, running, to_act, wait_for
 from tests.e2e.test_shards import database_url  # noqa: F401 - a fixture: a fresh PostgreSQL schema
 
 __all__ = ["running"]
@@ -70,9 +70,16 @@ async def kill_mid_round(fake: FakeDiscord, bot: BotProcess) -> None:
     """Round 1 ends (its message becomes its record), two turns of round 2; kill -9, start again:
     the table message and round 1's record read the same, character by character."""
     await open_game(fake, bot, buy_in=200)  # deep stacks: round 2 always comes (20 could end the game)
+
+    def shown() -> str:  # the table message as the fake Discord has it now
+        state = bot.table()
+        return text_of(fake.messages[state["message_id"]]) if state and state["message_id"] else ""
+
+    await wait_for(lambda: "round 1" in shown())  # the deal's own message (below the lobby) is saved
     first = bot.table()["message_id"]
     await play_turn(fake, bot, drop_at=99)  # the first player drops: round 1 ends at once
-    await wait_for(lambda: (bot.table() or {}).get("message_id") != first)  # round 2, below its record
+    await wait_for(lambda: "round 2" in shown() and to_act(bot) is not None)  # round 2, below its record
+    assert bot.table()["message_id"] != first
     for _ in range(2):
         await play_turn(fake, bot, may_drop=False)
     before = await settled(fake, bot)
