@@ -44,10 +44,11 @@ run: $(STAMP_RUN)
 	@$(BIN)/python -m bot || test $$? -eq 2
 
 # pytest-xdist runs the suite in JOBS workers (each with its own temporary folder, ports and
-# PostgreSQL schemas); most of the e2e tests' time is waiting on a real process, so a worker more
-# than the cores keeps them busy. Tests go out two at a time, the longest and the e2e ones first (tests/conftest.py),
+# PostgreSQL schemas); most of the e2e and simcord tests' time is waiting (a real process, a settle),
+# so three workers a core keep the cores busy (fresh clone, 2 cores: pytest 261 s with 6, 281 s with 4).
+# Tests go out two at a time, the longest and the e2e ones first (tests/conftest.py),
 # so the long ones start at once on every worker instead of queuing on one. JOBS=0: one process.
-JOBS ?= 4
+JOBS ?= 6
 XDIST = -n $(JOBS) --maxschedchunk 2
 # The rules once more from their sources: the compiled and the plain engine must agree. The
 # statistical tests (the shuffle, never compiled) run in the main pass: once is enough. This pass
