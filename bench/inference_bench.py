@@ -26,7 +26,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -92,20 +92,16 @@ def score(
     return total, n
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--worlds", type=int, default=300)
-    parser.add_argument("--redeals", type=int, default=4, help="weighted: hands dealt again at most")
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+def positions(games: int, seed: int) -> Iterator[tuple[int, PlayerView, Clues, dict[str, list[Card]]]]:
+    """The positions both benches score: ``s0``'s turn starts once the flip and flop are paid.
+
+    ``games`` basic rounds (3, 4 and 5 seats in turn) dealt from ``seed``; each position comes
+    as (its round's number, ``s0``'s view, what ``s0``'s tracker infers, the others' true hands).
+    The tracker hears every turn start, as a player's would.
+    """
+    rng = random.Random(seed)
     basic = BasicStrategy()
-    names = ("uniform", "rules", "weighted", "importance")
-    per_card: dict[str, list[float]] = {k: [] for k in names}
-    per_pos: dict[str, list[float]] = {k: [] for k in names}
-    started = time.perf_counter()
-    for g in range(args.games):
+    for g in range(games):
         n = 3 + g % 3
         game = Game([Seat(f"s{i}", 200) for i in range(n)], 5)
         game.start_round(rng)
@@ -120,15 +116,30 @@ def main() -> None:
                 clues = tracker.clues(view)
                 if view.flipflop_paid:
                     truth = {q: list(r.hands[q]) for q in view.players if q != p and q not in view.dead}
-                    for name, sample in samplers(view, clues, args.redeals).items():
-                        total, k = score(view, clues, truth, sample, args.worlds, random.Random(g))
-                        if k:
-                            per_pos[name].append(total / k)
-                            per_card[name].append(total / k)
+                    yield g, view, clues, truth
             action = basic.choose(view, rng)
             if p == "s0" and isinstance(action, Discard):
                 tracker.left(view, action.card)
             game.apply(action)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--worlds", type=int, default=300)
+    parser.add_argument("--redeals", type=int, default=4, help="weighted: hands dealt again at most")
+    args = parser.parse_args()
+    names = ("uniform", "rules", "weighted", "importance")
+    per_card: dict[str, list[float]] = {k: [] for k in names}
+    per_pos: dict[str, list[float]] = {k: [] for k in names}
+    started = time.perf_counter()
+    for g, view, clues, truth in positions(args.games, args.seed):
+        for name, sample in samplers(view, clues, args.redeals).items():
+            total, k = score(view, clues, truth, sample, args.worlds, random.Random(g))
+            if k:
+                per_pos[name].append(total / k)
+                per_card[name].append(total / k)
     elapsed = time.perf_counter() - started
     print(
         f"{len(per_pos['uniform'])} positions from {args.games} rounds, seed {args.seed}, "

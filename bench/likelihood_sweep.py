@@ -22,19 +22,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from inference_bench import ci95, score  # noqa: E402
+from inference_bench import ci95, positions, score  # noqa: E402
 
-from engine import Game, Seat  # noqa: E402
-from engine.actions import Discard  # noqa: E402
 from engine.ai import (
     likelihood,  # noqa: E402
     worlds,  # noqa: E402
 )
 from engine.ai.inference import (
     Clues,  # noqa: E402
-    Tracker,  # noqa: E402
-)
-from engine.ai.strategies import BasicStrategy  # noqa: E402
+    )
 from engine.ai.worlds import hidden_cards, sample_weighted  # noqa: E402
 from engine.cards import Card  # noqa: E402
 from engine.view import PlayerView  # noqa: E402
@@ -80,55 +76,35 @@ def main() -> None:
     consts = {k for s in settings for k in s if k not in ("POW", "REDEALS")}
     defaults = {k: getattr(likelihood, k) for k in consts}
     plain = likelihood.likelihood
-    rng = random.Random(args.seed)
-    basic = BasicStrategy()
     res: list[list[float]] = [[] for _ in settings]
     seats: list[int] = []
-    for g in range(args.games):
-        n = 3 + g % 3
-        game = Game([Seat(f"s{i}", 200) for i in range(n)], 5)
-        game.start_round(rng)
-        tracker = Tracker()
-        while game.in_round:
-            p = game.to_act
-            assert p is not None
-            view = game.view(p)
-            r = game.round
-            assert r is not None
-            if p == "s0" and view.phase == "start":
-                clues = tracker.clues(view)
-                if view.flipflop_paid:
-                    truth = {q: list(r.hands[q]) for q in view.players if q != p and q not in view.dead}
-                    known, pool = hidden_cards(view)
-                    found = []
-                    for s in settings:
-                        for k, v in defaults.items():
-                            setattr(likelihood, k, s.get(k, v))
-                        power = s.get("POW", 1.0)
-                        redeals = int(s.get("REDEALS", 4))
-                        ev = likelihood.evidence(view, clues)
-                        worlds.likelihood = tempered(power) if power != 1.0 else plain  # type: ignore[assignment]
-                        found.append(
-                            score(
-                                view,
-                                clues,
-                                truth,
-                                sampler(view, known, pool, clues, ev, redeals),
-                                args.worlds,
-                                random.Random(g),
-                            )
-                        )
-                        worlds.likelihood = plain  # type: ignore[assignment]
-                    for k, v in defaults.items():
-                        setattr(likelihood, k, v)
-                    if found[0][1]:
-                        for k, (t, m) in enumerate(found):
-                            res[k].append(t / m)
-                        seats.append(n)
-            action = basic.choose(view, rng)
-            if p == "s0" and isinstance(action, Discard):
-                tracker.left(view, action.card)
-            game.apply(action)
+    for g, view, clues, truth in positions(args.games, args.seed):
+        known, pool = hidden_cards(view)
+        found = []
+        for s in settings:
+            for k, v in defaults.items():
+                setattr(likelihood, k, s.get(k, v))
+            power = s.get("POW", 1.0)
+            redeals = int(s.get("REDEALS", 4))
+            ev = likelihood.evidence(view, clues)
+            worlds.likelihood = tempered(power) if power != 1.0 else plain  # type: ignore[assignment]
+            found.append(
+                score(
+                    view,
+                    clues,
+                    truth,
+                    sampler(view, known, pool, clues, ev, redeals),
+                    args.worlds,
+                    random.Random(g),
+                )
+            )
+            worlds.likelihood = plain  # type: ignore[assignment]
+        for k, v in defaults.items():
+            setattr(likelihood, k, v)
+        if found[0][1]:
+            for k, (t, m) in enumerate(found):
+                res[k].append(t / m)
+            seats.append(len(view.players))
     print(f"{len(seats)} positions from {args.games} rounds, seed {args.seed}, {args.worlds} worlds each")
     for k, spec in enumerate(args.settings):
         m, h = ci95(res[k])

@@ -28,10 +28,11 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from strength_bench import HandsPeek  # noqa: E402
 
 from engine import Game, Seat  # noqa: E402
 from engine.actions import Discard  # noqa: E402
@@ -59,23 +60,6 @@ def parse(spec: str) -> Variant:
             key, value = item.split("=")
             (consts if key.isupper() else options)[key] = float(value)
     return consts, options
-
-
-class Oracle(StrongStrategy):
-    """The strong player's search given the others' true hands; the stock shuffled in every world."""
-
-    def __init__(self, reveal: Callable[[PlayerView], World], worlds: int) -> None:
-        super().__init__(budget=60.0, max_samples=worlds, cut_z=math.inf, tracker=Tracker())
-        self.reveal = reveal
-
-    def _sampler(self, view: PlayerView) -> Callable[[random.Random], World]:
-        hands, stock = self.reveal(view)
-
-        def sample(rng: random.Random) -> World:
-            rand = rng.random
-            return {p: list(h) for p, h in hands.items()}, sorted(stock, key=lambda _: rand())
-
-        return sample
 
 
 def main() -> None:
@@ -108,7 +92,8 @@ def main() -> None:
             StrongStrategy(budget=args.budget, tracker=Tracker(), **opts)  # type: ignore[arg-type]
             for _, opts in variants
         ]
-        oracle = Oracle(reveal, args.worlds)
+        # the oracle: the search given the true hands (the stock shuffled in every world), every world played
+        oracle = HandsPeek(reveal, 60.0, max_samples=args.worlds, cut_z=math.inf)
         turns = 0
         while game.in_round:
             p = game.to_act

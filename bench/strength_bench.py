@@ -36,6 +36,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -59,8 +60,8 @@ class HandsPeek(StrongStrategy):
 
     name = "hands"
 
-    def __init__(self, reveal: Callable[[PlayerView], World], budget: float) -> None:
-        super().__init__(budget=budget, tracker=Tracker())
+    def __init__(self, reveal: Callable[[PlayerView], World], budget: float, **options: Any) -> None:
+        super().__init__(budget=budget, tracker=Tracker(), **options)
         self.reveal = reveal
 
     def _sampler(self, view: PlayerView) -> Callable[[random.Random], World]:
