@@ -60,6 +60,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord  # noqa: E402
+from fake_discord import busiest  # noqa: E402 - the fake's own count, of what the bots sent
 
 from bot import send_gate  # noqa: E402
 from bot.budget import ChannelBudget, InvalidRequests  # noqa: E402
@@ -288,17 +289,6 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-def _busiest_sent(results: list[dict[str, Any]], seconds: float) -> int:
-    """The most requests any window of ``seconds`` saw go out of the bots (all processes together)."""
-    times = sorted(t for r in results for t in r["sent"])
-    most, start = 0, 0
-    for end, t in enumerate(times):
-        while t - times[start] >= seconds:
-            start += 1
-        most = max(most, end - start + 1)
-    return most
-
-
 def lags(
     changes: dict[str, list[list[float]]], shown: dict[str, list[list[float]]], until: float
 ) -> tuple[list[float], int]:
@@ -456,7 +446,7 @@ def summarize(
         "edits": counts.get("PATCH message", 0),
         "posts": counts.get("POST message", 0),
         "busiest_second": report["busiest_second"],
-        "busiest_second_sent": _busiest_sent(results, 1.0 / speed),
+        "busiest_second_sent": busiest(sorted(t for r in results for t in r["sent"]), 1.0 / speed),
         "lag_p50_s": round(percentile(every, 50), 1),
         "lag_p99_s": round(percentile(every, 99), 1),
         "lag_max_s": round(max(every, default=float("nan")), 1),

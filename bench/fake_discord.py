@@ -119,7 +119,7 @@ class Fake:
                 "shown": self.shown,
                 "global_429s": self.global_429s,
                 "span": self.span,
-                "busiest_second": _busiest(self.calls, 1.0 / self.speed),
+                "busiest_second": busiest(self.calls, 1.0 / self.speed),
                 "calls": self.calls,
             }
             return _json(report)
@@ -173,8 +173,8 @@ class Fake:
         return _json(_message(channel, message or str(self.next_id), data), headers=headers)
 
 
-def _busiest(times: list[float], seconds: float) -> int:
-    """The most calls in any window of ``seconds``."""
+def busiest(times: list[float], seconds: float) -> int:
+    """The most calls in any window of ``seconds`` (``times`` sorted)."""
     most, start = 0, 0
     for end, t in enumerate(times):
         while t - times[start] >= seconds:

@@ -9,7 +9,9 @@ except where a test gives its notifier one.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
+from collections.abc import Awaitable, Callable
 
 import discord
 import pytest
@@ -89,16 +91,20 @@ async def test_a_busy_channel_coalesces_and_the_stalest_channel_is_edited_first(
     await budget.close()
 
 
+def noting(made: list[str], name: str) -> Callable[[], Awaitable[None]]:
+    """A paced edit that, when made, notes ``name`` in ``made``."""
+
+    async def run() -> None:
+        made.append(name)
+
+    return run
+
+
 async def test_a_round_record_waits_behind_edits_stale_longer_and_a_ping_is_left_out() -> None:
     budget = ChannelBudget(per_second=2)
     pacer = EditPacer(limit=100, window=5.0, budget=budget)
     made: list[str] = []
-
-    def edit(name: str) -> object:
-        async def run() -> None:
-            made.append(name)
-
-        return run
+    edit = functools.partial(noting, made)
 
     await spend(budget, 2)
     for channel in range(1, 4):
@@ -118,12 +124,7 @@ async def test_a_channel_waits_from_its_oldest_message_and_makes_its_record_firs
     budget = ChannelBudget(per_second=2)
     pacer = EditPacer(limit=100, window=5.0, budget=budget)
     made: list[str] = []
-
-    def edit(name: str) -> object:
-        async def run() -> None:
-            made.append(name)
-
-        return run
+    edit = functools.partial(noting, made)
 
     async def slow() -> None:
         made.append("slow")

@@ -205,14 +205,21 @@ async def test_granted_requests_handed_on_in_a_bunch_leave_at_most_the_limit_in_
     await budget.close()
 
 
-async def test_a_request_let_through_counts_until_it_is_answered_and_a_window_after(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Discord may count a request any time until its answer: it counts until then, and a window after."""
+@pytest.fixture
+def three_a_window(monkeypatch: pytest.MonkeyPatch) -> tuple[SendGate, ChannelBudget]:
+    """A gate whose requests count for 0.3 s, on a budget of 10 a second: 3 requests in any window."""
     monkeypatch.setattr(send_gate, "WIRE_SECONDS", 0.3)
     gate = SendGate()
-    budget = ChannelBudget(per_second=10)  # 3 requests in any 0.3 s
+    budget = ChannelBudget(per_second=10)
     gate.attach(budget)
+    return gate, budget
+
+
+async def test_a_request_let_through_counts_until_it_is_answered_and_a_window_after(
+    three_a_window: tuple[SendGate, ChannelBudget],
+) -> None:
+    """Discord may count a request any time until its answer: it counts until then, and a window after."""
+    gate, budget = three_a_window
     loop = asyncio.get_running_loop()
 
     async def let_through() -> int | None:
@@ -254,13 +261,10 @@ async def test_every_request_on_the_wire_is_counted_once_and_none_stays_in_fligh
 
 
 async def test_the_budget_grants_no_turn_while_the_gate_would_hold_its_request(
-    monkeypatch: pytest.MonkeyPatch,
+    three_a_window: tuple[SendGate, ChannelBudget],
 ) -> None:
     """Turns wait in the budget (the stalest first), not at the gate: no turn while answers are awaited."""
-    monkeypatch.setattr(send_gate, "WIRE_SECONDS", 0.3)
-    gate = SendGate()
-    budget = ChannelBudget(per_second=10)  # 3 requests in any 0.3 s
-    gate.attach(budget)
+    gate, budget = three_a_window
     loop = asyncio.get_running_loop()
     tickets = [await gate.before("https://discord.com/api/v10/channels/1/messages") for _ in range(3)]
     edit = asyncio.create_task(budget.take(Priority.EDIT, stale_for=5.0))
