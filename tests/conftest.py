@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import io
 import itertools
 import random
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -33,7 +37,14 @@ def make_bot(
     # No global call budget: its waits are real time, and simcord's clock jumps (tests/cogs/test_budget*.py).
     chosen = {**GUARDS_OFF, **(settings or {})}
     built = Settings(database_path=db_path, shard_count=1, calls_per_second=0, **chosen)  # type: ignore[arg-type]
-    return create_bot(built, rng=random.Random(seed), **kwargs)
+    bot = create_bot(built, rng=random.Random(seed), **kwargs)
+    _made.append(bot)
+    return bot
+
+
+_made: list[FlipFlopBot] = []
+"""Bots made during the running test (a restart makes another): ``simcord_bot`` closes their databases,
+or an open aiosqlite connection's thread keeps the test process from exiting."""
 
 
 @pytest.fixture(autouse=True)
@@ -56,9 +67,12 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest_asyncio.fixture
 async def simcord_bot(db_path: Path) -> AsyncIterator[FlipFlopBot]:
+    _made.clear()
     bot = make_bot(db_path)
     yield bot
-    await bot.db.close()  # simcord detaches the bot without calling close()
+    for made in _made:  # simcord detaches the bot without calling close(); a restart made another
+        await made.db.close()
+    _made.clear()
 
 
 class World:
@@ -106,3 +120,58 @@ def _order(item: pytest.Item) -> tuple[int, int]:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest tests first, then the end-to-end ones: under pytest-xdist no long wait starts last."""
     items.sort(key=_order)
+
+
+HANG_DUMP = pytest.StashKey[str]()
+_HANG_TIMER = pytest.StashKey[threading.Timer]()
+
+
+def asyncio_stacks() -> str:
+    """Where every unfinished asyncio task waits: what a hanging test is stuck on.
+
+    Read from the timer's thread while the test's loop sits idle; the global set of
+    tasks is asyncio's own (``asyncio.all_tasks`` needs the loop's thread).
+    """
+    for _ in range(5):
+        try:
+            tasks = [t for t in list(getattr(asyncio.tasks, "_all_tasks", ())) if not t.done()]
+            break
+        except RuntimeError:  # the set changed while it was read
+            continue
+    else:
+        return "(the tasks could not be read)"
+    out = io.StringIO()
+    for task in tasks:
+        out.write(f"--- {task.get_name()}: {task.get_coro()!r}\n")
+        task.print_stack(limit=12, file=out)
+    return out.getvalue() or "(no asyncio task was waiting)"
+
+
+def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> None:
+    """A few seconds before pytest-timeout fails a hanging test, note where its tasks wait."""
+    if not settings.timeout:
+        return None
+
+    def note() -> None:
+        item.stash[HANG_DUMP] = asyncio_stacks()
+
+    timer = threading.Timer(max(settings.timeout - 3, settings.timeout / 2), note)
+    timer.daemon = True
+    timer.start()
+    item.stash[_HANG_TIMER] = timer
+    return None  # pytest-timeout sets its own timer as well
+
+
+def pytest_timeout_cancel_timer(item: pytest.Item) -> None:
+    timer = item.stash.get(_HANG_TIMER, None)
+    if timer is not None:
+        timer.cancel()
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    dump = item.stash.get(HANG_DUMP, None)
+    if dump is not None and outcome.get_result().failed:
+        outcome.get_result().sections.append(("asyncio tasks when the test hung", dump))

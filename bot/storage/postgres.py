@@ -11,7 +11,9 @@ not from an in-process lock:
   spend the same chips, and ``CHECK (balance >= 0)`` backs that up;
 - everything that reads, decides, then writes one table's state takes
   ``tx.lock_table(table_id)`` first: ``pg_advisory_xact_lock``, held by one
-  transaction in any process until it commits or rolls back.
+  transaction in any process until it commits or rolls back. Advisory locks
+  belong to the whole database, so their keys name the schema too: two bots
+  (or two test runs) in two schemas of one database never wait on each other.
 
 Callers write SQLite-style ``?`` placeholders; they become ``$1, $2, …`` here.
 """
@@ -32,9 +34,12 @@ import asyncpg
 from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError, Unavailable
 from bot.storage.migrations import Migration
 
+SCHEMA = "SELECT COALESCE(current_schema(), current_setting('search_path'))"
+"""The schema new tables go in (before the first migration it may not exist yet: the search path then)."""
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
-MIGRATION_LOCK = 0x466C6970466C6F70
-"""Advisory lock key held while migrating, so two processes starting together migrate once."""
+MIGRATION_LOCK = "\0migrating"
+"""The advisory lock held while migrating (no table id starts with NUL): two processes starting together
+migrate once."""
 
 
 @lru_cache(maxsize=2048)
@@ -52,9 +57,10 @@ def to_dollar(sql: str) -> str:
     return _PLACEHOLDER.sub(number, sql)
 
 
-def lock_key(table_id: str) -> int:
-    """A table id as the signed 64-bit key ``pg_advisory_xact_lock`` takes (same in every process)."""
-    return int.from_bytes(hashlib.blake2b(table_id.encode(), digest_size=8).digest(), "big", signed=True)
+def lock_key(table_id: str, schema: str = "") -> int:
+    """A table id in a schema as the 64-bit key ``pg_advisory_xact_lock`` takes (every process alike)."""
+    named = f"{schema}\0{table_id}".encode()
+    return int.from_bytes(hashlib.blake2b(named, digest_size=8).digest(), "big", signed=True)
 
 
 def redact(url: str) -> str:
@@ -125,11 +131,14 @@ class PostgresStore(Store):
         self.min_size = min_size
         self.max_size = max_size
         self._pool: asyncpg.Pool | None = None
+        self.schema = ""
+        """The schema the store's tables are in (its advisory locks' keys name it)."""
 
     async def open(self) -> None:
         """Open the pool and bring the schema up to date."""
         try:
             self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size)
+            self.schema = str(await self._pool.fetchval(SCHEMA))
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as e:
             raise StoreError(f"Can not connect to PostgreSQL at {self.where}: {e}") from None
         try:
@@ -161,7 +170,7 @@ class PostgresStore(Store):
     async def _apply(self, m: Migration) -> None:
         """One migration and its version in one transaction, under the migration lock."""
         async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key(MIGRATION_LOCK, self.schema))
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             done = await conn.fetchval("SELECT version FROM schema_version")
             if done is None:
@@ -186,7 +195,7 @@ class PostgresStore(Store):
             with _translated():
                 await transaction.start()
             try:
-                yield PostgresTx(conn)
+                yield PostgresTx(conn, self.schema)
             except BaseException:
                 try:
                     await transaction.rollback()
@@ -217,8 +226,9 @@ class PostgresStore(Store):
 class PostgresTx:
     """One pooled connection inside its transaction."""
 
-    def __init__(self, conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record]) -> None:
+    def __init__(self, conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record], schema: str = "") -> None:
         self.conn = conn
+        self.schema = schema
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed."""
@@ -246,4 +256,4 @@ class PostgresTx:
     async def lock_table(self, table_id: str) -> None:
         """``pg_advisory_xact_lock``: wait until no other transaction, in any process, holds this table."""
         with _translated():
-            await self.conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key(table_id))
+            await self.conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key(table_id, self.schema))

@@ -26,12 +26,16 @@ from tests.cogs.test_game import member_by_pid
 from tests.conftest import World, make_bot
 
 
-async def restart(world: World, db_path: Path, seed: int = 2) -> None:
-    """A new bot process on the same database file (the old one's connection is dropped)."""
+async def restart(world: World, db_path: Path, seed: int = 2, settle: float | None = None) -> None:
+    """A new bot process on the same database file (the old one's connection is dropped).
+
+    ``settle``: how long (real seconds) to let the new process settle; simcord's default waits out
+    timers the resumed tables set within that long (a round's pause) in real time.
+    """
     old = world.bot
     await world.env.restart_bot(make_bot(db_path, seed=seed))
     await old.db.close()
-    await world.env.settle()
+    await world.env.settle(timeout=settle)
 
 
 async def test_a_game_carries_on_after_a_restart_with_the_same_controls(world: World, db_path: Path) -> None:

@@ -19,7 +19,9 @@ from tests.conftest import World
 
 # A click here may deal five tables at once, and one virtual second may play whole rounds at every
 # table: on a busy machine that takes more than simcord's default 5 s of real time to settle (the
-# tests fail slow, not wrong, without this).
+# tests fail slow, not wrong, without this). The window is also how far ahead simcord waits out, in
+# real time, timers a restarted bot sets (stop_and_restart settles for 5 s: three resumed tables' 8 s
+# round pauses took 26 s of a 30 s window alone, and more with the suite running beside it).
 pytestmark = pytest.mark.simcord(settle_timeout=30.0)
 
 
@@ -206,7 +208,7 @@ async def stop_and_restart(world: World, db_path: Path) -> None:
     rt = world.bot.runtime
     assert rt is not None
     await rt.scheduler.close()  # a stopped process has no timers left to fire
-    await restart(world, db_path)
+    await restart(world, db_path, settle=5.0)  # the resumed rounds' pauses pass on the test's clock
 
 
 async def test_a_restart_mid_round_and_mid_rebalance_carries_on(

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 import bot.storage.base
@@ -22,6 +24,7 @@ from bot.storage import (
 from bot.storage.migrations import Migration, migrations
 from bot.storage.postgres import redact, to_dollar
 from bot.storage.sqlite import SqliteStore
+from tests.storage.conftest import TEST_DATABASE_URL, with_search_path
 
 BIG = 2**62 + 7  # Discord ids do not fit in 32 bits
 
@@ -198,6 +201,24 @@ async def test_lock_table_does_not_block_other_tables(target: str) -> None:
             with pytest.raises(TimeoutError):
                 async with two.transaction() as other:
                     await asyncio.wait_for(other.lock_table("t1"), timeout=0.3)
+
+
+@pytest.mark.parametrize("dialect", ["postgres"])
+async def test_lock_table_in_another_schema_of_the_database_does_not_wait(target: str) -> None:
+    """Advisory locks are the database's; their keys name the schema, so a bot in another schema goes on."""
+    schema = f"test_other_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(TEST_DATABASE_URL)
+    try:
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        async with open_store(target) as one, open_store(with_search_path(TEST_DATABASE_URL, schema)) as two:
+            assert (one.schema, two.schema) == (target.rsplit("=", 1)[1], schema)  # type: ignore[attr-defined]
+            async with one.transaction() as tx:
+                await tx.lock_table("t1")
+                async with two.transaction() as other:
+                    await asyncio.wait_for(other.lock_table("t1"), timeout=2)
+    finally:
+        await admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        await admin.close()
 
 
 @pytest.mark.parametrize("dialect", ["postgres"])  # SQLite's one write lock can not deadlock
