@@ -22,16 +22,25 @@ fails when discord.py changes a shape read below.
 - **Which interaction a reply answers** (``answered_interaction``): an
   ``InteractionResponse`` keeps its interaction as ``_parent`` and exposes no
   public reference to it.
+- **When the first reply went out** (``hear_replies``): discord.py has no event for
+  an interaction answered, and the answer is not a request ``HTTPClient`` makes
+  (the HTTP trace sees it on the wire, but not under a simulated Discord, and not
+  which of the bot's tasks sent it). So the public methods of
+  ``InteractionResponse`` that answer (``REPLIES``) are wrapped, for every client
+  of the process, once; a method discord.py renames fails the wrapping loudly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
 Parser = Callable[[Any], None]
+Reply = Callable[..., Awaitable[Any]]
+REPLIES = ("defer", "pong", "send_message", "edit_message", "send_modal", "autocomplete", "launch_activity")
+"""The ``InteractionResponse`` methods that answer an interaction (discord.py 2.7)."""
 
 
 def will_dispatch(client: discord.Client, component_type: int, custom_id: str) -> bool:
@@ -58,3 +67,17 @@ def interaction_parser(client: discord.Client) -> Parser:
 def answered_interaction(response: discord.InteractionResponse[Any]) -> int:
     """The id of the interaction ``response`` answers."""
     return int(response._parent.id)
+
+
+def hear_replies(wrap: Callable[[Reply], Reply], mark: str) -> None:
+    """Replace each of ``REPLIES`` on ``InteractionResponse`` with ``wrap(method)``, for every client.
+
+    A method already wrapped (it has the attribute ``mark``) is left alone: hearing twice wraps nothing twice.
+    """
+    for name in REPLIES:
+        method = getattr(discord.InteractionResponse, name)  # a renamed method fails here, loudly
+        if getattr(method, mark, False):
+            continue
+        wrapped = wrap(method)
+        setattr(wrapped, mark, True)
+        setattr(discord.InteractionResponse, name, wrapped)

@@ -16,7 +16,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot.discord_internals import answered_interaction, hear_interactions, interaction_parser
+from bot.discord_internals import answered_interaction, hear_interactions, hear_replies, interaction_parser
 from bot.metrics.registry import (
     ACTION_LATENCY,
     ACTIONS,
@@ -115,15 +115,6 @@ _MARK = "__flipflop_metrics__"
 """Set on every hook, so installing twice wraps nothing twice."""
 _heard: contextvars.ContextVar[Heard | None] = contextvars.ContextVar("flipflop_heard", default=None)
 INTERACTION_TYPES = {1: "ping", 2: "command", 3: "component", 4: "autocomplete", 5: "modal"}
-_RESPONSES = (
-    "defer",
-    "pong",
-    "send_message",
-    "edit_message",
-    "send_modal",
-    "autocomplete",
-    "launch_activity",
-)
 
 
 def _hear(parse: Callable[[Any], None]) -> Callable[[Any], None]:
@@ -322,8 +313,7 @@ def instrument_searches() -> None:
 
 def instrument_interactions(bot: discord.Client) -> None:
     """Note each interaction's arrival (this bot's gateway parser) and its first reply (every bot)."""
-    for name in _RESPONSES:
-        _wrap(discord.InteractionResponse, name, _replied)
+    hear_replies(_replied, _MARK)
     if not getattr(interaction_parser(bot), _MARK, False):
         hear_interactions(bot, _hear)
 

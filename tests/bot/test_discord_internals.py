@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
 import discord
 
 from bot.discord_internals import (
+    REPLIES,
     answered_interaction,
     hear_interactions,
     interaction_parser,
@@ -97,3 +99,15 @@ async def test_a_response_knows_its_interaction() -> None:
     interaction = discord.Interaction(data=payload, state=client._connection)
     assert answered_interaction(interaction.response) == 1443000000000000003
     await client.close()
+
+
+
+def test_the_replies_wrapped_are_every_way_to_answer() -> None:
+    """``REPLIES`` are exactly ``InteractionResponse``'s public coroutine methods: one discord.py adds
+    (or renames) is a new way to answer that the action-latency metric would miss."""
+    answering = {
+        name
+        for name, method in inspect.getmembers(discord.InteractionResponse)
+        if not name.startswith("_") and inspect.iscoroutinefunction(inspect.unwrap(method))
+    }
+    assert answering == set(REPLIES)
