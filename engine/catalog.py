@@ -1,16 +1,19 @@
-"""Every player-facing sentence the engine produces, by code (English).
+"""Every player-facing sentence the engine produces, by code: the code's message id.
 
 The rules code never writes words: it raises ``IllegalAction(code, **params)``
-or ``MalformedInput(code, **params)`` and this catalog turns the code and its
-parameters into text. It is a plain lookup — ``MESSAGES[code].format(**params)``
-— so a translation (gettext or another table) can replace it code by code.
-Parameters are already display text: names for players, labels (``10♥``)
-for cards.
+or ``MalformedInput(code, **params)``, and ``MESSAGES`` names each code's message
+id (``engine.not_held``). The words are in the catalogs: English in
+``locales/en/LC_MESSAGES/flipflop.po``, the other languages beside it (the bot
+translates by id, ``bot.presentation.refusals``). ``render`` gives the English
+sentence (an error's ``str()``, the replay command's messages). Parameters are
+already display text: names for players, labels (``10♥``) for cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
@@ -20,95 +23,106 @@ def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
 
 MESSAGES: dict[str, str] = {
     # the table (R2.1, R8.1)
-    "player_count": N_("A game needs {low} to {high} players (R8.1)."),
-    "seat_twice": N_("Each player can sit only once ({player} is seated twice)."),
-    "bad_stake": N_("The stake must be a whole number of chips, at least 1 (R2.1)."),
-    "bad_stack": N_("{player}'s stack must be a whole number of chips."),
-    "bad_pot": N_("Bad pot {pot}: {amount}."),
+    "player_count": N_("engine.player_count"),
+    "seat_twice": N_("engine.seat_twice"),
+    "bad_stake": N_("engine.bad_stake"),
+    "bad_stack": N_("engine.bad_stack"),
+    "bad_pot": N_("engine.bad_pot"),
     # the deal (R3)
-    "game_over": N_("The game is over."),
-    "round_in_play": N_("A round is already being played."),
-    "need_deck": N_("A round needs a shuffled deck or a random generator."),
-    "need_rng_for_dealer": N_("The first dealer is chosen at random: give a generator."),
-    "dealer_not_seated": N_("{player} is not seated, so can not deal."),
-    "not_your_deal": N_("{player} can not deal this round: it is {dealer}'s deal (R3.1)."),
-    "no_dealer_yet": N_("The first dealer has not been chosen yet."),
-    "no_one_to_deal": N_("No one is left to deal."),
-    "stop_between_rounds": N_("The game can only be stopped between rounds."),
-    "no_round_dealt": N_("No round has been dealt yet."),
+    "game_over": N_("engine.game_over"),
+    "round_in_play": N_("engine.round_in_play"),
+    "need_deck": N_("engine.need_deck"),
+    "need_rng_for_dealer": N_("engine.need_rng_for_dealer"),
+    "dealer_not_seated": N_("engine.dealer_not_seated"),
+    "not_your_deal": N_("engine.not_your_deal"),
+    "no_dealer_yet": N_("engine.no_dealer_yet"),
+    "no_one_to_deal": N_("engine.no_one_to_deal"),
+    "stop_between_rounds": N_("engine.stop_between_rounds"),
+    "no_round_dealt": N_("engine.no_round_dealt"),
     # whose turn (R6)
-    "no_round": N_("No round is being played: wait for the next deal."),
-    "not_at_table": N_("{player} is not at this table."),
-    "not_in_round": N_("{player} is not playing this round."),
-    "not_your_turn": N_("It's {player}'s turn."),
-    "not_seated": N_("{player} is not seated at this table."),
-    "already_left": N_("{player} has already left this round."),
+    "no_round": N_("engine.no_round"),
+    "not_at_table": N_("engine.not_at_table"),
+    "not_in_round": N_("engine.not_in_round"),
+    "not_your_turn": N_("engine.not_your_turn"),
+    "not_seated": N_("engine.not_seated"),
+    "already_left": N_("engine.already_left"),
     # a turn (R6.1-R6.6)
-    "drop_after_draw": N_("You can only drop at the start of your turn, before drawing (R6.1)."),
-    "already_drawn": N_("You have already drawn this turn."),
-    "discard_pile_empty": N_("The discard pile is empty: draw from the stock (R6.2)."),
-    "bad_draw_source": N_("Draw from the stock or the discard pile, not {source}."),
-    "draw_before_spread": N_("Draw a card first: you can only lay down a spread after drawing (R6)."),
-    "draw_before_layoff": N_("Draw a card first: you can only lay off after drawing (R6)."),
-    "draw_before_discard": N_("Draw a card first: you can only discard after drawing (R6)."),
-    "not_held": N_("You don't hold {card}."),
-    "discard_taken": N_("You can't discard {card}: you just took it from the discard pile (R6.6)."),
-    "no_such_spread": N_("There is no spread number {target}."),
-    "does_not_fit": N_("{card} does not fit on {spread} (R6.5)."),
+    "drop_after_draw": N_("engine.drop_after_draw"),
+    "already_drawn": N_("engine.already_drawn"),
+    "discard_pile_empty": N_("engine.discard_pile_empty"),
+    "bad_draw_source": N_("engine.bad_draw_source"),
+    "draw_before_spread": N_("engine.draw_before_spread"),
+    "draw_before_layoff": N_("engine.draw_before_layoff"),
+    "draw_before_discard": N_("engine.draw_before_discard"),
+    "not_held": N_("engine.not_held"),
+    "discard_taken": N_("engine.discard_taken"),
+    "no_such_spread": N_("engine.no_such_spread"),
+    "does_not_fit": N_("engine.does_not_fit"),
     # spreads (R6.4)
-    "card_twice": N_("{cards} uses a card twice."),
-    "spread_too_short": N_("{cards} is not a spread: a spread needs at least 3 cards."),
-    "not_a_spread": N_("{cards} is not a spread: a run is one suit, a set is one rank."),
-    "aces_low": N_("{cards} is not a run: aces are low."),
-    "not_consecutive": N_("{cards} is not a run: the ranks are not consecutive."),
+    "card_twice": N_("engine.card_twice"),
+    "spread_too_short": N_("engine.spread_too_short"),
+    "not_a_spread": N_("engine.not_a_spread"),
+    "aces_low": N_("engine.aces_low"),
+    "not_consecutive": N_("engine.not_consecutive"),
     # tonk out (R7.4)
-    "tonk_six_cards": N_("A tonk out lays down all six cards held after the draw (R7.4)."),
-    "tonk_after_play": N_("A tonk out can not follow a spread or lay-off (R7.4)."),
-    "tonk_two_threes": N_("A tonk out is exactly two spreads of three cards (R7.4)."),
-    "tonk_shared_card": N_("The two spreads of a tonk out can not share a card."),
+    "tonk_six_cards": N_("engine.tonk_six_cards"),
+    "tonk_after_play": N_("engine.tonk_after_play"),
+    "tonk_two_threes": N_("engine.tonk_two_threes"),
+    "tonk_shared_card": N_("engine.tonk_shared_card"),
     # saved games
-    "snapshot_version": N_(
-        "This saved game has format version {found}; this engine reads version {expected}."
-    ),
-    "snapshot_unreadable": N_("This is not a saved game: {reason}."),
+    "snapshot_version": N_("engine.snapshot_version"),
+    "snapshot_unreadable": N_("engine.snapshot_unreadable"),
     # malformed input: cards and decks (R1)
-    "not_a_card": N_("{text} is not a card (write it like TH or AS)."),
-    "bad_deck": N_("A deck must be the 52 cards, each once (R1.1)."),
+    "not_a_card": N_("engine.not_a_card"),
+    "bad_deck": N_("engine.bad_deck"),
     # malformed input: transcripts (the replay command)
-    "transcript_card": N_('{where}: a card is written like "TH", not {value}.'),
-    "transcript_not_card": N_("{where}: {value} is not a card (rank A23456789TJQK, suit CDHS)."),
-    "transcript_number": N_("{where} must be a whole number of at least {low}, not {value}."),
-    "transcript_deck_list": N_("{where}: the deck must be a list of 52 cards."),
-    "transcript_deck_twice": N_("{where}: {card} appears twice; a deck is 52 distinct cards."),
-    "transcript_deck_size": N_("{where}: a deck is 52 distinct cards, this one has {count}."),
-    "transcript_action": N_("{where}: an action is [player, verb, ...], not {value}."),
-    "transcript_player": N_("{where}: {value} is not one of the seats."),
-    "transcript_verb": N_("{where}: unknown verb {value} (use {verbs})."),
-    "transcript_arguments": N_("{where}: {verb} takes {expected} argument(s), not {count}."),
-    "transcript_source": N_('{where}: draw from "stock" or "discard", not {value}.'),
-    "transcript_spread": N_("{where}: a spread is a list of cards."),
-    "transcript_object": N_("A transcript is a JSON object with stake, seats and rounds."),
-    "transcript_missing": N_("The transcript has no {key}."),
-    "transcript_seats": N_('seats must be a list of {{"id", "stack"}} objects.'),
-    "transcript_seat": N_("seats[{index}] must be an object with a string id and a stack."),
-    "transcript_pots": N_("pots must be an object with game, flip and flop."),
-    "transcript_game": N_("{reason}"),
-    "transcript_rounds": N_("rounds must be a list."),
-    "transcript_round": N_("{where} must be an object with a deck and actions."),
-    "transcript_first_dealer": N_("The first round must name its dealer."),
-    "transcript_dealer": N_("{where}.dealer: {value} is not one of the seats."),
-    "transcript_actions": N_("{where}.actions must be a list."),
-    "transcript_after_game": N_("rounds[{index}] comes after the game is over."),
-    "transcript_after_unfinished": N_("rounds[{index}] comes after an unfinished round."),
-    "transcript_wrong_dealer": N_(
-        "rounds[{index}].dealer: {dealer} does not deal this round; {expected} does (R3.1)."
-    ),
-    "transcript_after_round": N_("rounds[{index}].actions[{action}] comes after the round has ended."),
-    "replay_unreadable": N_("Can not read {path}: {reason}."),
-    "replay_not_json": N_("{path} is not valid JSON: {reason}."),
-    "replay_failed": N_("Could not replay this transcript: {reason}."),
+    "transcript_card": N_("engine.transcript_card"),
+    "transcript_not_card": N_("engine.transcript_not_card"),
+    "transcript_number": N_("engine.transcript_number"),
+    "transcript_deck_list": N_("engine.transcript_deck_list"),
+    "transcript_deck_twice": N_("engine.transcript_deck_twice"),
+    "transcript_deck_size": N_("engine.transcript_deck_size"),
+    "transcript_action": N_("engine.transcript_action"),
+    "transcript_player": N_("engine.transcript_player"),
+    "transcript_verb": N_("engine.transcript_verb"),
+    "transcript_arguments": N_("engine.transcript_arguments"),
+    "transcript_source": N_("engine.transcript_source"),
+    "transcript_spread": N_("engine.transcript_spread"),
+    "transcript_object": N_("engine.transcript_object"),
+    "transcript_missing": N_("engine.transcript_missing"),
+    "transcript_seats": N_("engine.transcript_seats"),
+    "transcript_seat": N_("engine.transcript_seat"),
+    "transcript_pots": N_("engine.transcript_pots"),
+    "transcript_game": N_("engine.transcript_game"),
+    "transcript_rounds": N_("engine.transcript_rounds"),
+    "transcript_round": N_("engine.transcript_round"),
+    "transcript_first_dealer": N_("engine.transcript_first_dealer"),
+    "transcript_dealer": N_("engine.transcript_dealer"),
+    "transcript_actions": N_("engine.transcript_actions"),
+    "transcript_after_game": N_("engine.transcript_after_game"),
+    "transcript_after_unfinished": N_("engine.transcript_after_unfinished"),
+    "transcript_wrong_dealer": N_("engine.transcript_wrong_dealer"),
+    "transcript_after_round": N_("engine.transcript_after_round"),
+    "replay_unreadable": N_("engine.replay_unreadable"),
+    "replay_not_json": N_("engine.replay_not_json"),
+    "replay_failed": N_("engine.replay_failed"),
 }
-"""Code -> English template; ``{name}`` is filled from the parameters."""
+"""Code -> message id; the id's text has ``{name}`` fields filled from the parameters."""
+
+ENGLISH_CATALOG = Path(__file__).resolve().parents[1] / "locales" / "en" / "LC_MESSAGES" / "flipflop.po"
+"""The English catalog: the words of every message id (``docs/LANGUAGES.md``)."""
+
+
+@cache
+def english() -> Mapping[str, str]:
+    """Message id -> English text, read once from the English catalog with Babel."""
+    from babel.messages.pofile import read_po  # only when a message is first worded
+
+    with ENGLISH_CATALOG.open("rb") as f:
+        catalog = read_po(f, locale="en", domain="flipflop")
+    return {
+        m.id: m.string for m in catalog if isinstance(m.id, str) and isinstance(m.string, str) and m.string
+    }
 
 
 def fill(messages: Mapping[str, str], code: str, params: Mapping[str, object]) -> str:
@@ -121,4 +135,7 @@ def fill(messages: Mapping[str, str], code: str, params: Mapping[str, object]) -
 
 def render(code: str, params: Mapping[str, object]) -> str:
     """The English sentence for ``code``; an unknown code shows itself rather than failing."""
-    return fill(MESSAGES, code, params)
+    message_id = MESSAGES.get(code)
+    if message_id is None:
+        return fill(MESSAGES, code, params)
+    return english().get(message_id, message_id).format(**params)

@@ -24,7 +24,9 @@ from babel.numbers import format_decimal, format_percent
 from bot.i18n.mentions import link_commands
 
 SOURCE_LANGUAGE = "en"
-"""Messages are written in English; the English "translation" is the message itself."""
+"""Messages are written in English: a sentence's msgid is its English text, except the coded
+families (engine messages ``engine.*``, refusals ``refusal.*``, rules pages ``rules.*``, the
+coach ``coach.*``), whose msgids are message ids worded in the English catalog."""
 
 LANGUAGES: tuple[str, ...] = ("en", "fil", "be", "sw", "ko", "gu")
 """Every language a server or a member may choose, in the picker's order."""
@@ -84,8 +86,8 @@ def compile_catalog(catalog: Catalog) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(buffer)
 
 
-def pseudo_catalog(template: Catalog) -> Catalog:
-    """The pseudo-locale: every template message wrapped in ⟦…⟧, placeholders untouched.
+def pseudo_catalog(template: Catalog, english: gettext.NullTranslations) -> Catalog:
+    """The pseudo-locale: every template message's English wrapped in ⟦…⟧, placeholders untouched.
 
     Built at run time from the template, so it always covers every message; a test that
     plays in this language finds any text that bypassed the catalog (it has no markers).
@@ -94,8 +96,12 @@ def pseudo_catalog(template: Catalog) -> Catalog:
     for message in template:
         if not message.id:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        wrapped = tuple(f"{PSEUDO_OPEN}{text}{PSEUDO_CLOSE}" for text in ids)
+        if isinstance(message.id, str):
+            words: tuple[str, ...] = (english.gettext(message.id),)
+        else:
+            one, other = message.id[0], message.id[1]
+            words = (english.ngettext(one, other, 1), english.ngettext(one, other, 2))
+        wrapped = tuple(f"{PSEUDO_OPEN}{text}{PSEUDO_CLOSE}" for text in words)
         pseudo.add(
             message.id, wrapped if isinstance(message.id, tuple) else wrapped[0], context=message.context
         )
@@ -105,7 +111,8 @@ def pseudo_catalog(template: Catalog) -> Catalog:
 class Texts:
     """Everything one language says: messages, plurals, contexts and numbers.
 
-    English (the source) has no catalog: its messages are the msgids themselves.
+    English (the source) words only the message ids (``refusal.table_full``) from its catalog;
+    its other messages are the msgids themselves.
     """
 
     def __init__(self, language: str, translations: gettext.NullTranslations) -> None:
@@ -174,14 +181,16 @@ class PracticeTexts(Texts):
 @cache
 def texts(language: str, locales_dir: Path = LOCALES_DIR) -> Texts:
     """The ``Texts`` of a language (compiled once per process); an unknown code gets English."""
+    english = compile_catalog(read_catalog(po_path(SOURCE_LANGUAGE, locales_dir), SOURCE_LANGUAGE))
     if language == PSEUDO_LANGUAGE:
         translations: gettext.NullTranslations = compile_catalog(
-            pseudo_catalog(read_catalog(template_path(locales_dir)))
+            pseudo_catalog(read_catalog(template_path(locales_dir)), english)
         )
     elif language in LANGUAGES and language != SOURCE_LANGUAGE:
         translations = compile_catalog(read_catalog(po_path(language, locales_dir), language))
+        translations.add_fallback(english)  # a message a language lacks is said in English
     else:
-        language, translations = SOURCE_LANGUAGE, gettext.NullTranslations()
+        language, translations = SOURCE_LANGUAGE, english
     return Texts(language, translations)
 
 

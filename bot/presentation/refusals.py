@@ -1,12 +1,13 @@
-"""Every refusal the running bot gives a member, by code (English).
+"""Every refusal the running bot gives a member, by code: the code's message id.
 
 As in the engine (``engine.errors``, ``engine.catalog``), the table service,
 the runtime and the ledger never write words: they raise an error that
 carries a stable ``code`` and its ``params`` (``TableError("table_full",
-seats=5)``), and this catalog turns them into the sentence a member reads. It
-is a plain lookup — ``MESSAGES[code].format(**params)`` — so a translation
-can replace it code by code. Unlike the engine's, the parameters here are
-mostly raw numbers; the templates format them (``{needed}`` → ``1,000``).
+seats=5)``). ``MESSAGES`` names each code's message id (``refusal.table_full``),
+worded in the catalogs (English in ``locales/en/LC_MESSAGES/flipflop.po``), and
+``explain`` turns an error into the sentence a member reads, in their language.
+Unlike the engine's, the parameters here are mostly raw numbers; they are written
+the reader's way (``{needed}`` → ``1,000``).
 """
 
 from __future__ import annotations
@@ -21,159 +22,105 @@ from engine.errors import IllegalAction, MalformedInput
 
 MESSAGES: dict[str, str] = {
     # the lobby (bot/table/transitions.py, bot/runtime/runtime.py)
-    "table_exists": N_(
-        "There's already a table in this channel, above. Join it, or start one in another channel."
-    ),
-    "table_closed": N_("This table has closed. Open a new one with `/flipflop start`."),
-    "other_place": N_("That control belongs to a table in another channel or server; nothing was done."),
-    "table_moved": N_(
-        "This table changed a moment ago (another move got there first); nothing was done."
-        " Look at the table again."
-    ),
-    "join_after_start": N_("This game has already started; wait for the next one."),
-    "already_seated": N_("You're already seated at this table."),
-    "table_full": N_("The table is full ({seats} players)."),
-    "leave_lobby_after_start": N_("The game has started: use Leave in your hand instead."),
-    "not_seated": N_("You're not seated at this table."),
-    "table_cooldown": N_("You opened a table a moment ago; you can open another {when}."),
+    "table_exists": N_("refusal.table_exists"),
+    "table_closed": N_("refusal.table_closed"),
+    "other_place": N_("refusal.other_place"),
+    "table_moved": N_("refusal.table_moved"),
+    "join_after_start": N_("refusal.join_after_start"),
+    "already_seated": N_("refusal.already_seated"),
+    "table_full": N_("refusal.table_full"),
+    "leave_lobby_after_start": N_("refusal.leave_lobby_after_start"),
+    "not_seated": N_("refusal.not_seated"),
+    "table_cooldown": N_("refusal.table_cooldown"),
     # who may take chips (bot/guards.py): the wait ends at a Discord timestamp ("in 3 days")
-    "account_too_new": N_(
-        "Your Discord account is too new for chips here: daily chips and tables played for chips"
-        " open to you {when}. Practice tables (`/flipflop practice`) are open to you now."
-    ),
-    "member_too_new": N_(
-        "You joined this server too recently for chips here: daily chips and tables played for chips"
-        " open to you {when}. Practice tables (`/flipflop practice`) are open to you now."
-    ),
+    "account_too_new": N_("refusal.account_too_new"),
+    "member_too_new": N_("refusal.member_too_new"),
     # computer players
-    "host_adds_computers": N_("Only the host can add computer players."),
-    "pick_a_level": N_("Pick one of the levels in the menu; nothing was done."),
-    "computer_join_after_start": N_("Computer players can only join before the game starts."),
-    "house_short": N_(
-        "The house has only {balance} chips, not enough for a {buy_in}-chip buy-in. "
-        "An admin can top it up with `/chips grant` to the bot."
-    ),
-    "host_removes_computers": N_("Only the host can remove computer players."),
-    "computer_remove_after_start": N_("Computer players can only be removed before the game starts."),
-    "no_computer": N_("There is no computer player to remove."),
+    "host_adds_computers": N_("refusal.host_adds_computers"),
+    "pick_a_level": N_("refusal.pick_a_level"),
+    "computer_join_after_start": N_("refusal.computer_join_after_start"),
+    "house_short": N_("refusal.house_short"),
+    "host_removes_computers": N_("refusal.host_removes_computers"),
+    "computer_remove_after_start": N_("refusal.computer_remove_after_start"),
+    "no_computer": N_("refusal.no_computer"),
     # starting, cancelling and stopping (R8.1)
-    "already_started": N_("This game has already started."),
-    "host_starts": N_("Only the host can start the game."),
-    "too_few_players": N_(
-        "Flip Flop needs {low} to {high} players; {seated} seated so far. Ask friends to click Join."
-    ),
-    "cancel_not_allowed": N_("Only the host or a member with Manage Server can cancel the table."),
-    "cancel_after_start": N_("The game has started: the host can use `/flipflop stop` between rounds."),
-    "stop_not_allowed": N_("Only the host or a member with **Manage Server** can stop the game."),
-    "stop_before_start": N_("The game hasn't started: use **Cancel** on the lobby instead."),
-    "not_started": N_("The game has not started yet."),
-    "round_in_play": N_("A round is already being played."),
+    "already_started": N_("refusal.already_started"),
+    "host_starts": N_("refusal.host_starts"),
+    "too_few_players": N_("refusal.too_few_players"),
+    "cancel_not_allowed": N_("refusal.cancel_not_allowed"),
+    "cancel_after_start": N_("refusal.cancel_after_start"),
+    "stop_not_allowed": N_("refusal.stop_not_allowed"),
+    "stop_before_start": N_("refusal.stop_before_start"),
+    "not_started": N_("refusal.not_started"),
+    "round_in_play": N_("refusal.round_in_play"),
     # playing
-    "not_playing": N_("You're not playing at this table."),
-    "stale_control": N_("That control was from an earlier turn; nothing was done."),
-    "leaving_after_round": N_("You'll leave when this round ends; your stack goes back to your balance."),
-    "not_leaving": N_("You weren't leaving; you stay at the table."),
-    "already_away": N_("You're already away; click **I'm back** to play your seat again."),
-    "not_away": N_("You're not away at this table; nothing to come back from."),
+    "not_playing": N_("refusal.not_playing"),
+    "stale_control": N_("refusal.stale_control"),
+    "leaving_after_round": N_("refusal.leaving_after_round"),
+    "not_leaving": N_("refusal.not_leaving"),
+    "already_away": N_("refusal.already_away"),
+    "not_away": N_("refusal.not_away"),
     # the fair deal's player seed
-    "seed_not_seated": N_("Only players seated at this table can add a text to its next deal."),
-    "seed_empty": N_("Your seed text is empty: write 1 to {limit} characters. Nothing was changed."),
-    "seed_too_long": N_(
-        "Your seed text is {length} characters long; the limit is {limit}. Nothing was changed."
-    ),
-    "seed_invisible": N_(
-        "Your seed text has an invisible or control character ({character}) at position {position};"
-        " use letters, digits, symbols and spaces only. Nothing was changed."
-    ),
+    "seed_not_seated": N_("refusal.seed_not_seated"),
+    "seed_empty": N_("refusal.seed_empty"),
+    "seed_too_long": N_("refusal.seed_too_long"),
+    "seed_invisible": N_("refusal.seed_invisible"),
     # the live table page (bot/live)
-    "link_forged": N_(
-        "This sign-in link was not made by the bot (or was changed). Ask for a new one with"
-        " `/flipflop web`; nothing was changed."
-    ),
-    "link_expired": N_(
-        "This sign-in link has expired (links work for 10 minutes). Ask for a new one with"
-        " `/flipflop web`; nothing was changed."
-    ),
-    "link_used": N_(
-        "This sign-in link was already used; each works once. Ask for a new one with"
-        " `/flipflop web`; nothing was changed."
-    ),
-    "session_unknown": N_("This page is not signed in any more. Ask for a new link with `/flipflop web`."),
-    "instance_unknown": N_(
-        "This Activity was not started from a channel with a Flip Flop table; nothing was changed."
-    ),
-    "activity_refused": N_(
-        "Discord did not confirm who you are. Close the Activity and open it again; nothing was changed."
-    ),
-    "not_a_move": N_("That choice isn't something you can do; nothing was done."),
+    "link_forged": N_("refusal.link_forged"),
+    "link_expired": N_("refusal.link_expired"),
+    "link_used": N_("refusal.link_used"),
+    "session_unknown": N_("refusal.session_unknown"),
+    "instance_unknown": N_("refusal.instance_unknown"),
+    "activity_refused": N_("refusal.activity_refused"),
+    "not_a_move": N_("refusal.not_a_move"),
     # chips (bot/ledger.py)
-    "bad_amount": N_("The amount must be a whole number from 1 to {maximum}."),
-    "negative_credit": N_("A credit can not be negative."),
-    "negative_debit": N_("A debit can not be negative."),
-    "insufficient_chips": N_("That needs {needed} chips, but the balance is {balance}."),
-    "daily_not_ready": N_("The daily chips are not ready yet."),
-    "note_empty": N_("Say why in a few words: the reason is kept with the entry, for the audit."),
-    "note_too_long": N_("The reason is {length} characters long; the limit is {limit}."),
+    "bad_amount": N_("refusal.bad_amount"),
+    "negative_credit": N_("refusal.negative_credit"),
+    "negative_debit": N_("refusal.negative_debit"),
+    "insufficient_chips": N_("refusal.insufficient_chips"),
+    "daily_not_ready": N_("refusal.daily_not_ready"),
+    "note_empty": N_("refusal.note_empty"),
+    "note_too_long": N_("refusal.note_too_long"),
     # a server's settings (R2.1)
-    "stake_too_small": N_("The stake must be at least 1 chip."),
-    "buy_in_too_small": N_("The buy-in must be at least four stakes ({minimum} chips) (R2.1)."),
-    "buy_in_not_multiple": N_("The buy-in must be a multiple of the stake ({stake}) (R2.1)."),
-    "buy_in_too_large": N_("That buy-in is too large."),
-    "no_such_setting": N_("There is no setting called {name!r}."),
-    "starting_balance_out_of_range": N_(
-        "The starting balance must be a whole number between {low} and {high}."
-    ),
-    "daily_amount_out_of_range": N_("The daily amount must be a whole number between {low} and {high}."),
-    "stake_out_of_range": N_("The stake must be a whole number between {low} and {high}."),
-    "buy_in_out_of_range": N_("The buy-in must be a whole number between {low} and {high}."),
-    "turn_seconds_out_of_range": N_(
-        "The turn timer must be a whole number between {low} and {high} seconds."
-    ),
-    "season_months_invalid": N_("A season lasts 1, 2, 3, 4, 6 or 12 months."),
-    "tables_invalid": N_("Games are played either in a thread of their own or in the channel."),
-    "away_rounds_out_of_range": N_(
-        "The rounds a seat may stay away must be a whole number between {low} and {high}."
-    ),
+    "stake_too_small": N_("refusal.stake_too_small"),
+    "buy_in_too_small": N_("refusal.buy_in_too_small"),
+    "buy_in_not_multiple": N_("refusal.buy_in_not_multiple"),
+    "buy_in_too_large": N_("refusal.buy_in_too_large"),
+    "no_such_setting": N_("refusal.no_such_setting"),
+    "starting_balance_out_of_range": N_("refusal.starting_balance_out_of_range"),
+    "daily_amount_out_of_range": N_("refusal.daily_amount_out_of_range"),
+    "stake_out_of_range": N_("refusal.stake_out_of_range"),
+    "buy_in_out_of_range": N_("refusal.buy_in_out_of_range"),
+    "turn_seconds_out_of_range": N_("refusal.turn_seconds_out_of_range"),
+    "season_months_invalid": N_("refusal.season_months_invalid"),
+    "tables_invalid": N_("refusal.tables_invalid"),
+    "away_rounds_out_of_range": N_("refusal.away_rounds_out_of_range"),
     # tournaments (bot/tournament)
-    "tournament_fee_out_of_range": N_("The entry fee must be a whole number between {low} and {high}."),
-    "tournament_seats_out_of_range": N_("A tournament has between {low} and {high} seats."),
-    "tournament_levels_out_of_range": N_(
-        "The stake rises every {low} to {high} rounds; pick a number in that range."
-    ),
-    "tournament_payout_invalid": N_("Pick one of the payout tables in the menu."),
-    "tournament_start_invalid": N_(
-        "Give a start time in minutes from now (1 to 1440), or leave it empty to start when full."
-    ),
-    "tournament_exists": N_(
-        "There's already a tournament in this channel. Join it, or open one in another channel."
-    ),
-    "tournament_gone": N_("This tournament is over or was cancelled."),
-    "tournament_moved": N_("This tournament changed a moment ago; nothing was done. Try again."),
-    "tournament_no_fee": N_("The entry fee is {fee} chips, but your balance is {balance}."),
-    "tournament_house_short": N_(
-        "The house has only {balance} chips, not enough for a computer player's {fee}-chip entry fee."
-        " An admin can top it up with `/chips grant` to the bot."
-    ),
-    "tournament_already_entered": N_("You're already entered in this tournament."),
-    "tournament_join_after_start": N_("This tournament has already started; wait for the next one."),
-    "tournament_full": N_("The tournament is full ({seats} players)."),
-    "tournament_leave_after_start": N_(
-        "The tournament has started: you can't take your entry back now. If you go, the computer"
-        " plays your seat until you're back or out."
-    ),
-    "tournament_not_entered": N_("You're not entered in this tournament."),
-    "tournament_already_started": N_("This tournament has already started."),
-    "tournament_too_few": N_("A tournament starts with at least {low} players; {entered} entered so far."),
-    "tournament_cancel_after_start": N_(
-        "The tournament has started: it can only be stopped (prizes paid by the stacks)."
-    ),
-    "tournament_host_only": N_("Only the host or a member with Manage Server can do that."),
-    "tournament_not_running": N_("This tournament isn't being played."),
-    "tournament_no_such_table": N_("That table is not part of this tournament any more."),
+    "tournament_fee_out_of_range": N_("refusal.tournament_fee_out_of_range"),
+    "tournament_seats_out_of_range": N_("refusal.tournament_seats_out_of_range"),
+    "tournament_levels_out_of_range": N_("refusal.tournament_levels_out_of_range"),
+    "tournament_payout_invalid": N_("refusal.tournament_payout_invalid"),
+    "tournament_start_invalid": N_("refusal.tournament_start_invalid"),
+    "tournament_exists": N_("refusal.tournament_exists"),
+    "tournament_gone": N_("refusal.tournament_gone"),
+    "tournament_moved": N_("refusal.tournament_moved"),
+    "tournament_no_fee": N_("refusal.tournament_no_fee"),
+    "tournament_house_short": N_("refusal.tournament_house_short"),
+    "tournament_already_entered": N_("refusal.tournament_already_entered"),
+    "tournament_join_after_start": N_("refusal.tournament_join_after_start"),
+    "tournament_full": N_("refusal.tournament_full"),
+    "tournament_leave_after_start": N_("refusal.tournament_leave_after_start"),
+    "tournament_not_entered": N_("refusal.tournament_not_entered"),
+    "tournament_already_started": N_("refusal.tournament_already_started"),
+    "tournament_too_few": N_("refusal.tournament_too_few"),
+    "tournament_cancel_after_start": N_("refusal.tournament_cancel_after_start"),
+    "tournament_host_only": N_("refusal.tournament_host_only"),
+    "tournament_not_running": N_("refusal.tournament_not_running"),
+    "tournament_no_such_table": N_("refusal.tournament_no_such_table"),
 }
 
 
-NOTHING_CHANGED = N_("{refusal} Nothing was changed.")
+NOTHING_CHANGED = N_("refusal.nothing_changed")
 """A command's refusal as a member reads it: the reason, then that nothing changed."""
 
 
@@ -212,7 +159,7 @@ def _say(messages: Mapping[str, str], code: str, params: Mapping[str, object], t
     try:
         return t.gettext(template).format(**shown)
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: say it in English
-        return template.format(**shown)
+        return texts(SOURCE_LANGUAGE).gettext(template).format(**shown)
 
 
 class Refusal(Exception):
@@ -232,7 +179,7 @@ class Refusal(Exception):
 def table_exists(t: Texts, guild_id: int, channel_id: int, message_id: int | None) -> str:
     """A channel's one table is open already (``table_exists``): said with a link to its message, if known."""
     if message_id:
-        return t.gettext(
-            "There's already a table in this channel: {link}. Join it, or start one in another channel."
-        ).format(link=f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}")
+        return t.gettext("refusal.table_exists_link").format(
+            link=f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+        )
     return t.gettext(MESSAGES["table_exists"])

@@ -1,11 +1,15 @@
 """The catalogs follow the code: every message extracted from the source is translated in every
 language, nothing else is, placeholders match, and the slash commands' texts fit Discord's limits.
 
+The coded families (engine messages, refusals, rules pages, the coach) have message ids for
+msgids, worded in the English catalog; every other message's msgid is its English text.
+
 When this fails after adding an English string, update the catalogs (docs/LANGUAGES.md).
 """
 
 from __future__ import annotations
 
+import re
 import string
 from pathlib import Path
 
@@ -19,6 +23,15 @@ from bot.i18n.extract import MessageKey, command_texts, extract_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
+MESSAGE_ID = re.compile(r"(engine|refusal|rules|coach)(\.[a-z0-9_]+)+")
+"""A message id: its family, then names (``refusal.table_full``, ``coach.analysis_agrees.plural``)."""
+CODED = {
+    "engine/catalog.py": "engine",
+    "bot/presentation/refusals.py": "refusal",
+    "bot/presentation/rules_pages.py": "rules",
+    "bot/presentation/coach_render.py": "coach",
+}
+"""The modules whose messages are all message ids, and their family."""
 
 
 def ids(message: Message) -> tuple[str, ...]:
@@ -45,8 +58,22 @@ def placeholders(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def extracted() -> set[MessageKey]:
-    return set(extract_messages(ROOT))
+def places() -> dict[MessageKey, list[str]]:
+    return extract_messages(ROOT)
+
+
+@pytest.fixture(scope="module")
+def extracted(places: dict[MessageKey, list[str]]) -> set[MessageKey]:
+    return set(places)
+
+
+@pytest.fixture(scope="module")
+def english() -> Catalog:
+    return read_catalog(po_path(SOURCE_LANGUAGE), SOURCE_LANGUAGE)
+
+
+def is_id(message: Message) -> bool:
+    return MESSAGE_ID.fullmatch(ids(message)[0]) is not None
 
 
 @pytest.fixture(scope="module")
@@ -66,11 +93,52 @@ def test_the_template_holds_exactly_the_messages_in_the_code(
 def test_the_code_has_the_messages_we_rely_on(extracted: set[MessageKey]) -> None:
     assert (("{count} chip", "{count} chips"), None) in extracted
     assert ("start", COMMAND_NAME) in extracted  # from the cogs' decorators
-    assert any(key[0] == "Drop and caught drops" for key in extracted)  # from bot/presentation/rules_pages.py
+    assert ("rules.drop.title", None) in extracted  # from bot/presentation/rules_pages.py
+    assert ("refusal.table_full", None) in extracted
+    assert ("engine.not_held", None) in extracted
+
+
+def test_the_coded_families_have_message_ids_not_english_sentences(
+    places: dict[MessageKey, list[str]],
+) -> None:
+    found = 0
+    for (message, _context), where in places.items():
+        for place in where:
+            family = CODED.get(place.rsplit(":", 1)[0].replace("\\", "/"))
+            if family is None:
+                continue
+            found += 1
+            for text in (message,) if isinstance(message, str) else message:
+                assert MESSAGE_ID.fullmatch(text) and text.startswith(family + "."), f"{place}: {text!r}"
+    assert found > 200
+
+
+def test_the_english_catalog_words_every_message_id_and_only_those(
+    template: Catalog, english: Catalog
+) -> None:
+    assert keys(english) == keys(template)
+    worded = 0
+    for message in english:
+        if not message.id:
+            continue
+        assert not message.fuzzy, message.id
+        if is_id(message):
+            worded += 1
+            texts = forms(message)
+            assert len(texts) == (2 if message.pluralizable else 1), message.id
+            assert all(text.strip() for text in texts), f"not worded in English: {message.id!r}"
+            assert not any(MESSAGE_ID.fullmatch(text) for text in texts), message.id
+            if message.pluralizable:
+                assert placeholders(texts[0]) == placeholders(texts[1]), message.id
+        else:  # an English msgid is its own words: nothing to keep twice
+            assert not any(forms(message)), f"English msgid worded again: {message.id!r}"
+    assert worded > 200
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_each_catalog_is_complete_and_follows_the_template(language: str, template: Catalog) -> None:
+def test_each_catalog_is_complete_and_follows_the_template(
+    language: str, template: Catalog, english: Catalog
+) -> None:
     catalog = read_catalog(po_path(language), language)
     assert keys(catalog) == keys(template)
     assert catalog.plural_forms == get_plural(language).plural_forms
@@ -81,7 +149,9 @@ def test_each_catalog_is_complete_and_follows_the_template(language: str, templa
         translated = forms(message)
         assert len(translated) == (catalog.num_plurals if message.pluralizable else 1), message.id
         assert all(text.strip() for text in translated), f"untranslated in {language}: {message.id!r}"
-        expected = placeholders(ids(message)[-1])
+        source = english.get(ids(message)[0]) if is_id(message) else message
+        assert source is not None, message.id
+        expected = placeholders((ids(source) if not is_id(message) else forms(source))[-1])
         for text in translated:
             assert placeholders(text) == expected, f"{language}: {text!r} vs {message.id!r}"
     assert not list(catalog.check()), "Babel's own checks"

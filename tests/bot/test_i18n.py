@@ -3,6 +3,7 @@ command picker, and the rules pages in each language's script."""
 
 from __future__ import annotations
 
+import shutil
 import string
 import unicodedata
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 import discord
 import pytest
 from babel import Locale
+from babel.messages.pofile import write_po
 from discord import app_commands
 from discord.app_commands import TranslationContext
 from discord.app_commands import TranslationContextLocation as Where
@@ -28,7 +30,7 @@ from bot.i18n import (
     server_language,
     texts,
 )
-from bot.i18n.catalogs import read_catalog, template_path
+from bot.i18n.catalogs import po_path, read_catalog, template_path
 from bot.presentation.rules_pages import FIRST_HAND_TIP, PAGES, how_to_play, rules_pages
 from bot.settings import Settings
 
@@ -93,26 +95,43 @@ def test_public_messages_follow_the_server_only() -> None:
 
 def test_unknown_language_speaks_english() -> None:
     assert texts("xx").language == "en"
-    assert texts("xx").gettext(PAGES[0].title) == PAGES[0].title
+    assert texts("xx").gettext(PAGES[0].title) == "The goal and the three pots"
+    assert texts("xx").gettext("Your turn.") == "Your turn."  # an English msgid is its own words
+
+
+def test_a_language_lacking_a_message_says_it_in_english(tmp_path: Path) -> None:
+    for language in ("en", "ko"):
+        (tmp_path / language / "LC_MESSAGES").mkdir(parents=True)
+        shutil.copy(po_path(language), po_path(language, tmp_path))
+    catalog = read_catalog(po_path("ko", tmp_path), "ko")
+    catalog.delete("refusal.table_full")
+    with po_path("ko", tmp_path).open("wb") as f:
+        write_po(f, catalog)
+    korean = texts("ko", tmp_path)
+    assert korean.gettext("refusal.table_full") == "The table is full ({seats} players)."
+    assert korean.gettext("refusal.table_closed") == texts("ko").gettext("refusal.table_closed") != (
+        texts("en").gettext("refusal.table_closed")
+    )
 
 
 def test_pseudo_locale_wraps_every_message_and_keeps_placeholders() -> None:
-    pseudo = texts(PSEUDO_LANGUAGE)
+    pseudo, english = texts(PSEUDO_LANGUAGE), texts("en")
     template = read_catalog(template_path())
     messages = [m for m in template if m.id]
     assert messages
     for message in messages:
         if not isinstance(message.id, str):
             singular, plural = message.id
-            for n, source in ((1, singular), (2, plural)):
-                assert pseudo.ngettext(singular, plural, n) == f"⟦{source}⟧"
+            for n in (1, 2):
+                assert pseudo.ngettext(singular, plural, n) == f"⟦{english.ngettext(singular, plural, n)}⟧"
         elif message.context:
             assert pseudo.pgettext(message.context, message.id) == f"⟦{message.id}⟧"
         else:
-            shown = pseudo.gettext(message.id)
-            assert shown == f"⟦{message.id}⟧"
+            shown, words = pseudo.gettext(message.id), english.gettext(message.id)
+            assert shown == f"⟦{words}⟧"  # a message id is wrapped in its English words
             fields = [f for _, f, _, _ in string.Formatter().parse(shown) if f is not None]
-            assert fields == [f for _, f, _, _ in string.Formatter().parse(message.id) if f is not None]
+            assert fields == [f for _, f, _, _ in string.Formatter().parse(words) if f is not None]
+    assert pseudo.gettext("refusal.table_full") == "⟦The table is full ({seats} players).⟧"
     assert pseudo.chips(5) == "⟦5 chips⟧"
     assert pseudo.gettext("Typed inline, never in a catalog") == "Typed inline, never in a catalog"
 

@@ -14,14 +14,16 @@ from bot.presentation.refusals import MESSAGES, Refusal, explain
 from bot.table.model import TableError
 from bot.table.transitions import seed_refusal
 from engine.catalog import MESSAGES as ENGINE_MESSAGES
+from engine.catalog import english
 from engine.errors import IllegalAction, MalformedInput
 
 SAMPLE: dict[str, object] = {"player": "Ann", "card": "10♥", "cards": "2♣ 3♣", "dealer": "Ben"}
 """Display-text parameters as the engine gives them; any other parameter is a number."""
 
 
-def params(template: str) -> dict[str, object]:
-    names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+def params(message_id: str) -> dict[str, object]:
+    """Sample parameters for every field of the message's English words."""
+    names = {name for _, name, _, _ in string.Formatter().parse(english()[message_id]) if name}
     return {name: SAMPLE.get(name, 1234) for name in names}
 
 
@@ -43,7 +45,7 @@ def test_every_translation_keeps_the_placeholders_of_its_refusal(language: str) 
     t = texts(language)
     for template in [*MESSAGES.values(), *ENGINE_MESSAGES.values()]:
         translated = t.gettext(template)
-        names = {n for _, n, _, _ in string.Formatter().parse(template) if n}
+        names = {n for _, n, _, _ in string.Formatter().parse(english()[template]) if n}
         assert {n for _, n, _, _ in string.Formatter().parse(translated) if n} == names, (language, template)
 
 
@@ -71,7 +73,8 @@ class Dropping(Texts):
     """A faulty translation that lost every placeholder's name."""
 
     def gettext(self, message: str) -> str:
-        return "{oops}" if "{" in message else message
+        words = english().get(message, message)
+        return "{oops}" if "{" in words else words
 
 
 def test_a_translation_that_lost_a_placeholder_falls_back_to_english() -> None:

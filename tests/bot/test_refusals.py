@@ -20,6 +20,7 @@ from bot.ledger import (
 from bot.presentation.refusals import MESSAGES, Refusal, render
 from bot.runtime.runtime import StaleControl
 from bot.table.model import TableError, TableMoved
+from engine.catalog import english
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 REFUSALS = {
@@ -74,7 +75,8 @@ def test_every_refusal_raised_in_bot_has_a_catalog_entry_with_matching_placehold
     assert len(found) >= 40  # the source really was read: tables, runtime and ledger
     for where, code, params in found:
         assert code in MESSAGES, f"{where}: {code!r} has no entry in bot.presentation.refusals.MESSAGES"
-        assert placeholders(MESSAGES[code]) == params, f"{where}: {code!r} is given {sorted(params)}"
+        words = english()[MESSAGES[code]]
+        assert placeholders(words) == params, f"{where}: {code!r} is given {sorted(params)}"
 
 
 def test_every_catalog_entry_is_raised_somewhere() -> None:
@@ -84,7 +86,8 @@ def test_every_catalog_entry_is_raised_somewhere() -> None:
 def test_rendering_is_a_plain_lookup() -> None:
     error = TableError("table_full", seats=5)
     assert (error.code, error.params) == ("table_full", {"seats": 5})
-    assert str(error) == MESSAGES["table_full"].format(seats=5) == "The table is full (5 players)."
+    assert MESSAGES["table_full"] == "refusal.table_full"  # a message id, worded in the catalogs
+    assert str(error) == english()["refusal.table_full"].format(seats=5) == "The table is full (5 players)."
     assert render("house_short", {"balance": 1200, "buy_in": 2000}) == (
         "The house has only 1,200 chips, not enough for a 2,000-chip buy-in. "
         "An admin can top it up with `/chips grant` to the bot."

@@ -78,7 +78,8 @@ async def kill_mid_round(fake: FakeDiscord, bot: BotProcess) -> None:
     await wait_for(lambda: "round 1" in shown())  # the deal's own message (below the lobby) is saved
     first = bot.table()["message_id"]
     await play_turn(fake, bot, drop_at=99)  # the first player drops: round 1 ends at once
-    await wait_for(lambda: "round 2" in shown() and to_act(bot) is not None)  # round 2, below its record
+    # round 2, below its record (a loaded machine's paced edits can take more than 10 s)
+    await wait_for(lambda: "round 2" in shown() and to_act(bot) is not None, 30.0)
     assert bot.table()["message_id"] != first
     for _ in range(2):
         await play_turn(fake, bot, may_drop=False)
