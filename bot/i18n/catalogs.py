@@ -179,9 +179,15 @@ class PracticeTexts(Texts):
 
 
 @cache
+def english_translations(locales_dir: Path = LOCALES_DIR) -> gettext.GNUTranslations:
+    """The English catalog compiled once: English itself, and every other language's fallback."""
+    return compile_catalog(read_catalog(po_path(SOURCE_LANGUAGE, locales_dir), SOURCE_LANGUAGE))
+
+
+@cache
 def texts(language: str, locales_dir: Path = LOCALES_DIR) -> Texts:
     """The ``Texts`` of a language (compiled once per process); an unknown code gets English."""
-    english = compile_catalog(read_catalog(po_path(SOURCE_LANGUAGE, locales_dir), SOURCE_LANGUAGE))
+    english = english_translations(locales_dir)
     if language == PSEUDO_LANGUAGE:
         translations: gettext.NullTranslations = compile_catalog(
             pseudo_catalog(read_catalog(template_path(locales_dir)), english)
