@@ -183,6 +183,8 @@ class FakeDiscord:
         self.faults: list[Fault] = []
         self.delay: tuple[float, float] | None = None
         self.slow_routes: set[str] | None = None
+        self.slowed: list[str] = []
+        """The route of each request that arrived and was made to wait (``slow``), in order."""
         self.edits: dict[int, list[float]] = {}
         self.resumes = 0
         self.sessions: dict[str, int] = {}
@@ -429,6 +431,7 @@ class FakeDiscord:
 
     async def _lag(self, route: str) -> None:
         if self.delay is not None and (self.slow_routes is None or route in self.slow_routes):
+            self.slowed.append(route)
             await asyncio.sleep(random.uniform(*self.delay))
 
     async def stop(self) -> None:
