@@ -39,6 +39,8 @@ import discord
 
 Parser = Callable[[Any], None]
 Reply = Callable[..., Awaitable[Any]]
+Response = discord.InteractionResponse[Any]
+"""What a wrapped reply (``hear_replies``) is called on; a module that wraps one names it by this."""
 REPLIES = ("defer", "pong", "send_message", "edit_message", "send_modal", "autocomplete", "launch_activity")
 """The ``InteractionResponse`` methods that answer an interaction (discord.py 2.7)."""
 

@@ -138,7 +138,6 @@ CLIENT_EDGE = {
     "bot/client.py": "starts the discord.py client (intents, shards, command tree); fits what it sends",
     "bot/discord_internals.py": "the one module that reads discord.py's internals (each read says why)",
     "bot/i18n/discord_translator.py": "discord.py's translator: command names in Discord's picker",
-    "bot/metrics/hooks.py": "counts the client's REST calls and interaction answers for /metrics",
     "bot/testing_api.py": "points discord.py's HTTP and gateway at a local fake Discord (tests, playground)",
     "bot/playground.py": "runs the bot against simcord's simulated Discord (make play)",
 }

@@ -13,10 +13,14 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
-import discord
-from discord.ext import commands
 
-from bot.discord_internals import answered_interaction, hear_interactions, hear_replies, interaction_parser
+from bot.discord_internals import (
+    Response,
+    answered_interaction,
+    hear_interactions,
+    hear_replies,
+    interaction_parser,
+)
 from bot.metrics.registry import (
     ACTION_LATENCY,
     ACTIONS,
@@ -141,7 +145,7 @@ def _replied(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[A
     """An ``InteractionResponse`` method that, once its reply is sent, observes the action's latency."""
 
     @functools.wraps(method)
-    async def respond(self: discord.InteractionResponse[Any], *args: Any, **kwargs: Any) -> Any:
+    async def respond(self: Response, *args: Any, **kwargs: Any) -> Any:
         result = await method(self, *args, **kwargs)
         heard = _heard.get()
         if heard is not None and not heard.answered and heard.interaction_id == answered_interaction(self):
@@ -210,7 +214,7 @@ def instrument_store() -> None:
     _wrap(PostgresStore, "fetchall", _timed_query("postgres", "fetch"))
 
 
-_measured: discord.AutoShardedClient | None = None
+_measured: FlipFlopBot | None = None
 """The bot ``instrument`` was given: its shard count (known once Discord recommends one, at login) places
 a table's server on its shard."""
 
@@ -311,18 +315,18 @@ def instrument_searches() -> None:
     _searches_measured = True
 
 
-def instrument_interactions(bot: discord.Client) -> None:
+def instrument_interactions(bot: FlipFlopBot) -> None:
     """Note each interaction's arrival (this bot's gateway parser) and its first reply (every bot)."""
     hear_replies(_replied, _MARK)
     if not getattr(interaction_parser(bot), _MARK, False):
         hear_interactions(bot, _hear)
 
 
-_watched: weakref.WeakSet[discord.Client] = weakref.WeakSet()
+_watched: weakref.WeakSet[FlipFlopBot] = weakref.WeakSet()
 """Bots whose gateway events are counted already."""
 
 
-def instrument_gateway(bot: commands.AutoShardedBot) -> None:
+def instrument_gateway(bot: FlipFlopBot) -> None:
     """Count reconnects and disconnects of each shard (latencies are read when scraped)."""
     if bot in _watched:
         return
