@@ -135,8 +135,8 @@ def test_nothing_is_imported_from_a_higher_layer() -> None:
 
 
 CLIENT_EDGE = {
-    "bot/client.py": "starts the discord.py client (intents, shards, command tree); fits what it sends",
-    "bot/discord_internals.py": "the one module that reads discord.py's internals (each read says why)",
+    "bot/client.py": "starts the discord.py client (intents, shards, command tree); fits what it sends;"
+    " the one module that reads discord.py's internals (each read says why)",
     "bot/i18n/discord_translator.py": "discord.py's translator: command names in Discord's picker",
     "bot/testing_api.py": "points discord.py's HTTP and gateway at a local fake Discord (tests, playground)",
     "bot/playground.py": "runs the bot against simcord's simulated Discord (make play)",
@@ -178,20 +178,20 @@ def discord_private_names() -> set[str]:
 
 
 def test_only_one_module_reads_discord_py_internals() -> None:
-    """A private attribute of a discord.py object is read in ``bot/discord_internals.py`` only."""
+    """A private attribute of a discord.py object is read in ``bot/client.py`` only."""
     private = discord_private_names()
     assert {"_connection", "_view_store", "_parent"} <= private  # the scan sees discord.py's names
     readers = {
         f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}"
         for layer in ("engine", "bot", "cogs")
         for path in (ROOT / layer).rglob("*.py")
-        if path.relative_to(ROOT).as_posix() != "bot/discord_internals.py"
+        if path.relative_to(ROOT).as_posix() != "bot/client.py"
         for node in ast.walk(ast.parse(path.read_text()))
         if isinstance(node, ast.Attribute)
         and node.attr in private
         and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
     }
-    assert readers == set(), "read discord.py's internals through bot/discord_internals.py (and say why)"
+    assert readers == set(), "read discord.py's internals in bot/client.py's last section (and say why)"
 
 
 MENTION = re.compile(r"<[@#&]!?\{|</\{")

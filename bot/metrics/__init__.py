@@ -30,7 +30,8 @@ measures stays as it was:
   gateway's ``INTERACTION_CREATE`` parser is wrapped to note when each
   interaction arrived (in a context variable the handler's task inherits),
   and discord.py's ``InteractionResponse`` methods note when the reply went
-  out (both wrapped in ``bot/discord_internals.py``, which says why).
+  out (both wrapped by ``bot/client.py``'s reads of discord.py's internals,
+  which say why).
   ``kind`` is the game move the interaction applied (``discard``,
   ``draw_stock``…) or else the interaction's type (``component``, ``command``…).
 - **Actions by kind**: ``TableRuntime.apply_action``, every game move applied at a

@@ -10,11 +10,12 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 
-from bot.discord_internals import (
+from bot.client import (
+    FlipFlopBot,
     Response,
     answered_interaction,
     hear_interactions,
@@ -34,9 +35,6 @@ from bot.metrics.registry import (
     GATEWAY_DISCONNECTS,
     GATEWAY_RECONNECTS,
 )
-
-if TYPE_CHECKING:
-    from bot.client import FlipFlopBot
 
 # ------------------------------------------------------------------ REST calls
 

@@ -21,8 +21,7 @@ from typing import Any, ClassVar, Protocol, Self
 import discord
 
 from bot.cards import CardEmoji
-from bot.client import send_ephemeral
-from bot.discord_internals import will_dispatch
+from bot.client import send_ephemeral, will_dispatch
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.i18n.mentions import mention
 from bot.presentation.controls import LABEL_CHARS, LOBBY_OPS, TABLE_OPS, Style, fit

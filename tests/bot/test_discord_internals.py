@@ -1,4 +1,7 @@
-"""bot/discord_internals.py reads discord.py's internals: these fail when discord.py changes what it reads."""
+"""bot/client.py reads discord.py's internals (its last section).
+
+These fail when discord.py changes what it reads.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.discord_internals import (
+from bot.client import (
     REPLIES,
     answered_interaction,
     hear_interactions,
