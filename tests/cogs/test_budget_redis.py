@@ -1,8 +1,10 @@
 """The channel-call budget shared through a real Redis, and each process's share when Redis goes away.
 
-Redis is ``TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/15``); where none answers these tests
-are skipped with one line of explanation, unless ``REQUIRE_REDIS=1`` (CI), which fails the run. The
-fallback tests start their own ``redis-server`` on a free port and stop or kill that one only.
+Redis is ``TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/15``). Where none answers there and
+``TEST_REDIS_URL`` is not set, a test starts a ``redis-server`` of its own on a free port (a user's
+machine may have the server installed but not running); where there is neither, these tests are
+skipped with one line of explanation, unless ``REQUIRE_REDIS=1`` (CI), which fails the run. The
+fallback tests always start their own ``redis-server`` and stop or kill that one only.
 """
 
 from __future__ import annotations
@@ -45,14 +47,6 @@ def _unavailable(what: str) -> None:
     if os.environ.get("REQUIRE_REDIS") == "1":
         pytest.fail(f"REQUIRE_REDIS=1 but {what}.")
     pytest.skip(f"{what}; set TEST_REDIS_URL, or REQUIRE_REDIS=1 to fail instead.")
-
-
-@pytest.fixture
-async def redis_url() -> AsyncIterator[str]:
-    problem = await _problem(TEST_REDIS_URL)
-    if problem is not None:
-        _unavailable(f"no Redis answers at {TEST_REDIS_URL} ({problem})")
-    yield TEST_REDIS_URL
 
 
 def _free_port() -> int:
@@ -106,6 +100,23 @@ def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
     server.start()
     yield server
     server.kill()
+
+
+@pytest.fixture
+async def redis_url(tmp_path: Path) -> AsyncIterator[str]:
+    """The machine's Redis, or (``TEST_REDIS_URL`` unset and none answering) one of this test's own."""
+    problem = await _problem(TEST_REDIS_URL)
+    if problem is None:
+        yield TEST_REDIS_URL
+        return
+    if "TEST_REDIS_URL" in os.environ or shutil.which("redis-server") is None:
+        _unavailable(f"no Redis answers at {TEST_REDIS_URL} ({problem}) and no redis-server to start")
+    server = OwnRedis(tmp_path)
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.kill()
 
 
 async def spend(budget: ChannelBudget, calls: int) -> None:
