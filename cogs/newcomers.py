@@ -1,6 +1,6 @@
 """The minimum account age and time in the server before chips (``bot.guards.Newcomers``), read from Discord.
 
-``/daily``, opening a table played for chips, joining one and **Play again** ask here first.
+``/daily``, opening a table played for chips, joining one (or a tournament) and **Play again** ask here first.
 Members with Manage Server are never held back: they can grant chips anyway. Practice
 tables do not ask: practice chips are not chips.
 """

@@ -19,7 +19,7 @@ from discord import app_commands
 from bot.client import send_ephemeral
 from bot.i18n import Texts
 from bot.ledger import MAX_AMOUNT
-from bot.presentation.refusals import explain
+from bot.presentation.refusals import Refusal, explain
 from bot.storage import StoreError
 from bot.tournament.model import (
     MAX_LEVEL_ROUNDS,
@@ -33,6 +33,7 @@ from bot.tournament.model import (
 from cogs.flipflop.controls import OUR_SIDE
 from cogs.flipflop.tournament_play import TournamentPlay
 from cogs.flipflop.tournament_view import TournamentButton, bind_clicks, tournament_view, unbind_clicks
+from cogs.newcomers import newcomer_wait
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -127,6 +128,8 @@ class TournamentCommands(TournamentPlay):
         store = self.tournaments
         try:
             if op == "join":
+                if (wait := newcomer_wait(self.bot, interaction)) is not None:
+                    raise wait  # an entry fee is chips: a new account or member waits, as at a table
                 tour = await store.join(tid, user.id, user.display_name)
                 if tour.full:
                     tour = await store.start(tid, self.bot.rng)
@@ -142,7 +145,7 @@ class TournamentCommands(TournamentPlay):
                     await self.close_tournament_tables(tour, user.id)
                 else:
                     tour = await (store.start(tid, self.bot.rng) if op == "start" else store.cancel(tid))
-        except (TournamentError, StoreError) as e:
+        except (Refusal, StoreError) as e:
             t = await self.bot.languages.reader(interaction)
             await send_ephemeral(interaction, self._refusal(e, t))
             return

@@ -21,7 +21,7 @@ from bot.guards import DAY_SECONDS, Newcomers, TableCooldown
 from bot.presentation.refusals import Refusal
 from bot.table.model import TableError
 from engine.actions import Drop
-from tests.cogs.helpers import open_table, table_in
+from tests.cogs.helpers import displayed, message, open_table, table_in
 from tests.conftest import World, make_bot
 
 GUARDS = {"min_account_days": 7.0, "min_member_days": 1.0, "table_cooldown_seconds": 60.0}
@@ -171,3 +171,22 @@ def test_the_rules_alone() -> None:
     off = TableCooldown(0)
     off.opened(1, 2, now)
     off.check(1, 2, now)
+
+
+async def test_a_new_account_can_not_enter_a_tournament_for_its_fee(world: World) -> None:
+    ann = world.members[0]
+    opened = await world.admin.slash(world.channel, "flipflop tournament", fee=100, seats=6, computers=False)
+    assert not opened.ephemeral  # Manage Server: never held back
+    lobby = opened.response.message
+    before = await ledger_rows(world)
+    refused = await ann.click(lobby, label="Join")
+    text = private(refused)
+    assert "account is too new" in text and "/flipflop practice" in text
+    assert abs(when(text) - (now(world) + 7 * DAY_SECONDS)) <= 2
+    assert await ledger_rows(world) == before  # no fee taken, not even an account opened
+    assert "Entered (0/6)" in displayed(message(world, world.channel.id, lobby.id))
+    await world.env.advance_time(7 * DAY_SECONDS + 5)
+    entered = await ann.click(lobby, label="Join")
+    assert entered.acknowledged and not entered.ephemeral
+    assert await world.bot.ledger.balance(world.guild.id, ann.id) == 900
+    assert "Entered (1/6)" in displayed(message(world, world.channel.id, lobby.id))
