@@ -29,9 +29,11 @@ from bot.metrics.hooks import count_coach_queue
 from bot.presentation.coach_render import analysis_text, hint_text, watch_text
 from bot.presentation.computer_names import LEVEL_ABOUT
 from bot.presentation.controls import OPTION_CHARS, fit, stored_review
+from bot.presentation.first_game import ServerWelcomes, welcome_text
 from bot.presentation.refusals import NOTHING_CHANGED, explain, table_exists
 from bot.presentation.table_render import seat_name
 from bot.runtime import LEVELS, TableRuntime
+from bot.storage import StoreError
 from bot.table.model import Table, TableError
 from cogs.flipflop.controls import label
 from engine.ai.coach import HINT_BUDGET, hint_worker, watch
@@ -326,6 +328,7 @@ class CoachCommands(commands.Cog):
     runtime: TableRuntime
     coach: Coach
     notifier: TableMessages
+    welcomes: ServerWelcomes
 
     def refused(self, error: LedgerError | TableError, channel_id: int, t: Texts) -> str:
         """Why a table was not opened: the channel's one table (with its link), or the refusal."""
@@ -362,12 +365,14 @@ class CoachCommands(commands.Cog):
                 settings.default_stake,
                 settings.default_buy_in,
                 settings.turn_seconds,
+                away_rounds=settings.away_rounds,
                 practice=(computers, level),
             )
         except (LedgerError, TableError) as e:
             await send_ephemeral(interaction, self.refused(e, interaction.channel.id, t))
             return
         await self.post_table(interaction, table)
+        await self.welcome(interaction, table)  # a practice table may be the server's first
 
     async def post_table(self, interaction: discord.Interaction, table: Table) -> None:
         """A new table's message, in the server's language, as the answer to the command that opened it."""
@@ -375,6 +380,20 @@ class CoachCommands(commands.Cog):
         await interaction.response.send_message(**self.notifier.screen(table, public).send())
         message = await interaction.original_response()
         await self.runtime.placed(table.id, message.id)
+
+    async def welcome(self, interaction: discord.Interaction, table: Table) -> None:
+        """The server's first table ever, once: how to join, start and play, to whoever opened it.
+
+        Private (in their language) so the channel keeps one message per table; it follows
+        the lobby, which stays the command's answer.
+        """
+        try:
+            if not await self.welcomes.first_table(table.guild_id):
+                return
+            t = await self.bot.languages.reader(interaction)
+            await send_ephemeral(interaction, welcome_text(t))
+        except (StoreError, discord.HTTPException) as e:  # a welcome lost is no reason to fail the start
+            log.warning("Could not welcome a server's first table: %s", e)
 
     @practice.autocomplete("level")
     async def _levels(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -308,20 +308,6 @@ class FlipFlop(
         await self.post_table(interaction, table)
         await self.welcome(interaction, table)
 
-    async def welcome(self, interaction: discord.Interaction, table: Table) -> None:
-        """The server's first table ever, once: how to join, start and play, to whoever opened it.
-
-        Private (in their language) so the channel keeps one message per table; it follows
-        the lobby, which stays the command's answer.
-        """
-        try:
-            if not await self.welcomes.first_table(table.guild_id):
-                return
-            t = await self.bot.languages.reader(interaction)
-            await send_ephemeral(interaction, welcome_text(t))
-        except (StoreError, discord.HTTPException) as e:  # a welcome lost is no reason to fail the start
-            logging.getLogger("flipflop").warning("Could not welcome a server's first table: %s", e)
-
     async def start_in_forum(
         self,
         interaction: discord.Interaction,

@@ -61,6 +61,16 @@ async def test_the_first_table_of_a_server_is_welcomed_once(world: World) -> Non
     assert welcomed(await eve.slash(there, "flipflop start"))  # a new server is welcomed
 
 
+async def test_a_practice_table_that_is_the_servers_first_is_welcomed_too(world: World) -> None:
+    ann, ben = world.members[:2]
+    opened = await ann.slash(world.channel, "flipflop practice")
+    table = table_in(world)
+    assert not opened.ephemeral and table is not None and table.practice
+    assert welcomed(opened)  # newcomers are sent to practice first: its opener learns how to play
+    side = world.guild.create_text_channel("side")
+    assert not welcomed(await ben.slash(side, "flipflop start"))  # once per server, practice or not
+
+
 async def test_the_welcome_is_remembered_across_a_restart(db_path: Path) -> None:
     first = make_bot(db_path)
     async with simcord.run(first) as env:
