@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from bot.i18n import Texts
+from bot.presentation.render import look
 from bot.presentation.table_render import last_move_line, log_lines, seat_name
 from bot.table.model import Table
 from engine.codec import control_of
@@ -80,7 +81,11 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
     status, turn deadline, last moves) and, for a player seated in the game, ``you``
     (their seat, the table's ``seq``, and their legal moves in the control codec's
     ``(op, value)`` form, ``engine.codec.control_of``).
+
+    Lines are drawn with the cards as text (``10♡``): the page prints text, and a server's
+    card emojis (``<:ff_10H_c_…:id>``) are Discord's markup, which no browser draws.
     """
+    t = t.with_faces(look(t).as_text())
     info: dict[str, Any] = {
         "id": table.id,
         "status": table.status,

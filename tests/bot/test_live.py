@@ -158,6 +158,25 @@ async def test_a_players_own_state_has_their_hand_and_their_moves_in_the_codecs_
         )
 
 
+async def test_the_page_reads_cards_as_text_where_the_server_sees_card_emojis(tmp_path: Path) -> None:
+    from bot.cards import CardFaces, Look, all_faces
+    from bot.i18n import texts
+
+    faces = CardFaces()
+    for i, face in enumerate(all_faces()):
+        faces.add(face, 1_456_074_443_980_800_000 + i)
+    seen_as_emojis = texts("en").with_faces(Look(faces, "classic"))
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        game = table.game
+        assert game is not None and game.to_act is not None
+        await h.runtime.act(table.id, int(game.to_act), table.seq, Drop(game.to_act))
+        state = viewer_state(table, DAN, seen_as_emojis, h.clock())
+        lines = [*state["info"]["moves"], state["info"]["last"], state["table"]["caption"]]
+        assert any(re.search(r"(10|[2-9AJQK])[♤♡♢♧]", line) for line in lines), lines  # a card, as text
+        assert not any("<:" in line or ":ff_" in line for line in lines), lines  # no Discord emoji markup
+
+
 # ---------------------------------------------------------------------- links
 
 
