@@ -76,11 +76,17 @@ AWAY_RULE = N_(
     "back to your balance."
 )
 """The away rule, said on the lobby and the table: nobody loses chips to a rule they were not told."""
+PRACTICE_AWAY_RULE = N_(
+    "💤 Away (your click, or a turn that runs out): the basic computer plays your seat until you click "
+    "**I'm back**; after {rounds} rounds away your seat is released."
+)
+"""The away rule at a practice table, whose chips never reach a balance."""
 
 
 def away_rule(table: Table, t: Texts) -> str:
     """The table's away rule in ``t``'s language."""
-    return t.gettext(AWAY_RULE).format(rounds=t.number(table.away_rounds))
+    rule = PRACTICE_AWAY_RULE if table.practice else AWAY_RULE
+    return t.gettext(rule).format(rounds=t.number(table.away_rounds))
 
 
 SEED_SHOWN = 60

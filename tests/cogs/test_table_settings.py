@@ -129,11 +129,14 @@ async def test_tables_channel_plays_the_game_in_the_channel_and_opens_no_thread(
 
 
 async def test_a_practice_table_keeps_the_servers_away_rounds_too(world: World) -> None:
-    await world.admin.slash(world.channel, "flipflop config", away_rounds=1)
+    await world.admin.slash(world.channel, "flipflop config", away_rounds=2)
     opened = await world.members[0].slash(world.channel, "flipflop practice")
     table = table_in(world)
     assert not opened.ephemeral and table is not None and table.practice
-    assert table.away_rounds == 1  # an ordinary table otherwise: the server's setting holds
+    assert table.away_rounds == 2  # an ordinary table otherwise: the server's setting holds
+    lobby = displayed(opened.response.message)
+    assert "after 2 rounds away your seat is released." in lobby
+    assert "balance is never touched" in lobby and "goes back to your balance" not in lobby  # practice chips
 
 
 async def test_a_seat_away_for_the_servers_rounds_is_released_with_its_chips(world: World) -> None:
