@@ -21,7 +21,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,7 @@ from bot.settings import Settings
 if TYPE_CHECKING:
     from bot.live.mock_discord import MockDiscord
     from bot.live.server import LiveServer
+    from bot.table.model import Table
 
 DEFAULT_DB = Path("data/playground.sqlite3")
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
@@ -109,13 +110,18 @@ async def drive_computers(
     pause: tuple[float, float] = COMPUTER_PAUSE,
     tick: float = 0.1,
     rng: random.Random | None = None,
+    advance: Callable[[float], Awaitable[None]] | None = None,
 ) -> None:
-    """Move each computer player ``pause`` real seconds after its turn came, outside any click.
+    """Move computers and away seats ``pause`` real seconds after their turn, and deal after the pause.
 
-    Runs beside the simulated Discord, not as the bot's own work, so a click is answered
+    Each computer player's (and each away member's) seat is moved ``pause`` real seconds after
+    its turn came, and the next round is dealt once its pause has passed in real seconds, both
+    outside any click. Runs beside the simulated Discord, not as the bot's own work, so a click is answered
     as soon as the bot has answered it (as at a table of people); the computers' moves then
-    appear one by one. Stops once ``stop`` is set, never in the middle of a move (a move
-    cut short would leave its database transaction open).
+    appear one by one. simcord's clock moves only with clicks, so a round a computer ended
+    would wait for its next deal until someone clicked: ``advance`` (the env's
+    ``advance_time``) moves the clock on to the deal instead. Stops once ``stop`` is set,
+    never in the middle of a move (a move cut short would leave its database transaction open).
     """
     rng = rng or random.Random()
     loop = asyncio.get_running_loop()
@@ -129,20 +135,47 @@ async def drive_computers(
         for table in list(runtime.tables.values()):
             if stop.is_set():
                 return
-            view = table.game.public_view() if table.status == "playing" and table.game is not None else None
-            to_act = view.to_act if view is not None and view.in_round else None
-            if to_act is None or not table.is_computer(to_act):
+            wait = _driven_wait(table, runtime.clock(), pause, rng)
+            if wait is None or (wait[0] == "deal" and advance is None):
                 due.pop(table.id, None)
                 continue
             seen = due.get(table.id)
             if seen is None or seen[0] != table.seq:
-                due[table.id] = (table.seq, loop.time() + rng.uniform(*pause))
-            elif loop.time() >= seen[1]:
-                del due[table.id]
-                try:
-                    await runtime.fire(table.id)
-                except Exception:  # one table's failure must not stop the others' computers
-                    logging.getLogger(__name__).exception("computer move at table %s failed", table.id)
+                due[table.id] = (table.seq, loop.time() + wait[1])
+                continue
+            if loop.time() < seen[1]:
+                continue
+            if wait[0] == "deal" and advance is not None and wait[1] > 0:
+                try:  # the simulated clock on to the deal: the bot's own timer deals it
+                    await advance(wait[1])
+                except Exception as e:  # a click being settled now (or a slow settle): again next tick
+                    logging.getLogger(__name__).debug("the clock was not moved on (%s); again", e)
+                continue
+            del due[table.id]
+            try:
+                await runtime.fire(table.id)
+            except Exception:  # one table's failure must not stop the others' computers
+                logging.getLogger(__name__).exception("computer move at table %s failed", table.id)
+
+
+def _driven_wait(
+    table: Table, now: float, pause: tuple[float, float], rng: random.Random
+) -> tuple[str, float] | None:
+    """What the playground moves at ``table``, and after how many real seconds.
+
+    A seat ("move"), the next deal ("deal"), or nothing (None: a member's turn, or no game).
+    """
+    if table.status != "playing" or table.game is None:
+        return None
+    view = table.game.public_view()
+    if view.in_round:
+        seat = view.to_act
+        if seat is not None and (table.is_computer(seat) or table.is_away(seat)):
+            return "move", rng.uniform(*pause)
+        return None
+    if table.next_round_at is not None:
+        return "deal", max(0.0, table.next_round_at - now)
+    return None
 
 
 class _QuietFiles(http.server.SimpleHTTPRequestHandler):
@@ -222,7 +255,8 @@ async def playground(
             world.live_url = live_server.url if live_server is not None else None
             world.mock_discord = mock_discord
             stop = asyncio.Event()
-            driver = asyncio.get_running_loop().create_task(drive_computers(bot, stop, computer_pause))
+            driving = drive_computers(bot, stop, computer_pause, advance=env.advance_time)
+            driver = asyncio.get_running_loop().create_task(driving)
             try:
                 if language is not None:
                     await choose_language(world, language)

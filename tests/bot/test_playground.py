@@ -11,6 +11,7 @@ import aiohttp
 
 from bot.playground import playground
 from bot.runtime.computers import ComputerPlayers
+from engine.actions import Drop
 from tests.cogs.helpers import displayed
 
 
@@ -89,6 +90,37 @@ async def test_a_click_at_a_practice_table_does_not_wait_for_the_computers(tmp_p
             assert to_act is None or not table.is_computer(to_act), "the computers never moved"
             break
     assert started, "a computer never had the first turn in eight deals"
+
+
+async def test_an_away_seat_is_played_and_each_next_round_dealt_without_a_click(tmp_path: Path) -> None:
+    """simcord's clock moves only with clicks: the playground plays an away seat and deals the next
+    round after its pause on its own, so a round a computer ended never waits for someone to click."""
+    async with playground(
+        tmp_path / "p.sqlite3", members=2, preview=False, computers=2, computer_pause=(0.05, 0.1)
+    ) as world:
+        runtime = world.bot.runtime
+        assert runtime is not None
+        runtime.round_pause = 0.5
+        table = runtime.in_channel(world.channel.id)
+        assert table is not None
+        lobby = [m for m in world.channel.history() if m.id == table.message_id][0]
+        ann, ben = world.members
+        await ben.click(lobby, label="Join")
+        await ann.click(lobby, label="Start")
+        await runtime.away(table.id, ann.id)  # ann steps away: the basic computer plays her seat
+        assert table.is_away(ann.id)
+
+        def rounds() -> int:
+            return table.game.public_view().round_number if table.game is not None else 0
+
+        for _ in range(300):  # no click from here on; ben drops at each of his turns
+            game = table.game
+            if rounds() >= 3 or game is None or table.status != "playing":
+                break
+            if game.in_round and game.to_act == table.pid(ben.id):
+                await runtime.act(table.id, ben.id, table.seq, Drop(game.to_act))
+            await asyncio.sleep(0.1)
+        assert rounds() >= 3, f"the table stalled with no click ({table.status}, next {table.next_round_at})"
 
 
 async def test_worker_processes_leave_ctrl_c_to_the_bot() -> None:

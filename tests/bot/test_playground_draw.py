@@ -14,6 +14,7 @@ import pytest
 from bench.draw_wait import draw_clicks
 from bot.client import PRODUCTION
 from bot.playground import build_bot
+from cogs.flipflop.pacing import CallBudget
 
 
 def test_only_the_playground_skips_the_draws_settle(tmp_path: Path) -> None:
@@ -26,7 +27,7 @@ async def test_a_draw_settles_at_once_even_when_its_edit_may_wait_for_the_discar
     threads: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Every lone draw may spend a call (as late in a long game): its edit would settle 2.5 s.
-    monkeypatch.setattr("cogs.flipflop.pacing.CallBudget.spare", lambda self, table_id: True)
+    monkeypatch.setattr(CallBudget, "spare", lambda self, table_id: True)
     started = time.perf_counter()
     took = await draw_clicks(threads, turns=3)
     assert len(took) == 3
