@@ -33,6 +33,7 @@ from bot.presentation.table_render import (
     away_rule,
     commitment_lines,
     log_text,
+    round_ending,
     round_title,
     seat_name,
     short_seed,
@@ -279,7 +280,8 @@ def _pictured_page(table: Table, t: Texts, last_line: str, log: Sequence[str], w
         Picture(FILE_NAME, data, alt(drawn, table, t)),
     )
     page = dressed(table, page, t)
-    story = _story(last_line, log, t, TEXT_ROOM - page.length - 2, whole, PICTURE_LOG_LINES)
+    ending = _ending(table, t, whole)
+    story = _story(last_line, log, t, TEXT_ROOM - page.length - 2, whole, PICTURE_LOG_LINES, ending)
     return replace(page, blocks=(*page.blocks[:-1], story, page.blocks[-1]))
 
 
@@ -315,8 +317,16 @@ def _table_page(
         "\n".join(f"-# {line}" for line in small),
     ]
     page = dressed(table, Page(title, tuple(blocks), footer, state_colour(table), bool(prefix)), t)
-    story = _story(last_line, log, t, TEXT_ROOM - page.length - 2, whole)
+    ending = _ending(table, t, whole)
+    story = _story(last_line, log, t, TEXT_ROOM - page.length - 2, whole, ending=ending)
     return replace(page, blocks=(*page.blocks[:-1], story, page.blocks[-1]))
+
+
+def _ending(table: Table, t: Texts, whole: bool) -> list[str]:
+    """Between rounds, how the round ended and who won which pot; else nothing."""
+    if whole or table.game is None or table.game.public_view().in_round:
+        return []
+    return round_ending(table, table.log.lines, t)
 
 
 def _header(table: Table, v: PublicView, t: Texts) -> str:
@@ -432,15 +442,30 @@ def _compact(line: str) -> str:
     return LONG_CODE.sub(lambda m: f"`{short_seed(m.group(1))}`", line)
 
 
+def _window(log: Sequence[str], lines: int, ending: Sequence[str]) -> list[str]:
+    """The log lines a table shows: its last ``lines``, or between rounds the round's ``ending``.
+
+    Between rounds the table says how the round ended and who won which pot
+    (``table_render.round_ending``), however many lines the cards shown for the pots took.
+    """
+    return list(ending) if ending else list(log[-lines:])
+
+
 def _story(
-    last_line: str, log: Sequence[str], t: Texts, room: int, whole: bool = False, lines: int = LOG_LINES
+    last_line: str,
+    log: Sequence[str],
+    t: Texts,
+    room: int,
+    whole: bool = False,
+    lines: int = LOG_LINES,
+    ending: Sequence[str] = (),
 ) -> str:
     """The last move and the round's last few log lines (or all, as written), within ``room`` characters."""
     heading = t.gettext("Last move")
     last = f"**{heading}** {shorten(last_line, 600)}" if last_line else ""
     room = room - len(last) - 1 if whole else min(LOG_ROOM, room - len(last) - 1)
     heading = t.gettext("📜 **This round**")
-    recent = list(log) if whole else [_compact(line) for line in log[-lines:]]
+    recent = list(log) if whole else [_compact(line) for line in _window(log, lines, ending)]
     told = log_text(recent, room - len(heading) - 1) if recent and room > len(heading) + 40 else ""
     if told and len(log) > len(recent) and not told.startswith("…"):
         told = "…\n" + told

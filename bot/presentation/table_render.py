@@ -38,7 +38,9 @@ from bot.table.model import Table
 from bot.table.transitions import dealt_commitment, game_ends
 from engine import Card
 from engine.events import (
+    CardShown,
     Event,
+    RoundEnded,
 )
 from engine.view import PlayerView, PublicView
 
@@ -261,6 +263,22 @@ def log_lines(table: Table, entries: Sequence[Entry], t: Texts) -> list[str]:
         out.extend(line for n in entry.notices if (line := notice_line(table, n, t)) is not None)
         out.extend(event_lines(table, entry.events, t, saved=entry))
     return out
+
+
+def round_ending(table: Table, entries: Sequence[Entry], t: Texts) -> list[str]:
+    """How the round ended and who won which pot, from its log: what a table says between rounds.
+
+    The ending's headline (its hands and the deal's seed are in the round's record), then its
+    lines but the cards shown for the flip and flop pots (the record shows them too); nothing
+    while the round is not over.
+    """
+    for entry in reversed(entries):
+        if entry.ended is not None:
+            cut = next((i for i, e in enumerate(entry.events) if isinstance(e, RoundEnded)), 0)
+            ended = event_lines(table, entry.events[cut : cut + 1], t, saved=entry)
+            rest = [e for e in entry.events[cut + 1 :] if not isinstance(e, CardShown)]
+            return [line.split("\n", 1)[0] for line in ended] + event_lines(table, rest, t, saved=entry)
+    return []
 
 
 def last_move_line(table: Table, t: Texts) -> str:

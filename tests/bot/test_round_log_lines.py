@@ -7,12 +7,13 @@ from pathlib import Path
 from bot.history import history, round_story
 from bot.i18n import texts
 from bot.presentation.replay_link import seat_names
-from bot.presentation.table_render import event_lines, seat_name
+from bot.presentation.table_layout import table_page
+from bot.presentation.table_render import event_lines, last_move_line, log_lines, round_ending, seat_name
 from bot.table.model import ComputerSeat, Table
 from cogs.flipflop.story import story_lines
 from engine import Drop
 from engine.events import GameOver, PotCarried, PotPaid, SideStakePaid
-from tests.bot.runtime.fakes import ANN, harness
+from tests.bot.runtime.fakes import ANN, BEN, CAT, DAN, harness
 
 EN = texts("en")
 
@@ -86,3 +87,29 @@ async def test_a_round_record_names_each_computer_by_its_number(tmp_path: Path) 
         assert "🤖 Basic 1" in text and "🤖 Basic 2" in text, text
         names = seat_names(story.members, None, EN, {})
         assert sorted(names.values()) == ["🤖 Basic 1", "🤖 Basic 2"]  # the replay's names agree
+
+
+async def test_between_rounds_the_table_says_how_the_round_ended_and_who_won_each_pot(tmp_path: Path) -> None:
+    """Under the picture a table shows the round's last few lines; between rounds it shows the ending
+    instead (how it ended, each pot's winner, the next dealer), never the showings' lines alone."""
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game((ANN, BEN, CAT, DAN))
+        g = table.game
+        assert g is not None
+        for _ in range(50):  # whoever's turn it is drops: the round ends at once
+            if not g.in_round:
+                break
+            assert g.to_act is not None
+            await h.runtime.act(table.id, int(g.to_act), table.seq, Drop(g.to_act))
+        assert not g.in_round and table.next_round_at is not None
+        log = log_lines(table, table.log.lines, EN)
+        assert sum("shows" in line for line in log) >= 2  # four players show for the flip and flop pots
+        text = "\n".join(table_page(table, EN, last_move_line(table, EN), log).displays())
+        story = text[text.index("This round") :]
+        assert "🏁" in story and "wins the **game pot**" in story and "Next deal" in story, story
+        assert "shows" not in story  # the picture and the record show the cards
+        ending = round_ending(table, table.log.lines, EN)
+        assert ending and all(line in story for line in ending)
+        await h.advance(table.next_round_at - h.clock() + 1)  # the next deal: the last lines again
+        assert g.in_round or table.game is not g
+        assert round_ending(table, table.log.lines, EN) == []
