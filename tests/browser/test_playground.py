@@ -160,6 +160,8 @@ def test_lobby_and_a_round_by_clicks(page: Page, shots: Path) -> None:
     for name in MEMBERS:
         seat.view_as(name)
         seat.button("My hand").click()
+        # the member's older hand message is still on the page until the click is answered: wait for it
+        seat.settled()
         expect(seat.private).to_have_count(1)  # one hand message per player: the newer replaces the older
         if seat.button("Draw", within=seat.hand).count():
             offered_draw.append(name)
