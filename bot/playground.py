@@ -135,19 +135,20 @@ async def drive_computers(
         for table in list(runtime.tables.values()):
             if stop.is_set():
                 return
-            wait = _driven_wait(table, runtime.clock(), pause, rng)
-            if wait is None or (wait[0] == "deal" and advance is None):
+            driven = _driven(table, runtime.clock())
+            if driven is None or (driven[0] == "deal" and advance is None):
                 due.pop(table.id, None)
                 continue
+            kind, left = driven
             seen = due.get(table.id)
             if seen is None or seen[0] != table.seq:
-                due[table.id] = (table.seq, loop.time() + wait[1])
+                due[table.id] = (table.seq, loop.time() + (rng.uniform(*pause) if kind == "move" else left))
                 continue
             if loop.time() < seen[1]:
                 continue
-            if wait[0] == "deal" and advance is not None and wait[1] > 0:
+            if kind == "deal" and advance is not None and left > 0:
                 try:  # the simulated clock on to the deal: the bot's own timer deals it
-                    await advance(wait[1])
+                    await advance(left)
                 except Exception as e:  # a click being settled now (or a slow settle): again next tick
                     logging.getLogger(__name__).debug("the clock was not moved on (%s); again", e)
                 continue
@@ -158,12 +159,11 @@ async def drive_computers(
                 logging.getLogger(__name__).exception("computer move at table %s failed", table.id)
 
 
-def _driven_wait(
-    table: Table, now: float, pause: tuple[float, float], rng: random.Random
-) -> tuple[str, float] | None:
-    """What the playground moves at ``table``, and after how many real seconds.
+def _driven(table: Table, now: float) -> tuple[str, float] | None:
+    """What the playground moves at ``table``, if anything.
 
-    A seat ("move"), the next deal ("deal"), or nothing (None: a member's turn, or no game).
+    A seat ("move"), or the next deal ("deal", with the simulated seconds left until it);
+    None at a member's turn, or with no game.
     """
     if table.status != "playing" or table.game is None:
         return None
@@ -171,7 +171,7 @@ def _driven_wait(
     if view.in_round:
         seat = view.to_act
         if seat is not None and (table.is_computer(seat) or table.is_away(seat)):
-            return "move", rng.uniform(*pause)
+            return "move", 0.0
         return None
     if table.next_round_at is not None:
         return "deal", max(0.0, table.next_round_at - now)
