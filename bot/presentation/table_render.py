@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import N_, Texts
+from bot.i18n import Texts
 from bot.i18n.mentions import member
 from bot.presentation import event_words
 from bot.presentation.computer_names import computer_name
@@ -72,23 +72,32 @@ def seat_name(table: Table, t: Texts, user_id: int | str) -> str:
     return table.names.get(int(user_id)) or member(int(user_id))
 
 
-AWAY_RULE = N_(
-    "💤 Away (your click, or a turn that runs out): the basic computer plays your seat with your own chips "
-    "until you click **I'm back**; after {rounds} rounds away your seat is released and your stack goes "
-    "back to your balance."
-)
-"""The away rule, said on the lobby and the table: nobody loses chips to a rule they were not told."""
-PRACTICE_AWAY_RULE = N_(
-    "💤 Away (your click, or a turn that runs out): the basic computer plays your seat until you click "
-    "**I'm back**; after {rounds} rounds away your seat is released."
-)
-"""The away rule at a practice table, whose chips never reach a balance."""
-
-
 def away_rule(table: Table, t: Texts) -> str:
-    """The table's away rule in ``t``'s language."""
-    rule = PRACTICE_AWAY_RULE if table.practice else AWAY_RULE
-    return t.gettext(rule).format(rounds=t.number(table.away_rounds))
+    """The table's away rule in ``t``'s language, said on the lobby and the table.
+
+    Nobody loses chips to a rule they were not told. A practice table's chips never reach a balance,
+    so its rule says less.
+    """
+    rounds = table.away_rounds
+    if table.practice:
+        rule = t.ngettext(
+            "💤 Away (your click, or a turn that runs out): the basic computer plays your seat until you "
+            "click **I'm back**; after {rounds} round away your seat is released.",
+            "💤 Away (your click, or a turn that runs out): the basic computer plays your seat until you "
+            "click **I'm back**; after {rounds} rounds away your seat is released.",
+            rounds,
+        )
+    else:
+        rule = t.ngettext(
+            "💤 Away (your click, or a turn that runs out): the basic computer plays your seat with your own "
+            "chips until you click **I'm back**; after {rounds} round away your seat is released and your "
+            "stack goes back to your balance.",
+            "💤 Away (your click, or a turn that runs out): the basic computer plays your seat with your own "
+            "chips until you click **I'm back**; after {rounds} rounds away your seat is released and your "
+            "stack goes back to your balance.",
+            rounds,
+        )
+    return rule.format(rounds=t.number(rounds))
 
 
 SEED_SHOWN = 60
@@ -408,14 +417,20 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
     if isinstance(notice, WentAway):
         who = seat_name(table, t, notice.player)
         if notice.timed_out:
-            text = t.gettext(
+            text = t.ngettext(
                 "💤 {name} ran out of time and is away: the basic computer plays their seat with their chips "
-                "until they click **I'm back** (after {rounds} rounds away the seat is released)."
+                "until they click **I'm back** (after {rounds} round away the seat is released).",
+                "💤 {name} ran out of time and is away: the basic computer plays their seat with their chips "
+                "until they click **I'm back** (after {rounds} rounds away the seat is released).",
+                notice.rounds,
             )
         else:
-            text = t.gettext(
+            text = t.ngettext(
                 "💤 {name} stepped away: the basic computer plays their seat with their chips "
-                "until they click **I'm back** (after {rounds} rounds away the seat is released)."
+                "until they click **I'm back** (after {rounds} round away the seat is released).",
+                "💤 {name} stepped away: the basic computer plays their seat with their chips "
+                "until they click **I'm back** (after {rounds} rounds away the seat is released).",
+                notice.rounds,
             )
         return text.format(name=who, rounds=t.number(notice.rounds))
     if isinstance(notice, CameBack):

@@ -76,11 +76,19 @@ def now() -> float:
 STALE_NOTE = N_("⚠️ That control was from an earlier turn; nothing was done. Here is your hand now:")
 
 
-AWAY_NOTE = N_(
-    "💤 You're away: the basic computer plays your seat with your chips until you click **I'm back** "
-    "(here or on the table). After {rounds} rounds away your seat is released and your stack goes back "
-    "to your balance."
-)
+def away_note(t: Texts, rounds: int) -> str:
+    """What **Away** answers on the member's private hand: who plays, until when, and what happens after."""
+    return t.ngettext(
+        "💤 You're away: the basic computer plays your seat with your chips until you click **I'm back** "
+        "(here or on the table). After {rounds} round away your seat is released and your stack goes back "
+        "to your balance.",
+        "💤 You're away: the basic computer plays your seat with your chips until you click **I'm back** "
+        "(here or on the table). After {rounds} rounds away your seat is released and your stack goes back "
+        "to your balance.",
+        rounds,
+    ).format(rounds=t.number(rounds))
+
+
 BACK_NOTE = N_("👋 Welcome back: you play your own seat again.")
 NO_COMMITMENT = N_("🔒 No deal is committed at this table yet: the commitment is published before each deal.")
 
@@ -631,7 +639,7 @@ class Controls:
 
         async def reply(outcome: Outcome) -> Shown:
             note = (
-                t.gettext(AWAY_NOTE).format(rounds=t.number(outcome.table.away_rounds))
+                away_note(t, outcome.table.away_rounds)
                 if op == "away"
                 else t.gettext(BACK_NOTE)
             )

@@ -149,7 +149,8 @@ async def test_a_seat_away_for_the_servers_rounds_is_released_with_its_chips(wor
     victim = next(m for m in players if str(m.id) == g.to_act)
     stepped = await victim.click(await my_hand(world, victim), label="Away")
     assert stepped.acknowledged and table.is_away(victim.id)
-    assert "after 1 round away" in channel_text(world) or "1 round" in channel_text(world)
+    told = channel_text(world)
+    assert "after 1 round away the seat is released" in told and "1 rounds" not in told
     for _ in range(400):  # the others play on; the computer plays the away seat
         if not table.is_away(victim.id) or table_in(world) is None:
             break

@@ -1,0 +1,64 @@
+"""The away rule counts its rounds as each language counts: "after 1 round away", not "after 1 rounds"."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import texts
+from bot.i18n.languages import LANGUAGES
+from bot.presentation.table_render import away_rule, notice_line
+from bot.table.model import Table
+from bot.table.notices import WentAway
+from cogs.flipflop.play import away_note
+
+
+def table(rounds: int, practice: bool = False) -> Table:
+    return Table(
+        id="ab12",
+        guild_id=1,
+        channel_id=2,
+        host_id=11,
+        stake=5,
+        buy_in=40,
+        status="playing",
+        seats=[11, 12, 13],
+        names={11: "ann", 12: "ben", 13: "cat"},
+        practice=practice,
+        away_rounds=rounds,
+    )
+
+
+def said(lang: str, rounds: int) -> list[str]:
+    """Every sentence that names the away rounds, for a table that releases a seat after ``rounds``."""
+    t = texts(lang)
+    lines = [away_rule(table(rounds), t), away_rule(table(rounds, practice=True), t), away_note(t, rounds)]
+    for timed_out in (False, True):
+        line = notice_line(table(rounds), WentAway(player=11, timed_out=timed_out, rounds=rounds), t)
+        assert line is not None
+        lines.append(line)
+    return lines
+
+
+def test_english_says_one_round_and_many_rounds() -> None:
+    for line in said("en", 1):
+        assert "1 round away" in line and "rounds" not in line, line
+    for rounds in (2, 10):
+        for line in said("en", rounds):
+            assert f"{rounds} rounds away" in line, line
+
+
+@pytest.mark.parametrize(
+    ("rounds", "word"),
+    [(1, "1 раўнда "), (21, "21 раўнда "), (2, "2 раўндаў"), (5, "5 раўндаў"), (11, "11 раўндаў")],
+)
+def test_belarusian_takes_the_form_its_number_asks_for(rounds: int, word: str) -> None:
+    for line in said("be", rounds):
+        assert word in line, line
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_every_language_names_the_rounds_in_every_away_sentence(lang: str, rounds: int) -> None:
+    t = texts(lang)
+    for line in said(lang, rounds):
+        assert t.number(rounds) in line and "{" not in line, line
