@@ -257,7 +257,8 @@ class HistoryCommands(commands.Cog):
             if found.reveal
             else t.gettext("No seed: dealt before this bot published its shuffles.")
         )
-        players = " ".join(who(m, t) for m in dict.fromkeys(found.members.values()))
+        named = (who(found.named.get(seat, m), t) for seat, m in found.members.items())  # "🤖 Basic 2"
+        players = " ".join(dict.fromkeys(named))
         title = t.gettext("📖 **Round #{id}** — round {number} at table `{table}` {when} · {players}").format(
             id=found.round_id,
             number=t.number(found.number),

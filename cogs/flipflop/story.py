@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 
 from bot.history import RoundSummary, Stats, computer_level
+from bot.history.members import computer_seat
 from bot.history.queries import RoundStory
 from bot.i18n import N_, Texts
 from bot.presentation import event_words
@@ -20,7 +21,7 @@ from bot.presentation.event_words import POT_NAME, Telling
 from bot.presentation.render import plain, plain_cards
 from bot.privacy import PSEUDONYM_FLOOR
 from engine.cards import sort_key
-from engine.events import GameOver, RoundStarted
+from engine.events import POTS, GameOver, RoundStarted
 
 END_WORD = {
     "out": N_("went out"),
@@ -84,11 +85,13 @@ def story_lines(found: RoundStory, t: Texts) -> list[str]:
 
 def history_line(summary: RoundSummary, t: Texts) -> str:
     """One recorded round: id, when, how it ended, who won which pot, who played."""
+    named = {s.seat: who(computer_seat(s.seat, s.member), t) for s in summary.seats}  # as the table did
     pots = []
-    for pot, winners in summary.winners.items():
-        won = " & ".join(who(m, t) for m in winners) if winners else t.gettext("carried")
+    for pot in POTS:
+        winners = [named[s.seat] for s in summary.seats if s.won[pot] is not None]
+        won = " & ".join(winners) if winners else t.gettext("carried")
         pots.append(f"{_pot(pot, t)}: {won}")
-    players = " ".join(who(m, t) for m in dict.fromkeys(summary.members))
+    players = " ".join(dict.fromkeys(named.values()))
     head = t.gettext("`#{id}` {when} · round {number} at table `{table}` · {end} · {pots}").format(
         id=summary.round_id,
         when=f"<t:{int(summary.ended_at)}:R>",

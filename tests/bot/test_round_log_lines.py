@@ -113,3 +113,24 @@ async def test_between_rounds_the_table_says_how_the_round_ended_and_who_won_eac
         await h.advance(table.next_round_at - h.clock() + 1)  # the next deal: the last lines again
         assert g.in_round or table.game is not g
         assert round_ending(table, table.log.lines, EN) == []
+
+
+def test_history_names_each_computer_as_its_table_did() -> None:
+    from bot.history.queries import RoundSummary, SeatLine
+    from cogs.flipflop.story import history_line
+
+    def seat(member: int, seat: str, game: int | None = None) -> SeatLine:
+        won: dict[str, int | None] = {"game": game, "flip": None, "flop": None}
+        return SeatLine(member=member, seat=seat, net=0, won=won, way=None, dropped=False, caught=False)
+
+    summary = RoundSummary(  # two basic computers are one pseudo-member (-2), seats -1 and -2
+        round_id=7,
+        table_id="ab12",
+        number=3,
+        ended_at=0.0,
+        end="out",
+        seats=(seat(11, "11"), seat(-2, "-1", game=30), seat(-2, "-2"), seat(-3, "-3")),
+    )
+    line = history_line(summary, EN)
+    assert "· game pot: 🤖 Basic 1 · flip pot: carried ·" in line, line
+    assert line.endswith("<@11> 🤖 Basic 1 🤖 Basic 2 🤖 Strong 3"), line

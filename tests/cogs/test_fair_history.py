@@ -247,6 +247,10 @@ async def test_a_computer_is_rated_but_kept_off_the_human_board(world: World) ->
         await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=25, hands=hands)
     rated = await world.bot.db.fetchall("SELECT user_id FROM ratings WHERE guild_id = ?", (world.guild.id,))
     assert -2 in {r[0] for r in rated}  # the basic computer's pseudo-member
+    history = (await ann.slash(world.channel, "flipflop history")).response.content
+    assert "🤖 Basic 1" in history and not re.search(r"🤖 Basic(?! 1)", history)  # named as the table did
+    story = (await ann.slash(world.channel, "flipflop round", id=1)).response.content
+    assert "🤖 Basic 1" in story.splitlines()[0], story
     board = await ann.slash(world.channel, "leaderboard", by="rating")
     text = board.response.embeds[0].description
     assert "<@" not in text and "🤖" not in text  # names, never raw mentions, in an embed
