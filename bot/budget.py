@@ -159,10 +159,15 @@ class ChannelBudget:
         stale = [t.since for t in self._waiting if not t.granted.done() and t.rank == 0]
         return max(0.0, self.clock() - min(stale)) if stale else 0.0
 
-    async def take(self, priority: Priority = Priority.MUST, stale_for: float = 0.0) -> bool:
+    async def take(
+        self, priority: Priority = Priority.MUST, stale_for: float = 0.0, since: float | None = None
+    ) -> bool:
         """Wait for a turn to make one call; False: a ping skipped (the budget is under pressure).
 
         ``stale_for``: seconds the call's table has been stale already; the stalest goes first.
+        ``since``, instead: when it became stale, read off this budget's ``clock`` at the time, so
+        two tables asked for a moment apart keep their order (two readings of ``stale_for``, each
+        taken a little later, could swap them).
         """
         if not self.on:
             self.stats.granted[priority.name.lower()] += 1
@@ -171,7 +176,8 @@ class ChannelBudget:
         if priority is Priority.PING and (self._pressed() or not await self._room()):
             self.stats.skipped_pings += 1
             return False
-        since = self.clock() - max(0.0, stale_for)
+        now = self.clock()
+        since = min(now, since) if since is not None else now - max(0.0, stale_for)
         turn = _Turn(int(priority is Priority.PING), since, next(self._seq), loop.create_future())
         heapq.heappush(self._waiting, turn)
         if self._dispatcher is None or self._dispatcher.done():

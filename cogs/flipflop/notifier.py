@@ -308,6 +308,8 @@ class DiscordNotifier:
         """Tables whose message this notifier posted again: (old id, new id) until the runtime saves it."""
         self.failures: dict[str, int] = {}
         """Failed table edits in a row, per table (the backoff grows with them)."""
+        self.moving: dict[str, bool] = {}
+        """Tables being posted anew (a new round): whether an edit was asked for meanwhile (made after)."""
         self._tasks: set[asyncio.Future[None]] = set()
         self.pings = TurnPings(self)
         """A mention when a member's turn starts and no hand of theirs is open (cogs/flipflop/pings.py)."""
@@ -498,6 +500,7 @@ class DiscordNotifier:
         if number > 1 and old is not None:
             record = round_record(table, number - 1, table.log.finished, t)
             stored = None if table.practice else table.last_round_id  # the round that just ended
+            self.moving[table.id] = False  # now: the old message is not edited to show the new round
             self._spawn(self._move_down(table, old, record, stored))
 
     def _spawn(self, work: Awaitable[None]) -> None:
@@ -527,7 +530,12 @@ class DiscordNotifier:
         the stored ``round_id`` the record offers **Watch the replay** (when ``REPLAY_URL`` is set).
         """
         self.below[table.id] = 0
-        if await self._post_again(table, old_id) is None:
+        try:
+            posted = await self._post_again(table, old_id)
+        finally:  # an edit asked for meanwhile is made now (of the new message, or the old if none came)
+            if self.moving.pop(table.id, False):
+                self.refresh_soon(table)
+        if posted is None:
             return
         old = self.channel(table).get_partial_message(old_id)
         key = f"record:{old_id}"
@@ -626,12 +634,8 @@ class DiscordNotifier:
 
     async def post(self, table: Table, text: str, view: discord.ui.View | None = None) -> Sent:
         """One message in the table's channel (the final standings carry **Play again**)."""
-        channel, quiet = self.channel(table), discord.AllowedMentions.none()
-        call = (
-            channel.send(text, allowed_mentions=quiet, view=view)
-            if view
-            else channel.send(text, allowed_mentions=quiet)
-        )
+        shown = view if view is not None else discord.utils.MISSING
+        call = self.channel(table).send(text, allowed_mentions=discord.AllowedMentions.none(), view=shown)
         return await self._call(table.id, "post", call)
 
     def refresh_soon(self, table: Table, delay: float = 0.0, settle: float = 0.0) -> None:
@@ -653,6 +657,9 @@ class DiscordNotifier:
         again, and a channel gone or refusing the bot is news for the runtime.
         """
         table = self.live(table.id) or table
+        if table.id in self.moving:  # the new round's message is on its way: this edit waits for it
+            self.moving[table.id] = True
+            return
         old = self.message_id(table)
         sent = await self.refresh(table)
         if sent.status is Delivery.FAILED:

@@ -68,7 +68,8 @@ class Pending:
     floor: float
     wanted: float
     since: float = -math.inf
-    """When the message was first asked for since its last edit (the stalest channel goes first)."""
+    """When the message was first asked for since its last edit (the stalest channel goes first), on
+    the budget's clock (the pacer's own without a budget)."""
 
     @property
     def at(self) -> float:
@@ -124,7 +125,7 @@ class EditPacer:
         now = self._now()
         floor = now + delay if delay > 0 else -math.inf
         wanted = now + settle if settle > 0 else -math.inf
-        since = now
+        since = self.budget.clock() if self.budget is not None else now
         if key in due:
             floor, wanted = max(floor, due[key].floor), min(wanted, due[key].wanted)
             since = min(since, due[key].since)
@@ -194,7 +195,7 @@ class EditPacer:
         ping = priority_of(ready) is Priority.PING  # a ping's wait counts only for a ping's turn
         waiting = self._due[channel_id].items()
         oldest = min(p.since for k, p in waiting if p.at <= now and (priority_of(k) is Priority.PING) == ping)
-        granted = await self.budget.take(priority_of(ready), now - oldest)
+        granted = await self.budget.take(priority_of(ready), since=oldest)
         if not granted:
             due = self._due.get(channel_id, {})
             if priority_of(ready) is Priority.PING and due.get(ready) is pending:

@@ -4,6 +4,7 @@ commitment is in the table message as it is created."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -100,3 +101,36 @@ async def test_the_last_round_ends_with_its_record_picture_and_replay(world: Wor
     assert [b["label"] for b in link_buttons(final)] == ["Watch the replay"]
     records = [m for m in world.channel.history() if displayed(m).startswith("### 🃏 Flip Flop — round")]
     assert all(picture(m) and link_buttons(m) for m in records), "every round has its picture and replay"
+
+
+async def test_the_old_table_message_is_never_drawn_as_the_next_round(world: World, monkeypatch: Any) -> None:
+    """A new round posts the table anew; an edit asked for while that post is on its way waits for
+    it, so the old message goes from the finished round straight to its record (no flicker, no call)."""
+    table = await open_table(world, world.members[:3], stake=5, buy_in=200)
+    first = table.message_id
+    notifier = world.bot.get_cog("FlipFlop").notifier  # type: ignore[union-attr]
+    posting, release = asyncio.Event(), asyncio.Event()
+    post_again = notifier._post_again
+
+    async def slow_post(table: Any, old_id: int | None) -> int | None:  # Discord slow to answer the post
+        posting.set()
+        await world.env.external_wait(release.wait(), reason="the test holds Discord's answer to the post")
+        return await post_again(table, old_id)
+
+    monkeypatch.setattr(notifier, "_post_again", slow_post)
+    await play_until_round(world, Hands(world), 2)
+    assert posting.is_set() and table.message_id == first
+    notifier.refresh_soon(table)  # another change while the post is on its way
+    await notifier.pacer.flush()
+    assert "round 2" not in displayed(message(world, world.channel.id, first))
+    assert notifier.moving[table.id] is True  # the edit was not made; it is owed
+    release.set()
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if table.message_id != first and table.id not in notifier.moving:
+            break
+    await notifier.pacer.flush()
+    assert table.message_id != first and "— round 2" in displayed(table_message(world))
+    assert displayed(message(world, world.channel.id, first)).startswith("### 🃏 Flip Flop — round 1")
+    edits = [r for r in world.env.backend.http_requests if r.method == "PATCH" and f"/messages/{first}" in r.path]
+    assert edits and not any("round 2" in json.dumps(r.json, ensure_ascii=False) for r in edits)
