@@ -132,5 +132,6 @@ async def test_the_old_table_message_is_never_drawn_as_the_next_round(world: Wor
     await notifier.pacer.flush()
     assert table.message_id != first and "— round 2" in displayed(table_message(world))
     assert displayed(message(world, world.channel.id, first)).startswith("### 🃏 Flip Flop — round 1")
-    edits = [r for r in world.env.backend.http_requests if r.method == "PATCH" and f"/messages/{first}" in r.path]
+    requests = world.env.backend.http_requests
+    edits = [r for r in requests if r.method == "PATCH" and f"/messages/{first}" in r.path]
     assert edits and not any("round 2" in json.dumps(r.json, ensure_ascii=False) for r in edits)
