@@ -1,7 +1,7 @@
 """Print the packages ``pyproject.toml`` asks for, one per line, for ``pip install -r``.
 
-``make test`` installs these first, then compiles the engine on one core while the linters and
-the engine's pure pass run on the other (Makefile). pip has no "dependencies only" install, so
+``make test`` installs these first (and the package from its sources), then compiles the engine
+on one core while the suite and the linters run (Makefile). pip has no "dependencies only" install, so
 this reads them: the build's requirements (setuptools, mypy for mypyc), the package's own
 dependencies and those of each extra named, following ``flipflop-bot[...]`` self-references.
 
