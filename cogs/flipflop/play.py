@@ -346,7 +346,11 @@ class Controls:
             else:
                 await rt.add_computer(tid, user.id, manage, value, interaction_id=heard, reply=reply)
         except REFUSED as e:
-            await answer.refused(e, await self.member_texts(interaction), self.runtime.get(tid))
+            now = self.runtime.get(tid)
+            if op == "addcpu" and now is not None and now.status == "lobby":  # the menu drops the choice
+                shown = lobby_screen(now, await self.server_texts(interaction))
+                await self._answered(tid, answer.edit(**shown.edit()))
+            await answer.refused(e, await self.member_texts(interaction), now)
             await self.warn_if_muted(interaction, tid)
             return
         for then in afterwards:  # once the deal is told: where the lobby went, and why
