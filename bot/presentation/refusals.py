@@ -103,6 +103,7 @@ MESSAGES: dict[str, str] = {
     "tournament_start_invalid": N_("refusal.tournament_start_invalid"),
     "tournament_exists": N_("refusal.tournament_exists"),
     "tournament_gone": N_("refusal.tournament_gone"),
+    "tournament_other_place": N_("refusal.tournament_other_place"),
     "tournament_moved": N_("refusal.tournament_moved"),
     "tournament_no_fee": N_("refusal.tournament_no_fee"),
     "tournament_house_short": N_("refusal.tournament_house_short"),

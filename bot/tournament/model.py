@@ -195,8 +195,24 @@ class Tournament:
 
     # ------------------------------------------------------------ entries
 
+    def check_clicked_at(self, guild_id: int | None, channel_id: int | None, message_id: int | None) -> None:
+        """A button on this tournament's own message: its server, channel and (once saved) message.
+
+        A custom id names its tournament; a button passed on or forged on another message of
+        the bot's, here or in another server, must change nothing (no entry, no fee, no cancel).
+        """
+        here = guild_id == self.guild_id and channel_id == self.channel_id
+        if not here or (self.message_id is not None and message_id not in (None, self.message_id)):
+            raise TournamentError("tournament_other_place")
+
+    def _check_not_over(self) -> None:
+        """A finished or cancelled tournament takes no click: it says so (not "it has started")."""
+        if self.status in ("finished", "cancelled"):
+            raise TournamentError("tournament_gone")
+
     def join(self, entrant: int, name: str, paid_by: int | None = None) -> Entrant:
         """Take an entry (the fee is the store's business); refuse twice, full or after the start."""
+        self._check_not_over()
         if self.status != "open":
             raise TournamentError("tournament_join_after_start")
         if entrant in self.entrants:
@@ -211,6 +227,7 @@ class Tournament:
 
     def leave(self, entrant: int) -> Entrant:
         """Withdraw an entry before the start (the fee goes back)."""
+        self._check_not_over()
         if self.status != "open":
             raise TournamentError("tournament_leave_after_start")
         if entrant not in self.entrants:

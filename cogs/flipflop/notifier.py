@@ -728,7 +728,8 @@ class DiscordNotifier:
         activity = self.bot.live is not None and self.bot.live.activity is not None
         lines = log_lines(table, table.log.lines, t)
         screen = current_screen(table, t, last_move_line(table, t), lines, activity)
-        return Screen(**fitted(screen.edit()))  # within Discord's limits, however long the log
+        fields = fitted(screen.edit())  # within Discord's limits, however long the log
+        return Screen(**{k: v for k, v in fields.items() if k != "allowed_mentions"})
 
     async def _update_open_hands(self, table: Table) -> None:
         """Edit each open hand whose moment changed: a new deal, the turn coming or going, the end.

@@ -77,8 +77,12 @@ class Screen:
         return list(self.attachments or ())
 
     def send(self) -> dict[str, Any]:
-        """Keyword arguments for ``send``/``send_message``."""
-        out: dict[str, Any] = {}
+        """Keyword arguments for ``send``/``send_message``.
+
+        A screen never pings: the names in it are members' own (a nickname may read ``<@id>``);
+        a turn's ping is a message of its own (``cogs/flipflop/pings.py``).
+        """
+        out: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
         if self.embed is not None:
             out["embed"] = self.embed
         if self.content is not None:
@@ -92,6 +96,7 @@ class Screen:
     def edit(self) -> dict[str, Any]:
         """Keyword arguments for ``edit``/``edit_message`` (clearing what the screen lacks)."""
         out: dict[str, Any] = {"embed": self.embed, "content": self.content, "view": self.view}
+        out["allowed_mentions"] = discord.AllowedMentions.none()  # as ``send``: an edit marks none either
         if self.attachments is not None:
             out["attachments"] = self._files()
         return out

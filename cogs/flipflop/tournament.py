@@ -106,7 +106,8 @@ class TournamentCommands(TournamentPlay):
             await send_ephemeral(interaction, self._refusal(e, t))
             return
         server = await self.bot.languages.server_texts(interaction.guild.id)
-        await interaction.response.send_message(view=tournament_view(tour, server))
+        quiet = discord.AllowedMentions.none()  # the entrants' names are their own (a nickname: "<@id>")
+        await interaction.response.send_message(view=tournament_view(tour, server), allowed_mentions=quiet)
         message = await interaction.original_response()
         try:
             await self.tournaments.update(tid, lambda tr: setattr(tr, "message_id", message.id))
@@ -127,6 +128,9 @@ class TournamentCommands(TournamentPlay):
         manages = bool(interaction.permissions and interaction.permissions.manage_guild)
         store = self.tournaments
         try:
+            if (here := await store.load(tid)) is not None:  # a button passed on or forged elsewhere?
+                message = interaction.message.id if interaction.message is not None else None
+                here.check_clicked_at(interaction.guild_id, interaction.channel_id, message)
             if op == "join":
                 if (wait := newcomer_wait(self.bot, interaction)) is not None:
                     raise wait  # an entry fee is chips: a new account or member waits, as at a table
@@ -150,7 +154,8 @@ class TournamentCommands(TournamentPlay):
             await send_ephemeral(interaction, self._refusal(e, t))
             return
         server = await self.bot.languages.server_texts(tour.guild_id)
-        await interaction.response.edit_message(view=tournament_view(tour, server))
+        quiet = discord.AllowedMentions.none()
+        await interaction.response.edit_message(view=tournament_view(tour, server), allowed_mentions=quiet)
         if tour.status == "running":
             await self.deal_tournament(tour)
 

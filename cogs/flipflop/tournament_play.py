@@ -118,7 +118,9 @@ class TournamentPlay(commands.Cog):
         t = await self.bot.languages.server_texts(tour.guild_id)
         channel = self.bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
         try:
-            await channel.get_partial_message(tour.message_id).edit(view=tournament_view(tour, t))
+            quiet = discord.AllowedMentions.none()  # the entrants' names are their own
+            shown = tournament_view(tour, t)
+            await channel.get_partial_message(tour.message_id).edit(view=shown, allowed_mentions=quiet)
         except discord.HTTPException as e:
             log.warning("Tournament %s: could not edit its message (%s %s)", tour.id, e.status, e.code)
 

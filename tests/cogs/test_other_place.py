@@ -105,3 +105,22 @@ def _custom_ids(message: Any) -> list[str]:
     from tests.cogs.helpers import walk
 
     return [str(c["custom_id"]) for c in walk(message) if c.get("custom_id")]
+
+
+async def test_a_nickname_that_reads_like_a_mention_pings_nobody_from_a_table(world: World) -> None:
+    """Names on a lobby and a table are the members' own: "<@id>" as a nickname shows, and pings nobody."""
+    from tests.cogs.helpers import displayed
+
+    ann = world.members[0]
+    eve = world.guild.add_member(world.env.create_user("eve2"), nick=f"<@{ann.id}>")
+    opened = await eve.slash(world.channel, "flipflop start")
+    lobby = opened.response.message
+    await ann.click(lobby, label="Join")
+    stored = world.env.backend.get_message(world.channel.id, lobby.id)
+    assert f"<@{ann.id}>" in displayed(message_now(world, lobby.id)) and not stored.ping_user_ids
+
+
+def message_now(world: World, message_id: int) -> Any:
+    from tests.cogs.helpers import message
+
+    return message(world, world.channel.id, message_id)

@@ -6,10 +6,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 import simcord
 
 from bot.audit import audit_guild
+from bot.i18n import texts
 from bot.ledger import HOUSE_ID
 from bot.tournament.model import Tournament
 from cogs.flipflop.tournament_play import TournamentPlay
@@ -336,3 +338,63 @@ async def test_the_season_leaderboard_and_ratings_count_tournaments(world: World
     assert "1 played" in fields["Tournaments this season"]
     results = await world.bot.db.fetchall("SELECT COUNT(*) FROM tournament_results")
     assert results == [(2,)]
+
+
+async def test_tournament_buttons_from_elsewhere_change_nothing(world: World) -> None:
+    """A custom id names its tournament: a button passed on or forged in another server or channel (or on
+    another message of the bot) is refused privately; no entry, no fee, no cancel, no second message."""
+    from cogs.flipflop.tournament_view import TournamentButton
+    from tests.cogs.test_other_place import posted_in
+
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, computers=False)
+    await ann.click(lobby, label="Join")
+    tour = await tournament_now(world)
+    other = world.env.create_guild(name="Elsewhere")
+    there = other.create_text_channel("cards")
+    managers = other.create_role("managers", permissions=discord.Permissions(manage_guild=True))
+    mallory = other.add_member(world.env.create_user("mallory"), roles=[managers])
+    side = world.guild.create_text_channel("side")
+    elsewhere = "That button belongs to a tournament in another channel or server; nothing was done."
+    for where, who, op in [(there, mallory, "cancel"), (there, mallory, "join"), (side, ann, "cancel")]:
+        forged = await posted_in(world, where, TournamentButton(tour.id, op, op.title()))
+        refused = await who.click(forged, label=op.title())
+        assert refused.ephemeral and refused.response.content == elsewhere
+    again = await posted_in(world, world.channel, TournamentButton(tour.id, "join", "Join"))
+    copied = await ben.click(again, label="Join")  # the bot's own message, but not the tournament's
+    assert copied.ephemeral and copied.response.content == elsewhere
+    now = await tournament_now(world)
+    assert now.status == "open" and list(now.entrants) == [ann.id]
+    assert await balance(world, ben) == 1000
+    rows = await world.bot.db.fetchone("SELECT COUNT(*) FROM ledger WHERE guild_id = ?", (other.id,))
+    assert rows is not None and rows[0] == 0  # no account opened over there
+    await clean(world)
+
+
+async def test_a_cancelled_tournament_says_so_to_a_late_click(world: World) -> None:
+    """A click that reaches a cancelled tournament (a client still showing its buttons) reads why."""
+    from bot.presentation.refusals import explain
+    from bot.tournament.model import TournamentError
+
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, computers=False)
+    await ann.click(lobby, label="Join")
+    await ann.click(lobby, label="Cancel")
+    tid = (await tournament_now(world)).id
+    store = world.bot.get_cog("FlipFlop").tournaments  # type: ignore[union-attr]
+    for late in (store.join(tid, ben.id, "ben"), store.leave(tid, ann.id)):
+        with pytest.raises(TournamentError) as refused:
+            await late
+        assert explain(refused.value, texts("en")) == "This tournament is over or was cancelled."
+    assert await balance(world, ann) == 1000 and await balance(world, ben) == 1000
+    await clean(world)
+
+
+async def test_a_nickname_that_reads_like_a_mention_pings_nobody(world: World) -> None:
+    ann = world.members[0]
+    ben = world.guild.add_member(world.env.create_user("ben2"), nick=f"<@{ann.id}> **b**")
+    lobby = await opened(world, ben, fee=10, seats=6, computers=False)
+    await ben.click(lobby, label="Join")
+    message = await shown(world)
+    stored = world.env.backend.get_message(world.channel.id, message.id)
+    assert f"<@{ann.id}>" in displayed(message) and not stored.ping_user_ids
