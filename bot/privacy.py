@@ -211,12 +211,20 @@ async def anything_stored(db: Store, user_id: int) -> bool:
 
 
 async def open_tables_holding(tx: Store | Tx, user_id: int) -> list[tuple[int, int]]:
-    """(server, channel) of every open table whose saved state mentions the member."""
+    """(server, channel) of every open table, and every tournament not over, that names the member.
+
+    A tournament entry counts: it is a seat to come, its fee held and its prize not yet paid.
+    """
+    like = (f"%{user_id}%",)
     rows = await tx.fetchall(
-        "SELECT guild_id, channel_id, state FROM tables WHERE status != 'closed' AND state LIKE ?",
-        (f"%{user_id}%",),
+        "SELECT guild_id, channel_id, state FROM tables WHERE status != 'closed' AND state LIKE ?", like
     )
-    return [(int(g), int(c)) for g, c, state in rows if mentions(state, user_id)]
+    rows += await tx.fetchall(
+        "SELECT guild_id, channel_id, state FROM tournaments WHERE status IN ('open', 'running') "
+        "AND state LIKE ?",
+        like,
+    )
+    return list(dict.fromkeys((int(g), int(c)) for g, c, state in rows if mentions(state, user_id)))
 
 
 async def _rows_about(tx: Tx, user_id: int) -> dict[str, list[dict[str, Any]]]:

@@ -14,6 +14,7 @@ from bot.i18n.mentions import member
 from bot.presentation.computer_names import computer_name
 from bot.presentation.table_layout import Page, fit_page
 from bot.presentation.table_render import BETWEEN, GREEN, OVER, PLAYING
+from bot.privacy import PSEUDONYM_FLOOR
 from bot.tournament.model import STARTING_STACK, Tournament
 from bot.tournament.payouts import PAYOUTS, place_prizes
 
@@ -37,7 +38,12 @@ SHOWN_OUT = 12
 
 
 def entrant_name(tour: Tournament, entrant: int, t: Texts) -> str:
-    """A member's name as they joined, or the computer's (the house's players are ``🤖 Basic n``)."""
+    """A member's name as they joined, or the computer's (the house's players are ``🤖 Basic n``).
+
+    A member who asked to be forgotten after it ended is a pseudonym (``bot.privacy``): no name.
+    """
+    if entrant <= PSEUDONYM_FLOOR:
+        return f"👤 {str(entrant)[-4:]}"
     if entrant < 0:
         return computer_name("basic", -entrant, t)
     return tour.names.get(entrant) or member(entrant)

@@ -50,3 +50,13 @@ def test_standings_show_table_stack_and_place() -> None:
     assert f"1\\. **{'Ŵ' * 32 if leader > 0 else ''}" in text or "1\\. **🤖 Basic" in text
     assert f"table {tour.table_of(leader)} · stack {tour.entrants[leader].stack:,}" in text
     assert "Level 4: stake **50**" in text
+
+
+def test_a_forgotten_member_is_no_computer_and_no_name() -> None:
+    from bot.presentation.tournament_page import entrant_name
+    from bot.privacy import PSEUDONYM_FLOOR
+
+    tour = played("finished")
+    pseudonym = PSEUDONYM_FLOOR - 123456  # what /flipflop privacy forget leaves in a finished tournament
+    assert entrant_name(tour, pseudonym, texts("en")) == f"👤 {str(pseudonym)[-4:]}"
+    assert entrant_name(tour, -3, texts("en")) == "🤖 Basic 3"

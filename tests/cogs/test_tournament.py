@@ -398,3 +398,18 @@ async def test_a_nickname_that_reads_like_a_mention_pings_nobody(world: World) -
     message = await shown(world)
     stored = world.env.backend.get_message(world.channel.id, message.id)
     assert f"<@{ann.id}>" in displayed(message) and not stored.ping_user_ids
+
+
+async def test_forget_waits_while_the_member_is_entered_in_a_tournament(world: World) -> None:
+    """An entry is a seat to come: forgetting the member now would seat a pseudonym, fee and prize with it."""
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ben, fee=100, seats=6, computers=False)
+    await ann.click(lobby, label="Join")
+    asked = await ann.slash(world.channel, "flipflop privacy forget")
+    said = asked.response.content
+    assert asked.ephemeral and "still part of the table in" in said and f"<#{world.channel.id}>" in said
+    assert "nothing was changed" in said and (await tournament_now(world)).entrants.keys() == {ann.id}
+    await ben.click(lobby, label="Cancel")  # over: the fee went back, and the member may go
+    again = await ann.slash(world.channel, "flipflop privacy forget")
+    assert again.ephemeral and "still part" not in again.response.content
+    await clean(world)
