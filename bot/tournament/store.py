@@ -190,22 +190,26 @@ class TournamentStore:
 
         async def begin(t: Tournament, tx: Tx) -> None:
             if t.settings.computers:
-                number = 0
-                while not t.full:
-                    number += 1
+                fee, empty = t.settings.fee, t.settings.seats - len(t.entrants)
+                for number in range(1, empty + 1):
                     t.join(-number, "", paid_by=HOUSE_ID)
-                    await self._house_fee(tx, t)
+                    await self._house_fee(tx, t, spent=(number - 1) * fee, needed=empty * fee)
             order = list(t.entrants)
             rng.shuffle(order)
             t.start(order)
 
         return await self.change(tournament_id, begin)
 
-    async def _house_fee(self, tx: Tx, t: Tournament) -> None:
+    async def _house_fee(self, tx: Tx, t: Tournament, spent: int, needed: int) -> None:
+        """One computer player's fee from the house.
+
+        Short, the refusal names the house's balance before this start (``spent`` of it already
+        debited here) and all the computers' fees (``needed``).
+        """
         try:
             await self.ledger.debit(tx, t.guild_id, HOUSE_ID, t.settings.fee, "tournament_fee", t.id)
-        except InsufficientChips as e:
-            raise TournamentError("tournament_house_short", fee=e.needed, balance=e.balance) from None
+        except InsufficientChips as e:  # the transaction rolls back: the house keeps every chip
+            raise TournamentError("tournament_house_short", fee=needed, balance=e.balance + spent) from None
 
     async def update(self, tournament_id: str, step: Callable[[Tournament], object]) -> Tournament:
         """Apply a step that moves no server chips (a round's stacks, a rebalance, a stop)."""

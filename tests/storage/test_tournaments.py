@@ -177,3 +177,20 @@ async def test_a_restart_between_the_rebalance_and_the_next_deal_reads_the_new_t
     assert sorted(seated) == sorted(back.alive()) and len(seated) == len(set(seated)) == 8
     assert back.tables == after.tables and back.last_moves == after.last_moves
     assert not any(back.played.values()) and back.chips() == 11 * 1000
+
+
+async def test_a_house_short_of_the_computers_fees_says_its_balance_and_the_fees_and_pays_none(
+    tours: TournamentStore,
+) -> None:
+    settings = TournamentSettings(fee=300, seats=6, computers=True, payout="50_30_20")
+    await tours.open(Tournament("T1", G, CH, 1, settings))
+    await tours.join("T1", 1, "ann")
+    house = await tours.ledger.balance(G, HOUSE_ID)  # the house float: 1,000, short of 5 × 300
+    with pytest.raises(TournamentError) as short:
+        await tours.start("T1", random.Random(1))
+    assert short.value.code == "tournament_house_short"
+    assert short.value.params == {"fee": 1500, "balance": house}
+    assert await tours.ledger.balance(G, HOUSE_ID) == house
+    t = await tours.load("T1")
+    assert t is not None and t.status == "open" and list(t.entrants) == [1]
+    await clean(tours)
