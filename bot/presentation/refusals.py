@@ -104,6 +104,7 @@ MESSAGES: dict[str, str] = {
     "tournament_exists": N_("refusal.tournament_exists"),
     "tournament_gone": N_("refusal.tournament_gone"),
     "tournament_other_place": N_("refusal.tournament_other_place"),
+    "tournament_needs_threads": N_("refusal.tournament_needs_threads"),
     "tournament_moved": N_("refusal.tournament_moved"),
     "tournament_no_fee": N_("refusal.tournament_no_fee"),
     "tournament_house_short": N_("refusal.tournament_house_short"),

@@ -94,6 +94,15 @@ class Entrant:
     """The round they went out in (None while still in)."""
 
 
+def check_place(threads: bool) -> None:
+    """A tournament plays each table in a thread of its own: refused where the bot can not open them.
+
+    ``threads``: a text channel where the bot may create public threads and send messages in them.
+    """
+    if not threads:
+        raise TournamentError("tournament_needs_threads")
+
+
 @dataclass
 class Tournament:
     """One sit-and-go in one channel: open for entries, running, then finished or cancelled."""

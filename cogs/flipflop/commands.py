@@ -200,6 +200,8 @@ class FlipFlop(
         table = self.runtime.in_channel(payload.channel_id)
         if table is not None:
             self.notifier.message_deleted(table, payload.message_id)
+        if payload.guild_id is not None:  # a tournament's message is posted again too
+            await self.tournament_message_gone(payload.guild_id, payload.channel_id, payload.message_id)
 
     @commands.Cog.listener()
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
@@ -223,6 +225,7 @@ class FlipFlop(
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.runtime.channel_gone(channel.id)
+        await self.tournament_place_gone(channel.guild.id, channel.id)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

@@ -29,6 +29,7 @@ from bot.tournament.model import (
     Tournament,
     TournamentError,
     TournamentSettings,
+    check_place,
 )
 from cogs.flipflop.controls import OUR_SIDE
 from cogs.flipflop.tournament_play import TournamentPlay
@@ -100,7 +101,10 @@ class TournamentCommands(TournamentPlay):
         )
         tid = f"{self.bot.rng.getrandbits(48):012x}"
         tour = Tournament(tid, interaction.guild.id, interaction.channel.id, interaction.user.id, settings)
+        perms = interaction.app_permissions
+        threads = perms.create_public_threads and perms.send_messages_in_threads
         try:
+            check_place(isinstance(interaction.channel, discord.TextChannel) and threads)
             tour = await self.tournaments.open(tour)
         except (TournamentError, StoreError) as e:
             await send_ephemeral(interaction, self._refusal(e, t))

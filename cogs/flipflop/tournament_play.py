@@ -132,8 +132,9 @@ class TournamentPlay(commands.Cog):
             if tour.played.get(n) or any(t.tournament == ref for t in self.runtime.tables.values()):
                 continue
             thread = await self._thread(tour, n)
-            if thread is None:
-                continue
+            if thread is None:  # no thread to play in (the permission taken, the channel gone)
+                await self.stop_tournament(tour, "a table's thread could not be opened")
+                return
             seats = [(e, tour.entrants[e].stack, tour.names.get(e, ""), -e if e < 0 else 0) for e in players]
             carried = {POTS[k]: v for k, v in tour.pots.get(n, {}).items() if k in POTS}
             away = [e for e in players if e > 0 and tour.entrants[e].away]
@@ -170,6 +171,50 @@ class TournamentPlay(commands.Cog):
         await self.tournaments.update(tour.id, lambda t: t.threads.__setitem__(n, thread.id))
         return thread.id
 
+    async def stop_tournament(self, tour: Tournament, why: str) -> None:
+        """It can not go on here: stopped, its tables closed, its message edited to say so.
+
+        The prizes go by the stacks: equal before a round is played, so the pool is shared evenly.
+        """
+        log.warning("Tournament %s stopped: %s", tour.id, why)
+        try:
+            tour = await self.tournaments.update(tour.id, Tournament.stop)
+        except (TournamentError, StoreError):
+            log.exception("Tournament %s: could not be stopped", tour.id)
+            return
+        await self.close_tournament_tables(tour, tour.host_id)
+        await self.show_tournament(tour)
+
+    async def tournament_place_gone(self, guild_id: int, channel_id: int) -> None:
+        """The tournament's channel was deleted: nothing is left waiting on a channel that is no more.
+
+        An open tournament is cancelled (every fee back), a running one stopped (prizes by the stacks).
+        """
+        tour = await self.tournaments.in_channel(guild_id, channel_id)
+        if tour is None:
+            return
+        if tour.status == "running":
+            await self.stop_tournament(tour, "its channel was deleted")
+            return
+        try:
+            await self.tournaments.cancel(tour.id)
+        except (TournamentError, StoreError):
+            log.exception("Tournament %s: could not be cancelled with its channel", tour.id)
+
+    async def tournament_message_gone(self, guild_id: int, channel_id: int, message_id: int) -> None:
+        """A moderator deleted the tournament's message: it is posted again (its buttons with it)."""
+        tour = await self.tournaments.in_channel(guild_id, channel_id)
+        if tour is None or tour.message_id != message_id:
+            return
+        t = await self.bot.languages.server_texts(guild_id)
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        try:
+            quiet = discord.AllowedMentions.none()
+            posted = await channel.send(view=tournament_view(tour, t), allowed_mentions=quiet)
+            await self.tournaments.update(tour.id, lambda tr: setattr(tr, "message_id", posted.id))
+        except (discord.HTTPException, TournamentError, StoreError) as e:
+            log.warning("Tournament %s: its message could not be posted again (%s)", tour.id, e)
+
     async def close_tournament_tables(self, tour: Tournament, actor: int) -> None:
         """A stopped tournament's tables close now (their round is given up; the prizes are paid)."""
         for table in [
@@ -193,10 +238,14 @@ class TournamentPlay(commands.Cog):
         if tour is None or tour.status != "open":
             return  # started when full, or cancelled
         try:
-            tour = await self.tournaments.start(tid, self.bot.rng)
-        except TournamentError as e:  # too few without computers, or the house short: the fees go back
-            log.info("Tournament %s did not start at its time (%s); cancelled", tid, e.code)
-            tour = await self.tournaments.cancel(tid)
+            try:
+                tour = await self.tournaments.start(tid, self.bot.rng)
+            except TournamentError as e:  # too few without computers, or the house short: the fees go back
+                log.info("Tournament %s did not start at its time (%s); cancelled", tid, e.code)
+                tour = await self.tournaments.cancel(tid)
+        except (TournamentError, StoreError):  # a database fault: the next restart starts it (its time past)
+            log.exception("Tournament %s: could not start at its time", tid)
+            return
         await self.show_tournament(tour)
         if tour.status == "running":
             await self.deal_tournament(tour)

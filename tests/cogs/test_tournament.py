@@ -15,7 +15,7 @@ from bot.i18n import texts
 from bot.ledger import HOUSE_ID
 from bot.tournament.model import Tournament
 from cogs.flipflop.tournament_play import TournamentPlay
-from tests.cogs.helpers import buttons, displayed, message
+from tests.cogs.helpers import buttons, displayed, message, runtime
 from tests.cogs.test_restart import restart, settle_within
 from tests.conftest import World
 
@@ -412,4 +412,79 @@ async def test_forget_waits_while_the_member_is_entered_in_a_tournament(world: W
     await ben.click(lobby, label="Cancel")  # over: the fee went back, and the member may go
     again = await ann.slash(world.channel, "flipflop privacy forget")
     assert again.ephemeral and "still part" not in again.response.content
+    await clean(world)
+
+
+NEEDS_THREADS = (
+    "A tournament plays each table in a thread of its own: open it in a text channel where I can create "
+    "public threads (**Create Public Threads**) and send messages in them (**Send Messages in Threads**)."
+)
+
+
+def deny_threads(world: World) -> None:
+    from simcord.backend.models.channel import Overwrite
+    from simcord.enums import OverwriteType
+
+    channel = world.env.backend.get_channel(world.channel.id)
+    assert world.bot.user is not None
+    deny = discord.Permissions(create_public_threads=True).value
+    channel.overwrites.append(Overwrite(world.bot.user.id, OverwriteType.MEMBER, deny=deny))
+    world.env.backend.announce_channel_update(channel.id)
+
+
+async def test_a_tournament_is_refused_where_its_tables_can_not_have_threads(world: World) -> None:
+    ann = world.members[0]
+    forum = world.guild.create_forum_channel("cards")
+    voice = world.guild.create_voice_channel("talk")
+    await ann.slash(forum, "flipflop start")
+    (post,) = forum.threads
+    for place in (post, voice):
+        refused = await ann.slash(place, "flipflop tournament", fee=100)
+        assert refused.ephemeral and refused.response.content == NEEDS_THREADS
+    deny_threads(world)
+    refused = await ann.slash(world.channel, "flipflop tournament", fee=100)
+    assert refused.ephemeral and refused.response.content == NEEDS_THREADS
+    assert await world.bot.db.fetchone("SELECT COUNT(*) FROM tournaments") == (0,)
+    await clean(world)
+
+
+async def test_tables_that_can_not_have_threads_stop_it_and_share_the_pool(world: World) -> None:
+    """The permission taken after the opening: at the start no table can be dealt, so it stops at once,
+    every stack equal: the pool goes back evenly (nobody's fee is kept waiting)."""
+    members = world.members[:2]
+    lobby = await opened(world, members[0], fee=100, seats=6)
+    for m in members:
+        await m.click(lobby, label="Join")
+    deny_threads(world)
+    await members[0].click(lobby, label="Start")
+    tour = await tournament_now(world)
+    assert tour.status == "finished" and tour.stopped and runtime(world).tables == {}
+    assert [await balance(world, m) for m in members] == [1000, 1000]
+    assert "Stop" not in buttons(await shown(world))
+    await clean(world)
+
+
+async def test_a_deleted_tournament_message_is_posted_again_with_its_buttons(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, computers=False)
+    await ann.click(lobby, label="Join")
+    world.env.backend.delete_message(world.channel.id, lobby.id)  # a moderator's delete
+    await world.env.settle()
+    again = await shown(world)
+    assert again.id != lobby.id and "Entered (1/6)" in displayed(again)
+    joined = await ben.click(again, label="Join")
+    assert not joined.ephemeral and await balance(world, ben) == 900
+    await clean(world)
+
+
+async def test_a_deleted_channel_cancels_an_open_tournament_and_gives_every_fee_back(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, computers=False)
+    for m in (ann, ben):
+        await m.click(lobby, label="Join")
+    world.env.backend.delete_channel(world.channel.id)  # the gateway says CHANNEL_DELETE
+    await world.env.settle()
+    row = await world.bot.db.fetchone("SELECT status FROM tournaments")
+    assert row == ("cancelled",)
+    assert [await balance(world, m) for m in (ann, ben)] == [1000, 1000]
     await clean(world)
