@@ -410,6 +410,12 @@ class Ledger:
         The claim is one conditional ``UPDATE``, so two claims at once pay once.
         """
         async with self.db.transaction() as tx:
+            srow = await tx.fetchone(
+                "SELECT daily_amount FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
+            amount = int(srow[0]) if srow else GuildSettings().daily_amount
+            if amount == 0:  # the server switched daily chips off: no claim, no account opened
+                raise LedgerError("daily_off")
             await self.open_account(tx, guild_id, user_id)
             claimed = await tx.execute(
                 "UPDATE accounts SET last_daily = ? WHERE guild_id = ? AND user_id = ?"
@@ -422,10 +428,6 @@ class Ledger:
                 )
                 assert row is not None
                 raise DailyNotReady(float(row[0]) + DAILY_SECONDS)
-            srow = await tx.fetchone(
-                "SELECT daily_amount FROM guild_settings WHERE guild_id = ?", (guild_id,)
-            )
-            amount = int(srow[0]) if srow else GuildSettings().daily_amount
             balance = await self.credit(tx, guild_id, user_id, amount, "daily")
             return amount, balance
 

@@ -151,6 +151,11 @@ class Economy(commands.Cog):
                 ephemeral=True,
             )
             return
+        except LedgerError as e:  # daily chips switched off here (daily_amount 0)
+            t = await self.bot.languages.reader(interaction)
+            text = t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t))
+            await interaction.response.send_message(text, ephemeral=True)
+            return
         public = await self.bot.languages.public(interaction)
         await interaction.response.send_message(
             public.gettext("🪙 {member} claimed **{chips}** — balance now {balance}.").format(

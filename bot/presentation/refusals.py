@@ -79,6 +79,7 @@ MESSAGES: dict[str, str] = {
     "negative_debit": N_("refusal.negative_debit"),
     "insufficient_chips": N_("refusal.insufficient_chips"),
     "daily_not_ready": N_("refusal.daily_not_ready"),
+    "daily_off": N_("refusal.daily_off"),
     "note_empty": N_("refusal.note_empty"),
     "note_too_long": N_("refusal.note_too_long"),
     # a server's settings (R2.1)

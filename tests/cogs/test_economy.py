@@ -31,6 +31,22 @@ async def test_daily_once_per_day(world: World) -> None:
     assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1400
 
 
+async def test_daily_chips_switched_off_are_refused_privately_and_open_no_account(world: World) -> None:
+    ann = world.members[0]
+    await world.admin.slash(world.channel, "flipflop config", daily_amount=0)
+    off = await ann.slash(world.channel, "daily")
+    assert off.ephemeral and off.response.content == (
+        "Daily chips are switched off on this server. Nothing was changed."
+    )
+    row = await world.bot.db.fetchone(
+        "SELECT COUNT(*) FROM accounts WHERE guild_id = ? AND user_id = ?", (world.guild.id, ann.id)
+    )
+    assert row == (0,)  # no account opened, no claim recorded
+    await world.admin.slash(world.channel, "flipflop config", daily_amount=50)
+    on = await ann.slash(world.channel, "daily")  # switched on again: the claim is there at once
+    assert not on.ephemeral and "50 chips" in on.response.content
+
+
 async def test_balance_of_another_member_and_of_a_bot(world: World) -> None:
     ann, ben = world.members[:2]
     await world.bot.ledger.grant(world.guild.id, ben.id, 500, world.admin.id)
