@@ -52,6 +52,7 @@ STATUS = {
     "lobby": N_("waiting for players"),
     "playing": N_("in play"),
     "practice": N_("practice"),
+    "tournament": N_("tournament table"),
 }
 MORE_TABLES = N_("… and {count} more.")
 NO_SUCH_TABLE = N_(
@@ -61,8 +62,13 @@ CLOSE_ASK = N_(
     "Close table `{id}` in {channel}? The game ends now and every stack and pot goes back to the players"
     " ({chips} in all). The ledger records that you closed it."
 )
+CLOSE_TOURNAMENT_ASK = N_(
+    "Close tournament table `{id}` in {channel}? Its round is given up: the stacks go back to the"
+    " tournament, and its players play on in the next round. The ledger records that you closed it."
+)
 CLOSE_YES = N_("Close the table")
 CLOSED = N_("Table `{id}` is closed; {chips} went back to the players.")
+CLOSED_TOURNAMENT = N_("Tournament table `{id}` is closed; its stacks went back to the tournament.")
 ALREADY_ENDED = N_("Table `{id}` has already ended; there was nothing to close.")
 KEPT = N_("Nothing was changed.")
 FAILED = N_("Something went wrong on our side; nothing was changed. Please try again.")
@@ -256,7 +262,7 @@ class AdminCommands(commands.Cog):
         return float(row[0]) if row and row[0] is not None else None
 
     def _line(self, table: Table, opened: float | None, t: Texts) -> str:
-        status = "practice" if table.practice else table.status
+        status = "practice" if table.practice else "tournament" if table.tournament else table.status
         return t.gettext(TABLE_LINE).format(
             id=table.id,
             channel=f"<#{table.channel_id}>",
@@ -323,9 +329,12 @@ class AdminCommands(commands.Cog):
                 return t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t))
             except TableError:
                 return t.gettext(ALREADY_ENDED).format(id=found.id)
+            if found.tournament:
+                return t.gettext(CLOSED_TOURNAMENT).format(id=found.id)
             return t.gettext(CLOSED).format(id=found.id, chips=t.chips(chips))
 
-        question = t.gettext(CLOSE_ASK).format(
+        ask = CLOSE_TOURNAMENT_ASK if found.tournament else CLOSE_ASK
+        question = t.gettext(ask).format(
             id=found.id, channel=f"<#{found.channel_id}>", chips=t.chips(found.chips())
         )
         view = Confirm(

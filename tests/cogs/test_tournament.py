@@ -488,3 +488,25 @@ async def test_a_deleted_channel_cancels_an_open_tournament_and_gives_every_fee_
     assert row == ("cancelled",)
     assert [await balance(world, m) for m in (ann, ben)] == [1000, 1000]
     await clean(world)
+
+
+async def test_an_admin_sees_and_closes_a_tournament_table_as_one(world: World) -> None:
+    """``/flipflop admin tables`` marks a tournament's table; closing it says where its stacks went."""
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6)
+    for m in (ann, ben):
+        await m.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    tour = await tournament_now(world)
+    table = next(iter(runtime(world).tables.values()))
+    listed = (await world.admin.slash(world.channel, "flipflop admin tables")).response.content
+    assert f"`{table.id}`" in listed and "· tournament table ·" in listed
+    asked = (await world.admin.slash(world.channel, "flipflop admin close", table=table.id)).response
+    assert asked.content.startswith(f"Close tournament table `{table.id}`")
+    assert "the stacks go back to the tournament" in asked.content
+    closed = await world.admin.click(asked.message, custom_id=buttons(asked)["Close the table"])
+    assert closed.response.content == (
+        f"Tournament table `{table.id}` is closed; its stacks went back to the tournament."
+    )
+    assert (await tournament_now(world)).id == tour.id
+    await clean(world)
