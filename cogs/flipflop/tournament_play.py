@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot.runtime import NOTHING_SHOWN, Outcome, Shown, TableRuntime
 from bot.storage import StoreError
-from bot.table.model import Table
+from bot.table.model import Table, TableError
 from bot.tournament.model import Tournament, TournamentError
 from bot.tournament.store import TournamentStore
 from cogs.flipflop.tournament_view import tournament_view
@@ -142,13 +142,19 @@ class TournamentPlay(commands.Cog):
             async def post(outcome: Outcome) -> Shown:
                 posted = await self.notifier.post_table(outcome.table)
                 if posted is not None:
-                    await self.runtime.placed(outcome.table.id, posted)
+                    try:
+                        await self.runtime.placed(outcome.table.id, posted)
+                    except TableError:  # its one round is over already (a dealt 49 or 50): closed, recorded
+                        log.info("Table %s ended before its message was saved", outcome.table.id)
                 return NOTHING_SHOWN  # the deal is told on the command's way out
 
             turn = settings.turn_seconds
-            await self.runtime.open_tournament_table(
-                ref, tour.guild_id, thread, seats, tour.stake, carried, turn, away, reply=post
-            )
+            try:
+                await self.runtime.open_tournament_table(
+                    ref, tour.guild_id, thread, seats, tour.stake, carried, turn, away, reply=post
+                )
+            except Exception:  # one table that can not be dealt must not keep the others from their round
+                log.exception("Tournament %s: table %s could not be dealt", tour.id, ref)
 
     async def _thread(self, tour: Tournament, n: int) -> int | None:
         """The table's thread: the one it had, or a new one from the tournament's channel."""

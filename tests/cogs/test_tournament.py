@@ -510,3 +510,31 @@ async def test_an_admin_sees_and_closes_a_tournament_table_as_one(world: World) 
     )
     assert (await tournament_now(world)).id == tour.id
     await clean(world)
+
+
+async def test_a_table_that_ends_before_its_message_is_saved_keeps_the_others_dealt(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A computer table's one round can end at its deal (a dealt 49 or 50) before its message is saved:
+    the deal of the round goes on at the other tables (it stopped there, and the tournament stalled)."""
+    from bot.table.model import TableError
+
+    rt = runtime(world)
+    placed, calls = rt.placed, []
+
+    async def closed_first(table_id: str, message_id: int) -> None:
+        calls.append(table_id)
+        if len(calls) == 1:
+            raise TableError("table_closed")  # as when the table closed while its message was posted
+        await placed(table_id, message_id)
+
+    monkeypatch.setattr(rt, "placed", closed_first)
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=11)
+    for m in (ann, ben):
+        await m.click(lobby, label="Join")
+    started = await ann.click(lobby, label="Start")
+    assert started.acknowledged and not started.ephemeral
+    tour = await tournament_now(world)
+    assert len(tour.tables) == 3 and len(calls) == 3  # every table dealt, the first one's error let be
+    await clean(world)
