@@ -35,6 +35,7 @@ from bot.listening import PortError, listen
 from bot.live.activity import ActivityAuth
 from bot.live.hub import LiveHub
 from bot.live.links import Links, Pass, Sessions, SignInRefused
+from bot.live.words import page_words
 from bot.presentation.refusals import Refusal, explain
 from bot.runtime import StaleControl, TableRuntime
 from bot.storage import StoreError
@@ -45,8 +46,9 @@ from engine.errors import IllegalAction, MalformedInput
 log = logging.getLogger("flipflop.live")
 
 WEB = Path(__file__).resolve().parents[2] / "web"
-MOVES = ("stock", "take", "drop", "discard", "spread", "layoff", "tonk")
-"""The hand's moves a page may send (the control codec's ops; leaving is done in Discord)."""
+MOVES = ("stock", "take", "drop", "discard", "spread", "layoff", "tonk", "back")
+"""The hand's moves a page may send (the control codec's ops, and **I'm back** for an away member;
+leaving is done in Discord)."""
 MESSAGE_BYTES = 4096
 """The largest message a page may send (a move is a few dozen bytes)."""
 Language = Callable[[int, int], Awaitable[Texts]]
@@ -237,7 +239,9 @@ class LiveServer:
                 raise TableError("table_closed")
             t = await self._member_texts(who)
             table_texts = await self._server_texts(who.guild_id)
-            await ws.send_str(json.dumps({"type": "hello", "table": table.id, "you": str(who.user_id)}))
+            words = page_words(t)  # the page's own words in the member's language
+            hello = {"type": "hello", "table": table.id, "you": str(who.user_id), "words": words}
+            await ws.send_str(json.dumps(hello))
             watcher = self.hub.watch(table, who.user_id, ws.send_str, ws.close, table_texts)
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
@@ -283,6 +287,9 @@ class LiveServer:
         table = runtime.get(who.table_id)
         if table is None:
             raise TableError("table_closed")
+        if op == "back":  # as the hand's **I'm back**: the member plays their own seat again
+            await runtime.back(table.id, who.user_id)
+            return
         try:
             action = parse_control(table.pid(who.user_id), str(op), value)
         except MalformedInput:

@@ -118,7 +118,8 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
             page = await context.new_page()
             page.set_default_timeout(WAIT_MS)
             await page.goto(await link_for(pg, member))
-            await expect(page.locator("#who")).to_have_text("Signed in")
+            watching = " · watching (hands stay hidden)" if member is cat else ""  # cat has no seat
+            await expect(page.locator("#who")).to_have_text("Signed in" + watching)
             pages[member.id] = page
         watcher = pages[cat.id]
         try:
@@ -316,5 +317,38 @@ async def test_a_turn_played_with_the_keyboard_alone_and_every_card_named(tmp_pa
             await page.keyboard.press("Enter")
             await expect(page.locator(f'#hand button[data-card="{worst.code}"]')).to_have_count(0)
             assert worst not in table.game.view(actor).hand  # discarded at the table, not only on the page
+        finally:
+            await browser.close()
+
+
+async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None:
+    """ann chose Korean: her page's labels, buttons and the table's small print are Korean; what the
+    table says (its caption, the moves) stays in the server's language, as the Discord table does."""
+    async with (
+        playground(
+            tmp_path / "play.sqlite3", members=2, preview=False, cards="plain", computer_pause=(30, 31)
+        ) as pg,
+        async_playwright() as pw,
+    ):
+        ann, ben = pg.members[:2]
+        await ann.slash(pg.channel, "flipflop language", language="ko")
+        runtime: Any = pg.bot.runtime
+        await seat_computers(pg, 1, "basic")
+        table: Any = runtime.in_channel(pg.channel.id)
+        lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
+        assert (await ben.click(lobby, label="Join")).acknowledged
+        assert (await ann.click(lobby, label="Start")).acknowledged
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page()
+            await page.goto(await link_for(pg, ann))
+            await expect(page.locator("#who")).to_have_text("로그인됨")
+            await expect(page.locator("#mine-title")).to_have_text("내 핸드")
+            await expect(page.locator("#draw")).to_have_text("비축 더미에서 뽑기")
+            await expect(page.locator("#log-title")).to_have_text("최근 수")
+            await expect(page.locator("#title")).to_contain_text("스테이크")
+            await expect(page.locator("#table .pile.stock .pile-name")).to_contain_text("비축 더미")
+            if SHOTS:
+                await page.screenshot(path=str(SHOTS / "live-ko.png"), full_page=True)
         finally:
             await browser.close()

@@ -226,3 +226,30 @@ async def test_a_dropped_socket_resumes_at_the_current_state(world: World) -> No
         assert now["info"]["seq"] == table.seq > first["info"]["seq"]
         assert now["table"]["discard"] == [c.code for c in game.public_view().discard_pile]
         assert now["you"]["hand"] == [c.code for c in game.view(str(cat.id)).hand]
+
+
+async def test_the_page_speaks_the_members_language_and_an_away_member_comes_back_from_it(world: World) -> None:
+    """The hello carries the page's words in the member's language (every word the page draws); an
+    away member reads why and clicks **I'm back** on the page, as on their hand."""
+    from bot.live.words import WORDS
+
+    ann, ben, cat = world.members[:3]
+    table = await open_table(world, [ann, ben, cat])
+    await ann.slash(world.channel, "flipflop language", language="ko")
+    async with aiohttp.ClientSession() as http:
+        base, token = await web_link(world, ann)
+        page = Page(http, base)
+        _, body = await page.sign_in(token)
+        hello = await page.open(body["session"])
+        words = hello["words"]
+        assert set(words) == set(WORDS) and words["yourTurn"] == "내 차례예요." and words["back"] == "돌아왔어요"
+        assert words["take"] == "{card} 가져오기"  # its blanks left for the page to fill
+        await runtime(world).away(table.id, ann.id)
+        state = await page.latest()
+        assert state["you"]["away"] and table.is_away(ann.id)
+        back = await page.move("back", None, state["you"]["seq"])
+        assert back["ok"], back
+        assert not table.is_away(ann.id)
+        again = await page.move("back", None, table.seq)  # not away any more: refused, nothing changes
+        assert not again["ok"] and not table.is_away(ann.id)
+        await conserved(world)

@@ -14,7 +14,7 @@ import { drawTable } from "../../replay/js/table.js";
  *   you: You | null}} State
  * @typedef {{type: "answer", id: number | null, ok: boolean, message?: string}} Answer
  * @typedef {{type: "refused", message: string, code: string}} Refused
- * @typedef {{type: "hello", table: string, you: string}} Hello
+ * @typedef {{type: "hello", table: string, you: string, words?: Record<string, string>}} Hello
  */
 
 /** @param {string} id @returns {HTMLElement} */
@@ -47,6 +47,10 @@ const ui = {
   drop: button("drop"),
   spread: button("spread"),
   discard: button("discard"),
+  back: button("back"),
+  away: byId("away"),
+  mineTitle: byId("mine-title"),
+  logTitle: byId("log-title"),
 };
 
 const SESSION = "flipflop-live-session";
@@ -60,10 +64,21 @@ let socket = null;
 let retry = 0;
 let asked = 0;
 let closedForGood = false;
+let answeredAt = -1;
+/** @type {Record<string, string>} The page's words in the member's language (the hello's); English where missing. */
+let words = {};
 
-/** Discord's markdown and command mentions, as plain text. @param {string} text */
+/**
+ * A word of the page in the member's language, its `{blanks}` filled.
+ * @param {string} key @param {string} english @param {Record<string, string | number>} [blanks]
+ */
+function say(key, english, blanks = {}) {
+  return (words[key] || english).replace(/\{(\w+)\}/g, (whole, name) => (name in blanks ? String(blanks[name]) : whole));
+}
+
+/** Discord's markdown (bold, code) and command mentions, as plain text. @param {string} text */
 function plain(text) {
-  return text.replace(/\*\*/g, "").replace(/<\/([^:>]+):\d+>/g, "/$1");
+  return text.replace(/\*\*/g, "").replace(/`/g, "").replace(/<\/([^:>]+):\d+>/g, "/$1");
 }
 
 /** @param {string} message */
@@ -86,7 +101,7 @@ async function signIn() {
     if (!reply.ok || !body.session) {
       sessionStorage.removeItem(SESSION);
       fail(body.error || "This link does not sign you in.");
-      ui.who.textContent = "Not signed in";
+      ui.who.textContent = say("notSignedIn", "Not signed in");
       return null;
     }
     sessionStorage.setItem(SESSION, body.session);
@@ -106,18 +121,31 @@ function connect(session) {
     if (message.type === "state") {
       retry = 0;
       ui.behind.hidden = true;
+      if (state && message.info.seq !== state.info.seq && answeredAt !== message.info.seq) {
+        ui.answer.textContent = ""; // a refusal is about the turn it answered, not a later one
+      }
       state = message;
       receivedAt = Date.now() / 1000;
       draw();
     } else if (message.type === "answer") {
       ui.answer.textContent = message.ok ? "" : plain(message.message || "");
+      answeredAt = state ? state.info.seq : -1;
       document.body.dataset.waiting = "";
     } else if (message.type === "refused") {
       closedForGood = true;
       sessionStorage.removeItem(SESSION);
       fail(message.message);
+      ui.who.textContent = say("notSignedIn", "Not signed in");
     } else if (message.type === "hello") {
-      ui.who.textContent = "Signed in";
+      words = message.words || {};
+      ui.who.textContent = say("signedIn", "Signed in");
+      ui.behind.textContent = say("reconnecting", ui.behind.textContent || "");
+      ui.mineTitle.textContent = say("yourHand", "Your hand");
+      ui.logTitle.textContent = say("lastMoves", "Last moves");
+      ui.draw.textContent = say("draw", "Draw from stock");
+      ui.drop.textContent = say("drop", "Drop");
+      ui.back.textContent = say("back", "I'm back");
+      ui.away.textContent = say("away", ui.away.textContent || "");
     }
   });
   ws.addEventListener("close", () => {
@@ -153,7 +181,10 @@ function chosen() {
 function drawHand() {
   const you = state && state.you;
   ui.mine.hidden = !you;
+  if (state && !you && state.info.status !== "closed") ui.who.textContent = say("watching", "Signed in · watching (hands stay hidden)");
   if (!you) return;
+  ui.away.hidden = !you.away;
+  ui.back.hidden = !you.away;
   selected = new Set([...selected].filter((c) => you.hand.includes(c)));
   ui.hand.replaceChildren();
   for (const code of you.hand) {
@@ -161,7 +192,7 @@ function drawHand() {
     b.type = "button";
     b.dataset.card = code;
     b.setAttribute("aria-pressed", selected.has(code) ? "true" : "false");
-    b.setAttribute("aria-label", label(code) + (code === you.drawn ? " (just drawn)" : ""));
+    b.setAttribute("aria-label", code === you.drawn ? say("justDrawn", "{card} (just drawn)", { card: label(code) }) : label(code));
     b.append(cardFace(code, code === you.drawn ? { mark: "new" } : {}));
     b.addEventListener("click", () => {
       if (selected.has(code)) selected.delete(code);
@@ -178,12 +209,13 @@ function drawHand() {
   ui.draw.disabled = !legal("stock");
   ui.take.disabled = !legal("take");
   const top = state && state.table ? state.table.discard[state.table.discard.length - 1] : null;
-  ui.take.textContent = top ? `Take ${label(top)}` : "Take the discard";
+  ui.take.textContent = top ? say("take", "Take {card}", { card: label(top) }) : say("takeDiscard", "Take the discard");
   ui.drop.disabled = !legal("drop");
   const spreadValue = picked.join(".");
   ui.spread.disabled = !(picked.length >= 3 && you.legal.some(([o, v]) => o === "spread" && v && sameCards(v, picked)));
   ui.discard.disabled = !(picked.length === 1 && legal("discard", picked[0]));
-  ui.discard.textContent = picked.length === 1 ? `Discard ${label(picked[0])}` : "Discard selected";
+  ui.discard.textContent = picked.length === 1 ? say("discard", "Discard {card}", { card: label(picked[0]) }) : say("discardSelected", "Discard selected");
+  ui.spread.textContent = picked.length >= 3 ? say("spread", "Lay down {cards}", { cards: picked.map(label).join(" ") }) : say("spreadSelected", "Lay down selected");
   ui.spread.onclick = () => {
     const match = you.legal.find(([o, v]) => o === "spread" && v && sameCards(v, picked));
     send("spread", match ? match[1] : spreadValue);
@@ -195,7 +227,7 @@ function drawHand() {
       const target = value.split("@")[1];
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = `Lay ${label(picked[0])} off on spread ${target}`;
+      b.textContent = say("layoff", "Lay {card} off on spread {spread}", { card: label(picked[0]), spread: target });
       b.addEventListener("click", () => send("layoff", value));
       ui.layoffs.append(b);
     }
@@ -204,7 +236,7 @@ function drawHand() {
     if (op !== "tonk" || !value) continue;
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = `Tonk out: ${value.split("|").map((s) => s.split(".").map(label).join(" ")).join(" + ")}`;
+    b.textContent = say("tonk", "Tonk out: {cards}", { cards: value.split("|").map((s) => s.split(".").map(label).join(" ")).join(" + ") });
     b.addEventListener("click", () => send("tonk", value));
     ui.layoffs.append(b);
   }
@@ -221,22 +253,26 @@ function draw() {
   ui.live.hidden = false;
   ui.signin.hidden = true;
   const info = state.info;
-  ui.title.textContent = `Table ${info.id}` + (info.practice ? " · practice" : "") + ` · stake ${info.stake}`;
+  ui.title.textContent = info.practice
+    ? say("practiceTitle", "Practice table {id} · stake {stake}", { id: info.id, stake: info.stake })
+    : say("title", "Table {id} · stake {stake}", { id: info.id, stake: info.stake });
   document.body.dataset.version = String(info.version);
   document.body.dataset.status = info.status;
   if (state.table) {
-    drawTable(ui.table, state.table);
+    drawTable(ui.table, state.table, say);
     ui.table.hidden = false;
   } else {
     ui.table.replaceChildren();
     ui.table.hidden = true;
   }
   ui.lobby.hidden = info.status !== "lobby";
-  ui.lobby.textContent = info.status === "lobby" ? `Lobby: ${info.lobby.join(", ")} — waiting for the host to start.` : "";
-  if (info.status === "closed") ui.turn.textContent = "This table has closed.";
-  else if (info.over) ui.turn.textContent = "Game over.";
-  else if (state.you && state.you.canAct) ui.turn.textContent = "Your turn.";
-  else ui.turn.textContent = info.toAct ? `${info.toAct} to act.` : "";
+  ui.lobby.textContent = info.status === "lobby"
+    ? say("lobby", "Lobby: {names}. The game starts when the host clicks Start in Discord.", { names: info.lobby.join(", ") })
+    : "";
+  if (info.over) ui.turn.textContent = say("over", "Game over.");
+  else if (info.status === "closed") ui.turn.textContent = say("closed", "This table has closed.");
+  else if (state.you && state.you.canAct) ui.turn.textContent = say("yourTurn", "Your turn.");
+  else ui.turn.textContent = info.toAct ? say("toActLine", "{name} to act.", { name: info.toAct }) : "";
   ui.log.replaceChildren();
   for (const line of info.moves) {
     const li = document.createElement("li");
@@ -257,13 +293,14 @@ function tick() {
   }
   const now = info.now + (Date.now() / 1000 - receivedAt);
   const left = Math.max(0, Math.round(at - now));
-  ui.clock.textContent = info.deadline !== null ? `⏱ ${left}s` : `next round in ${left}s`;
+  ui.clock.textContent = info.deadline !== null ? `⏱ ${left}s` : say("nextRound", "next round in {seconds} s", { seconds: left });
   ui.clock.classList.toggle("low", left <= 10);
 }
 
 ui.draw.addEventListener("click", () => send("stock", null));
 ui.take.addEventListener("click", () => send("take", null));
 ui.drop.addEventListener("click", () => send("drop", null));
+ui.back.addEventListener("click", () => send("back", null));
 ui.discard.addEventListener("click", () => {
   const picked = chosen();
   if (picked.length === 1) send("discard", picked[0]);

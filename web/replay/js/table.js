@@ -17,11 +17,21 @@ function el(tag, className, text) {
 }
 
 /**
+ * The table's small print in English: the live page passes its member's words instead.
+ * @param {string} _key @param {string} english @param {Record<string, string | number>} [blanks]
+ */
+function english(_key, english, blanks = {}) {
+  return english.replace(/\{(\w+)\}/g, (whole, name) => (name in blanks ? String(blanks[name]) : whole));
+}
+
+/**
  * Draw `state` into `root`, replacing what was there.
  * @param {HTMLElement} root
  * @param {import("./rules.js").TableState} state
+ * @param {(key: string, english: string, blanks?: Record<string, string | number>) => string} [say]
+ *   the words (by key, with their English), for a page in the member's language
  */
-export function drawTable(root, state) {
+export function drawTable(root, state, say = english) {
   root.replaceChildren();
   root.classList.add("table");
 
@@ -41,14 +51,14 @@ export function drawTable(root, state) {
 
   const middle = el("div", "middle");
   const stock = el("div", "pile stock");
-  stock.append(state.stock ? cardFace(null) : el("span", "empty", "—"), el("span", "pile-name", `stock ${state.stock}`));
+  stock.append(state.stock ? cardFace(null) : el("span", "empty", "—"), el("span", "pile-name", say("stock", "stock {count}", { count: state.stock })));
   stock.dataset.count = String(state.stock);
   const discard = el("div", "pile discard");
   const top = state.discard[state.discard.length - 1];
-  discard.append(top ? cardFace(top) : el("span", "empty", "—"), el("span", "pile-name", `discard ${state.discard.length}`));
+  discard.append(top ? cardFace(top) : el("span", "empty", "—"), el("span", "pile-name", say("discardPile", "discard {count}", { count: state.discard.length })));
   const up = el("div", "pile upcard");
   // the upcard stays in the dealer's hand (R3.3); shown here as the card that set the flip suit
-  up.append(state.upcard ? cardFace(state.upcard) : el("span", "empty", "—"), el("span", "pile-name", "upcard (dealt)"));
+  up.append(state.upcard ? cardFace(state.upcard) : el("span", "empty", "—"), el("span", "pile-name", say("upcard", "upcard (dealt)")));
   middle.append(stock, discard, up);
   root.append(middle);
 
@@ -62,7 +72,7 @@ export function drawTable(root, state) {
     box.append(row);
     spreads.append(box);
   });
-  if (!state.spreads.length) spreads.append(el("span", "empty", "no spreads yet"));
+  if (!state.spreads.length) spreads.append(el("span", "empty", say("noSpreads", "no spreads yet")));
   root.append(spreads);
 
   const seats = el("div", "seats");
@@ -74,12 +84,12 @@ export function drawTable(root, state) {
     if (seat.dead) box.classList.add("dead");
     const head = el("div", "seat-head");
     head.append(el("span", "seat-name", seat.name));
-    if (seat.dealer) head.append(el("span", "badge dealer", "dealer"));
-    if (seat.toAct) head.append(el("span", "badge turn", "to act"));
-    if (seat.dead) head.append(el("span", "badge", "left"));
-    if (seat.out) head.append(el("span", "badge", "out"));
-    for (const pot of seat.won) head.append(el("span", `badge won won-${pot}`, `won ${pot}`));
-    const chips = el("span", "stack", `${seat.stack} chips`);
+    if (seat.dealer) head.append(el("span", "badge dealer", say("dealer", "dealer")));
+    if (seat.toAct) head.append(el("span", "badge turn", say("toAct", "to act")));
+    if (seat.dead) head.append(el("span", "badge", say("left", "left")));
+    if (seat.out) head.append(el("span", "badge", say("out", "out")));
+    for (const pot of seat.won) head.append(el("span", `badge won won-${pot}`, say("won", "won {pot}", { pot })));
+    const chips = el("span", "stack", say("chips", "{count} chips", { count: seat.stack }));
     chips.dataset.stack = String(seat.stack);
     head.append(chips);
     box.append(head);
@@ -92,9 +102,9 @@ export function drawTable(root, state) {
       }
       box.append(hand);
       const facts = [];
-      if (seat.value !== null) facts.push(`hand ${seat.value}`);
-      facts.push(`plays for ${seat.paid.join(", ")}`);
-      if (seat.shown.length) facts.push(`showed ${seat.shown.map(label).join(" ")}`);
+      if (seat.value !== null) facts.push(say("handValue", "hand {value}", { value: seat.value }));
+      facts.push(say("playsFor", "plays for {pots}", { pots: seat.paid.join(", ") }));
+      if (seat.shown.length) facts.push(say("showed", "showed {cards}", { cards: seat.shown.map(label).join(" ") }));
       box.append(el("div", "facts", facts.join(" · ")));
     }
     seats.append(box);

@@ -1,0 +1,64 @@
+"""The live page's own words, in the member's language: sent once, with the socket's hello.
+
+What the table *says* (its caption, the last moves, the seats' names) comes drawn in the
+server's language with every state, as the Discord table reads; the page's labels, buttons
+and the table's small print (``web/replay/js/table.js``) are the member's, as their private
+hand is. Each is a message id of the catalogs (``N_``), so ``tests/bot/test_catalogs.py``
+keeps all six languages whole; the page fills ``{name}``-style blanks itself and falls back to
+its English where a word is missing (the replay page, which has no member, always does).
+"""
+
+from __future__ import annotations
+
+from bot.i18n import N_, Texts
+
+WORDS: dict[str, str] = {
+    # the page (web/live/js/live.js)
+    "signedIn": N_("Signed in"),
+    "watching": N_("Signed in · watching (hands stay hidden)"),
+    "notSignedIn": N_("Not signed in"),
+    "reconnecting": N_("Reconnecting… the table below may be behind."),
+    "title": N_("Table {id} · stake {stake}"),
+    "practiceTitle": N_("Practice table {id} · stake {stake}"),
+    "yourHand": N_("Your hand"),
+    "draw": N_("Draw from stock"),
+    "take": N_("Take {card}"),
+    "takeDiscard": N_("Take the discard"),
+    "drop": N_("Drop"),
+    "spread": N_("Lay down {cards}"),
+    "spreadSelected": N_("Lay down selected"),
+    "discard": N_("Discard {card}"),
+    "discardSelected": N_("Discard selected"),
+    "layoff": N_("Lay {card} off on spread {spread}"),
+    "tonk": N_("Tonk out: {cards}"),
+    "back": N_("I'm back"),
+    "away": N_("💤 You're away: the basic computer plays your seat until you click I'm back."),
+    "justDrawn": N_("{card} (just drawn)"),
+    "lastMoves": N_("Last moves"),
+    "lobby": N_("Lobby: {names}. The game starts when the host clicks Start in Discord."),
+    "closed": N_("This table has closed."),
+    "over": N_("Game over."),
+    "yourTurn": N_("Your turn."),
+    "toActLine": N_("{name} to act."),
+    "nextRound": N_("next round in {seconds} s"),
+    # the table (web/replay/js/table.js)
+    "stock": N_("stock {count}"),
+    "discardPile": N_("discard {count}"),
+    "upcard": N_("upcard (dealt)"),
+    "noSpreads": N_("no spreads yet"),
+    "dealer": N_("dealer"),
+    "toAct": N_("to act"),
+    "left": N_("left"),
+    "out": N_("out"),
+    "won": N_("won {pot}"),
+    "chips": N_("{count} chips"),
+    "handValue": N_("hand {value}"),
+    "playsFor": N_("plays for {pots}"),
+    "showed": N_("showed {cards}"),
+}
+"""Each word's key on the page, and its message id (English)."""
+
+
+def page_words(t: Texts) -> dict[str, str]:
+    """Every word of the page in ``t``'s language (its blanks left for the page to fill)."""
+    return {key: t.gettext(message) for key, message in WORDS.items()}
