@@ -105,7 +105,10 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
     view = game.public_view()
     pid = seat_of(table, viewer)
     mine = game.view(pid) if pid is not None else None
-    seats = [_seat(table, view, p, mine, t) for p in view.seated]
+    # the seated, and this round's players who left it (their stacks, hands and spreads stay on the
+    # table until the next deal, as in the channel), in seat order
+    shown = [p for p in dict.fromkeys([*game.order, *view.seated]) if p in view.seated or p in view.players]
+    seats = [_seat(table, view, p, mine, t) for p in shown]
     state = {
         "round": view.round_number,
         "stake": view.stake,

@@ -298,3 +298,27 @@ async def test_an_outcome_told_after_a_newer_state_is_not_shown(tmp_path: Path) 
         await asyncio.sleep(0.01)
         assert len(got) == 2 and json.loads(got[-1])["info"]["version"] == 1
         await hub.close()
+
+
+async def test_players_who_left_as_the_game_ended_stay_on_its_last_page(tmp_path: Path) -> None:
+    """Two of three players leave when the round ends, so the game ends with it: the page's last table
+    still has every player of that round (stack, shown hand, the pots they won), not the one left."""
+    from bot.i18n import texts
+
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        game = table.game
+        assert game is not None and game.to_act is not None
+        for who in (ANN, BEN):
+            await h.runtime.leave_after_round(table.id, who)
+        await h.runtime.act(table.id, int(game.to_act), table.seq, Drop(game.to_act))  # the round ends
+        await h.advance(61)  # the pause: they leave, and one player can't go on
+        game = table.game
+        assert game is not None
+        view = game.public_view()
+        assert view.over and len(view.seated) < 3 and {str(ANN), str(BEN)} <= set(view.players)
+        state = viewer_state(table, DAN, texts("en"), h.clock())
+        seats = {s["id"]: s for s in state["table"]["seats"]}
+        assert set(seats) == {str(ANN), str(BEN), str(CAT)}, seats
+        assert all(isinstance(s["hand"], list) for s in seats.values())  # every hand shown at the end
+        assert state["info"]["over"]

@@ -228,7 +228,7 @@ async def test_a_dropped_socket_resumes_at_the_current_state(world: World) -> No
         assert now["you"]["hand"] == [c.code for c in game.view(str(cat.id)).hand]
 
 
-async def test_the_page_speaks_the_members_language_and_an_away_member_comes_back_from_it(world: World) -> None:
+async def test_the_page_speaks_the_members_language_and_an_away_member_comes_back(world: World) -> None:
     """The hello carries the page's words in the member's language (every word the page draws); an
     away member reads why and clicks **I'm back** on the page, as on their hand."""
     from bot.live.words import WORDS
@@ -242,7 +242,8 @@ async def test_the_page_speaks_the_members_language_and_an_away_member_comes_bac
         _, body = await page.sign_in(token)
         hello = await page.open(body["session"])
         words = hello["words"]
-        assert set(words) == set(WORDS) and words["yourTurn"] == "내 차례예요." and words["back"] == "돌아왔어요"
+        assert set(words) == set(WORDS)
+        assert words["yourTurn"] == "내 차례예요." and words["back"] == "돌아왔어요"
         assert words["take"] == "{card} 가져오기"  # its blanks left for the page to fill
         await runtime(world).away(table.id, ann.id)
         state = await page.latest()
