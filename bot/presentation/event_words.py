@@ -303,7 +303,10 @@ def last_move(events: Iterable[Event], s: Telling) -> str:
         if isinstance(e, LAST_MOVE)
         for line in (MOVES.get(type(e)) or TOLD[type(e)])(e, s)
     ]
-    return "; ".join(parts)
+    line = ""
+    for part in parts:  # a sentence ends in its own stop; two short moves share a line with "; "
+        line += (" " if line.endswith((".", "!", "?", "。")) else "; ") + part if line else part
+    return line
 
 
 def story(events: Iterable[Event], s: Telling) -> list[str]:

@@ -275,3 +275,13 @@ async def test_chat_that_pushes_the_table_up_moves_it_to_the_bottom(world: World
     assert newest.id == moved.message_id and "My hand" in buttons(newest)  # the live table, at the bottom
     old = message(world, world.channel.id, old_id)  # type: ignore[arg-type]
     assert "moved to the bottom" in displayed(old) and buttons(old) == {}  # nothing left to click there
+
+
+async def test_two_sentences_in_one_last_move_read_as_two(world: World) -> None:
+    from engine.events import PlayerLeft
+
+    ann, ben = world.members[:2]
+    table = await open_table(world, world.members[:3])
+    both = [PlayerLeft(str(ann.id), False), PlayerLeft(str(ben.id), False)]
+    line = last_move(table, both, texts("en"))
+    assert ".;" not in line and line.count("left the game.") == 2, line
