@@ -65,6 +65,7 @@ let retry = 0;
 let asked = 0;
 let closedForGood = false;
 let answeredAt = -1;
+let myTurn = false;
 /** @type {Record<string, string>} The page's words in the member's language (the hello's); English where missing. */
 let words = {};
 
@@ -281,6 +282,13 @@ function draw() {
   }
   drawHand();
   tick();
+  const nowMine = Boolean(state.you && state.you.canAct);
+  if (nowMine && !myTurn) {
+    // your turn: your hand and its moves come into view (on a phone they sit below the table)
+    const box = ui.mine.getBoundingClientRect();
+    if (box.bottom > window.innerHeight || box.top < 0) ui.mine.scrollIntoView({ block: "nearest" });
+  }
+  myTurn = nowMine;
 }
 
 /** The turn's countdown, on the server's clock (its offset from this one kept at each state). */
