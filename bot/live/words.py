@@ -20,6 +20,7 @@ WORDS: dict[str, str] = {
     "reconnecting": N_("Reconnecting… the table below may be behind."),
     "title": N_("Table {id} · stake {stake}"),
     "practiceTitle": N_("Practice table {id} · stake {stake}"),
+    "round": N_("round {number}"),
     "yourHand": N_("Your hand"),
     "draw": N_("Draw from stock"),
     "take": N_("Take {card}"),

@@ -346,7 +346,7 @@ async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None
             await expect(page.locator("#mine-title")).to_have_text("내 핸드")
             await expect(page.locator("#draw")).to_have_text("비축 더미에서 뽑기")
             await expect(page.locator("#log-title")).to_have_text("최근 수")
-            await expect(page.locator("#title")).to_contain_text("스테이크")
+            await expect(page.locator("#title")).to_contain_text("스테이크 5 · 1라운드")
             await expect(page.locator("#table .pile.stock .pile-name")).to_contain_text("비축 더미")
             await expect(page.locator("#turn")).to_have_text("내 차례예요.")  # ann's turn (the first seat)
             await expect(page.locator("#draw")).to_be_in_viewport()  # on a phone, her moves come into view

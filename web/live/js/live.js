@@ -257,6 +257,7 @@ function draw() {
   ui.title.textContent = info.practice
     ? say("practiceTitle", "Practice table {id} · stake {stake}", { id: info.id, stake: info.stake })
     : say("title", "Table {id} · stake {stake}", { id: info.id, stake: info.stake });
+  if (state.table) ui.title.textContent += " · " + say("round", "round {number}", { number: state.table.round });
   document.body.dataset.version = String(info.version);
   document.body.dataset.status = info.status;
   if (state.table) {
