@@ -10,22 +10,11 @@ from bot.presentation.table_render import away_rule, notice_line
 from bot.table.model import Table
 from bot.table.notices import WentAway
 from cogs.flipflop.play import away_note
+from tests.bot.test_round_log_lines import table as a_table
 
 
 def table(rounds: int, practice: bool = False) -> Table:
-    return Table(
-        id="ab12",
-        guild_id=1,
-        channel_id=2,
-        host_id=11,
-        stake=5,
-        buy_in=40,
-        status="playing",
-        seats=[11, 12, 13],
-        names={11: "ann", 12: "ben", 13: "cat"},
-        practice=practice,
-        away_rounds=rounds,
-    )
+    return a_table(practice=practice, away_rounds=rounds)
 
 
 def said(lang: str, rounds: int) -> list[str]:

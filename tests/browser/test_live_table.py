@@ -41,6 +41,17 @@ async def link_for(pg: Any, member: Any) -> str:
     return found.group(1)
 
 
+async def started(pg: Any) -> Any:
+    """ann opens the table and a computer player sits down; ben joins and ann starts it: the table."""
+    ann, ben = pg.members[:2]
+    await seat_computers(pg, 1, "basic")
+    table: Any = pg.bot.runtime.in_channel(pg.channel.id)
+    lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
+    assert (await ben.click(lobby, label="Join")).acknowledged
+    assert (await ann.click(lobby, label="Start")).acknowledged
+    return table
+
+
 def displayed(message: Any) -> str:
     """The text a Components V2 message shows (its text displays, nested ones too)."""
     out: list[str] = []
@@ -102,12 +113,7 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
     ):
         ann, ben, cat = pg.members
         guild = pg.channel.guild.id
-        runtime: Any = pg.bot.runtime  # the bot's own objects, read as the test goes (never None here)
-        await seat_computers(pg, 1, "basic")  # ann opens the table, a computer player sits down
-        table: Any = runtime.in_channel(pg.channel.id)
-        lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
-        assert (await ben.click(lobby, label="Join")).acknowledged
-        assert (await ann.click(lobby, label="Start")).acknowledged
+        table = await started(pg)
         assert table.status == "playing"
         minted = await pg.bot.ledger.minted(guild)
 
@@ -204,12 +210,7 @@ async def test_signing_in_by_the_mocked_activity_and_by_links_and_the_refusals(t
         async_playwright() as pw,
     ):
         ann, ben, cat = pg.members
-        await seat_computers(pg, 1, "basic")
-        runtime: Any = pg.bot.runtime
-        table: Any = runtime.in_channel(pg.channel.id)
-        lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
-        assert (await ben.click(lobby, label="Join")).acknowledged
-        assert (await ann.click(lobby, label="Start")).acknowledged
+        table = await started(pg)
         guild = pg.channel.guild.id
         before = [await pg.bot.ledger.balance(guild, m.id) for m in pg.members]
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -278,12 +279,7 @@ async def test_a_turn_played_with_the_keyboard_alone_and_every_card_named(tmp_pa
         async_playwright() as pw,
     ):
         ann, ben = pg.members
-        runtime: Any = pg.bot.runtime
-        await seat_computers(pg, 1, "basic")
-        table: Any = runtime.in_channel(pg.channel.id)
-        lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
-        assert (await ben.click(lobby, label="Join")).acknowledged
-        assert (await ann.click(lobby, label="Start")).acknowledged
+        table = await started(pg)
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             pages: dict[str, Page] = {}
@@ -332,12 +328,7 @@ async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None
     ):
         ann, ben = pg.members[:2]
         await ann.slash(pg.channel, "flipflop language", language="ko")
-        runtime: Any = pg.bot.runtime
-        await seat_computers(pg, 1, "basic")
-        table: Any = runtime.in_channel(pg.channel.id)
-        lobby = to_discord_message(pg.env, pg.env.backend.get_message(pg.channel.id, table.message_id))
-        assert (await ben.click(lobby, label="Join")).acknowledged
-        assert (await ann.click(lobby, label="Start")).acknowledged
+        await started(pg)
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page()

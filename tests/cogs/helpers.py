@@ -339,3 +339,16 @@ async def cancelled_forum_post(world: World) -> tuple[Any, Any]:
     assert table is not None and table.message_id is not None
     await world.members[0].click(message(world, post.id, table.message_id), label="Cancel")
     return forum, post
+
+
+def deny_bot(world: World, **permissions: bool) -> None:
+    """The channel's overwrite takes ``permissions`` from the bot (``send_messages=True``, …), as a
+    moderator's edit would; the gateway tells the bot."""
+    from simcord.backend.models.channel import Overwrite
+    from simcord.enums import OverwriteType
+
+    channel = world.env.backend.get_channel(world.channel.id)
+    assert world.bot.user is not None
+    deny = discord.Permissions(**permissions).value
+    channel.overwrites.append(Overwrite(world.bot.user.id, OverwriteType.MEMBER, deny=deny))
+    world.env.backend.announce_channel_update(channel.id)

@@ -5,15 +5,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import discord
 import pytest
 from simcord.actors import _component_interaction
-from simcord.backend.models.channel import Overwrite
-from simcord.enums import ComponentType, OverwriteType
+from simcord.enums import ComponentType
 
 from tests.cogs.helpers import (
     Hands,
     conserved,
+    deny_bot,
     displayed,
     my_hand,
     open_table,
@@ -51,11 +50,7 @@ async def test_channel_gone_without_an_event_closes_within_one_timer_tick(
 
 
 def deny_send_messages(world: World) -> None:
-    channel = world.env.backend.get_channel(world.channel.id)
-    assert world.bot.user is not None
-    deny = discord.Permissions(send_messages=True).value
-    channel.overwrites.append(Overwrite(world.bot.user.id, OverwriteType.MEMBER, deny=deny))
-    world.env.backend.announce_channel_update(channel.id)
+    deny_bot(world, send_messages=True)
 
 
 def allow_send_messages(world: World) -> None:

@@ -15,7 +15,7 @@ from bot.i18n import texts
 from bot.ledger import HOUSE_ID
 from bot.tournament.model import Tournament
 from cogs.flipflop.tournament_play import TournamentPlay
-from tests.cogs.helpers import buttons, displayed, message, runtime
+from tests.cogs.helpers import buttons, deny_bot, displayed, message, runtime
 from tests.cogs.test_restart import restart, settle_within
 from tests.conftest import World
 
@@ -421,17 +421,6 @@ NEEDS_THREADS = (
 )
 
 
-def deny_threads(world: World) -> None:
-    from simcord.backend.models.channel import Overwrite
-    from simcord.enums import OverwriteType
-
-    channel = world.env.backend.get_channel(world.channel.id)
-    assert world.bot.user is not None
-    deny = discord.Permissions(create_public_threads=True).value
-    channel.overwrites.append(Overwrite(world.bot.user.id, OverwriteType.MEMBER, deny=deny))
-    world.env.backend.announce_channel_update(channel.id)
-
-
 async def test_a_tournament_is_refused_where_its_tables_can_not_have_threads(world: World) -> None:
     ann = world.members[0]
     forum = world.guild.create_forum_channel("cards")
@@ -441,7 +430,7 @@ async def test_a_tournament_is_refused_where_its_tables_can_not_have_threads(wor
     for place in (post, voice):
         refused = await ann.slash(place, "flipflop tournament", fee=100)
         assert refused.ephemeral and refused.response.content == NEEDS_THREADS
-    deny_threads(world)
+    deny_bot(world, create_public_threads=True)
     refused = await ann.slash(world.channel, "flipflop tournament", fee=100)
     assert refused.ephemeral and refused.response.content == NEEDS_THREADS
     assert await world.bot.db.fetchone("SELECT COUNT(*) FROM tournaments") == (0,)
@@ -455,7 +444,7 @@ async def test_tables_that_can_not_have_threads_stop_it_and_share_the_pool(world
     lobby = await opened(world, members[0], fee=100, seats=6)
     for m in members:
         await m.click(lobby, label="Join")
-    deny_threads(world)
+    deny_bot(world, create_public_threads=True)
     await members[0].click(lobby, label="Start")
     tour = await tournament_now(world)
     assert tour.status == "finished" and tour.stopped and runtime(world).tables == {}
