@@ -132,9 +132,11 @@ class TournamentPlay(commands.Cog):
             if tour.played.get(n) or any(t.tournament == ref for t in self.runtime.tables.values()):
                 continue
             thread = await self._thread(tour, n)
-            if thread is None:  # no thread to play in (the permission taken, the channel gone)
-                await self.stop_tournament(tour, "a table's thread could not be opened")
+            if thread is None and not self._threads_possible(tour):  # the permission taken, the channel gone
+                await self.stop_tournament(tour, "its tables can no longer have threads")
                 return
+            if thread is None:  # a passing failure: this table waits for the next deal (a restart, a round)
+                continue
             seats = [(e, tour.entrants[e].stack, tour.names.get(e, ""), -e if e < 0 else 0) for e in players]
             carried = {POTS[k]: v for k, v in tour.pots.get(n, {}).items() if k in POTS}
             away = [e for e in players if e > 0 and tour.entrants[e].away]
@@ -176,6 +178,14 @@ class TournamentPlay(commands.Cog):
         tour.threads[n] = thread.id
         await self.tournaments.update(tour.id, lambda t: t.threads.__setitem__(n, thread.id))
         return thread.id
+
+    def _threads_possible(self, tour: Tournament) -> bool:
+        """Whether the tournament's channel is still one where the bot may open threads and play in them."""
+        channel = self.bot.get_channel(tour.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return False
+        perms = channel.permissions_for(channel.guild.me)
+        return perms.create_public_threads and perms.send_messages_in_threads
 
     async def stop_tournament(self, tour: Tournament, why: str) -> None:
         """It can not go on here: stopped, its tables closed, its message edited to say so.

@@ -453,6 +453,19 @@ async def test_tables_that_can_not_have_threads_stop_it_and_share_the_pool(world
     await clean(world)
 
 
+async def test_a_passing_failure_to_open_a_thread_stops_nothing(world: World) -> None:
+    """Discord failing once to open a thread (a 500) is no reason to end a tournament: it plays on."""
+    members = world.members[:2]
+    lobby = await opened(world, members[0], fee=100, seats=6)
+    for m in members:
+        await m.click(lobby, label="Join")
+    world.env.inject_error("POST", "/channels/*/threads", status=500, times=1)
+    await members[0].click(lobby, label="Start")
+    tour = await tournament_now(world)
+    assert tour.status == "running" and not tour.stopped
+    await clean(world)
+
+
 async def test_a_deleted_tournament_message_is_posted_again_with_its_buttons(world: World) -> None:
     ann, ben = world.members[:2]
     lobby = await opened(world, ann, fee=100, seats=6, computers=False)
