@@ -167,6 +167,9 @@ class BudgetShare:
                 async with asyncio.timeout(REDIS_SECONDS):
                     await self._client.ping()
             except Exception as e:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():  # closing: Python 3.11's timeout can turn the
+                    raise asyncio.CancelledError from e  # cancel into a TimeoutError; it must still stop
                 self._gone(e)
             else:
                 self._answered()
@@ -210,7 +213,7 @@ class BudgetShare:
         """Stop watching Redis and close its connections."""
         if self._watch is not None:
             self._watch.cancel()
-            await asyncio.gather(self._watch, return_exceptions=True)
+            await asyncio.wait([self._watch], timeout=REDIS_SECONDS)  # never a shutdown held for ever
             self._watch = None
         if self._client is not None:
             try:

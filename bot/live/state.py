@@ -11,6 +11,7 @@ once the round is over (the engine's ``revealed``), as in the channel.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import Texts
@@ -49,6 +50,14 @@ def _seat(table: Table, view: PublicView, pid: str, mine: PlayerView | None, t: 
         "computer": table.is_computer(pid),
         "away": table.is_away(pid),
     }
+
+
+def _seats_shown(order: Sequence[str], view: PublicView) -> list[str]:
+    """The seats the page shows, in seat order: the seated, and this round's players who left it.
+
+    Their stacks, hands and spreads stay on the table until the next deal, as in the channel.
+    """
+    return [p for p in dict.fromkeys([*order, *view.seated]) if p in view.seated or p in view.players]
 
 
 def plain(line: str) -> str:
@@ -105,10 +114,7 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
     view = game.public_view()
     pid = seat_of(table, viewer)
     mine = game.view(pid) if pid is not None else None
-    # the seated, and this round's players who left it (their stacks, hands and spreads stay on the
-    # table until the next deal, as in the channel), in seat order
-    shown = [p for p in dict.fromkeys([*game.order, *view.seated]) if p in view.seated or p in view.players]
-    seats = [_seat(table, view, p, mine, t) for p in shown]
+    seats = [_seat(table, view, p, mine, t) for p in _seats_shown(game.order, view)]
     state = {
         "round": view.round_number,
         "stake": view.stake,

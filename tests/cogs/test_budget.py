@@ -306,3 +306,27 @@ async def test_without_redis_each_process_takes_its_share_its_first_turn_offset(
     assert third.stats.share.own_turns == 1
     await first.close()
     await third.close()
+
+
+async def test_closing_stops_the_redis_watch_even_when_a_ping_turns_the_cancel_into_a_timeout() -> None:
+    """Python 3.11's ``asyncio.timeout`` can hand a cancel in a ping back as a ``TimeoutError`` (a CI run
+    hung 300 s in ``close``): the watch must stop all the same, and closing must not wait for ever."""
+    from bot.budget_share import BudgetShare
+
+    class SwallowingRedis:
+        async def ping(self) -> None:
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:
+                raise TimeoutError from None  # as the timeout's race does
+
+        async def aclose(self) -> None:
+            pass
+
+    share = BudgetShare(10, 1, None, "test", 0)
+    share._client = SwallowingRedis()
+    share._start_watch()
+    await asyncio.sleep(0.05)  # the watch is in its ping
+    started = time.monotonic()
+    await asyncio.wait_for(share.close(), timeout=5)
+    assert time.monotonic() - started < 1.0
