@@ -33,7 +33,13 @@ from bot.tournament.model import (
 )
 from cogs.flipflop.controls import OUR_SIDE
 from cogs.flipflop.tournament_play import TournamentPlay
-from cogs.flipflop.tournament_view import TournamentButton, bind_clicks, tournament_view, unbind_clicks
+from cogs.flipflop.tournament_view import (
+    NO_PINGS,
+    TournamentButton,
+    bind_clicks,
+    tournament_view,
+    unbind_clicks,
+)
 from cogs.newcomers import newcomer_wait
 
 if TYPE_CHECKING:
@@ -110,14 +116,14 @@ class TournamentCommands(TournamentPlay):
             await send_ephemeral(interaction, self._refusal(e, t))
             return
         server = await self.bot.languages.server_texts(interaction.guild.id)
-        quiet = discord.AllowedMentions.none()  # the entrants' names are their own (a nickname: "<@id>")
-        await interaction.response.send_message(view=tournament_view(tour, server), allowed_mentions=quiet)
+        await interaction.response.send_message(view=tournament_view(tour, server), allowed_mentions=NO_PINGS)
         message = await interaction.original_response()
         try:
             await self.tournaments.update(tid, lambda tr: setattr(tr, "message_id", message.id))
         except (TournamentError, StoreError):
             log.warning("Tournament %s: its message id was not saved", tid)
         tour.message_id = message.id
+        self.tournament_messages.add(message.id)
         self.arm_start(tour)
 
     def _refusal(self, error: BaseException, t: Texts) -> str:
@@ -158,8 +164,7 @@ class TournamentCommands(TournamentPlay):
             await send_ephemeral(interaction, self._refusal(e, t))
             return
         server = await self.bot.languages.server_texts(tour.guild_id)
-        quiet = discord.AllowedMentions.none()
-        await interaction.response.edit_message(view=tournament_view(tour, server), allowed_mentions=quiet)
+        await interaction.response.edit_message(view=tournament_view(tour, server), allowed_mentions=NO_PINGS)
         if tour.status == "running":
             await self.deal_tournament(tour)
 

@@ -26,7 +26,7 @@ from bot.storage import StoreError
 from bot.table.model import Table, TableError
 from bot.tournament.model import Tournament, TournamentError
 from bot.tournament.store import TournamentStore
-from cogs.flipflop.tournament_view import tournament_view
+from cogs.flipflop.tournament_view import NO_PINGS, tournament_view
 from engine.events import Pot
 
 if TYPE_CHECKING:
@@ -73,6 +73,15 @@ class TournamentPlay(commands.Cog):
             self._tournaments = store
         return store
 
+    @property
+    def tournament_messages(self) -> set[int]:
+        """The messages of the tournaments this process runs: a deleted message is looked up only then."""
+        known: set[int] | None = getattr(self, "_tournament_messages", None)
+        if known is None:
+            known = set()
+            self._tournament_messages = known
+        return known
+
     def hear_tournament_tables(self) -> None:
         """Be told when a tournament table closes."""
         self._recording: set[asyncio.Future[None]] = set()
@@ -118,9 +127,8 @@ class TournamentPlay(commands.Cog):
         t = await self.bot.languages.server_texts(tour.guild_id)
         channel = self.bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
         try:
-            quiet = discord.AllowedMentions.none()  # the entrants' names are their own
             shown = tournament_view(tour, t)
-            await channel.get_partial_message(tour.message_id).edit(view=shown, allowed_mentions=quiet)
+            await channel.get_partial_message(tour.message_id).edit(view=shown, allowed_mentions=NO_PINGS)
         except discord.HTTPException as e:
             log.warning("Tournament %s: could not edit its message (%s %s)", tour.id, e.status, e.code)
 
@@ -219,14 +227,17 @@ class TournamentPlay(commands.Cog):
 
     async def tournament_message_gone(self, guild_id: int, channel_id: int, message_id: int) -> None:
         """A moderator deleted the tournament's message: it is posted again (its buttons with it)."""
+        if message_id not in self.tournament_messages:  # any other message deleted anywhere: no query
+            return
+        self.tournament_messages.discard(message_id)
         tour = await self.tournaments.in_channel(guild_id, channel_id)
         if tour is None or tour.message_id != message_id:
             return
         t = await self.bot.languages.server_texts(guild_id)
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
         try:
-            quiet = discord.AllowedMentions.none()
-            posted = await channel.send(view=tournament_view(tour, t), allowed_mentions=quiet)
+            posted = await channel.send(view=tournament_view(tour, t), allowed_mentions=NO_PINGS)
+            self.tournament_messages.add(posted.id)
             await self.tournaments.update(tour.id, lambda tr: setattr(tr, "message_id", posted.id))
         except (discord.HTTPException, TournamentError, StoreError) as e:
             log.warning("Tournament %s: its message could not be posted again (%s)", tour.id, e)
@@ -274,6 +285,8 @@ class TournamentPlay(commands.Cog):
         for tour in await self.tournaments.unfinished():
             if not self.bot.owns_guild(tour.guild_id):
                 continue
+            if tour.message_id is not None:
+                self.tournament_messages.add(tour.message_id)
             if tour.status == "running":
                 await self.deal_tournament(tour)
             else:

@@ -24,6 +24,10 @@ class Clicks(Protocol):
 
 _handlers: weakref.WeakValueDictionary[int, Clicks] = weakref.WeakValueDictionary()
 
+NO_PINGS = discord.AllowedMentions.none()
+"""How the tournament's message is sent and edited: the entrants' names are their own (a nickname may
+read ``<@id>``), so nothing in it pings."""
+
 
 class TournamentButton(
     OpButton,
