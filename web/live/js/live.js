@@ -2,7 +2,7 @@
 // WebSocket and draws each state with the replay page's renderer; a player plays their hand here.
 
 import { cardFace, label } from "../../replay/js/cards.js";
-import { drawTable } from "../../replay/js/table.js";
+import { drawTable, fill } from "../../replay/js/table.js";
 
 /**
  * @typedef {{id: string, status: string, seq: number, practice: boolean, stake: number, now: number,
@@ -74,7 +74,7 @@ let words = {};
  * @param {string} key @param {string} english @param {Record<string, string | number>} [blanks]
  */
 function say(key, english, blanks = {}) {
-  return (words[key] || english).replace(/\{(\w+)\}/g, (whole, name) => (name in blanks ? String(blanks[name]) : whole));
+  return fill(words[key] || english, blanks);
 }
 
 /** Discord's markdown (bold, code) and command mentions, as plain text. @param {string} text */

@@ -17,11 +17,19 @@ function el(tag, className, text) {
 }
 
 /**
+ * `text` with its `{blanks}` filled (a blank with no value stays as it is).
+ * @param {string} text @param {Record<string, string | number>} [blanks]
+ */
+export function fill(text, blanks = {}) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in blanks ? String(blanks[name]) : whole));
+}
+
+/**
  * The table's small print in English: the live page passes its member's words instead.
  * @param {string} _key @param {string} english @param {Record<string, string | number>} [blanks]
  */
 function english(_key, english, blanks = {}) {
-  return english.replace(/\{(\w+)\}/g, (whole, name) => (name in blanks ? String(blanks[name]) : whole));
+  return fill(english, blanks);
 }
 
 /**
