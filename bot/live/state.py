@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from bot.cards import SUIT_TEXT
 from bot.i18n import Texts
 from bot.presentation.render import look
 from bot.presentation.table_render import last_move_line, log_lines, seat_name
@@ -23,6 +24,8 @@ from engine.view import PlayerView, PublicView
 
 _MARKS = re.compile(r"\*\*|`")
 _MENTION = re.compile(r"</([^:>]+):\d+>")
+_PAGE_SUITS = str.maketrans(dict(zip(SUIT_TEXT.values(), "♠♥♦♣", strict=True)))
+"""Discord's outlined suit signs (never painted as emoji there) as the page's cards print them."""
 MOVES_SHOWN = 8
 """The last lines of the table's round log shown beside the table."""
 POTS = ("game", "flip", "flop")
@@ -61,8 +64,12 @@ def _seats_shown(order: Sequence[str], view: PublicView) -> list[str]:
 
 
 def plain(line: str) -> str:
-    """A channel line as the page prints it: no Markdown marks, a command mention as ``/its name``."""
-    return _MARKS.sub("", _MENTION.sub(r"/\1", line))
+    """A channel line as the page prints it.
+
+    No Markdown marks, a command mention as ``/its name``, and the suits as the page's cards
+    show them (``10♥``, not Discord's ``10♡``).
+    """
+    return _MARKS.sub("", _MENTION.sub(r"/\1", line)).translate(_PAGE_SUITS)
 
 
 def _hand_of(view: PublicView, pid: str, mine: PlayerView | None) -> list[str] | int:
@@ -91,7 +98,7 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
     (their seat, the table's ``seq``, and their legal moves in the control codec's
     ``(op, value)`` form, ``engine.codec.control_of``).
 
-    Lines are drawn with the cards as text (``10♡``): the page prints text, and a server's
+    Lines are drawn with the cards as text (``10♥``): the page prints text, and a server's
     card emojis (``<:ff_10H_c_…:id>``) are Discord's markup, which no browser draws.
     """
     t = t.with_faces(look(t).as_text())

@@ -173,7 +173,8 @@ async def test_the_page_reads_cards_as_text_where_the_server_sees_card_emojis(tm
         await h.runtime.act(table.id, int(game.to_act), table.seq, Drop(game.to_act))
         state = viewer_state(table, DAN, seen_as_emojis, h.clock())
         lines = [*state["info"]["moves"], state["info"]["last"], state["table"]["caption"]]
-        assert any(re.search(r"(10|[2-9AJQK])[♤♡♢♧]", line) for line in lines), lines  # a card, as text
+        assert any(re.search(r"(10|[2-9AJQK])[♠♥♦♣]", line) for line in lines), lines  # a card, as text
+        assert not any(re.search("[♤♡♢♧]", line) for line in lines), lines  # the suits as the page's cards'
         assert not any("<:" in line or ":ff_" in line for line in lines), lines  # no Discord emoji markup
 
 

@@ -119,9 +119,12 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
 
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pages: dict[int, Page] = {}
+        failed: list[str] = []  # every request the pages make is answered (no 404 for a favicon)
         for member, size in ((ann, (1200, 900)), (ben, (1200, 900)), (cat, (390, 844))):
             context = await browser.new_context(viewport={"width": size[0], "height": size[1]})
             page = await context.new_page()
+            page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            page.on("requestfailed", lambda r: failed.append(f"failed {r.url}"))
             page.set_default_timeout(WAIT_MS)
             await page.goto(await link_for(pg, member))
             watching = " · watching (hands stay hidden)" if member is cat else ""  # cat has no seat
@@ -174,6 +177,10 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
                 worst = max(hand, key=lambda c: (c.value, c.code))
                 await page.locator(f'#hand button[data-card="{worst.code}"]').click()
                 await expect(page.locator("#discard")).to_be_enabled()
+                # a selected card rises, and stays clear of the "Your hand" heading above it
+                risen = await page.locator('#hand button[aria-pressed="true"] .card').bounding_box()
+                heading = await page.locator("#mine-title").bounding_box()
+                assert risen and heading and risen["y"] >= heading["y"] + heading["height"], (risen, heading)
                 await page.locator("#discard").click()
                 await expect(page.locator(f'#hand button[data-card="{worst.code}"]')).to_have_count(0)
                 for other in (*players.values(), watcher):
@@ -197,6 +204,7 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
             assert await pg.bot.ledger.chips_at_tables(guild) == at_table
             assert await pg.bot.ledger.total_balances(guild) + at_table == minted
             assert turns >= 2 and latencies, (turns, latencies)
+            assert not failed, failed
         finally:
             await watcher.screenshot(path=SHOTS / "last-live-watcher.png")
             await browser.close()
