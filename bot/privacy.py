@@ -114,13 +114,28 @@ WITHHELD_WHILE_OPEN = ("tables", "state")
 """A table still in play: its saved state holds others' hidden cards and the next deal's secret seed."""
 
 
-class AtTable(Exception):
-    """The member is still part of an open table: it must end before they can be forgotten."""
+@dataclass(frozen=True)
+class Holding:
+    """Where a member still plays: (server id, channel id) of open tables and of tournaments not over."""
 
-    def __init__(self, tables: list[tuple[int, int]]) -> None:
-        super().__init__(f"still at {len(tables)} open table(s)")
-        self.tables = tables
-        """(server id, channel id) of each open table that holds them."""
+    tables: tuple[tuple[int, int], ...] = ()
+    tournaments: tuple[tuple[int, int], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.tables or self.tournaments)
+
+    @property
+    def places(self) -> list[tuple[int, int]]:
+        """Every (server, channel) once, tables first."""
+        return list(dict.fromkeys((*self.tables, *self.tournaments)))
+
+
+class AtTable(Exception):
+    """The member is still part of an open table or tournament: it must end before they can be forgotten."""
+
+    def __init__(self, held: Holding) -> None:
+        super().__init__(f"still at {len(held.tables)} open table(s), {len(held.tournaments)} tournament(s)")
+        self.held = held
 
 
 @dataclass(frozen=True)
@@ -210,21 +225,25 @@ async def anything_stored(db: Store, user_id: int) -> bool:
     return False
 
 
-async def open_tables_holding(tx: Store | Tx, user_id: int) -> list[tuple[int, int]]:
-    """(server, channel) of every open table, and every tournament not over, that names the member.
+async def open_tables_holding(tx: Store | Tx, user_id: int) -> Holding:
+    """Every open table, and every tournament not over, that names the member.
 
     A tournament entry counts: it is a seat to come, its fee held and its prize not yet paid.
     """
     like = (f"%{user_id}%",)
-    rows = await tx.fetchall(
+    tables = await tx.fetchall(
         "SELECT guild_id, channel_id, state FROM tables WHERE status != 'closed' AND state LIKE ?", like
     )
-    rows += await tx.fetchall(
+    tournaments = await tx.fetchall(
         "SELECT guild_id, channel_id, state FROM tournaments WHERE status IN ('open', 'running') "
         "AND state LIKE ?",
         like,
     )
-    return list(dict.fromkeys((int(g), int(c)) for g, c, state in rows if mentions(state, user_id)))
+
+    def places(rows: list[Any]) -> tuple[tuple[int, int], ...]:
+        return tuple(dict.fromkeys((int(g), int(c)) for g, c, state in rows if mentions(state, user_id)))
+
+    return Holding(places(tables), places(tournaments))
 
 
 async def _rows_about(tx: Tx, user_id: int) -> dict[str, list[dict[str, Any]]]:
@@ -390,10 +409,11 @@ async def _run(target: str, command: str, user_id: int, out: str | None) -> int:
         try:
             done = await forget(db, user_id, "operator")
         except AtTable as e:
-            where = ", ".join(f"server {g} channel {c}" for g, c in e.tables)
+            where = ", ".join(f"server {g} channel {c}" for g, c in e.held.places)
             print(
-                f"{user_id} is still part of an open table ({where}); nothing was changed."
-                " Run this again once that game has ended (or close the table with /flipflop admin close).",
+                f"{user_id} is still part of an open table or tournament ({where}); nothing was changed."
+                " Run this again once it has ended (or close a table with /flipflop admin close, cancel"
+                " or stop a tournament with its buttons).",
                 file=sys.stderr,
             )
             return 1

@@ -32,6 +32,10 @@ AT_TABLE = N_(
     "You're still part of the table in {channels}. You can be forgotten once that game has ended;"
     " nothing was changed."
 )
+IN_TOURNAMENT = N_(
+    "You're entered in the tournament in {channels}. You can be forgotten once it has ended;"
+    " nothing was changed."
+)
 FORGET_ASK = N_(
     "**Forget you?** Your Discord id is replaced by a random pseudonym everywhere this bot keeps it, in"
     " every server: balances, ledger entries, rounds, ratings and settings. The chips stay in the books,"
@@ -46,8 +50,10 @@ EXPORT_TOO_BIG = N_(
 )
 
 
-def _channels(tables: list[tuple[int, int]]) -> str:
-    return ", ".join(f"<#{channel}>" for _, channel in tables)
+def _still_playing(held: personal.Holding, t: Texts) -> str:
+    """Why forgetting waits: the tables (and tournaments) in play that hold the member, by channel."""
+    channels = ", ".join(f"<#{channel}>" for _, channel in held.places)
+    return t.gettext(AT_TABLE if held.tables else IN_TOURNAMENT).format(channels=channels)
 
 
 class PrivacyCommands(commands.Cog):
@@ -68,7 +74,7 @@ class PrivacyCommands(commands.Cog):
             return
         held = await personal.open_tables_holding(self.bot.db, user)
         if held:
-            await send_ephemeral(interaction, t.gettext(AT_TABLE).format(channels=_channels(held)))
+            await send_ephemeral(interaction, _still_playing(held, t))
             return
 
         async def forget(_: discord.Interaction) -> str:
@@ -84,7 +90,7 @@ class PrivacyCommands(commands.Cog):
         try:
             done = await personal.forget(self.bot.db, user, "member")
         except personal.AtTable as e:
-            return t.gettext(AT_TABLE).format(channels=_channels(e.tables))
+            return _still_playing(e.held, t)
         if done is None:
             return t.gettext(NOTHING_STORED)
         self.bot.languages.forget_member(user)  # the choices read so far: theirs are gone now

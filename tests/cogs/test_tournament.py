@@ -404,11 +404,18 @@ async def test_forget_waits_while_the_member_is_entered_in_a_tournament(world: W
     """An entry is a seat to come: forgetting the member now would seat a pseudonym, fee and prize with it."""
     ann, ben = world.members[:2]
     lobby = await opened(world, ben, fee=100, seats=6, computers=False)
+    await ann.slash(world.channel, "daily")  # something stored about her
+    asked_first = await ann.slash(world.channel, "flipflop privacy forget")  # asked before joining
+    assert "Forget me" in str(asked_first.response.components)
     await ann.click(lobby, label="Join")
     asked = await ann.slash(world.channel, "flipflop privacy forget")
     said = asked.response.content
-    assert asked.ephemeral and "still part of the table in" in said and f"<#{world.channel.id}>" in said
+    assert asked.ephemeral and "entered in the tournament in" in said and f"<#{world.channel.id}>" in said
     assert "nothing was changed" in said and (await tournament_now(world)).entrants.keys() == {ann.id}
+    # the question asked before the entry, answered after it: the same refusal, nothing forgotten
+    answered = await ann.click(asked_first.response, label="Forget me")
+    assert "entered in the tournament in" in answered.response.content
+    assert (await tournament_now(world)).entrants.keys() == {ann.id}
     await ben.click(lobby, label="Cancel")  # over: the fee went back, and the member may go
     again = await ann.slash(world.channel, "flipflop privacy forget")
     assert again.ephemeral and "still part" not in again.response.content
