@@ -71,6 +71,7 @@ class TournamentCommands(TournamentPlay):
 
     def unbind_tournaments(self) -> None:
         self.bot.remove_dynamic_items(TournamentButton)
+        self.stop_tournament_timers()
         unbind_clicks(self.bot)
 
     @app_commands.command(name="tournament", description="Open a sit-and-go tournament in this channel.")

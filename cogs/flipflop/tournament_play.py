@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 import discord
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("flipflop.tournament")
 POTS: dict[str, Pot] = {"game": "game", "flip": "flip", "flop": "flop"}
+DEAL_AGAIN = (30.0, 600.0)
+"""A table left undealt (its thread not opened, a fault) is dealt again in 30 s, then 1, 2… up to 10 min."""
 
 
 def ref_of(tour: Tournament, table: int) -> str:
@@ -85,7 +88,21 @@ class TournamentPlay(commands.Cog):
     def hear_tournament_tables(self) -> None:
         """Be told when a tournament table closes."""
         self._recording: set[asyncio.Future[None]] = set()
+        self._timers: set[asyncio.Future[None]] = set()
+        """Timed starts and deals tried again: stopped with the process (a restart arms them again)."""
+        self._dealing_again: dict[str, float] = {}
+        """Tournaments with a table left undealt: the wait before the next try."""
+        self._deal_locks: dict[str, asyncio.Lock] = {}
         self.runtime.closing.append(self._table_closed)
+
+    def stop_tournament_timers(self) -> None:
+        for timer in list(self._timers):
+            timer.cancel()
+
+    def _timer(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._timers.add(task)
+        task.add_done_callback(self._timers.discard)
 
     def _table_closed(self, table: Table) -> None:
         task = asyncio.ensure_future(self.record_table(table))
@@ -133,8 +150,35 @@ class TournamentPlay(commands.Cog):
             log.warning("Tournament %s: could not edit its message (%s %s)", tour.id, e.status, e.code)
 
     async def deal_tournament(self, tour: Tournament) -> None:
-        """Deal the round at every table not yet dealt or played (after a start, a round, a restart)."""
+        """Deal the round at every table not yet dealt or played (after a start, a round, a restart).
+
+        A table that can not be dealt now (Discord failing to open its thread, a fault) keeps none
+        of the others from their round, and is dealt again a little later (``DEAL_AGAIN``).
+        """
+        lock = self._deal_locks.setdefault(tour.id, asyncio.Lock())
+        async with lock:  # a try again and a round's end at once: each table dealt once
+            fresh = await self.tournaments.load(tour.id)
+            if fresh is None or fresh.status != "running":
+                return
+            left = await self._deal_tables(fresh)
+        if left:
+            wait = self._dealing_again.get(tour.id, DEAL_AGAIN[0])
+            log.warning("Tournament %s: %s table(s) not dealt; trying again in %.0f s", tour.id, left, wait)
+            self._dealing_again[tour.id] = min(wait * 2, DEAL_AGAIN[1])
+            self._timer(self._deal_later(tour.id, wait))
+        else:
+            self._dealing_again.pop(tour.id, None)
+
+    async def _deal_later(self, tid: str, wait: float) -> None:
+        await asyncio.sleep(wait)
+        tour = await self.tournaments.load(tid)
+        if tour is not None and tour.status == "running":
+            await self.deal_tournament(tour)
+
+    async def _deal_tables(self, tour: Tournament) -> int:
+        """Deal the current round's tables not in play; how many could not be dealt."""
         settings = await self.bot.ledger.settings(tour.guild_id)
+        left = 0
         for n, players in list(tour.tables.items()):
             ref = ref_of(tour, n)
             if tour.played.get(n) or any(t.tournament == ref for t in self.runtime.tables.values()):
@@ -142,8 +186,9 @@ class TournamentPlay(commands.Cog):
             thread = await self._thread(tour, n)
             if thread is None and not self._threads_possible(tour):  # the permission taken, the channel gone
                 await self.stop_tournament(tour, "its tables can no longer have threads")
-                return
-            if thread is None:  # a passing failure: this table waits for the next deal (a restart, a round)
+                return 0
+            if thread is None:  # a passing failure: this table is dealt again a little later
+                left += 1
                 continue
             seats = [(e, tour.entrants[e].stack, tour.names.get(e, ""), -e if e < 0 else 0) for e in players]
             carried = {POTS[k]: v for k, v in tour.pots.get(n, {}).items() if k in POTS}
@@ -165,6 +210,8 @@ class TournamentPlay(commands.Cog):
                 )
             except Exception:  # one table that can not be dealt must not keep the others from their round
                 log.exception("Tournament %s: table %s could not be dealt", tour.id, ref)
+                left += 1
+        return left
 
     async def _thread(self, tour: Tournament, n: int) -> int | None:
         """The table's thread: the one it had, or a new one from the tournament's channel."""
@@ -255,9 +302,7 @@ class TournamentPlay(commands.Cog):
     def arm_start(self, tour: Tournament) -> None:
         """A tournament that starts at a time: a timer that starts it then (or cancels it, refunded)."""
         if tour.settings.start_at is not None:
-            task = asyncio.ensure_future(self._start_at(tour.id, tour.settings.start_at))
-            self._recording.add(task)
-            task.add_done_callback(self._recording.discard)
+            self._timer(self._start_at(tour.id, tour.settings.start_at))
 
     async def _start_at(self, tid: str, at: float) -> None:
         await asyncio.sleep(max(0.0, at - discord.utils.utcnow().timestamp()))

@@ -14,7 +14,7 @@ from bot.audit import audit_guild
 from bot.i18n import texts
 from bot.ledger import HOUSE_ID
 from bot.tournament.model import Tournament
-from cogs.flipflop.tournament_play import TournamentPlay
+from cogs.flipflop.tournament_play import DEAL_AGAIN, TournamentPlay
 from tests.cogs.helpers import buttons, deny_bot, displayed, message, runtime
 from tests.cogs.test_restart import restart, settle_within
 from tests.conftest import World
@@ -470,6 +470,13 @@ async def test_a_passing_failure_to_open_a_thread_stops_nothing(world: World) ->
     await members[0].click(lobby, label="Start")
     tour = await tournament_now(world)
     assert tour.status == "running" and not tour.stopped
+    assert len(tour.tables) == 2 and len(tour.threads) == 1  # one table's thread failed to open
+    assert len([t for t in runtime(world).tables.values() if t.tournament]) == 1
+    # that table is dealt a little later, without a restart, and the tournament plays to its end
+    await world.env.advance_time(DEAL_AGAIN[0] + 1)
+    assert len((await tournament_now(world)).threads) == 2
+    tour, _ = await play_out(world)
+    assert tour.status == "finished" and not tour.stopped and sum(tour.prizes().values()) == 600
     await clean(world)
 
 
