@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -73,6 +74,10 @@ async def open_practice(world: World, **options: Any) -> Any:
     return result.response.message
 
 
+REAL_CHIPS = re.compile(r"\d chips?\b")
+"""An amount said as real chips ("15 chips"); at a practice table it reads "15 practice chips"."""
+
+
 async def test_practice_chips_never_reach_the_ledger_history_or_ratings(world: World) -> None:
     ann = world.members[0]
     await world.admin.slash(world.channel, "flipflop config", stake=5, buy_in=20)  # a short game
@@ -89,10 +94,13 @@ async def test_practice_chips_never_reach_the_ledger_history_or_ratings(world: W
     assert displayed(public).startswith("### 🎓 PRACTICE") and "practice chips, " in picture(public)[1]
     hands = Hands(world)
     rounds_seen = 0
+    real_chips: set[str] = set()  # the table message's lines that say "chips", not "practice chips"
     for _ in range(3000):
         t = table_in(world)
         if t is None:
             break
+        shown_now = displayed(table_message(world)).splitlines()
+        real_chips |= {line for line in shown_now if REAL_CHIPS.search(line)}
         g = t.game
         assert g is not None
         if g.rounds_played != rounds_seen:  # after each round: not one ledger row, balance, round or rating
@@ -106,6 +114,7 @@ async def test_practice_chips_never_reach_the_ledger_history_or_ratings(world: W
     else:
         raise AssertionError("the practice game did not end")
     assert rounds_seen >= 1
+    assert not real_chips, real_chips  # its log too: "wins the flop pot (15 practice chips)"
     await conserved(world)
     assert await ledger_state(world) == before
     assert "Game over!" in channel_text(world)
