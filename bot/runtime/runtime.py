@@ -305,8 +305,12 @@ class TableRuntime:
         *,
         guild_id: int | None,
         channel_id: int | None,
+        turn_seconds: int | None = None,
     ) -> Table:
         """**Play again** on a game's final standings: a new lobby in its channel, same stake and buy-in.
+
+        Its turn timer and away rule are the server's now when given (a new table takes the
+        settings of its day), else the ended table's.
 
         The member who clicked is seated as its host (their buy-in debited anew); the
         previous game's other players are named in it until they join. Refused (nothing
@@ -327,7 +331,7 @@ class TableRuntime:
             host_name,
             ended.stake,
             ended.buy_in,
-            ended.turn_seconds,
+            ended.turn_seconds if turn_seconds is None else turn_seconds,
             away_rounds=ended.away_rounds if away_rounds is None else away_rounds,
         )
         invited = [u for u in ended.seats if u >= 0 and u != host_id]

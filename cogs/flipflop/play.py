@@ -609,6 +609,7 @@ class Controls:
                 away_rounds=settings.away_rounds,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
+                turn_seconds=settings.turn_seconds,
             )
         except InsufficientChips as e:
             await answer.private(not_enough(e.balance, e.needed, await self.member_texts(interaction)))

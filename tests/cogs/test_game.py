@@ -430,12 +430,16 @@ async def ended_game(world: World, players: list[simcord.MemberActor]) -> discor
 async def test_play_again_opens_a_lobby_naming_the_last_players(world: World) -> None:
     ann, ben, cat, dan = world.members[:4]
     final = await ended_game(world, [ann, ben, cat])
+    # the server's settings changed since that game: the new lobby keeps its stake and buy-in,
+    # and takes today's turn timer and away rule, as any new table does
+    await world.admin.slash(world.channel, "flipflop config", turn_seconds=300, away_rounds=5)
     before = await world.bot.ledger.balance(world.guild.id, ben.id)
     again = await ben.click(final, label="Play again")
     assert again.acknowledged and not again.ephemeral
     lobby = table_in(world)
     assert lobby is not None and lobby.status == "lobby" and lobby.host_id == ben.id
     assert (lobby.stake, lobby.buy_in, lobby.seats) == (5, 200, [ben.id])
+    assert (lobby.turn_seconds, lobby.away_rounds) == (300, 5)
     assert lobby.invited == [ann.id, cat.id]
     assert await world.bot.ledger.balance(world.guild.id, ben.id) == before - 200  # debited anew
     shown = message(world, world.channel.id, lobby.message_id)  # type: ignore[arg-type]
