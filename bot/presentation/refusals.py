@@ -179,10 +179,15 @@ class Refusal(Exception):
         super().__init__(render(code, params))
 
 
-def table_exists(t: Texts, guild_id: int, channel_id: int, message_id: int | None) -> str:
-    """A channel's one table is open already (``table_exists``): said with a link to its message, if known."""
+def table_exists(
+    t: Texts, guild_id: int, channel_id: int, message_id: int | None, *, in_play: bool = False
+) -> str:
+    """A channel's one table is open already (``table_exists``): said with a link to its message, if known.
+
+    ``channel_id`` is where that message is (a game's thread, not the lobby's channel); a game
+    ``in_play`` is not offered to join.
+    """
     if message_id:
-        return t.gettext("refusal.table_exists_link").format(
-            link=f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
-        )
+        key = N_("refusal.table_playing_link") if in_play else N_("refusal.table_exists_link")
+        return t.gettext(key).format(link=f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}")
     return t.gettext(MESSAGES["table_exists"])

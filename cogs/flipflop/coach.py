@@ -334,7 +334,8 @@ class CoachCommands(commands.Cog):
         """Why a table was not opened: the channel's one table (with its link), or the refusal."""
         existing = self.runtime.in_channel(channel_id)
         if error.code == "table_exists" and existing is not None:
-            return table_exists(t, existing.guild_id, existing.channel_id, existing.message_id)
+            in_play = existing.status != "lobby"
+            return table_exists(t, existing.guild_id, existing.plays_in, existing.message_id, in_play=in_play)
         return t.gettext(NOTHING_CHANGED).format(refusal=explain(error, t))
 
     @app_commands.command(

@@ -86,9 +86,16 @@ async def test_a_whole_game_from_start_to_final_standings(world: World) -> None:
 
 
 async def test_second_start_in_the_channel_points_to_the_table(world: World) -> None:
+    lobby = await world.members[0].slash(world.channel, "flipflop start")
+    early = await world.members[3].slash(world.channel, "flipflop start")  # a lobby: join it
+    said = early.response.content
+    assert early.ephemeral and "already a table in this channel" in said and "Join it" in said
+    assert f"/{world.channel.id}/{lobby.response.message.id}" in said
+    await runtime(world).cancel(table_in(world).id, world.members[0].id, may_manage=False)  # type: ignore[union-attr]
     await open_table(world, world.members[:3])
-    again = await world.members[3].slash(world.channel, "flipflop start")
-    assert again.ephemeral and "already a table in this channel" in again.response.content
+    again = await world.members[3].slash(world.channel, "flipflop start")  # a game in play: watch it
+    said = again.response.content
+    assert again.ephemeral and "already a game being played from this channel" in said and "Join" not in said
 
 
 async def test_not_enough_chips_to_join(world: World) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -298,4 +299,24 @@ async def test_the_table_command_in_the_lobbys_channel_points_to_the_thread(worl
     again = await world.members[1].slash(thread, "flipflop table")  # in the thread: shown again there
     assert not again.ephemeral and table.message_id != shown
     assert table.message_id in {m.id for m in public(thread)}
+    await conserved(world)
+
+
+async def test_a_new_table_refused_in_the_lobbys_channel_links_the_game_in_its_thread(world: World) -> None:
+    """The link leads to the table message where it is (the thread), and a game in play is not "joined"."""
+    table = await open_table(world, world.members[:3])
+    (thread,) = world.channel.threads
+    refusals = [
+        await world.members[3].slash(world.channel, "flipflop start"),
+        await world.members[3].slash(world.channel, "flipflop practice"),
+    ]
+    for refused in refusals:
+        said = refused.response.content
+        assert refused.ephemeral and "already a game being played from this channel" in said, said
+        assert "Join it" not in said
+        link = re.search(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)", said)
+        assert link is not None
+        assert [int(x) for x in link.groups()] == [world.guild.id, thread.id, table.message_id]
+        assert world.env.backend.get_message(thread.id, table.message_id) is not None  # it leads somewhere
+    assert table_in(world) is table
     await conserved(world)
