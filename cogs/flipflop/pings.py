@@ -248,11 +248,15 @@ class TurnPings:
             del self.standing[ping.table_id]
 
     def _end(self, table: Table, ping: Ping) -> None:
-        """The ping's turn is over: remove its message (paced), or never post it."""
+        """The ping's turn is over: remove its message (paced), or never post it.
+
+        Paced as the table's edits and its ping's post are (by the table's channel), also when
+        the ping is in the game's thread: one budget for all the table's calls.
+        """
         self._drop(ping)
         if ping.message_id is not None:
             self.notifier.pacer.request(
-                ping.channel_id, lambda: self._remove(ping), key=f"unping:{ping.message_id}"
+                table.channel_id, lambda: self._remove(ping), key=f"unping:{ping.message_id}"
             )
 
     async def _remove(self, ping: Ping) -> None:
