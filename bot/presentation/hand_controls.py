@@ -14,10 +14,10 @@ which also carries the table's ``seq``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from bot.cards import CardEmoji
-from bot.i18n import Texts
+from bot.cards import DEFAULT_STYLE, CardEmoji, Look
+from bot.i18n import N_, Texts
 from bot.presentation.controls import (
     LABEL_CHARS,
     OPTION_CHARS,
@@ -28,7 +28,7 @@ from bot.presentation.controls import (
     Style,
     fit,
 )
-from bot.presentation.render import card_emoji, plain, plain_cards
+from bot.presentation.render import card_emoji, look, plain, plain_cards
 from bot.table.model import Table
 from engine import Card, Discard, Draw, Drop, LayOff, Leave, Spread, TonkOut
 from engine.ai.review import seats_of
@@ -53,6 +53,32 @@ LAST_ROW = 4
 
 def _label(text: str) -> str:
     return fit(text, LABEL_CHARS)
+
+
+def _cards_in(limit: int, t: Texts, say: Callable[[Texts], str]) -> str:
+    """``say(t)``, a text naming cards, in ``limit`` characters with every card in it.
+
+    Cards in words (the ``text`` style) can make it too long ("Weka chini mzungu wa tatu wa
+    majembe, …"); cut, two spreads could read the same. Then the cards are written short
+    (``Q♤ Q♡ Q♧``), which always fits and tells every spread apart.
+    """
+    text = say(t)
+    seen = look(t)
+    if len(text) > limit and seen.words:
+        text = say(t.with_faces(Look(seen.faces, DEFAULT_STYLE)))
+    return fit(text, limit)
+
+
+def _lay_down(cards: Sequence[Card], t: Texts) -> str:
+    """**Lay down …** naming the spread's every card."""
+    label = N_("Lay down {cards}")
+    return _cards_in(LABEL_CHARS, t, lambda u: u.gettext(label).format(cards=plain_cards(cards, u)))
+
+
+def _tonk_option(tk: TonkOut, t: Texts) -> Option:
+    """A tonk out's two spreads, as a menu option naming every card."""
+    both = _cards_in(OPTION_CHARS, t, lambda u: f"{plain_cards(tk.first, u)} + {plain_cards(tk.second, u)}")
+    return Option(f"{cards_text(tk.first)}|{cards_text(tk.second)}", both)
 
 
 def _hand(
@@ -245,18 +271,11 @@ def _quick(v: PlayerView, t: Texts, row: int, menu: int) -> list[Control]:
         _hand("pick", t.gettext("Select cards…"), "secondary", "☑️", value="~", row=row, disabled=nothing)
     ]
     for s in spreads[:QUICK]:
-        text = t.gettext("Lay down {cards}").format(cards=plain_cards(s.cards, t))
-        out.append(_hand("spread", text, "primary", value=cards_text(s.cards), row=row))
+        out.append(_hand("spread", _lay_down(s.cards, t), "primary", value=cards_text(s.cards), row=row))
     for lo in layoffs[: QUICK - min(len(spreads), QUICK)]:
         out.append(_layoff_button(lo, t, row, card_emoji(lo.card, t)))
     if tonks:
-        options = tuple(
-            Option(
-                f"{cards_text(tk.first)}|{cards_text(tk.second)}",
-                fit(f"{plain_cards(tk.first, t)} + {plain_cards(tk.second, t)}", OPTION_CHARS),
-            )
-            for tk in tonks[:25]
-        )
+        options = tuple(_tonk_option(tk, t) for tk in tonks[:25])
         placeholder = _label(t.gettext("🎉 Tonk out! Lay down your whole hand…"))
         out.append(Menu("hand", "tonk", placeholder, options, menu))
     return out
@@ -269,11 +288,7 @@ def _selecting(v: PlayerView, t: Texts, selection: tuple[Card, ...], row: int, m
     single = selection[0] if len(selection) == 1 else None
     layoffs = [a for a in v.legal if isinstance(a, LayOff) and a.card == single]
     discard = single is not None and any(isinstance(a, Discard) and a.card == single for a in v.legal)
-    lay = (
-        t.gettext("Lay down {cards}").format(cards=plain_cards(spread.cards, t))
-        if spread
-        else t.gettext("Lay down (pick a run or a set)")
-    )
+    lay = _lay_down(spread.cards, t) if spread else t.gettext("Lay down (pick a run or a set)")
     out: list[Control] = [
         _hand(
             "spread",

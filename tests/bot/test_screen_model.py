@@ -8,15 +8,18 @@ a click can reach). Nothing here needs Discord.
 from __future__ import annotations
 
 import dataclasses
+from itertools import combinations
 from pathlib import Path
 
 import discord
 import pytest
 
+from bot.cards import TEXT_ONLY, Look
 from bot.i18n import LANGUAGES, texts
 from bot.presentation.controls import (
     LABEL_CHARS,
     LOBBY_OPS,
+    OPTION_CHARS,
     TABLE_OPS,
     Button,
     Control,
@@ -41,7 +44,8 @@ from cogs.flipflop.controls import (
     TableButton,
 )
 from cogs.flipflop.screens import item, review_item, rules_view
-from engine import Draw
+from engine import Card, Discard, Draw, IllegalAction, Spread, TonkOut
+from engine.view import PlayerView
 from tests.bot.runtime.fakes import ANN, BEN, CAT, harness
 
 EN = texts("en")
@@ -166,3 +170,54 @@ def test_rules_play_again_and_review_controls_reach_their_templates(language: st
         assert len(made_item.item.label or "") <= LABEL_CHARS  # type: ignore[attr-defined]
     assert made[2].item.custom_id == "ff:p:ab12:again"  # type: ignore[attr-defined]
     assert made[3].item.custom_id == "ff:y:r:beef"  # type: ignore[attr-defined]
+
+
+RUNS_AND_SETS = [
+    ("2D", "3D", "4D", "5D", "6D", "7D"),  # runs of 3 to 6 from one card: "… 6 of diamo…" cut alike
+    ("7H", "8H", "9H", "TH", "JH", "QH"),
+    ("QS", "QH", "QD", "QC", "KS", "KH"),  # sets of 3 and 4 queens: long in words in Swahili
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_in_words_every_one_click_spread_and_tonk_out_reads_apart(
+    tmp_path: Path, language: str
+) -> None:
+    """Cards said in words can be too long for a label; cut, two spreads would read the same."""
+    t = texts(language).with_faces(Look(TEXT_ONLY, "text"))
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert table.game is not None and table.game.to_act is not None
+        view = table.game.view(table.game.to_act)
+        for codes in RUNS_AND_SETS:
+            hand = tuple(Card.parse(c) for c in codes)
+            spreads = {
+                s
+                for n in (3, 4, 5, 6)
+                for s in combinations(hand, n)
+                if len({c.suit for c in s}) == 1 or len({c.rank for c in s}) == 1
+            }
+            legal = tuple(Spread(view.player, s) for s in spreads if _is_spread(s))
+            two = _is_spread(hand[:3]) and _is_spread(hand[3:])
+            tonks = (TonkOut(view.player, hand[:3], hand[3:]),) if two else ()
+            discards = tuple(Discard(view.player, c) for c in hand)  # drawn: the moves after a draw
+            drawn = dataclasses.replace(view, hand=hand, legal=legal + tonks + discards, just_drawn=hand[-1])
+            quick = [c for c in hand_controls(table, drawn, t) if isinstance(c, Button) and c.op == "spread"]
+            labels = [c.label for c in quick]
+            assert quick and len(labels) == len(set(labels)), labels
+            assert all(len(label) <= LABEL_CHARS and "…" not in label for label in labels), labels
+            for spread in legal:  # picked card by card: its Lay down names every card, within the limit
+                chosen = hand_controls(table, drawn, t, spread.cards)
+                lay = next(c for c in chosen if isinstance(c, Button) and c.op == "spread")
+                assert len(lay.label) <= LABEL_CHARS and "…" not in lay.label, lay.label
+            menus = [c for c in hand_controls(table, drawn, t) if isinstance(c, Menu) and c.op == "tonk"]
+            for option in (o for m in menus for o in m.options):
+                assert len(option.label) <= OPTION_CHARS and "…" not in option.label, option.label
+
+
+def _is_spread(cards: tuple[Card, ...]) -> bool:
+    try:
+        PlayerView.spread_kind(cards)
+    except IllegalAction:
+        return False
+    return True
