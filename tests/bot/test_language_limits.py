@@ -26,7 +26,7 @@ OPTIONS = [m for pair in models.COMPUTER_LEVEL.values() for m in pair] + re.find
 LABELS = (
     re.findall(r'label\(\s*t\.gettext\(\s*"((?:[^"\\]|\\.)*)"', SOURCE)
     + re.findall(r'(?:_button\([^()]*?|fit\()t\.gettext\(\s*"((?:[^"\\]|\\.)*)"\)(?:, LABEL_CHARS)?', SOURCE)
-    + [m for m in re.findall(r't\.gettext\(\s*"((?:[^"\\]|\\.)*)"', HAND) if m not in OPTIONS]
+    + [m for m in re.findall(r'(?:t\.gettext|\bN_)\(\s*"((?:[^"\\]|\\.)*)"', HAND) if m not in OPTIONS]
 )  # every message a hand's controls show is a label (``_hand``, ``_label``) or a menu option
 LONGEST = {"card": "10♥", "value": "50", "cards": "10♥ J♥ Q♥ K♥", "spread": "9"}
 
