@@ -77,7 +77,8 @@ def check_player_seed(text: str) -> str:
     trimmed; every character printable (``str.isprintable``: no control
     characters such as newlines or tabs, no invisible format characters, no
     separators other than the plain space). Any Unicode letter, digit, symbol
-    or emoji is fine.
+    or emoji is fine but the backtick, which Discord reads as the start or end of
+    code in the messages that show the seed.
     """
     cleaned = text.strip()
     if not cleaned:
@@ -98,6 +99,13 @@ def check_player_seed(text: str) -> str:
                 f"{position}; use letters, digits, symbols and spaces only.",
                 position=position,
                 codepoint=ord(char),
+            )
+        if char == "`":
+            raise FairDealError(
+                "seed_backtick",
+                f"Your seed text has a backtick (`) at position {position}; Discord would read it as "
+                "formatting.",
+                position=position,
             )
     return cleaned
 
@@ -140,11 +148,13 @@ class Reveal:
         """What goes into the round's result and transcript (the seed is revealed: the round is over)."""
         return asdict(self)
 
-    def command(self, client_seed_file: str | None = None) -> str:
-        """The command line that reprints this round's deck (docs/FAIRNESS.md, "Checking a round").
+    def command(self, dealt_deck: Sequence[str], client_seed_file: str | None = None) -> str:
+        """The command line that checks this round (docs/FAIRNESS.md, "Checking a round").
 
-        With ``client_seed_file`` the client seed is read from that file (a long one is
-        offered as a file rather than written out in the message).
+        ``python -m engine.fairness verify`` with every value filled in: the seeds, the
+        commitment and ``dealt_deck``; it says OK or MISMATCH for each. With
+        ``client_seed_file`` the client seed is read from that file (a long one is offered
+        as a file rather than written out in the message).
         """
         quoted = (
             f'"$(cat {client_seed_file})"'
@@ -152,8 +162,9 @@ class Reveal:
             else "'" + self.client_seed.replace("'", "'\\''") + "'"
         )
         return (
-            f"python -m engine.fairness deck --server-seed {self.server_seed} "
-            f"--client-seed {quoted} --round {self.round}"
+            f"python -m engine.fairness verify --server-seed {self.server_seed} "
+            f"--commitment {self.commitment} --client-seed {quoted} --round {self.round} "
+            f'--deck "{" ".join(dealt_deck)}"'
         )
 
     def check(self, dealt_deck: Sequence[str]) -> Verification:

@@ -65,6 +65,7 @@ MESSAGES: dict[str, str] = {
     "seed_empty": N_("refusal.seed_empty"),
     "seed_too_long": N_("refusal.seed_too_long"),
     "seed_invisible": N_("refusal.seed_invisible"),
+    "seed_backtick": N_("refusal.seed_backtick"),
     # the live table page (bot/live)
     "link_forged": N_("refusal.link_forged"),
     "link_expired": N_("refusal.link_expired"),

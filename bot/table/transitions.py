@@ -457,6 +457,8 @@ def seed_refusal(error: FairDealError) -> TableError:
     if error.code in ("seed_control_character", "seed_not_printable"):
         character = f"U+{int(str(error.params['codepoint'])):04X}"
         return TableError("seed_invisible", character=character, position=error.params["position"])
+    if error.code == "seed_backtick":
+        return TableError("seed_backtick", position=error.params["position"])
     return TableError("seed_empty", limit=PLAYER_SEED_MAX)
 
 

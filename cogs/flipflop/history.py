@@ -151,7 +151,8 @@ class HistoryCommands(commands.Cog):
             return
         t = await self.bot.languages.public(interaction)
         reveal = Reveal(**found.reveal)
-        result = reveal.check(found.transcript["rounds"][0]["deck"])
+        dealt = found.transcript["rounds"][0]["deck"]
+        result = reveal.check(dealt)
         head = (
             t.gettext("✅ Round #{id} (round {number} at table `{table}`) was dealt fairly:").format(
                 id=found.round_id, number=t.number(found.number), table=found.table_id
@@ -187,14 +188,14 @@ class HistoryCommands(commands.Cog):
                 "Check it yourself: anyone can recompute this deck from the seeds with the bot's open-source "
                 "checker (`/flipflop round id:{id}` gives the whole round as a file):"
             ).format(id=found.round_id)
-            text = f"{head}\n{checks}\n{inline}\n{how}\n```\n{reveal.command()}\n```"
+            text = f"{head}\n{checks}\n{inline}\n{how}\n```\n{reveal.command(dealt)}\n```"
         if len(text) <= CONTENT:  # the client seed once, in the command that checks it
             await interaction.response.send_message(text, allowed_mentions=NONE, view=view)
             return
         seeds = t.gettext(SEEDS_IN_FILE).format(
             **values, length=t.number(len(reveal.client_seed)), file=f"`{CLIENT_SEED_FILE}`"
         )
-        text = f"{head}\n{checks}\n{seeds}\n```\n{reveal.command(CLIENT_SEED_FILE)}\n```{browser}"
+        text = f"{head}\n{checks}\n{seeds}\n```\n{reveal.command(dealt, CLIENT_SEED_FILE)}\n```{browser}"
         whole = discord.File(io.BytesIO(reveal.client_seed.encode()), filename=CLIENT_SEED_FILE)
         await interaction.response.send_message(
             shorten(text, CONTENT), file=whole, allowed_mentions=NONE, view=view

@@ -98,6 +98,12 @@ def test_a_translation_that_lost_a_placeholder_falls_back_to_english() -> None:
             " use letters, digits, symbols and spaces only. Nothing was changed.",
         ),
         ("zero\u200bwidth", "seed_invisible", None),
+        (
+            "x` **free chips** `y",
+            "seed_backtick",
+            "Your seed text has a backtick (`) at position 2: Discord reads it as formatting, so a seed"
+            " can't hold one. Use other letters, digits, symbols and spaces. Nothing was changed.",
+        ),
     ],
 )
 def test_bad_seed_texts_are_refusals_with_their_own_code(text: str, code: str, expected: str | None) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 import simcord
 
 from bot.table.model import Table
+from engine import fairness
 from tests.cogs.helpers import Hands, conserved, displayed, play_simple_turn, table_in, walk
 from tests.cogs.test_computers import add_computer, bot_member
 from tests.conftest import World
@@ -177,14 +179,22 @@ async def test_every_deal_of_several_games_checks_out_from_what_the_channel_show
         assert pending is not None and pending["seed"] not in everywhere
 
 
-async def test_verify_history_stats_and_the_rating_leaderboard_after_a_game(world: World) -> None:
+async def test_verify_history_stats_and_the_rating_leaderboard_after_a_game(
+    world: World, capsys: pytest.CaptureFixture[str]
+) -> None:
     ann, ben, cat = world.members[:3]
     await play_game(world, [ann, ben, cat], seed_text=None)
     verified = await ben.slash(world.channel, "flipflop verify", round=1)
     assert not verified.ephemeral
     text = verified.response.content
     assert "was dealt fairly" in text and "commitment: OK" in text and "deck: OK" in text
-    assert "python -m engine.fairness deck --server-seed" in text
+    assert "python -m engine.fairness verify --server-seed" in text
+    # the command it prints, run as printed, checks the round: every line OK, status 0
+    command = text.split("```\n")[1].split("\n```")[0]
+    argv = shlex.split(command)
+    assert argv[:3] == ["python", "-m", "engine.fairness"]
+    assert fairness.main(argv[3:]) == 0
+    assert capsys.readouterr().out.count(": OK") == 2
     history = await ann.slash(world.channel, "flipflop history")
     latest = await world.bot.db.fetchone("SELECT MAX(id) FROM rounds WHERE guild_id = ?", (world.guild.id,))
     assert latest is not None
@@ -271,6 +281,7 @@ async def test_bad_input_gets_a_clear_private_answer_and_changes_nothing(world: 
         ("bad\nline", "control character"),
         ("zero\u200bwidth", "invisible"),
         ("   ", "empty"),
+        ("x` **free chips** [claim](https://e.vil) `y", "backtick (`) at position 2"),  # no Markdown way out
     ]:
         said = await ann.slash(world.channel, "flipflop seed", text=text)
         assert (

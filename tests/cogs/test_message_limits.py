@@ -106,7 +106,7 @@ async def test_the_longest_inputs_stay_within_discords_limits(
     assert not g.in_round  # round 1 is over: its seeds are revealed
     verified = await players[1].slash(world.channel, "flipflop verify", round=1)
     text = verified.response.content
-    assert len(text) <= room and "python -m engine.fairness deck" in text
+    assert len(text) <= room and "python -m engine.fairness verify" in text
     assert ("client_seed.txt" in text) or room == CONTENT
     if "client_seed.txt" in text:  # too long to write out: the whole client seed is attached, not shown
         assert '"$(cat client_seed.txt)"' in text and SEEDS[0] not in text
