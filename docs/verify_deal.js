@@ -54,8 +54,21 @@ function main(argv) {
     return 2;
   }
   if (!/^[0-9a-fA-F]{64}$/.test(seedHex || "") || !Number.isInteger(round) || round < 1 || clientSeed === undefined) {
-    console.error("usage: node verify_deal.js SERVER_SEED_HEX COMMITMENT_HEX CLIENT_SEED ROUND [DECK]");
+    console.error("usage: node verify_deal.js SERVER_SEED_HEX COMMITMENT_HEX CLIENT_SEED ROUND [DECK] [SEATS]");
     return 2;
+  }
+  const codes = dealt === undefined || dealt === "" ? null : dealt.toUpperCase().split(/[\s,]+/).filter(Boolean);
+  if (codes !== null) {
+    const cards = new Set([..."CDHS"].flatMap((suit) => [..."A23456789TJQK"].map((rank) => rank + suit)));
+    const strange = codes.find((code) => !cards.has(code));
+    if (strange !== undefined) {
+      console.error(`malformed: '${strange}' is not a card code (write them like AC, TD, KS)`);
+      return 2;
+    }
+    if (codes.length !== 52 || new Set(codes).size !== 52) {
+      console.error(`malformed: a deck has 52 different cards; got ${codes.length}, ${new Set(codes).size} different`);
+      return 2;
+    }
   }
   const seed = Buffer.from(seedHex, "hex");
   let good = true;
@@ -67,8 +80,8 @@ function main(argv) {
   }
   const deck = dealingOrder(seed, clientSeed, round);
   console.log("deck: " + deck.join(" "));
-  if (dealt !== undefined && dealt !== "") {
-    if (dealt.toUpperCase().split(/\s+/).filter(Boolean).join(" ") === deck.join(" ")) {
+  if (codes !== null) {
+    if (codes.join(" ") === deck.join(" ")) {
       console.log("dealt deck OK");
     } else {
       console.log("dealt deck WRONG: it is not the deck these seeds give");

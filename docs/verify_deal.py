@@ -64,7 +64,7 @@ def main():
     parser.add_argument("--commitment", required=True, help="published commitment, 64 hex digits")
     parser.add_argument("--client-seed", required=True, help="published client seed (quote it)")
     parser.add_argument("--round", required=True, type=int, help="round number, 1 for the first round")
-    parser.add_argument("--deck", help="the dealt deck: 52 codes separated by spaces")
+    parser.add_argument("--deck", help="the dealt deck: 52 codes, spaces or commas between them")
     parser.add_argument("--seats", type=int, help="for a first round: how many players sat, to check the dealer")
     args = parser.parse_args()
 
@@ -82,6 +82,20 @@ def main():
         print("malformed: the number of seats must be 1 or more", file=sys.stderr)
         return 2
 
+    dealt = None
+    if args.deck is not None:
+        dealt = args.deck.replace(",", " ").upper().split()
+        cards = {rank + suit for suit in "CDHS" for rank in "A23456789TJQK"}
+        strange = [code for code in dealt if code not in cards]
+        if strange or len(dealt) != 52 or len(set(dealt)) != 52:
+            why = (
+                repr(strange[0]) + " is not a card code (write them like AC, TD, KS)"
+                if strange
+                else "a deck has 52 different cards; got %d, %d different" % (len(dealt), len(set(dealt)))
+            )
+            print("malformed: " + why, file=sys.stderr)
+            return 2
+
     good = True
     if hashlib.sha256(server_seed).hexdigest() == args.commitment.strip().lower():
         print("commitment OK")
@@ -91,8 +105,8 @@ def main():
 
     deck = dealing_order(server_seed, args.client_seed, args.round)
     print("deck: " + " ".join(deck))
-    if args.deck is not None:
-        if args.deck.upper().split() == deck:
+    if dealt is not None:
+        if dealt == deck:
             print("dealt deck OK")
         else:
             print("dealt deck WRONG: it is not the deck these seeds give")

@@ -443,12 +443,45 @@ def test_independent_javascript_verifier_agrees(
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"deck: {deck}\n" in proc.stdout and "dealt deck OK" in proc.stdout
+    swapped = deck.split()
+    swapped[0], swapped[1] = swapped[1], swapped[0]
     wrong = subprocess.run(
-        [node, script, seed.hex(), commitment(b"\x01" * 32), client, str(round_number), deck[::-1]],
+        [node, script, seed.hex(), commitment(b"\x01" * 32), client, str(round_number), " ".join(swapped)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert wrong.returncode == 1
     assert "commitment WRONG" in wrong.stdout and "dealt deck WRONG" in wrong.stdout
+
+
+def test_independent_verifiers_read_a_deck_as_the_project_does() -> None:
+    """Either case, spaces or commas: the same deck; not 52 different card codes: malformed (2), not WRONG."""
+    seed, client, round_number, commit, deck = VECTORS[0]
+    codes = deck.split()
+    decks = {
+        deck.lower(): 0,
+        ",".join(codes): 0,
+        " ".join(codes[:2]): 2,  # too short
+        " ".join([codes[0], *codes[:51]]): 2,  # a card twice, one missing
+        " ".join([*codes[:51], "1H"]): 2,  # not a card
+    }
+    node = shutil.which("node")
+    script = str(ROOT / "docs" / "verify_deal.py")
+    for dealt, status in decks.items():
+        assert fairness.main(["verify", "--server-seed", seed.hex(), "--commitment", commit, "--client-seed",
+                              client, "--round", str(round_number), "--deck", dealt]) == status  # fmt: skip
+        python = subprocess.run(
+            [sys.executable, script, "--server-seed", seed.hex(), "--commitment", commit, "--client-seed",
+             client, "--round", str(round_number), "--deck", dealt],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert python.returncode == status, (dealt, python.stdout, python.stderr)
+        assert ("malformed" in python.stderr) == (status == 2)
+        if node is not None:
+            js = subprocess.run(
+                [node, script[:-2] + "js", seed.hex(), commit, client, str(round_number), dealt],
+                capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            assert js.returncode == status, (dealt, js.stdout, js.stderr)
 
 
 # ---- docs/FAIRNESS.md ------------------------------------------------------------------------------------
