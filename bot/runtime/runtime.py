@@ -309,10 +309,8 @@ class TableRuntime:
     ) -> Table:
         """**Play again** on a game's final standings: a new lobby in its channel, same stake and buy-in.
 
-        Its turn timer and away rule are the server's now when given (a new table takes the
-        settings of its day), else the ended table's.
-
-        The member who clicked is seated as its host (their buy-in debited anew); the
+        Its turn timer and away rule: the server's now when given, else the ended table's. The
+        member who clicked is seated as its host (their buy-in debited anew); the
         previous game's other players are named in it until they join. Refused (nothing
         opened) when the game is unknown or still open, the click came from another server
         or channel than the ended table's (``other_place``: a control passed on or forged

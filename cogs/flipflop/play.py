@@ -103,6 +103,8 @@ NO_THREAD_PERMISSION = N_(
     "**Send Messages in Threads** permissions to give it a thread of its own."
 )
 THREAD_NAME_CHARS = 100
+FORUM_PLAYING = N_("🃏 Flip Flop · stake {stake} · playing")
+"""A forum post's title once its game is dealt (it said the open seats): renamed once per post."""
 """Discord's limit for a thread's name."""
 
 
@@ -389,6 +391,9 @@ class Controls:
             if why is not None:
                 reader = await self.member_texts(answer.interaction)
                 await self._answered(table.id, answer.private(reader.gettext(why)))
+            post = answer.interaction.channel
+            if isinstance(post, discord.Thread) and isinstance(post.parent, discord.ForumChannel):
+                self._retitle(table, post, t)
             if lobby is not None:  # one paced edit: the lobby says where the table went
 
                 async def retire() -> None:
@@ -397,6 +402,24 @@ class Controls:
                 self.notifier.pacer.request(table.channel_id, retire, key=f"retire:{lobby}")
 
         return then
+
+    def _retitle(self, table: Table, post: discord.Thread, t: Texts) -> None:
+        """A forum post's title said its open seats: dealt, it says the game is being played (paced).
+
+        Discord allows two renames of a channel in ten minutes: a post is renamed at most once
+        (a second game in it, by **Play again**, finds the title already right).
+        """
+        name = fit(t.gettext(FORUM_PLAYING).format(stake=t.chips(table.stake)), THREAD_NAME_CHARS)
+        if post.name == name:
+            return
+
+        async def rename() -> None:
+            try:
+                await post.edit(name=name)
+            except discord.HTTPException as e:
+                log.warning("Table %s: could not retitle its forum post (%s %s)", table.id, e.status, e.code)
+
+        self.notifier.pacer.request(table.channel_id, rename, key=f"title:{post.id}")
 
     async def _thread_for(
         self, interaction: discord.Interaction, table: Table, lobby: int | None

@@ -200,6 +200,9 @@ async def test_in_a_forum_the_lobby_is_a_post_titled_with_the_stake_and_open_sea
     started = await ann.click(lobby, label="Start")
     assert started.acknowledged and table.status == "playing"
     assert table.thread_id is None and post.threads == []  # a post is a thread already: played in place
+    # its title said the open seats: dealt, it says the game is being played
+    await world.env.settle()
+    assert world.env.backend.get_channel(post.id).name == "🃏 Flip Flop · stake 5 chips · playing"
     await conserved(world)
 
 
