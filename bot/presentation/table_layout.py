@@ -299,6 +299,8 @@ def _table_page(
 ) -> Page:
     assert table.game is not None
     v = table.game.public_view()
+    if table.status == "closed" and v.to_act is not None:
+        v = replace(v, to_act=None)  # closed mid-round: its cards stay as they were, nobody is to act
     title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
     footer = (
         t.gettext("Table {table} · click My hand to see your cards and play")

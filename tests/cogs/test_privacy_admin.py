@@ -14,7 +14,17 @@ from bot import privacy
 from bot.migrate import COPIED
 from bot.storage import StoreError
 from cogs.flipflop import privacy as privacy_cog
-from tests.cogs.helpers import Hands, buttons, conserved, message, open_table, play_step, runtime, table_in
+from tests.cogs.helpers import (
+    Hands,
+    buttons,
+    conserved,
+    displayed,
+    message,
+    open_table,
+    play_step,
+    runtime,
+    table_in,
+)
 from tests.conftest import World
 
 MANAGERS_ONLY = "Only members with the **Manage Server** permission can do that."
@@ -143,6 +153,9 @@ async def test_admin_close_asks_then_refunds_every_stack_and_pot(world: World) -
     closed = await boss.click(question.message, custom_id=buttons(question)["Close the table"])
     assert closed.response.content == f"Table `{table.id}` is closed; 600 chips went back to the players."
     assert table_in(world) is None and runtime(world).get(table.id) is None
+    await world.env.settle()
+    shown = displayed(message(world, world.channel.id, table.message_id))  # type: ignore[arg-type]
+    assert "table closed" in shown and "to act" not in shown and "▶️" not in shown  # nobody is to act now
     rows = await world.bot.db.fetchall(
         "SELECT user_id, change, actor_id FROM ledger WHERE reason = 'refund' AND reference = ?", (table.id,)
     )
