@@ -32,7 +32,7 @@ from bot.presentation.controls import OPTION_CHARS, fit, stored_review
 from bot.presentation.first_game import ServerWelcomes, welcome_text
 from bot.presentation.refusals import NOTHING_CHANGED, explain, table_exists
 from bot.presentation.table_render import seat_name
-from bot.runtime import LEVELS, TableRuntime
+from bot.runtime import LEVELS, TableRuntime, clicked_at
 from bot.storage import StoreError
 from bot.table.model import Table, TableError
 from cogs.flipflop.controls import label
@@ -258,6 +258,9 @@ class Coach:
         """**Analyse my last round** in a practice hand: a round the table keeps (never one in play)."""
         t = await self.bot.languages.reader(interaction)
         table = self.runtime.get(table_id)
+        if table is not None and not clicked_at(table, interaction.guild_id, interaction.channel_id):
+            await send_ephemeral(interaction, explain(TableError("other_place"), t))  # passed on or forged
+            return
         kept = (
             next((r for r in table.practice_rounds if int(r["number"]) == number), None)
             if table is not None and table.practice

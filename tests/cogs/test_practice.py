@@ -267,6 +267,14 @@ async def test_a_practice_round_is_analysed_from_the_hand(world: World) -> None:
     assert table.practice_rounds and table.practice_rounds[-1]["number"] == 1
     if table.status != "playing":
         return  # the game ended with its first round: no hand left to click in
+    # the same button passed on to another channel is refused there, as any table's control is
+    elsewhere = world.guild.create_text_channel("elsewhere")
+    channel = world.bot.get_channel(elsewhere.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("control", view=coach.practice_view(table.id, 1, texts("en")))
+    passed_on = next(m for m in elsewhere.history() if m.id == sent.id)
+    refused = await ann.click(passed_on, label="Analyse my last round")
+    assert refused.ephemeral and "belongs to a table in another channel" in refused.response.content
     hand = await my_hand(world, ann)
     result = await ann.click(hand.message, label="Analyse my last round")
     text = result.followups[-1].content if result.followups else result.response.content
