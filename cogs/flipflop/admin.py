@@ -268,7 +268,7 @@ class AdminCommands(commands.Cog):
             channel=f"<#{table.channel_id}>",
             status=t.gettext(STATUS.get(status, STATUS["playing"])),
             players=_players(table, t),
-            chips=t.chips(table.chips()),
+            chips=t.at(table.practice).chips(table.chips()),
             opened=f"<t:{int(opened)}:R>" if opened is not None else "—",
             active=f"<t:{int(table.last_activity)}:R>",
         )

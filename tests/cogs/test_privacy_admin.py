@@ -135,6 +135,12 @@ async def test_admin_tables_lists_where_who_and_since_when(world: World) -> None
     where = f"`{table.id}` in <#{world.channel.id}>"
     assert line.startswith(f"{where} · in play · ann, ben, cat · 600 chips at the table")
     assert "opened <t:" in line and "last move <t:" in line
+    # a practice table elsewhere: its chips are play money, and the list says so
+    practice_room = world.guild.create_text_channel("practice")
+    await world.members[3].slash(practice_room, "flipflop practice")
+    listed = await ask(world, boss, "flipflop admin tables")
+    practice = next(line for line in listed.content.splitlines() if f"<#{practice_room.id}>" in line)
+    assert "· practice ·" in practice and "practice chips at the table" in practice, practice
 
 
 async def test_admin_close_asks_then_refunds_every_stack_and_pot(world: World) -> None:
