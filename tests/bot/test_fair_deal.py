@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.fair_deal import MAX_INTERACTIONS, PLAYER_SEED_MAX, FairDeal, FairDealError, check_player_seed
+from engine import fairness
 from engine.fairness import NOTATION_ORDER, deck_codes, first_dealer
 
 START_CLICK = 1180000000000000001
@@ -255,10 +256,14 @@ def test_a_reveal_check_catches_a_changed_deck_and_prints_its_command() -> None:
     assert reveal.check(dealt_deck).ok
     swapped = [dealt_deck[1], dealt_deck[0], *dealt_deck[2:]]
     assert reveal.check(swapped).deck_matches is False
-    words = shlex.split(reveal.command())
-    assert words[:3] == ["python", "-m", "engine.fairness"]
+    words = shlex.split(reveal.command(dealt_deck))
+    assert words[:4] == ["python", "-m", "engine.fairness", "verify"]
     assert words[words.index("--client-seed") + 1] == "1180000000000000001:it's mine"
     assert words[words.index("--server-seed") + 1] == reveal.server_seed
+    assert words[words.index("--commitment") + 1] == reveal.commitment
+    assert words[words.index("--deck") + 1] == " ".join(dealt_deck)
+    assert fairness.main(words[3:]) == 0  # as printed, it checks out
+    assert fairness.main(shlex.split(reveal.command(swapped))[3:]) == 1  # a changed deck: a mismatch
 
 
 def deck_of(fair: FairDeal) -> list[str]:
