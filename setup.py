@@ -72,4 +72,24 @@ class OptionalBuildExt(build_ext):
             (ENGINE / COMPILED.RECORD).write_text(record + "\n", encoding="utf-8")
 
 
-setup(ext_modules=ext_modules(), cmdclass={"build_ext": OptionalBuildExt})
+def data_files() -> list[tuple[str, list[str]]]:
+    """``locales/`` and the served ``web/`` pages, for ``pip install .`` (``engine/assets.py`` finds them).
+
+    A checkout reads them where they are; an installed package from ``<prefix>/share/flipflop-bot/``.
+    """
+    shipped = [
+        *sorted(ROOT.glob("locales/*/LC_MESSAGES/*.po")),
+        *sorted(p for p in (ROOT / "web").rglob("*") if p.is_file() and p.parent.name != "web"),
+    ]
+    folders: dict[str, list[str]] = {}
+    for path in shipped:
+        relative = path.relative_to(ROOT)
+        if "node_modules" not in relative.parts:
+            folders.setdefault(str(Path(*SHARED, *relative.parent.parts)), []).append(str(relative))
+    return sorted(folders.items())
+
+
+SHARED = ("share", "flipflop-bot")
+"""As ``engine.assets.SHARED``."""
+
+setup(ext_modules=ext_modules(), cmdclass={"build_ext": OptionalBuildExt}, data_files=data_files())

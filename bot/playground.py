@@ -30,6 +30,7 @@ from bot.cards import STYLES, all_faces
 from bot.client import FlipFlopBot, Harness, create_bot
 from bot.i18n import LANGUAGES
 from bot.settings import Settings
+from engine.assets import asset
 
 if TYPE_CHECKING:
     from bot.live.mock_discord import MockDiscord
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = Path("data/playground.sqlite3")
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
-REPLAY_PAGE = Path(__file__).resolve().parents[1] / "web" / "replay"
+REPLAY_PAGE = asset("web", "replay")
 """The static replay page, served beside the playground so its **Watch the replay** links open."""
 COMPUTER_PAUSE = (1.0, 2.0)
 """Real seconds a computer player takes before its move in the playground (as the real bot's default)."""

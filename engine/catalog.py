@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path
+
+from engine.assets import asset
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
@@ -109,7 +110,7 @@ MESSAGES: dict[str, str] = {
 }
 """Code -> message id; the id's text has ``{name}`` fields filled from the parameters."""
 
-ENGLISH_CATALOG = Path(__file__).resolve().parents[1] / "locales" / "en" / "LC_MESSAGES" / "flipflop.po"
+ENGLISH_CATALOG = asset("locales", "en", "LC_MESSAGES", "flipflop.po")
 """The English catalog: the words of every message id (``docs/LANGUAGES.md``)."""
 
 

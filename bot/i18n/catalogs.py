@@ -22,6 +22,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
 from bot.i18n.mentions import link_commands
+from engine.assets import asset
 
 SOURCE_LANGUAGE = "en"
 """Messages are written in English: a sentence's msgid is its English text, except the coded
@@ -35,7 +36,7 @@ PSEUDO_LANGUAGE = "qps"
 """A pseudo-locale for tests: every catalog message wrapped in markers (see ``catalogs``)."""
 
 DOMAIN = "flipflop"
-LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
+LOCALES_DIR = asset("locales")
 """The catalogs live at the top of the repository, beside ``babel.cfg``."""
 
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"

@@ -24,7 +24,6 @@ import logging
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -40,12 +39,13 @@ from bot.presentation.refusals import Refusal, explain
 from bot.runtime import StaleControl, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import TableError
+from engine.assets import asset
 from engine.codec import parse_control
 from engine.errors import IllegalAction, MalformedInput
 
 log = logging.getLogger("flipflop.live")
 
-WEB = Path(__file__).resolve().parents[2] / "web"
+WEB = asset("web")
 MOVES = ("stock", "take", "drop", "discard", "spread", "layoff", "tonk", "back")
 """The hand's moves a page may send (the control codec's ops, and **I'm back** for an away member;
 leaving is done in Discord)."""
