@@ -213,7 +213,7 @@ def last_row(table: Table, v: PlayerView, t: Texts) -> list[Control]:
         out.append(review)
     if any(isinstance(a, Leave) for a in v.legal):
         out.append(_hand("leave", t.gettext("Leave game…"), "secondary", row=LAST_ROW))
-    if table.is_seated(int(v.player)):
+    if table.is_seated(int(v.player)) and v.player not in v.dead:  # not once they left (R8.4)
         if table.is_away(v.player):
             out.append(_hand("back", t.gettext("I'm back"), "success", "👋", row=LAST_ROW))
         else:

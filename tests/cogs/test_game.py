@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
+from bot.table.model import TableError
 from engine import Drop
 from tests.cogs.helpers import (
     Hands,
@@ -286,6 +288,13 @@ async def test_leaving_mid_round_forfeits_and_returns_the_stack_at_round_end(wor
     assert "You left this round" in result.response.content
     assert leaver in g.round.dead
     assert "forfeits this round" in channel_text(world)
+    # gone from the round, they are offered no Away (the computer has nothing to play for them),
+    # and an Away asked for all the same (an older hand's button) is refused and changes nothing
+    assert not {"Away", "I'm back"} & set(buttons(result.response))
+    with pytest.raises(TableError) as refused:
+        await runtime(world).away(table.id, member.id)
+    assert refused.value.code == "not_playing"
+    assert not table.is_away(leaver) and "stepped away" not in channel_text(world)
     balance = await world.bot.ledger.balance(world.guild.id, member.id)
     assert balance == 800  # the stack comes back when the round ends
     hands = Hands(world)
