@@ -126,6 +126,17 @@ def fit(text: str, size: int, room: float) -> str:
     return text[:low].rstrip() + ELLIPSIS
 
 
+def shrunk(text: str, size: int, room: float, smallest: int) -> tuple[str, int]:
+    """``text`` at the largest size from ``size`` down to ``smallest`` that fits ``room``; else cut there.
+
+    A label whose end tells it apart ("Chungu cha mchezo", "Chungu cha flip") stays whole.
+    """
+    for at in range(size, smallest - 1, -1):
+        if width(text, at) <= room:
+            return text, at
+    return fit(text, smallest, room), smallest
+
+
 @lru_cache(maxsize=2048)
 def _piece(name: str, size: int, piece: str, fill: Colour) -> tuple[Image.Image, int, int, float]:
     """A run drawn once (a name is drawn on every edit of its table): image, offset from the pen, advance."""

@@ -250,16 +250,19 @@ def _middle(
             canvas.alpha_composite(_face(deck, code, CARD), (x, y))
         else:
             draw.rounded_rectangle((x, y, x + CARD, y + CARD), 6, outline=(80, 140, 105), width=2)
-        text = fonts.fit(label, 13, 96)
-        fonts.draw(canvas, (x + CARD / 2 - fonts.width(text, 13) / 2, label_y), text, 13, WHITE)
+        text, size = fonts.shrunk(label, 13, 92, 10)
+        fonts.draw(canvas, (x + CARD / 2 - fonts.width(text, size) / 2, label_y), text, size, WHITE)
         x += 100
     px = max(x + 6, WIDTH - PAD - 190)
     py = top + 32
     for label, chips, suit in s.pots:
-        used = fonts.draw(canvas, (px, py), fonts.fit(label, 16, 110), 16, WHITE)
+        chips_x = WIDTH - PAD - 22 - fonts.width(chips, 18)
+        sign = 6 + fonts.width(SUIT_SIGN[suit], 18) if suit is not None else 0
+        text, size = fonts.shrunk(label, 16, min(110, chips_x - 8 - px - sign), 10)  # never under the chips
+        used = fonts.draw(canvas, (px, py), text, size, WHITE)
         if suit is not None:
             _suit(canvas, (px + used + 6, py), suit, style)
-        fonts.draw(canvas, (WIDTH - PAD - 22 - fonts.width(chips, 18), py), chips, 18, TURN)
+        fonts.draw(canvas, (chips_x, py), chips, 18, TURN)
         py += 30
 
 

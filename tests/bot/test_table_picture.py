@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 import time
+from typing import Any
 
+import pytest
 from PIL import Image
 
 from bench.table_picture_bench import NAMES, a_table
 from bot import fonts
-from bot.presentation.table_picture import MAX_BYTES, height, labels, render, undrawn
+from bot.i18n import LANGUAGES, texts
+from bot.presentation.table_picture import (
+    LEAVING,
+    MAX_BYTES,
+    PILE,
+    POT_LABEL,
+    STOCK,
+    UPCARD,
+    height,
+    labels,
+    render,
+    undrawn,
+)
 
 LATIN, HANGUL, GUJARATI = "NotoSans-Regular.ttf", "NotoSansKR-Regular.otf", "NotoSansGujarati-Regular.ttf"
 
@@ -72,3 +87,31 @@ def test_the_same_scene_is_drawn_once() -> None:
     start = time.perf_counter()
     again = render(scene, "classic")
     assert again is first and time.perf_counter() - start < 0.005
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_middles_labels_are_drawn_whole_in_every_language(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pots' and the piles' labels shrink to fit rather than cut ("Chungu cha…" three times)."""
+    t = texts(language)
+    scene = dataclasses.replace(
+        a_table(random.Random(3)),
+        pots=tuple(
+            (t.gettext(POT_LABEL[pot]), "99,999", suit)
+            for pot, suit in (("game", None), ("flip", "S"), ("flop", "H"))
+        ),
+        words=(t.gettext(STOCK), t.gettext(PILE), t.gettext(UPCARD), t.gettext(LEAVING)),
+        stock="29",
+    )
+    drawn: list[str] = []
+    real = fonts.draw
+
+    def noted(canvas: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Any) -> float:
+        drawn.append(text)
+        return real(canvas, xy, text, size, fill)
+
+    monkeypatch.setattr(fonts, "draw", noted)
+    render.__wrapped__(scene, "classic")
+    middle = [label for label, _, _ in scene.pots] + [f"{scene.words[0]} 29", *scene.words[1:3]]
+    assert all(label in drawn for label in middle), (middle, drawn)
