@@ -31,6 +31,7 @@ print(texts("ko").gettext("refusal.table_full"))
 
 
 def test_an_installed_package_reads_its_catalogs_and_pages(tmp_path: Path) -> None:
+    before = _installed()
     source = tmp_path / "source"
     source.mkdir()
     ignore = shutil.ignore_patterns("node_modules", "__pycache__", "*.so", ".compiled.json")
@@ -47,10 +48,12 @@ def test_an_installed_package_reads_its_catalogs_and_pages(tmp_path: Path) -> No
     )  # fmt: skip
     (wheel,) = (tmp_path / "wheel").glob("*.whl")
     prefix = tmp_path / "prefix"
+    alone = ["--no-deps", "--no-build-isolation", "--ignore-installed"]
     subprocess.run(
-        [*pip, "install", "--no-deps", "--no-build-isolation", "--prefix", str(prefix), str(wheel)],
+        [*pip, "install", *alone, "--prefix", str(prefix), str(wheel)],
         check=True, env=env, cwd=tmp_path, capture_output=True,
     )  # fmt: skip
+    # --ignore-installed: pip would otherwise uninstall this checkout's own install first
     (packages,) = prefix.glob("lib/python*/site-packages")
     ran = subprocess.run(
         [sys.executable, "-c", CHECK],
@@ -69,3 +72,13 @@ def test_an_installed_package_reads_its_catalogs_and_pages(tmp_path: Path) -> No
         env={**env, "PYTHONPATH": str(packages)}, cwd=tmp_path, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert replay.returncode == 2 and "Traceback" not in replay.stderr and "not valid JSON" in replay.stderr
+    assert _installed() == before  # this environment's own install untouched
+
+
+def _installed() -> str:
+    """Where this environment's Python imports the bot from, seen from outside the checkout."""
+    ran = subprocess.run(
+        [sys.executable, "-c", "import bot; print(bot.__file__)"],
+        cwd=Path(sys.prefix), capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return ran.stdout + ran.stderr[-200:]
