@@ -56,6 +56,11 @@ WORDS: dict[str, str] = {
     "handValue": N_("hand {value}"),
     "playsFor": N_("plays for {pots}"),
     "showed": N_("showed {cards}"),
+    "potGame": N_("game"),
+    "potFlip": N_("flip"),
+    "potFlop": N_("flop"),
+    "upcardMark": N_("upcard"),
+    "newMark": N_("new"),
 }
 """Each word's key on the page, and its message id (English)."""
 

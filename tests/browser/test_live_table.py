@@ -347,8 +347,14 @@ async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None
             await expect(page.locator("#log-title")).to_have_text("최근 수")
             await expect(page.locator("#title")).to_contain_text("스테이크 5 · 1라운드")
             await expect(page.locator("#table .pile.stock .pile-name")).to_contain_text("비축 더미")
+            await expect(page.locator("#table .pot-game .pot-name")).to_have_text("게임")  # not "game"
+            await expect(page.locator("#table .pot-flip .pot-name")).to_contain_text("플립")
+            facts = " ".join(await page.locator("#table .seat .facts").all_inner_texts())
+            assert "game" not in facts and "flip" not in facts and "게임" in facts, facts
             await expect(page.locator("#turn")).to_have_text("내 차례예요.")  # ann's turn (the first seat)
             await expect(page.locator("#draw")).to_be_in_viewport()  # on a phone, her moves come into view
+            await page.locator("#draw").click()  # the card drawn is marked in her words
+            await expect(page.locator("#hand .card .mark")).to_have_text("새 카드")
             if SHOTS:
                 await page.screenshot(path=str(SHOTS / "live-ko.png"), full_page=True)
         finally:

@@ -194,7 +194,7 @@ function drawHand() {
     b.dataset.card = code;
     b.setAttribute("aria-pressed", selected.has(code) ? "true" : "false");
     b.setAttribute("aria-label", code === you.drawn ? say("justDrawn", "{card} (just drawn)", { card: label(code) }) : label(code));
-    b.append(cardFace(code, code === you.drawn ? { mark: "new" } : {}));
+    b.append(cardFace(code, code === you.drawn ? { mark: say("newMark", "new") } : {}));
     b.addEventListener("click", () => {
       if (selected.has(code)) selected.delete(code);
       else selected.add(code);

@@ -33,6 +33,15 @@ function english(_key, english, blanks = {}) {
 }
 
 /**
+ * A pot's short name ("game", "flip", "flop") in the page's words.
+ * @param {string} pot @param {typeof english} say @returns {string}
+ */
+function potName(pot, say) {
+  const key = { game: "potGame", flip: "potFlip", flop: "potFlop" }[pot];
+  return key ? say(key, pot) : pot;
+}
+
+/**
  * Draw `state` into `root`, replacing what was there.
  * @param {HTMLElement} root
  * @param {import("./rules.js").TableState} state
@@ -48,7 +57,7 @@ export function drawTable(root, state, say = english) {
     const box = el("div", `pot pot-${pot}`);
     box.dataset.pot = pot;
     const suitOf = pot === "flip" ? state.flipSuit : pot === "flop" ? state.flopSuit : null;
-    box.append(el("span", "pot-name", pot + (suitOf ? " " + SUIT_MARK[suitOf] : "")));
+    box.append(el("span", "pot-name", potName(pot, say) + (suitOf ? " " + SUIT_MARK[suitOf] : "")));
     const amount = el("span", "pot-amount", String(state.pots[pot]));
     amount.dataset.amount = String(state.pots[pot]);
     box.append(amount);
@@ -96,7 +105,7 @@ export function drawTable(root, state, say = english) {
     if (seat.toAct) head.append(el("span", "badge turn", say("toAct", "to act")));
     if (seat.dead) head.append(el("span", "badge", say("left", "left")));
     if (seat.out) head.append(el("span", "badge", say("out", "out")));
-    for (const pot of seat.won) head.append(el("span", `badge won won-${pot}`, say("won", "won {pot}", { pot })));
+    for (const pot of seat.won) head.append(el("span", `badge won won-${pot}`, say("won", "won {pot}", { pot: potName(pot, say) })));
     const chips = el("span", "stack", say("chips", "{count} chips", { count: seat.stack }));
     chips.dataset.stack = String(seat.stack);
     head.append(chips);
@@ -106,12 +115,12 @@ export function drawTable(root, state, say = english) {
       if (typeof seat.hand === "number") {
         for (let i = 0; i < seat.hand; i++) hand.append(cardFace(null));
       } else {
-        for (const c of seat.hand) hand.append(cardFace(c, c === state.upcard && seat.dealer ? { mark: "upcard" } : {}));
+        for (const c of seat.hand) hand.append(cardFace(c, c === state.upcard && seat.dealer ? { mark: say("upcardMark", "upcard") } : {}));
       }
       box.append(hand);
       const facts = [];
       if (seat.value !== null) facts.push(say("handValue", "hand {value}", { value: seat.value }));
-      facts.push(say("playsFor", "plays for {pots}", { pots: seat.paid.join(", ") }));
+      facts.push(say("playsFor", "plays for {pots}", { pots: seat.paid.map((p) => potName(p, say)).join(", ") }));
       if (seat.shown.length) facts.push(say("showed", "showed {cards}", { cards: seat.shown.map(label).join(" ") }));
       box.append(el("div", "facts", facts.join(" · ")));
     }
