@@ -65,10 +65,20 @@ SPLIT = {
     "flop": N_("💰 {names} split the **flop pot** ({amount}: {shares})."),
 }
 CARRIED = {
-    "game": N_("↪️ No one can win the game pot: its {amount} carry into the next round."),
-    "flip": N_("↪️ No one can win the flip pot: its {amount} carry into the next round."),
-    "flop": N_("↪️ No one can win the flop pot: its {amount} carry into the next round."),
+    "game": N_(
+        "↪️ No one can win the game pot this round: it keeps its {amount} for the next round"
+        " or the game's end."
+    ),
+    "flip": N_(
+        "↪️ No one can win the flip pot this round: it keeps its {amount} for the next round"
+        " or the game's end."
+    ),
+    "flop": N_(
+        "↪️ No one can win the flop pot this round: it keeps its {amount} for the next round"
+        " or the game's end."
+    ),
 }
+"""Said when it happens, before anyone knows whether the round is the game's last (R5.6, R8.3)."""
 PLAYS_FOR = {
     ("game",): N_("↳ {name} plays for the game pot only."),
     ("game", "flip"): N_("↳ {name} plays for the game and flip pots only."),

@@ -35,7 +35,9 @@ def table(**fields: object) -> Table:
 
 def test_a_carried_pot_is_said_while_the_game_goes_on() -> None:
     lines = event_lines(table(), [PotCarried("flip", 5)], EN)
-    assert lines == ["↪️ No one can win the flip pot: its 5 chips carry into the next round."]
+    assert lines == [
+        "↪️ No one can win the flip pot this round: it keeps its 5 chips for the next round or the game's end."
+    ]
 
 
 def test_no_carry_is_said_when_the_game_ends_and_pays_the_pot() -> None:
