@@ -35,6 +35,8 @@ from limits import RateLimitItem, RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
+from bot.storage.base import redact
+
 log = logging.getLogger("flipflop.budget")
 
 REDIS_SECONDS = 2.0
@@ -188,7 +190,7 @@ class BudgetShare:
             self.stats.switches["shared"] += 1
             log.warning(
                 "Redis answers again at %s: the channel-call budget (%d/s) is shared again",
-                self.redis_url,
+                redact(self.redis_url or ""),
                 self.per_second,
             )
 
@@ -202,7 +204,7 @@ class BudgetShare:
         log.warning(
             "Redis at %s does not answer (%s): this process keeps to its share of the channel-call"
             " budget, %d/s of %d/s, until Redis has answered for %.0f s",
-            self.redis_url,
+            redact(self.redis_url or ""),
             type(e).__name__,
             self.share,
             self.per_second,

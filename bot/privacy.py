@@ -402,8 +402,12 @@ async def _run(target: str, command: str, user_id: int, out: str | None) -> int:
             if out is None:
                 print(text)
             else:
-                with open(out, "w", encoding="utf-8") as f:
-                    f.write(text)
+                try:
+                    with open(out, "w", encoding="utf-8") as f:
+                        f.write(text)
+                except OSError as e:
+                    print(f"Could not write {out}: {e.strerror or e}. Nothing was written.", file=sys.stderr)
+                    return 1
                 print(f"Wrote everything stored about {user_id} to {out}.", file=sys.stderr)
             return 0
         try:

@@ -16,7 +16,7 @@ from pydantic import AliasChoices, Field, ValidationError, field_validator, mode
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from bot.storage.base import StoreError, parse_target
+from bot.storage.base import StoreError, parse_target, redact
 
 _environ: ContextVar[Mapping[str, str] | None] = ContextVar("flipflop_environ", default=None)
 
@@ -342,6 +342,8 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: str | Path
         where = str(err["loc"][0])
         name = variable(where) if where in Settings.model_fields else where.upper()
         msg = err["msg"].removeprefix("Value error, ")
-        raise SettingsError(f"{name} is not valid: {msg} (got {err.get('input')!r}).") from None
+        given = err.get("input")
+        shown = redact(given) if isinstance(given, str) else given  # a URL's password is never echoed
+        raise SettingsError(f"{name} is not valid: {msg} (got {shown!r}).") from None
     finally:
         _environ.reset(token)

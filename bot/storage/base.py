@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.storage.migrations import SCHEMA_VERSION, Migration, migration_failed, migrations, too_new_message
 
@@ -165,3 +166,16 @@ class Store:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # not a URL one can read (a bad port): said whole but for what looks like a password
+        return url.split("@", 1)[-1] if "@" in url else url
+    if password is None:
+        return url
+    netloc = parts.netloc.replace(f":{password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))

@@ -27,11 +27,10 @@ from contextlib import asynccontextmanager, contextmanager
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError, Unavailable
+from bot.storage.base import Conflict, IntegrityError, Row, Store, StoreError, Unavailable, redact
 from bot.storage.migrations import Migration
 
 SCHEMA = "SELECT COALESCE(current_schema(), current_setting('search_path'))"
@@ -61,15 +60,6 @@ def lock_key(table_id: str, schema: str = "") -> int:
     """A table id in a schema as the 64-bit key ``pg_advisory_xact_lock`` takes (every process alike)."""
     named = f"{schema}\0{table_id}".encode()
     return int.from_bytes(hashlib.blake2b(named, digest_size=8).digest(), "big", signed=True)
-
-
-def redact(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _value(v: Any) -> Any:

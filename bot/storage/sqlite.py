@@ -47,7 +47,13 @@ class SqliteStore(Store):
                 " Use a newer Python build, or PostgreSQL."
             )
         if str(self.path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StoreError(
+                    f"Can not make the database's folder {self.path.parent}: {e.strerror or e}."
+                    " Set DATABASE_PATH to a file in a folder the bot may write to."
+                ) from None
         try:
             conn = await aiosqlite.connect(self.path, isolation_level=None)
         except sqlite3.Error as e:

@@ -81,3 +81,21 @@ def test_bad_shard_ids_exit_2_naming_the_setting(tmp_path: Path) -> None:
     proc = run_bot(tmp_path, DISCORD_TOKEN="x", SHARD_COUNT="2", SHARD_IDS="0-5")
     assert proc.returncode == 2
     assert "SHARD_IDS" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_database_folder_that_can_not_be_made_is_a_database_error(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    proc = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_PATH="a-file/sub/flipflop.sqlite3")
+    assert proc.returncode == 3, proc.stderr
+    assert "Database error" in proc.stderr and "DATABASE_PATH" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_malformed_url_setting_never_echoes_its_password(tmp_path: Path) -> None:
+    for name, value in (
+        ("DATABASE_URL", "postgresq://flipflop:S3cretPw@db/flipflop"),
+        ("REDIS_URL", "redsi://:S3cretPw@cache/0"),
+    ):
+        proc = run_bot(tmp_path, DISCORD_TOKEN="x", **{name: value})
+        assert proc.returncode == 2 and name in proc.stderr, proc.stderr
+        assert "S3cretPw" not in proc.stderr and "Traceback" not in proc.stderr

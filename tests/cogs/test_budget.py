@@ -330,3 +330,14 @@ async def test_closing_stops_the_redis_watch_even_when_a_ping_turns_the_cancel_i
     started = time.monotonic()
     await asyncio.wait_for(share.close(), timeout=5)
     assert time.monotonic() - started < 1.0
+
+
+async def test_the_redis_address_is_logged_without_its_password(caplog: pytest.LogCaptureFixture) -> None:
+    from bot.budget_share import BudgetShare
+
+    share = BudgetShare(10, 2, "redis://:S3cretPw@127.0.0.1:1/0", "test", 0)
+    caplog.set_level("WARNING", logger="flipflop.budget")
+    share._gone(ConnectionError("refused"))  # Redis goes away: the process keeps to its share, and says so
+    assert "does not answer" in caplog.text and "redis://:***@127.0.0.1:1/0" in caplog.text
+    assert "S3cretPw" not in caplog.text
+    await share.close()

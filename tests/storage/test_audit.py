@@ -94,6 +94,9 @@ async def test_the_command_lines_answer_with_their_exit_status(
     assert [r["reason"] for r in exported["tables"]["ledger"] if r["actor_id"] == BEN] == ["grant"]
     assert await _cli(privacy, "export", "--user", "42", "--database", target) == 1
     assert "Nothing is stored about 42" in capsys.readouterr().out
+    nowhere = tmp_path / "no-such-folder" / "ben.json"  # a file that can't be written: said, not a traceback
+    assert await _cli(privacy, "export", "--user", str(BEN), "--database", target, "--out", str(nowhere)) == 1
+    assert f"Could not write {nowhere}" in capsys.readouterr().err and not nowhere.exists()
 
     async with open_store(target) as store:  # the table ends: the bot closed it, refunding everyone
         h = Harness(store, FakeClock())
