@@ -110,7 +110,15 @@ def main() -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         async with bot:
-            await bot.open_database()  # a database problem is told before logging in
+            opening = asyncio.create_task(bot.open_database())  # a database problem is told before logging in
+            stopped = asyncio.create_task(stop.wait())  # a SIGTERM meanwhile stops the wait for a database
+            await asyncio.wait({opening, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            if not opening.done():
+                opening.cancel()
+                logging.getLogger("flipflop").info("Stopped before the database was open.")
+                return
+            opening.result()
             if metrics is not None:
                 await metrics.start(bot)
             if live is not None:

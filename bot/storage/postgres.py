@@ -39,6 +39,8 @@ _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
 MIGRATION_LOCK = "\0migrating"
 """The advisory lock held while migrating (no table id starts with NUL): two processes starting together
 migrate once."""
+CONNECT_SECONDS = 10.0
+"""A PostgreSQL server that has not answered a new connection by then is not answering."""
 
 
 @lru_cache(maxsize=2048)
@@ -127,8 +129,14 @@ class PostgresStore(Store):
     async def open(self) -> None:
         """Open the pool and bring the schema up to date."""
         try:
-            self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size)
+            self._pool = await asyncpg.create_pool(
+                self.url, min_size=self.min_size, max_size=self.max_size, timeout=CONNECT_SECONDS
+            )
             self.schema = str(await self._pool.fetchval(SCHEMA))
+        except TimeoutError:  # its text is empty: say what happened
+            raise StoreError(
+                f"Can not connect to PostgreSQL at {self.where}: no answer within {CONNECT_SECONDS:g} s"
+            ) from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as e:
             raise StoreError(f"Can not connect to PostgreSQL at {self.where}: {e}") from None
         try:

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from bot.settings import Settings, SettingsError, load_settings
+from bot.storage import StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ("DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS")
@@ -99,3 +105,44 @@ def test_a_malformed_url_setting_never_echoes_its_password(tmp_path: Path) -> No
         proc = run_bot(tmp_path, DISCORD_TOKEN="x", **{name: value})
         assert proc.returncode == 2 and name in proc.stderr, proc.stderr
         assert "S3cretPw" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+@contextmanager
+def silent_server() -> Iterator[int]:
+    """A port that accepts connections and never answers (a PostgreSQL that hangs)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    try:
+        yield server.getsockname()[1]
+    finally:
+        server.close()
+
+
+def test_sigterm_stops_a_bot_waiting_for_a_silent_postgresql(tmp_path: Path) -> None:
+    with silent_server() as port:
+        clean = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+        env = {**clean, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "x"}
+        env["DATABASE_URL"] = f"postgresql://bot:S3cretPw@127.0.0.1:{port}/flipflop"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True
+        )
+        time.sleep(3)  # started, and waiting for the database
+        asked = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+        assert time.monotonic() - asked < 5, err  # it waited 60 s for asyncpg's own timeout
+        assert proc.returncode == 0 and "Stopped before the database was open" in err
+        assert "Traceback" not in err and "S3cretPw" not in err
+
+
+async def test_a_silent_postgresql_is_told_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.storage import postgres
+
+    monkeypatch.setattr(postgres, "CONNECT_SECONDS", 0.5)
+    with silent_server() as port:
+        store = postgres.PostgresStore(f"postgresql://bot:S3cretPw@127.0.0.1:{port}/flipflop")
+        with pytest.raises(StoreError) as told:
+            await store.open()
+    assert "no answer within 0.5 s" in str(told.value)
+    assert "S3cretPw" not in str(told.value)
