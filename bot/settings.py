@@ -277,6 +277,23 @@ class Settings(BaseSettings):
             )
         return self
 
+    @model_validator(mode="after")
+    def _room(self) -> Settings:
+        """Each process's share of the call budget is a call a second at least; two servers, two ports."""
+        if self.calls_per_second and not self.redis_url and self.processes > self.calls_per_second:
+            raise ValueError(
+                f"{self.processes} processes (SHARD_COUNT / SHARD_IDS) can not share"
+                f" DISCORD_CALLS_PER_SECOND={self.calls_per_second} without REDIS_URL: each would get less"
+                " than one call a second, and together they would pass it. Set REDIS_URL (every process"
+                " shares one budget), or run more shards in each process"
+            )
+        if self.live_url and self.metrics_port is not None and self.metrics_port == self.live_port:
+            raise ValueError(
+                f"METRICS_PORT and LIVE_PORT are both {self.live_port}: the metrics and the live table"
+                " each need a port of their own"
+            )
+        return self
+
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of a server (Discord's ``(guild_id >> 22) % shard_count``)."""
         if self.shard_count is None or self.shard_ids is None:

@@ -146,3 +146,20 @@ async def test_a_silent_postgresql_is_told_as_such(monkeypatch: pytest.MonkeyPat
             await store.open()
     assert "no answer within 0.5 s" in str(told.value)
     assert "S3cretPw" not in str(told.value)
+
+
+def test_more_processes_than_calls_a_second_need_redis(tmp_path: Path) -> None:
+    """Each process's share would be under one call a second; rounded up, together they'd pass the budget."""
+    many = {"SHARD_COUNT": "64", "SHARD_IDS": "0"}
+    with pytest.raises(SettingsError, match="REDIS_URL"):
+        load_settings(many, tmp_path / "none")
+    shared = load_settings({**many, "REDIS_URL": "redis://127.0.0.1:6379/0"}, tmp_path / "none")
+    assert shared.processes == 64
+    assert load_settings({"SHARD_COUNT": "64", "SHARD_IDS": "0-1"}, tmp_path / "none").processes == 32
+
+
+def test_the_metrics_and_the_live_table_need_two_ports(tmp_path: Path) -> None:
+    same = {"METRICS_PORT": "19571", "LIVE_PORT": "19571", "LIVE_URL": "https://cards.example.org/"}
+    with pytest.raises(SettingsError, match="METRICS_PORT and LIVE_PORT are both 19571"):
+        load_settings(same, tmp_path / "none")
+    assert load_settings({**same, "LIVE_PORT": "19572"}, tmp_path / "none").live_port == 19572
