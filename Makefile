@@ -41,9 +41,10 @@ $(STAMP_PLAY): $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,play]'
 	touch $@ $(STAMP_RUN) $(STAMP_TEST)
 
-# Status 2 means "not configured yet": the bot has already said what to do, so make stays quiet.
+# Status 2 without a token means "not configured yet": the bot has already said what to do, so make
+# stays quiet; status 2 for a malformed setting or a port in use fails make (scripts/unconfigured.py).
 run: $(STAMP_RUN)
-	@$(BIN)/python -m bot || test $$? -eq 2
+	@$(BIN)/python -m bot || { test $$? -eq 2 && $(BIN)/python scripts/unconfigured.py; }
 
 # pytest-xdist runs the suite in JOBS workers (each with its own temporary folder, ports and
 # PostgreSQL schemas); most of the e2e and simcord tests' time is waiting (a real process, a settle),

@@ -163,3 +163,21 @@ def test_the_metrics_and_the_live_table_need_two_ports(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match="METRICS_PORT and LIVE_PORT are both 19571"):
         load_settings(same, tmp_path / "none")
     assert load_settings({**same, "LIVE_PORT": "19572"}, tmp_path / "none").live_port == 19572
+
+
+def test_make_run_is_quiet_only_when_no_token_is_set(tmp_path: Path) -> None:
+    """``make run`` succeeds on ``python -m bot``'s status 2 only when it means "no token yet"."""
+
+    def unconfigured(**env: str) -> int:
+        clean = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+        return subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "unconfigured.py")],
+            cwd=tmp_path, env={**clean, "PYTHONPATH": str(ROOT), **env}, capture_output=True, check=False,
+        ).returncode  # fmt: skip
+
+    assert unconfigured() == 0  # no token: make run has nothing to fail on
+    assert unconfigured(DISCORD_TOKEN="x") == 1  # a token: status 2 was a setting or a port
+    assert unconfigured(DISCORD_TOKEN="x", LOG_LEVEL="verbose") == 1
+    assert unconfigured(LOG_LEVEL="verbose") == 1  # malformed settings fail make run, token or not
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "python -m bot || { test $$? -eq 2 && $(BIN)/python scripts/unconfigured.py; }" in makefile
