@@ -440,16 +440,23 @@ class FlipFlop(
         public = await self.bot.languages.public(interaction)
 
         async def reply(outcome: Outcome) -> Shown:
-            """The stop is said publicly by the command's own answer; the channel is told the rest."""
+            """The stop is said publicly by the command's own answer; the channel is told the rest.
+
+            Asked in the lobby's channel of a game played in its thread, the answer is the
+            stopper's alone and the thread is told: the channel gets no message from the game.
+            """
             text = shorten(
                 "\n".join(line for n in outcome.notices if (line := notice_line(outcome.table, n, public))),
                 CONTENT,
             )
+            elsewhere = interaction.channel_id != outcome.table.plays_in
             try:
-                await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+                await interaction.response.send_message(
+                    text, ephemeral=elsewhere, allowed_mentions=discord.AllowedMentions.none()
+                )
             except discord.HTTPException:
                 return NOTHING_SHOWN
-            return Shown(notices=True)
+            return NOTHING_SHOWN if elsewhere else Shown(notices=True)
 
         try:
             await self.runtime.stop(

@@ -340,8 +340,8 @@ async def test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby(running: 
     assert int(fake.messages[state["message_id"]]["channel_id"]) == thread  # the table is in the thread
     before = in_channel()
     await play_turn(fake, bot, kill_after_draw=True)  # killed mid-turn
-    killed_between_rounds = False
-    for _ in range(8000):  # a long game (36 rounds seen) passes 2,000 turns now and then
+    killed_between_rounds = stopping = False
+    for _ in range(8000):
         state = bot.table()
         if state is None:
             break
@@ -354,11 +354,23 @@ async def test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby(running: 
                 bot.conserved()
             await wait_for(lambda: bot.table() is None or to_act(bot) is not None, 15)
             continue
+        if killed_between_rounds and not stopping:  # dealt again in the thread after the kill: the host
+            # stops the game after this round (a game left to its end ran 36 rounds, 270 s, now and then)
+            asked = await fake.slash(801, "ann", "flipflop", "stop", channel_id=CHANNEL_ID)
+            said = fake.message_of(asked)  # hers alone; the game's thread is told, the channel nothing
+            assert said["flags"] & EPHEMERAL and "will stop the game" in said["content"], said
+            await wait_for(
+                lambda: any(
+                    int(m["channel_id"]) == thread and "will stop the game" in json.dumps(m)
+                    for m in list(fake.messages.values())
+                )
+            )
+            stopping = True
         await play_turn(fake, bot)
         bot.conserved()
     else:
         raise AssertionError("the game did not end")
-    assert killed_between_rounds
+    assert killed_between_rounds and stopping
     bot.conserved()
     assert sum(dict(bot.query("SELECT user_id, balance FROM accounts")).values()) == 3000
     await wait_for(lambda: "Final standings" in json.dumps(fake.messages[lobby]["components"]))
