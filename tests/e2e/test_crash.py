@@ -273,15 +273,18 @@ async def test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish(running
     await open_game(fake, bot)
     bot.conserved()
     await play_turn(fake, bot, kill_after_draw=True)  # killed mid-turn
-    killed_after_pot = killed_between_rounds = False
+    killed_after_pot = killed_between_rounds = stopping = False
     # Deals come from fresh seeds (docs/FAIRNESS.md), so a game's length varies: 36 stock turns
-    # a round, often several rounds; the bound only stops a game that never ends.
-    for _ in range(8000):  # a long game (36 rounds seen) passes 2,000 turns now and then
+    # a round, often several rounds (36 rounds seen). Once both kills are done the host stops it.
+    for _ in range(8000):
         state = bot.table()
         if state is None:
             break
         g = state["game"]
         r = g["round"]
+        if killed_after_pot and killed_between_rounds and not stopping and r is not None and r["end"] is None:
+            await fake.slash(801, "ann", "flipflop", "stop", channel_id=bot.channel_id)
+            stopping = True
         if r is not None and r["end"] is None and r["flipflop_paid"] and not killed_after_pot:
             await bot.kill()  # right after the flip and flop were paid
             await bot.start()

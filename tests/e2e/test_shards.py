@@ -177,11 +177,18 @@ async def test_two_processes_share_postgresql_and_survive_a_kill(
     assert fake.identifies.count((0, SHARDS)) == 1 and fake.identifies.count((1, SHARDS)) == 2
     b.conserved()
 
-    for _ in range(8000):  # fresh seeds each run: a game's length varies; this only stops an endless one
+    # Fresh seeds each run: a game's length varies (three times the usual now and then). After 40
+    # moves at each table the hosts stop their games (each ends with its round): every kind of step
+    # above has been seen by then; the bound only stops an endless game.
+    for steps in range(8000):
         moved = [await step(fake, p) for p in (a, b)]
         a.conserved()
         if not any(moved):
             break
+        if steps == 40:
+            for p in (a, b):
+                if p.table() is not None:
+                    await fake.slash(801, "ann", "flipflop", "stop", channel_id=p.channel_id)
     else:
         raise AssertionError("the games did not end")
 
