@@ -57,12 +57,12 @@ def help_text(t: Texts) -> str:
 
 
 WELCOME = N_(
-    "👋 **This is this server's first Flip Flop table.** Click **Join** to sit down; the host "
-    "clicks **Start** when {least} to {most} players are seated (the host can add computer "
-    "players too). On your turn, click **My hand** on the table. New to the game? Type "
-    "`/flipflop help` (only you see the answer) or `/flipflop rules`."
+    "👋 **This is this server's first Flip Flop table.** You're seated as its host: the others "
+    "click **Join** to sit down, and you click **Start** when {least} to {most} players are seated "
+    "(you can add computer players too). On your turn, click **My hand** on the table. New to the "
+    "game? Type `/flipflop help` (only you see the answer) or `/flipflop rules`."
 )
-"""Said once per server, privately to whoever opened its first table, in their language."""
+"""Said once per server, privately to whoever opened its first table (its host), in their language."""
 
 
 def welcome_text(t: Texts) -> str:

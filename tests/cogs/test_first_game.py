@@ -51,6 +51,7 @@ async def test_the_first_table_of_a_server_is_welcomed_once(world: World) -> Non
     assert welcomed(opened)
     (welcome,) = [f for f in opened.followups if WELCOME in (f.content or "")]
     assert "/flipflop help" in welcome.content and "**Join**" in welcome.content
+    assert "seated as its host" in welcome.content and "Click **Join** to sit down" not in welcome.content
     assert not [m for m in world.channel.history() if WELCOME in (m.content or "")]  # nothing public
     side = world.guild.create_text_channel("side")
     again = await ben.slash(side, "flipflop start")
