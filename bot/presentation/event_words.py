@@ -185,7 +185,7 @@ def _round_ended(e: RoundEnded, s: Telling) -> list[str]:
         f"{s.name(p)}: {s.cards(h) if h else t.gettext('no cards')} (**{t.number(e.values[p])}**)"
         for p, h in e.hands.items()
     ]
-    return [f"🏁 {head}\n" + "\n".join(hands) + s.revealed()]
+    return [f"🏁 {head}\n" + "\n".join(hands)]  # the seed follows the round's payments (``_with_seed``)
 
 
 def _side_stake_paid(e: SideStakePaid, s: Telling) -> list[str]:
@@ -300,9 +300,18 @@ LAST_MOVE = (Drew, SpreadLaid, LaidOff, Discarded, Dropped, PlayerLeft)
 """What the table's "last move" line names."""
 
 
+def _with_seed(events: Sequence[Event], lines: list[str], s: Telling) -> list[str]:
+    """After a round's end and all it pays (an extra stake, side stakes, pots): its server seed."""
+    if any(isinstance(e, RoundEnded) for e in events) and (seed := s.revealed().lstrip("\n")):
+        lines.append(seed)
+    return lines
+
+
 def told(events: Iterable[Event], s: Telling) -> list[str]:
     """The lines the round's log says publicly for these events (ordinary moves show in the table)."""
-    return [line for e in events if (word := TOLD.get(type(e))) is not None for line in word(e, s)]
+    batch = list(events)
+    lines = [line for e in batch if (word := TOLD.get(type(e))) is not None for line in word(e, s)]
+    return _with_seed(batch, lines, s)
 
 
 def last_move(events: Iterable[Event], s: Telling) -> str:
@@ -322,8 +331,9 @@ def last_move(events: Iterable[Event], s: Telling) -> str:
 def story(events: Iterable[Event], s: Telling) -> list[str]:
     """A stored round turn by turn: every event worth a line, in order, in the same words."""
     out: list[str] = []
-    for e in events:
+    batch = list(events)
+    for e in batch:
         word = MOVES.get(type(e)) or TOLD.get(type(e))
         if word is not None:
             out.extend(word(e, s))
-    return out
+    return _with_seed(batch, out, s)

@@ -136,3 +136,23 @@ def test_history_names_each_computer_as_its_table_did() -> None:
     line = history_line(summary, EN)
     assert "· game pot: 🤖 Basic 1 · flip pot: carried ·" in line, line
     assert line.endswith("<@11> 🤖 Basic 1 🤖 Basic 2 🤖 Strong 3"), line
+
+
+def test_a_rounds_server_seed_follows_what_the_round_paid() -> None:
+    """A caught drop's extra stake belongs with the hands; the seed line comes after all the round paid."""
+    from engine import Card
+    from engine.events import RoundEnded
+
+    ended = table()
+    ended.last_reveal = {"round": 1, "server_seed": "ab" * 32}
+    ended.last_round_id = 7
+    hands = {"11": (Card.parse("2S"),), "12": (Card.parse("AS"),)}
+    events = [
+        RoundEnded("caught", "11", hands, {"11": 2, "12": 1}, ("12",)),
+        SideStakePaid("11", 5, "game", None, "R7.2"),
+        PotPaid("game", 20, {"12": 20}),
+    ]
+    lines = event_lines(ended, events, EN)
+    assert lines[0].startswith("🏁") and "server seed" not in lines[0]
+    assert lines[1] == "↳ ann pays a side stake of 5 into the game pot."
+    assert lines[-1].startswith("🔓 Round 1 server seed") and "/flipflop verify round:7" in lines[-1], lines
