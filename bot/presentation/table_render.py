@@ -223,11 +223,13 @@ def telling(
         stacks, ends = saved.stacks, saved.ends
         commitment = saved.commitment
         reveal = saved.reveal
+        away = set(saved.away)  # who the computer played for, then
 
         def revealed() -> str:  # as saved with the round's end: a later round's seeds never stand in
             return reveal_line(table, t, reveal, saved.round_id) if reveal else ""
     else:
         stacks = table.game.public_view().stacks if table.game is not None else {}
+        away = {table.pid(u) for u in table.away}  # an away seat's move now is the computer's
         ends, commitment = game_ends(table, events), None
 
         def revealed() -> str:
@@ -235,7 +237,7 @@ def telling(
 
     return Telling(
         t,
-        name=lambda p: seat_name(table, t, p),
+        name=lambda p: seat_name(table, t, p) + (" 💤" if p in away else ""),
         card=lambda c: card(c, t),
         cards=lambda cs: cards(cs, sort=True, t=t),
         stacks=stacks,

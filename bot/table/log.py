@@ -128,6 +128,8 @@ class Entry:
     """With a round's end: its revealed seeds (``Reveal.public()``), said in its result."""
     round_id: int | None = None
     """With a round's end: history's id of the round (``/flipflop verify round:<id>``)."""
+    away: tuple[str, ...] = ()
+    """Seats whose move the computer made in this change, their members away (named with 💤)."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (what is empty is left out: a table is saved at every move)."""
@@ -141,6 +143,7 @@ class Entry:
             "commitment": self.commitment,
             "reveal": self.reveal,
             "round_id": self.round_id,
+            "away": list(self.away),
         }
         return {k: v for k, v in data.items() if v}
 
@@ -157,6 +160,7 @@ class Entry:
             commitment=str(data.get("commitment", "")),
             reveal=data.get("reveal"),
             round_id=int(data["round_id"]) if data.get("round_id") is not None else None,
+            away=tuple(str(p) for p in data.get("away", ())),
         )
 
     @property
@@ -199,8 +203,12 @@ class RoundLog:
         round_number: int,
         spreads: tuple[tuple[str, tuple[Card, ...]], ...],
         fair: Fair = (None, None, None),
+        away: frozenset[str] = frozenset(),
     ) -> None:
-        """Keep what one change tells; a new deal starts a new log (the old one becomes ``finished``)."""
+        """Keep what one change tells; a new deal starts a new log (the old one becomes ``finished``).
+
+        ``away``: the seats away now; one that moved in this change was played by the computer.
+        """
         if any(isinstance(e, ev.RoundStarted) for e in events):
             self.finished, self.lines, self.last = self.lines, [], ()
         moves = tuple(e for e in events if isinstance(e, MOVES))
@@ -211,6 +219,7 @@ class RoundLog:
             return
         ended = entry.ended is not None
         dealt = any(isinstance(e, ev.RoundStarted) for e in entry.events)
+        movers = {str(getattr(e, "player", "")) for e in events if isinstance(e, MOVES)}
         commitment, reveal, round_id = fair
         self.lines.append(
             dataclasses.replace(
@@ -222,6 +231,7 @@ class RoundLog:
                 ends=ends and any(isinstance(e, READS_ENDS) for e in entry.events),
                 round=round_number if ended else 0,
                 spreads=spreads if ended else (),
+                away=tuple(sorted(away & movers)),
             )
         )
 

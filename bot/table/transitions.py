@@ -83,6 +83,7 @@ def logged(table: Table, step: Step) -> None:
         round_number=v.round_number,
         spreads=tuple((s.owner, tuple(s.cards)) for s in v.spreads),
         fair=(commitment, table.last_reveal, table.last_round_id),
+        away=frozenset(table.pid(u) for u in table.away),
     )
 
 

@@ -156,3 +156,16 @@ def test_a_rounds_server_seed_follows_what_the_round_paid() -> None:
     assert lines[0].startswith("🏁") and "server seed" not in lines[0]
     assert lines[1] == "↳ ann pays a side stake of 5 into the game pot."
     assert lines[-1].startswith("🔓 Round 1 server seed") and "/flipflop verify round:7" in lines[-1], lines
+
+
+def test_a_move_the_computer_made_for_an_away_seat_says_so_in_the_saved_log() -> None:
+    """ben was away when his seat dropped: the log says "ben 💤" even once he is back."""
+    from bot.table.log import Entry, RoundLog
+    from engine.events import Dropped
+
+    at = table()
+    log = RoundLog()
+    log.add((), [Dropped("12", 9)], stacks={}, ends=False, round_number=1, spreads=(), away=frozenset({"12"}))
+    log.add((), [Dropped("11", 4)], stacks={}, ends=False, round_number=1, spreads=(), away=frozenset({"12"}))
+    saved = [Entry.from_json(e.to_json()) for e in log.lines]  # as saved with the table
+    assert log_lines(at, saved, EN) == ["✋ ben 💤 drops with **9**.", "✋ ann drops with **4**."]

@@ -239,6 +239,8 @@ async def test_a_timeout_puts_the_player_away_until_they_click_im_back(world: Wo
     assert "ran out of time and is away" in channel_text(world)
     assert "after 3 rounds away your seat is released" in channel_text(world)  # the table says the rule
     shown = table_message(world)
+    # the move the computer made for the seat names it with 💤: not one its member made
+    assert f"{victim.name} 💤" in displayed(shown), displayed(shown)
     _url, alt = picture(shown)  # the picture marks the seat; its alt text says so
     assert f"{victim.name}: " in alt and f"away {table.away[victim.id]}/3" in alt
     assert "I'm back" in buttons(shown)
