@@ -20,8 +20,10 @@ ASSETS = ("locales", "web")
 def asset(*parts: str) -> Path:
     """A shipped file or folder (``asset("locales")``): the checkout's, else the installed copy."""
     packages = Path(__file__).resolve().parents[1]  # the checkout, or <prefix>/lib/pythonX.Y/site-packages
+    checkout = (packages / "pyproject.toml").is_file()  # not another package's web/ in site-packages
     prefix = packages.parents[2] if len(packages.parents) > 2 else packages
-    for base in (packages, prefix.joinpath(*SHARED), Path(sys.prefix).joinpath(*SHARED)):
+    bases = ([packages] if checkout else []) + [prefix.joinpath(*SHARED), Path(sys.prefix).joinpath(*SHARED)]
+    for base in bases:
         found = base.joinpath(*parts)
         if found.exists():
             return found

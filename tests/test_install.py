@@ -55,6 +55,8 @@ def test_an_installed_package_reads_its_catalogs_and_pages(tmp_path: Path) -> No
     )  # fmt: skip
     # --ignore-installed: pip would otherwise uninstall this checkout's own install first
     (packages,) = prefix.glob("lib/python*/site-packages")
+    (packages / "web").mkdir()  # another package's web/ beside ours (web.py has one): never taken for ours
+    (packages / "web" / "__init__.py").write_text("", encoding="utf-8")
     ran = subprocess.run(
         [sys.executable, "-c", CHECK],
         env={**env, "PYTHONPATH": str(packages)}, cwd=tmp_path, capture_output=True, text=True, check=False,
