@@ -116,6 +116,7 @@ def main() -> int:
             stopped.cancel()
             if not opening.done():
                 opening.cancel()
+                await asyncio.gather(opening, return_exceptions=True)  # its connection let go first
                 logging.getLogger("flipflop").info("Stopped before the database was open.")
                 return
             opening.result()

@@ -10,11 +10,12 @@ knows none of the implementations; they import it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from bot.storage.migrations import SCHEMA_VERSION, Migration, migration_failed, migrations, too_new_message
 
@@ -175,7 +176,9 @@ def redact(url: str) -> str:
         password = parts.password
     except ValueError:  # not a URL one can read (a bad port): said whole but for what looks like a password
         return url.split("@", 1)[-1] if "@" in url else url
-    if password is None:
-        return url
-    netloc = parts.netloc.replace(f":{password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    shown = url
+    if password is not None:
+        shown = shown.replace(f":{password}@", ":***@", 1)
+    if parts.query:  # redis://host/0?password=…
+        shown = shown.replace(parts.query, re.sub(r"(?i)(^|&)(password=)[^&]*", r"\1\2***", parts.query), 1)
+    return shown

@@ -52,7 +52,7 @@ class SqliteStore(Store):
             except OSError as e:
                 raise StoreError(
                     f"Can not make the database's folder {self.path.parent}: {e.strerror or e}."
-                    " Set DATABASE_PATH to a file in a folder the bot may write to."
+                    " Set DATABASE_PATH (or DATABASE_URL) to a file in a folder the bot may write to."
                 ) from None
         try:
             conn = await aiosqlite.connect(self.path, isolation_level=None)

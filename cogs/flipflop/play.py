@@ -103,9 +103,9 @@ NO_THREAD_PERMISSION = N_(
     "**Send Messages in Threads** permissions to give it a thread of its own."
 )
 THREAD_NAME_CHARS = 100
+"""Discord's limit for a thread's name."""
 FORUM_PLAYING = N_("🃏 Flip Flop · stake {stake} · playing")
 """A forum post's title once its game is dealt (it said the open seats): renamed once per post."""
-"""Discord's limit for a thread's name."""
 
 
 def may_manage(interaction: discord.Interaction) -> bool:

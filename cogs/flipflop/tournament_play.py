@@ -92,6 +92,8 @@ class TournamentPlay(commands.Cog):
         """Timed starts and deals tried again: stopped with the process (a restart arms them again)."""
         self._dealing_again: dict[str, float] = {}
         """Tournaments with a table left undealt: the wait before the next try."""
+        self._next_try: set[str] = set()
+        """Tournaments whose next try is waiting (one at most each, however many deals found a table left)."""
         self._deal_locks: dict[str, asyncio.Lock] = {}
         self.runtime.closing.append(self._table_closed)
 
@@ -159,18 +161,25 @@ class TournamentPlay(commands.Cog):
         async with lock:  # a try again and a round's end at once: each table dealt once
             fresh = await self.tournaments.load(tour.id)
             if fresh is None or fresh.status != "running":
+                self._dealing_again.pop(tour.id, None)
                 return
             left = await self._deal_tables(fresh)
-        if left:
+        if not left:
+            self._dealing_again.pop(tour.id, None)
+        elif tour.id not in self._next_try:
             wait = self._dealing_again.get(tour.id, DEAL_AGAIN[0])
             log.warning("Tournament %s: %s table(s) not dealt; trying again in %.0f s", tour.id, left, wait)
             self._dealing_again[tour.id] = min(wait * 2, DEAL_AGAIN[1])
+            self._next_try.add(tour.id)
             self._timer(self._deal_later(tour.id, wait))
-        else:
-            self._dealing_again.pop(tour.id, None)
 
     async def _deal_later(self, tid: str, wait: float) -> None:
-        await asyncio.sleep(wait)
+        """The next try, after ``wait``: only the wait stops with the cog, never a deal half made."""
+        try:
+            await asyncio.sleep(wait)
+        finally:
+            self._next_try.discard(tid)
+        self._timers.discard(asyncio.current_task())
         tour = await self.tournaments.load(tid)
         if tour is not None and tour.status == "running":
             await self.deal_tournament(tour)
@@ -184,6 +193,9 @@ class TournamentPlay(commands.Cog):
             if tour.played.get(n) or any(t.tournament == ref for t in self.runtime.tables.values()):
                 continue
             thread = await self._thread(tour, n)
+            if thread is None and not self.bot.is_ready():  # reconnecting: the cache says nothing yet
+                left += 1
+                continue
             if thread is None and not self._threads_possible(tour):  # the permission taken, the channel gone
                 await self.stop_tournament(tour, "its tables can no longer have threads")
                 return 0

@@ -472,10 +472,18 @@ async def test_a_passing_failure_to_open_a_thread_stops_nothing(world: World) ->
     assert tour.status == "running" and not tour.stopped
     assert len(tour.tables) == 2 and len(tour.threads) == 1  # one table's thread failed to open
     assert len([t for t in runtime(world).tables.values() if t.tournament]) == 1
-    # that table is dealt a little later, without a restart, and the tournament plays to its end
+    play = next(c for c in world.bot.cogs.values() if isinstance(c, TournamentPlay))
+    world.env.inject_error("POST", "/channels/*/threads", status=500, times=2)
+    await play.deal_tournament(tour)  # dealt again meanwhile (a resume): it fails too, one next try
+    assert play._next_try == {tour.id}
+    # the next try, 30 s on, fails once more: the one after waits twice as long, then deals it
     await world.env.advance_time(DEAL_AGAIN[0] + 1)
+    assert len((await tournament_now(world)).threads) == 1 and play._next_try == {tour.id}
+    await world.env.advance_time(2 * DEAL_AGAIN[0] - 5)
+    assert len((await tournament_now(world)).threads) == 1
+    await world.env.advance_time(10)
     tour = await tournament_now(world)
-    assert len(tour.threads) == 2 and tour.status == "running" and not tour.stopped
+    assert len(tour.threads) == 2 and tour.status == "running" and not tour.stopped and not play._next_try
     in_play = {t.tournament for t in runtime(world).tables.values()}
     assert all(tour.played.get(n) or ref_of(tour, n) in in_play for n in tour.tables), (tour.played, in_play)
     await clean(world)

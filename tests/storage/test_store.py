@@ -103,6 +103,9 @@ def test_placeholders_become_numbered_outside_quotes() -> None:
         "SELECT '?', \"a?\" FROM t WHERE a = $1 AND b = 'it''s?' AND c = $2"
     )
     assert redact("postgresql://bot:hunter2@db:5432/ff") == "postgresql://bot:***@db:5432/ff"
+    assert redact("redis://cache/0?db=1&password=S3cret") == "redis://cache/0?db=1&password=***"
+    assert redact("unix:///tmp/r.sock?password=x") == "unix:///tmp/r.sock?password=***"
+    assert redact("postgresql://bot@db/ff?search_path=s") == "postgresql://bot@db/ff?search_path=s"
 
 
 async def test_a_transaction_commits_whole_or_not_at_all(store: Store) -> None:
