@@ -6,6 +6,7 @@ Run with ``-s`` to read the REST calls per turn with pings on and off.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -256,9 +257,8 @@ async def test_rest_calls_per_turn_with_pings_off(world: World) -> None:
     assert ping_posts(world) == []
 
 
-@pytest.mark.usefixtures("paced")
-async def test_pings_and_their_removal_share_the_channels_pacing_budget(world: World) -> None:
-    """Every turn pinged (the others' hands forgotten as a turn ends): at most 5 channel calls per window."""
+async def busiest_window_with_every_turn_pinged(world: World, calls: Callable[[str], bool]) -> int:
+    """15 turns, each pinged (the others' hands forgotten as a turn ends); the most ``calls`` in a window."""
     await open_table(world, world.members[:3])
     traffic = watch(world, real_time=True)
     table = table_in(world)
@@ -273,15 +273,19 @@ async def test_pings_and_their_removal_share_the_channels_pacing_budget(world: W
                 notifier(world).forget_hand(table.id, member.id)
         await play_simple_turn(world, actor, hands=None)
     await settled(world)
-    times = [
-        t
-        for r, t in zip(traffic.log, traffic.log.times, strict=True)
-        if r.path.startswith("/channels/") and "/messages" in r.path
-    ]
+    times = [t for r, t in zip(traffic.log, traffic.log.times, strict=True) if calls(r.path)]
     window = 5.0 / SCALE
-    busiest = max(sum(1 for u in times if t <= u < t + window) for t in times)
-    assert len(ping_posts(world)) >= 10
-    assert busiest <= 5
+    assert len(ping_posts(world)) >= 10 and any(r.method == "DELETE" for r in traffic.log)
+    return max(sum(1 for u in times if t <= u < t + window) for t in times)
+
+
+@pytest.mark.usefixtures("paced")
+async def test_pings_and_their_removal_share_the_channels_pacing_budget(world: World) -> None:
+    """Every turn pinged: at most 5 channel calls per window."""
+    channel_calls = await busiest_window_with_every_turn_pinged(
+        world, lambda path: path.startswith("/channels/") and "/messages" in path
+    )
+    assert channel_calls <= 5
 
 
 async def test_a_ping_goes_when_the_turn_runs_out_and_the_next_player_gets_theirs(world: World) -> None:

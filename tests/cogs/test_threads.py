@@ -34,7 +34,7 @@ from tests.cogs.helpers import (
     runtime,
     table_in,
 )
-from tests.cogs.test_pings import notifier, ping_posts, settled, to_act
+from tests.cogs.test_pings import busiest_window_with_every_turn_pinged
 from tests.cogs.test_traffic import SCALE, paced  # noqa: F401 (the fixture)
 from tests.cogs.traffic import watch
 from tests.conftest import World, make_bot
@@ -331,23 +331,7 @@ async def test_a_new_table_refused_in_the_lobbys_channel_links_the_game_in_its_t
 @pytest.mark.usefixtures("paced")
 async def test_in_a_thread_the_pings_and_their_removal_keep_to_five_calls_a_window(world: World) -> None:
     """The table's edits, its pings and their removal share one budget also when the game is in a thread."""
-    await open_table(world, world.members[:3])
-    traffic = watch(world, real_time=True)
-    table = table_in(world)
-    assert table is not None and table.game is not None and table.thread_id is not None
-    for _ in range(15):
-        if not table.game.in_round:
-            await world.env.advance_time(world.bot.pause_between_rounds + 1)
-            continue
-        actor = to_act(world)
-        for member in world.members[:3]:
-            if member.id != actor.id:
-                notifier(world).forget_hand(table.id, member.id)  # so each turn is pinged
-        await play_simple_turn(world, actor, hands=None)
-    await settled(world)
-    prefix = f"/channels/{table.thread_id}/messages"
-    times = [t for r, t in zip(traffic.log, traffic.log.times, strict=True) if r.path.startswith(prefix)]
-    window = 5.0 / SCALE
-    busiest = max(sum(1 for u in times if t <= u < t + window) for t in times)
-    assert len(ping_posts(world)) >= 10 and any(r.method == "DELETE" for r in traffic.log)
-    assert busiest <= 5, busiest
+    thread_calls = await busiest_window_with_every_turn_pinged(
+        world, lambda path: path.startswith(f"/channels/{world.channel.threads[0].id}/messages")
+    )
+    assert len(world.channel.threads) == 1 and thread_calls <= 5, thread_calls
