@@ -35,7 +35,7 @@ from tests.cogs.helpers import (
     table_in,
 )
 from tests.cogs.test_pings import busiest_window_with_every_turn_pinged
-from tests.cogs.test_traffic import SCALE, paced  # noqa: F401 (the fixture)
+from tests.cogs.test_traffic import paced  # noqa: F401 (the fixture)
 from tests.cogs.traffic import watch
 from tests.conftest import World, make_bot
 
