@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -101,8 +101,15 @@ class TournamentPlay(commands.Cog):
         for timer in list(self._timers):
             timer.cancel()
 
-    def _timer(self, work: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(work)
+    def _after(self, wait: float, work: Callable[[], Awaitable[None]]) -> None:
+        """``work`` in ``wait`` seconds: stopping the cog stops the wait, never the work once begun."""
+
+        async def waited() -> None:
+            await asyncio.sleep(wait)
+            self._timers.discard(task)
+            await work()
+
+        task = asyncio.ensure_future(waited())
         self._timers.add(task)
         task.add_done_callback(self._timers.discard)
 
@@ -171,15 +178,11 @@ class TournamentPlay(commands.Cog):
             log.warning("Tournament %s: %s table(s) not dealt; trying again in %.0f s", tour.id, left, wait)
             self._dealing_again[tour.id] = min(wait * 2, DEAL_AGAIN[1])
             self._next_try.add(tour.id)
-            self._timer(self._deal_later(tour.id, wait))
+            self._after(wait, lambda: self._deal_again(tour.id))
 
-    async def _deal_later(self, tid: str, wait: float) -> None:
-        """The next try, after ``wait``: only the wait stops with the cog, never a deal half made."""
-        try:
-            await asyncio.sleep(wait)
-        finally:
-            self._next_try.discard(tid)
-        self._timers.discard(asyncio.current_task())
+    async def _deal_again(self, tid: str) -> None:
+        """The next try at a tournament's tables left undealt."""
+        self._next_try.discard(tid)
         tour = await self.tournaments.load(tid)
         if tour is not None and tour.status == "running":
             await self.deal_tournament(tour)
@@ -313,11 +316,11 @@ class TournamentPlay(commands.Cog):
 
     def arm_start(self, tour: Tournament) -> None:
         """A tournament that starts at a time: a timer that starts it then (or cancels it, refunded)."""
-        if tour.settings.start_at is not None:
-            self._timer(self._start_at(tour.id, tour.settings.start_at))
+        if (at := tour.settings.start_at) is not None:
+            tid = tour.id
+            self._after(max(0.0, at - discord.utils.utcnow().timestamp()), lambda: self._start_at(tid))
 
-    async def _start_at(self, tid: str, at: float) -> None:
-        await asyncio.sleep(max(0.0, at - discord.utils.utcnow().timestamp()))
+    async def _start_at(self, tid: str) -> None:
         tour = await self.tournaments.load(tid)
         if tour is None or tour.status != "open":
             return  # started when full, or cancelled
