@@ -94,6 +94,8 @@ class BudgetShare:
         self.per_second = per_second
         self.processes = max(1, processes)
         self.redis_url = redis_url
+        self.where = redact(redis_url or "")
+        """Redis's address as logs may say it (no password)."""
         self.name = name
         self.share = max(1, per_second // self.processes) if per_second else 0
         """This process's calls per second while the budget is not shared."""
@@ -190,7 +192,7 @@ class BudgetShare:
             self.stats.switches["shared"] += 1
             log.warning(
                 "Redis answers again at %s: the channel-call budget (%d/s) is shared again",
-                redact(self.redis_url or ""),
+                self.where,
                 self.per_second,
             )
 
@@ -204,7 +206,7 @@ class BudgetShare:
         log.warning(
             "Redis at %s does not answer (%s): this process keeps to its share of the channel-call"
             " budget, %d/s of %d/s, until Redis has answered for %.0f s",
-            redact(self.redis_url or ""),
+            self.where,
             type(e).__name__,
             self.share,
             self.per_second,

@@ -101,7 +101,7 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
     Lines are drawn with the cards as text (``10♥``): the page prints text, and a server's
     card emojis (``<:ff_10H_c_…:id>``) are Discord's markup, which no browser draws.
     """
-    t = t.with_faces(look(t).as_text()).at(table.practice)
+    t = t.with_faces(look(t).as_text())
     info: dict[str, Any] = {
         "id": table.id,
         "status": table.status,

@@ -219,6 +219,7 @@ def telling(
     ``saved``: the round log's entry they are told from (the table as it was just after them:
     its stacks, whether the game ended, the fair deal's values then), else the table now.
     """
+    t = t.at(table.practice)  # a practice table's amounts are practice chips, wherever it is told
     if saved is not None:
         stacks, ends = saved.stacks, saved.ends
         commitment = saved.commitment
@@ -269,6 +270,7 @@ def event_lines(
 
 def log_lines(table: Table, entries: Sequence[Entry], t: Texts) -> list[str]:
     """A saved round log (``bot.table.log``) in words: each change's notices, then its events."""
+    t = t.at(table.practice)
     out: list[str] = []
     for entry in entries:
         out.extend(line for n in entry.notices if (line := notice_line(table, n, t)) is not None)

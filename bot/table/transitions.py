@@ -415,7 +415,7 @@ def stay(table: Table, user_id: int) -> Step:
 def away(table: Table, user_id: int) -> Step:
     """A seated member steps away: the basic computer plays their seat with their chips."""
     game = must_play(table, user_id, seated=True)
-    if game.in_round and table.pid(user_id) in game.public_view().dead:
+    if game.round is not None and game.in_round and table.pid(user_id) in game.round.dead:
         raise TableError("not_playing")  # they left this round (R8.4): nothing is left to play for them
     if table.is_away(user_id):
         raise TableError("already_away")

@@ -726,9 +726,8 @@ class DiscordNotifier:
                 t = texts(SOURCE_LANGUAGE)
                 self.refresh_soon(table)
         activity = self.bot.live is not None and self.bot.live.activity is not None
-        told = t.at(table.practice)  # a practice table's log says "practice chips" too
-        lines = log_lines(table, table.log.lines, told)
-        screen = current_screen(table, t, last_move_line(table, told), lines, activity)
+        lines = log_lines(table, table.log.lines, t)
+        screen = current_screen(table, t, last_move_line(table, t), lines, activity)
         fields = fitted(screen.edit())  # within Discord's limits, however long the log
         return Screen(**{k: v for k, v in fields.items() if k != "allowed_mentions"})
 
