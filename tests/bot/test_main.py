@@ -108,29 +108,31 @@ def test_a_malformed_url_setting_never_echoes_its_password(tmp_path: Path) -> No
 
 
 @contextmanager
-def silent_server() -> Iterator[int]:
-    """A port that accepts connections and never answers (a PostgreSQL that hangs)."""
+def silent_server() -> Iterator[socket.socket]:
+    """A listening socket that accepts connections and never answers (a PostgreSQL that hangs)."""
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(8)
     try:
-        yield server.getsockname()[1]
+        yield server
     finally:
         server.close()
 
 
 def test_sigterm_stops_a_bot_waiting_for_a_silent_postgresql(tmp_path: Path) -> None:
-    with silent_server() as port:
+    with silent_server() as server:
         clean = {k: v for k, v in os.environ.items() if k not in SETTINGS}
         env = {**clean, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "x"}
-        env["DATABASE_URL"] = f"postgresql://bot:S3cretPw@127.0.0.1:{port}/flipflop"
+        env["DATABASE_URL"] = f"postgresql://bot:S3cretPw@127.0.0.1:{server.getsockname()[1]}/flipflop"
         proc = subprocess.Popen(
             [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True
         )
-        time.sleep(3)  # started, and waiting for the database
-        asked = time.monotonic()
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=20)
+        server.settimeout(60)
+        waiting, _ = server.accept()  # started (its signal handlers set), and waiting for the database
+        with waiting:
+            asked = time.monotonic()
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=20)
         assert time.monotonic() - asked < 5, err  # it waited 60 s for asyncpg's own timeout
         assert proc.returncode == 0 and "Stopped before the database was open" in err
         assert "Traceback" not in err and "S3cretPw" not in err
@@ -140,8 +142,10 @@ async def test_a_silent_postgresql_is_told_as_such(monkeypatch: pytest.MonkeyPat
     from bot.storage import postgres
 
     monkeypatch.setattr(postgres, "CONNECT_SECONDS", 0.5)
-    with silent_server() as port:
-        store = postgres.PostgresStore(f"postgresql://bot:S3cretPw@127.0.0.1:{port}/flipflop")
+    with silent_server() as server:
+        store = postgres.PostgresStore(
+            f"postgresql://bot:S3cretPw@127.0.0.1:{server.getsockname()[1]}/flipflop"
+        )
         with pytest.raises(StoreError) as told:
             await store.open()
     assert "no answer within 0.5 s" in str(told.value)
