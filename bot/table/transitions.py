@@ -58,12 +58,25 @@ class Step:
 
 
 def game_ends(table: Table, events: Sequence[Event]) -> bool:
-    """The game ends with these events: no next deal is told, nor a pot carried into one."""
+    """The game ends with these events: no next deal is told, nor a pot carried into one.
+
+    Between rounds that includes a table where no member stays seated: the next deal ends it
+    (``next_round``: computers never play on alone).
+    """
+    game = table.game
     return (
         table.stop_after_round
-        or (table.game is not None and table.game.public_view().over)
+        or (game is not None and (game.over or (not game.in_round and not humans_staying(table))))
         or any(isinstance(e, GameOver) for e in events)
     )
+
+
+def humans_staying(table: Table) -> list[str]:
+    """The members seated at the game who have not asked to leave when this round ends."""
+    game = table.game
+    leaving = {table.pid(u) for u in table.leave_after_round}
+    seated = game.seated if game is not None else []
+    return [p for p in seated if not table.is_computer(p) and p not in leaving]
 
 
 def logged(table: Table, step: Step) -> None:
@@ -372,7 +385,7 @@ def next_round(table: Table, now: float, round_pause: float) -> Step:
     for user_id, rounds in list(table.away.items()):
         if rounds >= table.away_rounds and table.pid(user_id) in game.seated and not game.over:
             events += game.apply(Leave(table.pid(user_id)))  # released: the stack goes home
-    humans = [p for p in game.seated if not table.is_computer(p) and not table.is_away(p)]
+    humans = [p for p in humans_staying(table) if not table.is_away(p)]
     if not game.over and (table.stop_after_round or not humans):
         events += game.end_game()  # R8.2; computers never play on alone
     if not game.over:

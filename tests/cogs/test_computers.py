@@ -198,3 +198,29 @@ async def test_computers_pause_like_a_person_before_moving(db_path: object) -> N
         assert computer_moves >= 1
         assert 1.0 * computer_moves <= elapsed <= 2.0 * computer_moves + 0.01
     await bot.db.close()
+
+
+async def test_the_last_human_leaving_mid_round_ends_the_game_without_a_next_deal(world: World) -> None:
+    """The game ends at the round's end when only computers stay seated: no "Next deal" is told first."""
+    from tests.cogs.helpers import my_hand
+
+    ann = world.members[0]
+    lobby = (await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)).response.message
+    await add_computer(world, ann, lobby, "basic")
+    await add_computer(world, ann, world.channel.history()[-1], "basic")
+    await ann.click(world.channel.history()[-1], label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    hand = await my_hand(world, ann)
+    asked = await ann.click(hand.message, custom_id=buttons(hand)["Leave game…"])
+    await ann.click(asked.response.message, custom_id=buttons(asked.response)["Yes, leave"])
+    for _ in range(300):
+        if table_in(world) is None:
+            break
+        await world.env.advance_time(10)  # the computers play the round out
+    else:
+        raise AssertionError("the game did not end")
+    after = channel_text(world).split("leaves the game")[-1]
+    assert "Only computer players are left" in after and "Game over!" in after
+    assert "Next deal" not in after, after
+    await conserved(world)
