@@ -293,16 +293,16 @@ async def test_a_turn_asked_for_while_the_limiter_answers_is_not_lost() -> None:
 
 
 async def test_without_redis_each_process_takes_its_share_its_first_turn_offset() -> None:
-    """Processes keeping to their shares interleave: process 2 of 4 goes 2/40 s after process 0."""
-    first = ChannelBudget(per_second=40, processes=4, index=0)
-    third = ChannelBudget(per_second=40, processes=4, index=2)
-    assert first.limit == third.limit == 10 and not third.shared
+    """Processes keeping to their shares interleave: process 2 of 4 goes 2/8 s after process 0."""
+    first = ChannelBudget(per_second=8, processes=4, index=0)
+    third = ChannelBudget(per_second=8, processes=4, index=2)
+    assert first.limit == third.limit == 2 and not third.shared
     start = time.monotonic()
     await spend(first, 1)
-    assert time.monotonic() - start < 0.04
+    assert time.monotonic() - start < 0.2  # no offset (wide: a loaded machine is slow, never early)
     start = time.monotonic()
     await spend(third, 1)
-    assert time.monotonic() - start >= 0.045
+    assert time.monotonic() - start >= 0.245
     assert third.stats.share.own_turns == 1
     await first.close()
     await third.close()
