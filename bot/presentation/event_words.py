@@ -185,7 +185,7 @@ def _round_ended(e: RoundEnded, s: Telling) -> list[str]:
         f"{s.name(p)}: {s.cards(h) if h else t.gettext('no cards')} (**{t.number(e.values[p])}**)"
         for p, h in e.hands.items()
     ]
-    return [f"🏁 {head}\n" + "\n".join(hands)]  # the seed follows the round's payments (``_with_seed``)
+    return [f"🏁 {head}\n" + "\n".join(hands)]  # the seed follows the round's payments (``_worded``)
 
 
 def _side_stake_paid(e: SideStakePaid, s: Telling) -> list[str]:
@@ -300,18 +300,38 @@ LAST_MOVE = (Drew, SpreadLaid, LaidOff, Discarded, Dropped, PlayerLeft)
 """What the table's "last move" line names."""
 
 
-def _with_seed(events: Sequence[Event], lines: list[str], s: Telling) -> list[str]:
-    """After a round's end and all it pays (an extra stake, side stakes, pots): its server seed."""
-    if any(isinstance(e, RoundEnded) for e in events) and (seed := s.revealed().lstrip("\n")):
-        lines.append(seed)
+AFTER_THE_ROUND = (SeatClosed, NextDealer, GameOver)
+"""What a round's end tells after all it pays: who goes, who deals next, the game's end."""
+
+
+def _worded(
+    events: Iterable[Event],
+    word_of: Callable[[Event], Callable[[Any, Telling], list[str]] | None],
+    s: Telling,
+) -> list[str]:
+    """The lines for ``events``, in order, and a round's server seed where it belongs.
+
+    The seed follows all the round pays (an extra stake, side stakes, pots) and comes before
+    who leaves, who deals next, or the game's end.
+    """
+    lines: list[str] = []
+    seed_at: int | None = None
+    ended = False
+    for e in events:
+        if isinstance(e, RoundEnded):
+            ended = True
+        elif ended and seed_at is None and isinstance(e, AFTER_THE_ROUND):
+            seed_at = len(lines)
+        if (word := word_of(e)) is not None:
+            lines.extend(word(e, s))
+    if ended and (seed := s.revealed().lstrip("\n")):
+        lines.insert(len(lines) if seed_at is None else seed_at, seed)
     return lines
 
 
 def told(events: Iterable[Event], s: Telling) -> list[str]:
     """The lines the round's log says publicly for these events (ordinary moves show in the table)."""
-    batch = list(events)
-    lines = [line for e in batch if (word := TOLD.get(type(e))) is not None for line in word(e, s)]
-    return _with_seed(batch, lines, s)
+    return _worded(events, lambda e: TOLD.get(type(e)), s)
 
 
 def last_move(events: Iterable[Event], s: Telling) -> str:
@@ -330,10 +350,4 @@ def last_move(events: Iterable[Event], s: Telling) -> str:
 
 def story(events: Iterable[Event], s: Telling) -> list[str]:
     """A stored round turn by turn: every event worth a line, in order, in the same words."""
-    out: list[str] = []
-    batch = list(events)
-    for e in batch:
-        word = MOVES.get(type(e)) or TOLD.get(type(e))
-        if word is not None:
-            out.extend(word(e, s))
-    return _with_seed(batch, out, s)
+    return _worded(events, lambda e: MOVES.get(type(e)) or TOLD.get(type(e)), s)

@@ -158,6 +158,25 @@ def test_a_rounds_server_seed_follows_what_the_round_paid() -> None:
     assert lines[-1].startswith("🔓 Round 1 server seed") and "/flipflop verify round:7" in lines[-1], lines
 
 
+def test_a_rounds_server_seed_comes_before_who_leaves_and_who_deals_next() -> None:
+    """The seed closes the round's own lines: a leaver's stack going home and the next dealer follow it."""
+    from engine import Card
+    from engine.events import NextDealer, RoundEnded, SeatClosed
+
+    ended = table()
+    ended.last_reveal = {"round": 1, "server_seed": "ab" * 32}
+    ended.last_round_id = 7
+    hands = {"11": (Card.parse("2S"),), "12": (Card.parse("AS"),)}
+    events = [
+        RoundEnded("out", "12", hands, {"11": 2, "12": 1}, ("12",)),
+        PotPaid("game", 20, {"12": 20}),
+        SeatClosed("11", 40, "left"),
+        NextDealer("12"),
+    ]
+    lines = event_lines(ended, events, EN)
+    assert [line.split()[0] for line in lines] == ["🏁", "💰", "🔓", "👋", "Next"], lines
+
+
 def test_a_move_the_computer_made_for_an_away_seat_says_so_in_the_saved_log() -> None:
     """ben was away when his seat dropped: the log says "ben 💤" even once he is back."""
     from bot.table.log import Entry, RoundLog
