@@ -312,13 +312,13 @@ class TableRuntime:
         Its turn timer and away rule: the server's now when given, else the ended table's. The
         member who clicked is seated as its host (their buy-in debited anew); the
         previous game's other players are named in it until they join. Refused (nothing
-        opened) when the game is unknown or still open, the click came from another server
-        or channel than the ended table's (``other_place``: a control passed on or forged
-        elsewhere), the channel has a table, or the buy-in is more than the member has
-        (``InsufficientChips``).
+        opened) when the game is unknown, open, practice or a tournament's, the click came from
+        another server or channel than the ended table's (``other_place``: a control passed on
+        or forged elsewhere), the channel has a table, or the buy-in is more than the member
+        has (``InsufficientChips``).
         """
         ended = None if ended_id in self.tables else await self.open_tables.repository.ended(ended_id)
-        if ended is None or ended.practice:
+        if ended is None or ended.practice or ended.tournament:  # no server chips were played for
             raise TableError("table_closed")
         if not clicked_at(ended, guild_id, channel_id):
             raise TableError("other_place")

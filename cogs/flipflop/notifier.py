@@ -473,14 +473,16 @@ class DiscordNotifier:
         """In a game, a restart, a closing and the final standings are news; the rest is the log.
 
         The last message of the final standings offers **Play again** in the channel (not in a
-        practice table or a thread); a thread's game also wraps up in the channel's lobby.
+        practice table, a tournament's table or a thread); a thread's game also wraps up in the
+        channel's lobby.
         """
         news = said.news_lines(table, t) + said.final
         chunks = split_message(news)
         threaded = table.thread_id is not None
+        offered = bool(said.final) and not (table.practice or table.tournament or threaded)
         results: list[Sent] = []
         for i, text in enumerate(chunks):
-            again = bool(said.final) and i == len(chunks) - 1 and not table.practice and not threaded
+            again = offered and i == len(chunks) - 1
             results.append(await self.post(table, text, play_again_view(table, t) if again else None))
         if threaded and table.status == "closed" and not table.tournament:  # the lobby shows how it ended
             self._spawn(self.wrap_up_thread(table, news, bool(said.final), t))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import simcord
 from bot.audit import audit_guild
 from bot.i18n import texts
 from bot.ledger import HOUSE_ID
+from bot.table.model import TableError
 from bot.tournament.model import Tournament
 from cogs.flipflop.tournament_play import DEAL_AGAIN, TournamentPlay, ref_of
 from tests.cogs.helpers import buttons, deny_bot, displayed, message, runtime
@@ -173,6 +175,19 @@ async def test_a_tournament_with_computers_is_played_to_its_prizes(world: World)
     )
     text = displayed(await shown(world))
     assert "finished" in text and "Prizes" in text
+    # a table's round is played for tournament chips: its standings offer no Play again (it would
+    # open a table for server chips), and a forged Play again is refused, nothing opened
+    threads = [m for th in world.channel.threads for m in th.history()]
+    assert threads and not [m for m in threads if "Play again" in buttons(m)]
+    rows = await world.bot.db.fetchall("SELECT table_id, state FROM tables")
+    ended = [t for t, state in rows if json.loads(state).get("tournament")]
+    assert ended and (before := await balance(world, ben))
+    with pytest.raises(TableError) as refused:
+        await runtime(world).play_again(
+            ended[0], ben.id, "ben", guild_id=world.guild.id, channel_id=next(iter(tour.threads.values()))
+        )
+    assert refused.value.code == "table_closed"
+    assert await balance(world, ben) == before and not runtime(world).tables
     await clean(world)
 
 
