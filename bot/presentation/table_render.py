@@ -79,6 +79,11 @@ def away_rule(table: Table, t: Texts) -> str:
     so its rule says less.
     """
     rounds = table.away_rounds
+    if table.tournament:  # one round at this table; the tournament keeps the seat away in its next ones
+        return t.gettext(
+            "💤 Away (your click, or a turn that runs out): the basic computer plays your seat with your "
+            "tournament chips, in this round and the next ones, until you click **I'm back**."
+        )
     if table.practice:
         rule = t.ngettext(
             "💤 Away (your click, or a turn that runs out): the basic computer plays your seat until you "
@@ -388,10 +393,13 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
 
 
 def _refund_list(table: Table, refunds: dict[int, int], t: Texts) -> str:
+    got = (  # a tournament's stacks go back to the tournament, never to a balance
+        t.gettext("{name} keeps {amount} in the tournament")
+        if table.tournament
+        else t.gettext("{name} got {amount} back")
+    )
     return ", ".join(
-        t.gettext("{name} got {amount} back").format(name=seat_name(table, t, u), amount=t.chips(a))
-        for u, a in refunds.items()
-        if a
+        got.format(name=seat_name(table, t, u), amount=t.chips(a)) for u, a in refunds.items() if a
     )
 
 

@@ -64,7 +64,7 @@ CLOSE_ASK = N_(
 )
 CLOSE_TOURNAMENT_ASK = N_(
     "Close tournament table `{id}` in {channel}? Its round is given up: the stacks go back to the"
-    " tournament, and its players play on in the next round. The ledger records that you closed it."
+    " tournament, and its players play on in the next round. Its thread says that you closed it."
 )
 CLOSE_YES = N_("Close the table")
 CLOSED = N_("Table `{id}` is closed; {chips} went back to the players.")

@@ -528,6 +528,19 @@ class Controls:
             return t.gettext(BACK_NOTE)
         if op == "stay":
             return t.gettext("Got it: you stay at the table for the next round.")
+        if table.tournament:  # tournament chips stay in the tournament (its later rounds play the seat)
+            return (
+                t.gettext(
+                    "You left this table; your stack stays in the tournament, and the computer plays "
+                    "your seat in its next rounds until you click **I'm back**."
+                )
+                if outcome.events
+                else t.gettext(
+                    "Got it: you'll leave this table when the round ends; your stack stays in the "
+                    "tournament, and the computer plays your seat in its next rounds until you click "
+                    "**I'm back**. Changed your mind? Click **Stay after all** on the table."
+                )
+            )
         if table.practice:  # practice chips never reach a balance
             return (
                 t.gettext("You left the practice table.")

@@ -333,6 +333,20 @@ def leave_confirm_screen(table: Table, user_id: int, now: float, t: Texts) -> Sc
             if v.still_playing
             else t.gettext("🚪 **Leave the practice table?** This question expires in {seconds} seconds.")
         )
+    elif table.tournament:  # the stack stays in the tournament; its next rounds play the seat
+        ask = (
+            t.gettext(
+                "🚪 **Leave this table?** Leaving now forfeits this round (your hand is dead); your stack "
+                "stays in the tournament, and the computer plays your seat in its next rounds until you "
+                "click **I'm back**. This question expires in {seconds} seconds."
+            )
+            if v.still_playing
+            else t.gettext(
+                "🚪 **Leave this table?** Your stack stays in the tournament, and the computer plays your "
+                "seat in its next rounds until you click **I'm back**. "
+                "This question expires in {seconds} seconds."
+            )
+        )
     elif v.still_playing:
         ask = t.gettext(
             "🚪 **Leave the game?** Leaving now forfeits this round (your hand is dead); your stack goes "

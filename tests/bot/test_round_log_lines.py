@@ -188,3 +188,21 @@ def test_a_move_the_computer_made_for_an_away_seat_says_so_in_the_saved_log() ->
     log.add((), [Dropped("11", 4)], stacks={}, ends=False, round_number=1, spreads=(), away=frozenset({"12"}))
     saved = [Entry.from_json(e.to_json()) for e in log.lines]  # as saved with the table
     assert log_lines(at, saved, EN) == ["✋ ben 💤 drops with **9**.", "✋ ann drops with **4**."]
+
+
+def test_a_closed_tournament_tables_stacks_stay_in_the_tournament() -> None:
+    """A tournament table's message deleted while the bot was away: its stacks go back to the tournament."""
+    from bot.presentation.table_render import notice_line
+    from bot.table.notices import TableClosed
+
+    said = notice_line(table(tournament="t1:1:0"), TableClosed("message_gone", {11: 950, 12: 1050}), EN)
+    assert said is not None and "ann keeps 950 chips in the tournament" in said and "got" not in said
+    plain = notice_line(table(), TableClosed("message_gone", {11: 950}), EN)
+    assert plain is not None and "ann got 950 chips back" in plain
+
+
+def test_a_tournament_tables_away_rule_never_promises_a_balance() -> None:
+    from bot.presentation.table_render import away_rule
+
+    rule = away_rule(table(tournament="t1:1:0"), EN)
+    assert "with your tournament chips" in rule and "balance" not in rule and "released" not in rule

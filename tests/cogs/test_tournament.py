@@ -578,3 +578,25 @@ async def test_a_table_that_ends_before_its_message_is_saved_keeps_the_others_de
     tour = await tournament_now(world)
     assert len(tour.tables) == 3 and len(calls) == 3  # every table dealt, the first one's error let be
     await clean(world)
+
+
+async def test_leaving_a_tournament_table_says_the_stack_stays_in_the_tournament(world: World) -> None:
+    """Tournament chips never reach a balance: leaving a table keeps the stack in the tournament (its
+    next rounds play the seat as away), and the table's question and answer say so."""
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    table = next(t for t in runtime(world).tables.values() if t.tournament and ann.id in t.seats)
+    assert table.message_id is not None
+    hand = (await ann.click(message(world, table.plays_in, table.message_id), label="My hand")).response
+    asked = await ann.click(hand.message, custom_id=buttons(hand)["Leave game…"])
+    question = asked.response.content
+    assert "Your stack stays in the tournament" in question or "your stack stays in the tournament" in question
+    assert "balance" not in question
+    answer = await ann.click(message(world, table.plays_in, table.message_id), label="Leave after this round")
+    said = answer.response.content
+    assert answer.ephemeral and "your stack stays in the tournament" in said and "balance" not in said
+    assert await balance(world, ann) == 900  # the fee paid; the stack is the tournament's
+    await clean(world)
