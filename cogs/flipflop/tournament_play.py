@@ -162,7 +162,9 @@ class TournamentPlay(commands.Cog):
         """Deal the round at every table not yet dealt or played (after a start, a round, a restart).
 
         A table that can not be dealt now (Discord failing to open its thread, a fault) keeps none
-        of the others from their round, and is dealt again a little later (``DEAL_AGAIN``).
+        of the others from their round, and is dealt again a little later (``DEAL_AGAIN``). A
+        **Stop** that lands while the tables are dealt (it does not wait for the deal: its click
+        is answered at once) closes the tables it finds, and the deal closes those it made after.
         """
         lock = self._deal_locks.setdefault(tour.id, asyncio.Lock())
         async with lock:  # a try again and a round's end at once: each table dealt once
@@ -171,6 +173,11 @@ class TournamentPlay(commands.Cog):
                 self._dealing_again.pop(tour.id, None)
                 return
             left = await self._deal_tables(fresh)
+            now = await self.tournaments.load(tour.id)
+            if now is None or now.status != "running":  # stopped meanwhile: no table plays for it
+                await self.close_tournament_tables(fresh, fresh.host_id)
+                self._dealing_again.pop(tour.id, None)
+                return
         if not left:
             self._dealing_again.pop(tour.id, None)
         elif tour.id not in self._next_try:

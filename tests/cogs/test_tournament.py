@@ -593,10 +593,38 @@ async def test_leaving_a_tournament_table_says_the_stack_stays_in_the_tournament
     hand = (await ann.click(message(world, table.plays_in, table.message_id), label="My hand")).response
     asked = await ann.click(hand.message, custom_id=buttons(hand)["Leave game…"])
     question = asked.response.content
-    assert "Your stack stays in the tournament" in question or "your stack stays in the tournament" in question
+    assert "stack stays in the tournament" in question
     assert "balance" not in question
     answer = await ann.click(message(world, table.plays_in, table.message_id), label="Leave after this round")
     said = answer.response.content
     assert answer.ephemeral and "your stack stays in the tournament" in said and "balance" not in said
     assert await balance(world, ann) == 900  # the fee paid; the stack is the tournament's
+    await clean(world)
+
+
+async def test_a_stop_while_the_tables_are_dealt_leaves_no_table_playing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host's Stop lands while table 2's thread is being opened (a Stop does not wait for the deal):
+    the deal closes the table it then makes, so no one plays a round that counts for nothing."""
+    ann, ben = world.members[:2]
+    real_thread = TournamentPlay._thread
+    stopped: list[int] = []
+
+    async def thread_while_host_stops(self: TournamentPlay, tour: Tournament, n: int) -> Any:
+        if n == 2 and not stopped:
+            stopped.append(n)
+            done = await self.tournaments.update(tour.id, Tournament.stop)
+            await self.close_tournament_tables(done, ann.id)  # what the Stop button does
+        return await real_thread(self, tour, n)
+
+    monkeypatch.setattr(TournamentPlay, "_thread", thread_while_host_stops)
+    lobby = await opened(world, ann, fee=100, seats=6)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    await world.env.settle()
+    tour = await tournament_now(world)
+    assert stopped and tour.status == "finished"
+    assert not [t.tournament for t in runtime(world).tables.values() if t.tournament]
     await clean(world)
