@@ -156,8 +156,14 @@ class TournamentStore:
 
     # ------------------------------------------------------------ entries
 
-    async def join(self, tournament_id: str, member: int, name: str) -> Tournament:
-        """Take the member's fee and their entry together; refuse without the fee, twice, late or full."""
+    async def join(
+        self, tournament_id: str, member: int, name: str, start_when_full: random.Random | None = None
+    ) -> Tournament:
+        """Take the member's fee and their entry together; refuse without the fee, twice, late or full.
+
+        With ``start_when_full``, the entry that takes the last seat starts the tournament in the
+        same transaction: the joiner is never left entered in a full tournament that did not start.
+        """
 
         async def enter(t: Tournament, tx: Tx) -> None:
             t.join(member, name)
@@ -165,6 +171,8 @@ class TournamentStore:
                 await self.ledger.debit(tx, t.guild_id, member, t.settings.fee, "tournament_fee", t.id)
             except InsufficientChips as e:
                 raise TournamentError("tournament_no_fee", fee=e.needed, balance=e.balance) from None
+            if start_when_full is not None and t.full:
+                await self._begin(t, tx, start_when_full)
 
         return await self.change(tournament_id, enter)
 
@@ -189,16 +197,20 @@ class TournamentStore:
         """Fill the empty seats with computers (when allowed; the house pays their fees) and seat everyone."""
 
         async def begin(t: Tournament, tx: Tx) -> None:
-            if t.settings.computers:
-                fee, empty = t.settings.fee, t.settings.seats - len(t.entrants)
-                for number in range(1, empty + 1):
-                    t.join(-number, "", paid_by=HOUSE_ID)
-                    await self._house_fee(tx, t, spent=(number - 1) * fee, needed=empty * fee)
-            order = list(t.entrants)
-            rng.shuffle(order)
-            t.start(order)
+            await self._begin(t, tx, rng)
 
         return await self.change(tournament_id, begin)
+
+    async def _begin(self, t: Tournament, tx: Tx, rng: random.Random) -> None:
+        """The start, inside a change's transaction: computers in the empty seats, everyone seated."""
+        if t.settings.computers:
+            fee, empty = t.settings.fee, t.settings.seats - len(t.entrants)
+            for number in range(1, empty + 1):
+                t.join(-number, "", paid_by=HOUSE_ID)
+                await self._house_fee(tx, t, spent=(number - 1) * fee, needed=empty * fee)
+        order = list(t.entrants)
+        rng.shuffle(order)
+        t.start(order)
 
     async def _house_fee(self, tx: Tx, t: Tournament, spent: int, needed: int) -> None:
         """One computer player's fee from the house.

@@ -145,9 +145,7 @@ class TournamentCommands(TournamentPlay):
             if op == "join":
                 if (wait := newcomer_wait(self.bot, interaction)) is not None:
                     raise wait  # an entry fee is chips: a new account or member waits, as at a table
-                tour = await store.join(tid, user.id, user.display_name)
-                if tour.full:
-                    tour = await store.start(tid, self.bot.rng)
+                tour = await store.join(tid, user.id, user.display_name, start_when_full=self.bot.rng)
             elif op == "leave":
                 tour = await store.leave(tid, user.id)
             else:

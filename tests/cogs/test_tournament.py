@@ -628,3 +628,32 @@ async def test_a_stop_while_the_tables_are_dealt_leaves_no_table_playing(
     assert stopped and tour.status == "finished"
     assert not [t.tournament for t in runtime(world).tables.values() if t.tournament]
     await clean(world)
+
+
+async def test_the_entry_that_fills_a_tournament_starts_it_in_one_transaction(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault while the last seat's entry starts the tournament rolls back both: the joiner is told
+    nothing changed and keeps the fee (it was taken, the tournament left full and never started)."""
+    from bot.storage import Unavailable
+    from bot.tournament.store import TournamentStore
+
+    world = World(simcord_env, members=6)
+    lobby = await opened(world, world.members[0], fee=50, seats=6, computers=False)
+    for m in world.members[:5]:
+        assert not (await m.click(lobby, label="Join")).ephemeral
+
+    async def dropped(self: TournamentStore, *args: object) -> None:
+        raise Unavailable("connection reset")  # the database drops while the start is written
+
+    monkeypatch.setattr(TournamentStore, "_begin", dropped)
+    last = world.members[5]
+    answer = await last.click(lobby, label="Join")
+    assert answer.ephemeral and "nothing was changed" in answer.response.content
+    tour = await tournament_now(world)
+    assert await balance(world, last) == 1000 and tour.status == "open" and len(tour.entrants) == 5
+    monkeypatch.undo()
+    assert not (await last.click(lobby, label="Join")).ephemeral  # tried again: entered and started
+    tour = await tournament_now(world)
+    assert await balance(world, last) == 950 and tour.status == "running" and len(tour.entrants) == 6
+    await clean(world)
