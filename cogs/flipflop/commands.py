@@ -205,11 +205,14 @@ class FlipFlop(
 
     @commands.Cog.listener()
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
-        """A moderator purged messages, the table message among them: post it again."""
+        """A moderator purged messages, the table's or a tournament's message among them: post it again."""
         table = self.runtime.in_channel(payload.channel_id)
         if table is not None:
             for message_id in payload.message_ids:
                 self.notifier.message_deleted(table, message_id)
+        if payload.guild_id is not None:
+            for message_id in payload.message_ids:
+                await self.tournament_message_gone(payload.guild_id, payload.channel_id, message_id)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

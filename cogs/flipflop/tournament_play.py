@@ -27,6 +27,7 @@ from bot.storage import StoreError
 from bot.table.model import Table, TableError
 from bot.tournament.model import Tournament, TournamentError
 from bot.tournament.store import TournamentStore
+from cogs.flipflop.notifier import UNKNOWN_MESSAGE
 from cogs.flipflop.tournament_view import NO_PINGS, tournament_view
 from engine.events import Pot
 
@@ -147,7 +148,10 @@ class TournamentPlay(commands.Cog):
             await self.deal_tournament(tour)
 
     async def show_tournament(self, tour: Tournament) -> None:
-        """Edit the tournament's message to show it now (standings, level, moves, prizes)."""
+        """Edit the tournament's message to show it now (standings, level, moves, prizes).
+
+        A message deleted unseen (while the bot was away) is posted again, buttons and all.
+        """
         if tour.message_id is None:
             return
         t = await self.bot.languages.server_texts(tour.guild_id)
@@ -155,6 +159,12 @@ class TournamentPlay(commands.Cog):
         try:
             shown = tournament_view(tour, t)
             await channel.get_partial_message(tour.message_id).edit(view=shown, allowed_mentions=NO_PINGS)
+        except discord.NotFound as e:
+            if e.code == UNKNOWN_MESSAGE:
+                self.tournament_messages.discard(tour.message_id)
+                await self._post_again(tour)
+            else:
+                log.warning("Tournament %s: could not edit its message (%s %s)", tour.id, e.status, e.code)
         except discord.HTTPException as e:
             log.warning("Tournament %s: could not edit its message (%s %s)", tour.id, e.status, e.code)
 
@@ -302,8 +312,12 @@ class TournamentPlay(commands.Cog):
         tour = await self.tournaments.in_channel(guild_id, channel_id)
         if tour is None or tour.message_id != message_id:
             return
-        t = await self.bot.languages.server_texts(guild_id)
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        await self._post_again(tour)
+
+    async def _post_again(self, tour: Tournament) -> None:
+        """Post the tournament's message anew (its old one is gone) and keep its id."""
+        t = await self.bot.languages.server_texts(tour.guild_id)
+        channel = self.bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
         try:
             posted = await channel.send(view=tournament_view(tour, t), allowed_mentions=NO_PINGS)
             self.tournament_messages.add(posted.id)
@@ -348,12 +362,14 @@ class TournamentPlay(commands.Cog):
         """After a restart: each running tournament's round dealt where it is not in play, timers again.
 
         An open tournament that starts at a time gets its timer back (a time already past starts it now).
+        Each message is shown as it is now, and posted again if it was deleted while the bot was away.
         """
         for tour in await self.tournaments.unfinished():
             if not self.bot.owns_guild(tour.guild_id):
                 continue
             if tour.message_id is not None:
                 self.tournament_messages.add(tour.message_id)
+                await self.show_tournament(tour)
             if tour.status == "running":
                 await self.deal_tournament(tour)
             else:

@@ -514,6 +514,35 @@ async def test_a_deleted_tournament_message_is_posted_again_with_its_buttons(wor
     assert again.id != lobby.id and "Entered (1/6)" in displayed(again)
     joined = await ben.click(again, label="Join")
     assert not joined.ephemeral and await balance(world, ben) == 900
+    world.env.backend.bulk_delete_messages(world.channel.id, [again.id])  # a moderator's purge
+    await world.env.settle()
+    purged = await shown(world)
+    assert purged.id not in (lobby.id, again.id) and "Entered (2/6)" in displayed(purged)
+    await clean(world)
+
+
+async def test_a_tournament_message_deleted_while_the_bot_was_away_comes_back_after_a_restart(
+    world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No delete event reached the bot (it was down): the restart finds the message gone and posts it
+    again, so the entrants keep their Leave and the host the Cancel (the fees were held with neither)."""
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, computers=False)
+    await ann.click(lobby, label="Join")
+
+    async def not_heard(self: TournamentPlay, *args: object) -> None:
+        return None  # the bot is down: no process hears MESSAGE_DELETE
+
+    monkeypatch.setattr(TournamentPlay, "tournament_message_gone", not_heard)
+    world.env.backend.delete_message(world.channel.id, lobby.id)  # a moderator's delete meanwhile
+    await world.env.settle()
+    monkeypatch.undo()
+    await restart(world, db_path, settle=5.0)
+    again = await shown(world)
+    assert again.id != lobby.id and "Entered (1/6)" in displayed(again)
+    assert {"Join", "Leave", "Cancel"} <= set(buttons(again))
+    left = await ann.click(again, label="Leave")
+    assert not left.ephemeral and await balance(world, ann) == 1000
     await clean(world)
 
 
