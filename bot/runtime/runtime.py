@@ -357,7 +357,7 @@ class TableRuntime:
         """
         now = self.clock()
         table, seats = transitions.tournament_table(
-            secrets.token_hex(4), guild_id, channel_id, stake, players, away, turn_seconds, now, ref
+            guild_id, channel_id, stake, players, away, turn_seconds, now, ref
         )
         async with self.lock(table.id):
             self.tables[table.id] = table

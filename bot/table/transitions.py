@@ -13,6 +13,7 @@ The table's deadlines are written here (``_after_events``) and read here
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -302,8 +303,16 @@ TournamentSeat = tuple[int, int, str, int]
 """A tournament table's seat: (entrant, stack, name, computer number or 0 for a member)."""
 
 
+def tournament_table_id(ref: str) -> str:
+    """The id of the table a tournament deals for ``ref`` (``<tournament>:<table>:<round>``).
+
+    Derived from the ref, so a table that ended before the tournament recorded it (a restart, a
+    database fault between the two) is found again by its ref, not dealt a second time.
+    """
+    return hashlib.sha256(ref.encode()).hexdigest()[:8]
+
+
 def tournament_table(
-    table_id: str,
     guild_id: int,
     channel_id: int,
     stake: int,
@@ -313,9 +322,12 @@ def tournament_table(
     now: float,
     ref: str,
 ) -> tuple[Table, list[Seat]]:
-    """A tournament's table for one round (not dealt yet), and its players' seats with their stacks."""
+    """A tournament's table for one round (not dealt yet), and its players' seats with their stacks.
+
+    Its id is ``tournament_table_id(ref)``.
+    """
     table = Table(
-        id=table_id,
+        id=tournament_table_id(ref),
         guild_id=guild_id,
         channel_id=channel_id,
         host_id=0,

@@ -25,6 +25,7 @@ from discord.ext import commands
 from bot.runtime import NOTHING_SHOWN, Outcome, Shown, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import Table, TableError
+from bot.table.transitions import tournament_table_id
 from bot.tournament.model import Tournament, TournamentError
 from bot.tournament.store import TournamentStore
 from cogs.flipflop.notifier import UNKNOWN_MESSAGE
@@ -120,7 +121,29 @@ class TournamentPlay(commands.Cog):
         task.add_done_callback(self._recording.discard)
 
     async def record_table(self, table: Table) -> None:
-        """A table's round is over: its stacks back to the tournament; the next round when all are in."""
+        """A table's round is over: its stacks back to the tournament; the next round when all are in.
+
+        A database fault is tried again a little later: the deal's next try records every table
+        that closed and was not recorded (``_record_closed``), as a restart's deal does.
+        """
+        assert table.tournament is not None
+        try:
+            tour, advanced = await self._record(table)
+        except StoreError:
+            log.exception("Tournament table %s's round could not be recorded; trying again", table.tournament)
+            self._try_later(table.tournament.split(":")[0])
+            return
+        if tour is None:
+            return
+        await self.show_tournament(tour)
+        if advanced and tour.status == "running":
+            await self.deal_tournament(tour)
+
+    async def _record(self, table: Table) -> tuple[Tournament | None, bool]:
+        """Record a closed table's round in its tournament; the tournament now, and whether it advanced.
+
+        None: it can not be recorded. A round told twice is recorded once.
+        """
         assert table.tournament is not None
         tid, number, dealt = table.tournament.split(":")
         n, rnd = int(number), int(dealt)
@@ -139,13 +162,26 @@ class TournamentPlay(commands.Cog):
                     t.stop()
 
         try:
-            tour = await self.tournaments.update(tid, step)
-        except (TournamentError, StoreError, ValueError):
+            return await self.tournaments.update(tid, step), bool(advanced)
+        except (TournamentError, ValueError):
             log.exception("Tournament %s: table %s's round %s could not be recorded", tid, n, rnd)
-            return
-        await self.show_tournament(tour)
-        if advanced and tour.status == "running":
-            await self.deal_tournament(tour)
+            return None, False
+
+    async def _record_closed(self, tour: Tournament) -> bool:
+        """Record every table of ``tour`` that closed and was not recorded; whether any was.
+
+        A restart or a database fault came between the table's end and its record.
+        """
+        recorded = False
+        for n in tour.tables:
+            ref = ref_of(tour, n)
+            if tour.played.get(n) or any(t.tournament == ref for t in self.runtime.tables.values()):
+                continue
+            ended = await self.runtime.open_tables.repository.ended(tournament_table_id(ref))
+            if ended is not None and ended.tournament == ref:
+                log.info("Tournament %s: table %s's round recorded late", tour.id, ref)
+                recorded = (await self._record(ended))[0] is not None or recorded
+        return recorded
 
     async def show_tournament(self, tour: Tournament) -> None:
         """Edit the tournament's message to show it now (standings, level, moves, prizes).
@@ -179,6 +215,10 @@ class TournamentPlay(commands.Cog):
         lock = self._deal_locks.setdefault(tour.id, asyncio.Lock())
         async with lock:  # a try again and a round's end at once: each table dealt once
             fresh = await self.tournaments.load(tour.id)
+            if fresh is not None and fresh.status == "running" and await self._record_closed(fresh):
+                fresh = await self.tournaments.load(tour.id)
+                if fresh is not None:
+                    await self.show_tournament(fresh)
             if fresh is None or fresh.status != "running":
                 self._dealing_again.pop(tour.id, None)
                 return
@@ -190,12 +230,18 @@ class TournamentPlay(commands.Cog):
                 return
         if not left:
             self._dealing_again.pop(tour.id, None)
-        elif tour.id not in self._next_try:
-            wait = self._dealing_again.get(tour.id, DEAL_AGAIN[0])
+        elif (wait := self._try_later(tour.id)) is not None:
             log.warning("Tournament %s: %s table(s) not dealt; trying again in %.0f s", tour.id, left, wait)
-            self._dealing_again[tour.id] = min(wait * 2, DEAL_AGAIN[1])
-            self._next_try.add(tour.id)
-            self._after(wait, lambda: self._deal_again(tour.id))
+
+    def _try_later(self, tid: str) -> float | None:
+        """Deal (and record) the tournament again later, backing off; the wait, or None if one is set."""
+        if tid in self._next_try:
+            return None
+        wait = self._dealing_again.get(tid, DEAL_AGAIN[0])
+        self._dealing_again[tid] = min(wait * 2, DEAL_AGAIN[1])
+        self._next_try.add(tid)
+        self._after(wait, lambda: self._deal_again(tid))
+        return wait
 
     async def _deal_again(self, tid: str) -> None:
         """The next try at a tournament's tables left undealt."""
@@ -351,8 +397,9 @@ class TournamentPlay(commands.Cog):
             except TournamentError as e:  # too few without computers, or the house short: the fees go back
                 log.info("Tournament %s did not start at its time (%s); cancelled", tid, e.code)
                 tour = await self.tournaments.cancel(tid)
-        except (TournamentError, StoreError):  # a database fault: the next restart starts it (its time past)
-            log.exception("Tournament %s: could not start at its time", tid)
+        except (TournamentError, StoreError):  # a database fault: tried again shortly (a restart does too)
+            log.exception("Tournament %s: could not start at its time; trying again", tid)
+            self._after(DEAL_AGAIN[0], lambda: self._start_at(tid))
             return
         await self.show_tournament(tour)
         if tour.status == "running":

@@ -686,3 +686,103 @@ async def test_the_entry_that_fills_a_tournament_starts_it_in_one_transaction(
     tour = await tournament_now(world)
     assert await balance(world, last) == 950 and tour.status == "running" and len(tour.entrants) == 6
     await clean(world)
+
+
+async def test_a_fault_recording_a_tables_round_is_tried_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One database fault while a table's round is recorded: the record is tried again shortly, the
+    tournament goes on (it stalled for good, every fee held)."""
+    from collections.abc import Callable
+
+    from bot.storage import Unavailable
+    from bot.tournament.store import TournamentStore
+
+    ann, ben = world.members[:2]
+    real_update = TournamentStore.update
+    failed: list[str] = []
+
+    async def flaky(self: TournamentStore, tid: str, step: Callable[[Tournament], object]) -> Tournament:
+        if "record" in getattr(step, "__qualname__", "") and not failed:
+            failed.append(tid)
+            raise Unavailable("connection reset")  # one passing fault
+        return await real_update(self, tid, step)
+
+    monkeypatch.setattr(TournamentStore, "update", flaky)
+    lobby = await opened(world, ann, fee=100, seats=6, level_rounds=1)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    for _ in range(120):  # members time out and the computer plays them
+        await world.env.advance_time(30)
+        if (await tournament_now(world)).round >= 1:
+            break
+    assert failed and (await tournament_now(world)).round >= 1
+    await clean(world)
+
+
+async def test_a_round_that_ended_just_before_a_crash_is_recorded_not_dealt_again(
+    world: World, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies after a table's last move was saved and before the tournament recorded it: the
+    restart records that round from the saved table (it dealt the round again from the old stacks)."""
+    from bot.table.model import Table
+    from cogs.flipflop.tournament_play import round_result
+
+    ann, ben = world.members[:2]
+    ended: list[Table] = []
+    real_record = TournamentPlay.record_table
+
+    async def crash_before_recording(self: TournamentPlay, table: Table) -> None:
+        if not ended:
+            ended.append(table)
+            return
+        await real_record(self, table)
+
+    monkeypatch.setattr(TournamentPlay, "record_table", crash_before_recording)
+    lobby = await opened(world, ann, fee=100, seats=6, level_rounds=20)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    for _ in range(120):
+        if ended:
+            break
+        await world.env.advance_time(30)
+    assert ended and ended[0].tournament is not None
+    ref = ended[0].tournament
+    stacks, _, _ = round_result(ended[0])
+    monkeypatch.undo()
+    await stop_and_restart(world, db_path)
+    assert not [t for t in runtime(world).tables.values() if t.tournament == ref]  # not dealt again
+    tour = await tournament_now(world)
+    _, number, dealt = ref.split(":")
+    n, rnd = int(number), int(dealt)
+    assert tour.round > rnd or tour.played.get(n)  # recorded (the round advanced if it was the last)
+    assert {e: tour.entrants[e].stack for e in stacks} == stacks  # as that table ended it
+    await clean(world)
+
+
+async def test_a_fault_at_the_timed_start_is_tried_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.storage import Unavailable
+    from bot.tournament.store import TournamentStore
+
+    ann = world.members[0]
+    real_start = TournamentStore.start
+    failed: list[str] = []
+
+    async def flaky_start(self: TournamentStore, tid: str, rng: Any) -> Tournament:
+        if not failed:
+            failed.append(tid)
+            raise Unavailable("connection reset")  # one passing fault at the start time
+        return await real_start(self, tid, rng)
+
+    monkeypatch.setattr(TournamentStore, "start", flaky_start)
+    lobby = await opened(world, ann, fee=100, seats=6, start_in=1)
+    await ann.click(lobby, label="Join")
+    await world.env.advance_time(61)
+    assert failed and (await tournament_now(world)).status == "open"
+    await world.env.advance_time(31)  # tried again 30 s later: one member and five computers
+    assert (await tournament_now(world)).status == "running"
+    await clean(world)
