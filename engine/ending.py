@@ -15,9 +15,12 @@ def close_seat(t: GameState, p: str, reason: Literal["eliminated", "left"], even
     events.append(SeatClosed(p, t.stacks[p], reason))
 
 
-def game_over(t: GameState, events: list[Event]) -> None:
-    """R8.3: pots still holding chips are split among those seated; stacks go home."""
-    if t.seated:
+def game_over(t: GameState, events: list[Event], share_pots: bool = True) -> None:
+    """R8.3: pots still holding chips are split among those seated; stacks go home.
+
+    ``share_pots=False`` leaves the pots to whatever the game was one round of (``Game.end_game``).
+    """
+    if t.seated and share_pots:
         pay_out_all(t, t.seated, events)
     t.over = True
     seat = t.seat_index

@@ -148,14 +148,18 @@ class Game(GameState):
         """Pay stakes, deal, turn the upcard, settle an opening 49/50: ``engine.deal.start_round``."""
         return deal.start_round(self, rng, deck, dealer)
 
-    def end_game(self) -> list[Event]:
-        """R8.2: the players choose to stop; only between rounds."""
+    def end_game(self, share_pots: bool = True) -> list[Event]:
+        """R8.2: the players choose to stop; only between rounds.
+
+        ``share_pots=False`` keeps the pots as they are instead of splitting them (R8.3): the
+        game is one round of something larger that takes them on (a tournament's table).
+        """
         if self.over:
             raise IllegalAction("game_over")
         if self.in_round:
             raise IllegalAction("stop_between_rounds")
         events: list[Event] = []
-        game_over(self, events)
+        game_over(self, events, share_pots)
         return events
 
     def apply(self, action: Action) -> list[Event]:

@@ -110,6 +110,8 @@ class Telling:
     """Why the game ends, said before the standings."""
     practice: bool = False
     """Practice chips never reach a balance: a leaving seat's stack is not said to go back."""
+    tournament: bool = False
+    """A tournament's table for one round: its stacks and pots go back to the tournament."""
     open_cards: bool = False
     """The round is over and stored: a card drawn from the stock may be named."""
     dealt: Callable[[int], str] = _nothing
@@ -216,14 +218,20 @@ def _pot_paid(e: PotPaid, s: Telling) -> list[str]:
 
 
 def _pot_carried(e: PotCarried, s: Telling) -> list[str]:
-    if s.game_ends:  # no next round: the game's end shares the pot out (R8.3) and says so
+    if s.game_ends and not s.tournament:  # no next round: the game's end shares the pot out (R8.3)
         return []
     return [s.t.gettext(CARRIED[e.pot]).format(amount=s.t.chips(e.amount))]
 
 
 def _seat_closed(e: SeatClosed, s: Telling) -> list[str]:
     t = s.t
-    if e.reason == "eliminated":
+    if s.tournament:  # the tournament decides who is out, by its next stake; the stack is its chips
+        closed = (
+            t.gettext("💀 {name} can't pay this table's stake: their {amount} go back to the tournament.")
+            if e.reason == "eliminated"
+            else t.gettext("👋 {name} leaves this table; their {amount} stay in the tournament.")
+        )
+    elif e.reason == "eliminated":
         closed = t.gettext("💀 {name} is out of chips and leaves the game ({amount} back).")
     elif s.practice:  # practice chips never reach a balance
         closed = t.gettext("👋 {name} leaves the practice table with {amount}.")
@@ -246,7 +254,12 @@ def _game_over(e: GameOver, s: Telling) -> list[str]:
         )
         for i, p in enumerate(e.standings, start=1)
     ]
-    said = [t.gettext("🏆 **Game over!** Final standings:") + "\n" + "\n".join(standings)]
+    heading = (
+        t.gettext("🏁 **This table's round is over.** The stacks go back to the tournament:")
+        if s.tournament
+        else t.gettext("🏆 **Game over!** Final standings:")
+    )
+    said = [heading + "\n" + "\n".join(standings)]
     return [s.ending, *said] if s.ending else said
 
 

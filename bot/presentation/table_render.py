@@ -250,6 +250,7 @@ def telling(
         game_ends=ends,
         ending=ending,
         practice=table.practice,
+        tournament=table.tournament is not None,
         dealt=lambda number: dealt_line(table, number, t, commitment),
         revealed=revealed,
     )

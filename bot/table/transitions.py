@@ -399,7 +399,9 @@ def next_round(table: Table, now: float, round_pause: float) -> Step:
             events += game.apply(Leave(table.pid(user_id)))  # released: the stack goes home
     humans = [p for p in humans_staying(table) if not table.is_away(p)]
     if not game.over and (table.stop_after_round or not humans):
-        events += game.end_game()  # R8.2; computers never play on alone
+        # R8.2; computers never play on alone. A tournament's table keeps its pots: its tournament
+        # carries them to the table's next round (R8.3 is the tournament's end, not this table's)
+        events += game.end_game(share_pots=not table.tournament)
     if not game.over:
         events += deal(table)
     return _after_events(table, events, now, round_pause)

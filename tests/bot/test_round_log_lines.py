@@ -206,3 +206,50 @@ def test_a_tournament_tables_away_rule_never_promises_a_balance() -> None:
 
     rule = away_rule(table(tournament="t1:1:0"), EN)
     assert "with your tournament chips" in rule and "balance" not in rule and "released" not in rule
+
+
+def test_a_tournament_tables_end_carries_its_pots_and_says_where_the_stacks_go() -> None:
+    """A tournament table's one round: a carried pot is said (the tournament carries it on), the seats
+    that close are told their chips stay in the tournament, and its end is no "Game over"."""
+    from engine.events import GameOver, PotCarried, SeatClosed
+
+    at = table(tournament="t1:1:0", stop_after_round=True)
+    events = [
+        PotCarried("flop", 30),
+        SeatClosed("13", 4, "eliminated"),
+        SeatClosed("12", 50, "left"),
+        GameOver({"11": 900}, ("11", "12", "13")),
+    ]
+    lines = event_lines(at, events, EN)
+    assert any("flop pot" in line and "30 chips" in line for line in lines), lines
+    assert "💀 cat can't pay this table's stake: their 4 chips go back to the tournament." in lines
+    assert "👋 ben leaves this table; their 50 chips stay in the tournament." in lines
+    assert lines[-1].startswith("🏁 **This table's round is over.**") and "Game over" not in "".join(lines)
+
+
+def test_a_tournament_tables_carried_pot_goes_back_to_the_tournament_unsplit() -> None:
+    """R5.6 leaves the flop pot unwon: the tournament gets it back with the stacks (for the table's next
+    round), where the table's end used to split it among the table (R8.3 is the tournament's end)."""
+    import random
+
+    from bot.table import transitions
+    from bot.tournament.rounds import basic
+    from cogs.flipflop.tournament_play import round_result
+    from engine import Game
+
+    players = [(1, 1000, "a", 0), (2, 1000, "b", 0), (3, 1000, "c", 0)]
+    table_, seats = transitions.tournament_table(1, 2, 10, players, [], 60, 0.0, "tid:1:0")
+    table_.game = Game(seats, 10)  # as transitions.tournament_round, with a deal (seed 44) where
+    table_.status = "playing"  # nobody may win the flop (R5.6)
+    table_.stop_after_round = True
+    rng = random.Random(44)
+    table_.game.start_round(rng, dealer="1")
+    while table_.game.in_round:
+        p = table_.game.public_view().to_act
+        assert p is not None
+        transitions.apply(table_, basic(table_.game.view(p), rng), 0.0, 0.0)
+    assert table_.game.pots["flop"] == 30
+    transitions.next_round(table_, 0.0, 0.0)  # the table's end
+    stacks, pots, _ = round_result(table_)
+    assert table_.status == "closed" and pots == {"flop": 30}
+    assert sum(stacks.values()) + sum(pots.values()) == 3000

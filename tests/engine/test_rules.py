@@ -542,6 +542,15 @@ def test_R8_3_carried_pots_split_at_game_end() -> None:
     assert of(events, PotPaid)[0].shares == {"ben": 3, "cat": 2, "ann": 2}
 
 
+def test_a_game_that_is_one_round_of_something_larger_may_end_keeping_its_pots() -> None:
+    """A tournament's table: its pots go on to the tournament (R8.3 is the tournament's end)."""
+    game = Game([Seat(p, 100) for p in ("ann", "ben", "cat")], 5, pots={"flop": 7})
+    game.dealer = "ann"
+    events = game.end_game(share_pots=False)
+    assert game.over and not of(events, PotPaid) and game.pots["flop"] == 7
+    assert of(events, GameOver)[0].stacks == {"ann": 100, "ben": 100, "cat": 100}
+
+
 def test_R8_4_leaving_mid_round_forfeits_it() -> None:
     game, _ = make_game(QUIET | {"cat": "4C JD 8S 6H AH"}, dealer="cat")
     events = game.apply(Leave("ben"))
