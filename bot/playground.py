@@ -235,8 +235,6 @@ async def playground(
     replay_url = pages.enter_context(replay_page())
     bot = build_bot(db_path, replay_url, card_emojis=cards != "plain", threads=threads)
     live_server, mock_discord = start_live(bot) if live else (None, None)
-    if live_server is not None:
-        await live_server.start()
     try:
         # The same world every run, so a saved table finds its channel and players again.
         async with simcord.run(bot, check_errors=False) as env:
@@ -248,6 +246,11 @@ async def playground(
             admin = guild.add_member(env.create_user("admin"), roles=[admins])
             people = [guild.add_member(env.create_user(n)) for n in NAMES[:members]]
             await bot.wait_until_ready()
+            if live_server is not None:
+                # in simcord's scope (its clock and webhooks), as the bot's own work: a page's move then
+                # edits the open Discord hands, and its turn clock is the playground's
+                with env.time_context():
+                    await live_server.start()
             await card_emojis_in_preview(env, bot)
             if bot.runtime is not None:
                 await bot.runtime.resume()

@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 import pytest_asyncio
+import simcord
 
 from bot.client import FlipFlopBot
 from bot.live.activity import ActivityAuth
@@ -40,10 +41,20 @@ async def simcord_bot(db_path: Path, discord_stand_in: MockDiscord) -> AsyncIter
     live = LiveServer(sock, url, FakeClock(), activity=auth)
     live.mounted["/mock-discord/"] = discord_stand_in.app()
     bot.live = live
-    await live.start()
     yield bot
-    await live.stop()
     await bot.db.close()
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def serving(simcord_env: simcord.Env, simcord_bot: FlipFlopBot) -> AsyncIterator[None]:
+    """The live server, started in simcord's scope (its clock, its webhooks) as ``make play`` starts it:
+    a move from the page must edit the open Discord hands as a click does."""
+    live = simcord_bot.live
+    assert live is not None
+    with simcord_env.time_context():
+        await live.start()
+    yield
+    await live.stop()
 
 
 async def activity(http: aiohttp.ClientSession, world: World, code: Any, instance: Any) -> tuple[int, Any]:

@@ -17,7 +17,7 @@ from bot.client import FlipFlopBot
 from bot.live.server import LiveServer, bind
 from engine import Draw
 from tests.bot.runtime.fakes import FakeClock
-from tests.cogs.helpers import conserved, open_table, runtime, table_in, table_message
+from tests.cogs.helpers import conserved, message, my_hand, open_table, runtime, table_in, table_message
 from tests.conftest import World, make_bot
 
 LINK = re.compile(r"(http://127\.0\.0\.1:\d+/)live/#(\S+)")
@@ -34,10 +34,20 @@ async def simcord_bot(db_path: Path, link_clock: FakeClock) -> AsyncIterator[Fli
     live = LiveServer(bind(0, "127.0.0.1"), "http://127.0.0.1:1/", link_clock)
     live.url = f"http://127.0.0.1:{live.port}/"
     bot.live = live
-    await live.start()
     yield bot
-    await live.stop()
     await bot.db.close()
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def serving(simcord_env: simcord.Env, simcord_bot: FlipFlopBot) -> AsyncIterator[None]:
+    """The live server, started in simcord's scope (its clock, its webhooks) as ``make play`` starts it:
+    a move from the page must edit the open Discord hands as a click does."""
+    live = simcord_bot.live
+    assert live is not None
+    with simcord_env.time_context():
+        await live.start()
+    yield
+    await live.stop()
 
 
 async def web_link(world: World, member: simcord.MemberActor) -> tuple[str, str]:
@@ -108,9 +118,12 @@ async def signed_in(world: World, http: aiohttp.ClientSession, member: simcord.M
     return page
 
 
-async def test_players_play_on_the_page_and_discord_shows_the_same_table(world: World) -> None:
+async def test_players_play_on_the_page_and_discord_shows_the_same_table(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
     ann, ben, cat, dan = world.members[:4]
     table = await open_table(world, [ann, ben, cat], stake=5, buy_in=20)
+    hands = {m.id: await my_hand(world, m) for m in (ann, ben, cat)}  # open in Discord meanwhile
     async with aiohttp.ClientSession() as http:
         pages = {m.id: await signed_in(world, http, m) for m in (ann, ben, cat)}
         watcher = await signed_in(world, http, dan)  # in the channel, not seated: a spectator
@@ -143,6 +156,11 @@ async def test_players_play_on_the_page_and_discord_shows_the_same_table(world: 
         assert seen["table"]["stock"] == view.stock_size
         shown = table_message(world)
         assert shown.id == current.message_id
+        await world.env.settle()
+        for uid, hand in hands.items():  # each open Discord hand followed the page's moves
+            now = message(world, table.channel_id, hand.id).content
+            assert ("Your turn" in now) == (str(uid) == current.game.to_act), now
+        assert "Notifier failed" not in caplog.text
         for page in pages.values():
             state = await page.latest()
             assert state["table"]["discard"] == seen["table"]["discard"]

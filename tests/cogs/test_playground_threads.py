@@ -55,3 +55,36 @@ def test_the_threads_option_is_offered(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "--threads" in capsys.readouterr().out
+
+
+async def test_a_move_on_the_playgrounds_live_page_edits_the_open_discord_hands(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The live server runs in simcord's scope: a page's move edits each open hand (they stayed as they
+    were, the notifier failing on a webhook outside it) and the page's turn clock is the playground's."""
+    import aiohttp
+
+    from tests.cogs.helpers import message, my_hand, open_table
+    from tests.cogs.test_live_page import signed_in
+
+    async with playground(tmp_path / "c.sqlite3", members=3, preview=False) as world:
+        table = await open_table(world, world.members[:3])  # type: ignore[arg-type]
+        assert table.game is not None
+        hands = {m.id: await my_hand(world, m) for m in world.members}  # type: ignore[arg-type]
+        actor = next(m for m in world.members if str(m.id) == table.game.to_act)
+        async with aiohttp.ClientSession() as http:
+            page = await signed_in(world, http, actor)  # type: ignore[arg-type]
+            state = await page.latest()
+            deadline = table.turn_deadline
+            assert deadline is not None and 0 < deadline - world.env.now().timestamp() <= table.turn_seconds
+            assert (await page.move("stock", None, state["you"]["seq"]))["ok"]
+            you = (await page.latest())["you"]
+            discard = max(you["hand"], key=lambda c: ("A23456789TJQK".index(c[0]), c))
+            assert (await page.move("discard", discard, you["seq"]))["ok"]
+        await world.env.settle()
+        deadline = table.turn_deadline  # set by the page's move: on the playground's clock
+        assert deadline is not None and 0 < deadline - world.env.now().timestamp() <= table.turn_seconds
+        for uid, hand in hands.items():
+            now = message(world, table.channel_id, hand.id).content
+            assert ("Your turn" in now) == (str(uid) == table.game.to_act), now
+        assert "Notifier failed" not in caplog.text
