@@ -248,7 +248,8 @@ class LiveServer:
                     break
                 await ws.send_str(json.dumps(await self.answer(who, _json(message), t)))
         except Refusal as e:
-            await ws.send_str(json.dumps({"type": "refused", "message": explain(e, t), "code": e.code}))
+            refused = {"type": "refused", "message": explain(e, t), "code": e.code, "words": page_words(t)}
+            await ws.send_str(json.dumps(refused))
         except TimeoutError:
             pass
         finally:

@@ -19,11 +19,13 @@ from bot.i18n import Texts
 from bot.presentation.render import look
 from bot.presentation.table_render import last_move_line, log_lines, seat_name
 from bot.table.model import Table
+from bot.table.transitions import game_ends
 from engine.codec import control_of
 from engine.view import PlayerView, PublicView
 
 _MARKS = re.compile(r"\*\*|`")
 _MENTION = re.compile(r"</([^:>]+):\d+>")
+_MEMBER = re.compile(r"<@!?(\d+)>")
 _PAGE_SUITS = str.maketrans(dict(zip(SUIT_TEXT.values(), "♠♥♦♣", strict=True)))
 """Discord's outlined suit signs (never painted as emoji there) as the page's cards print them."""
 MOVES_SHOWN = 8
@@ -63,13 +65,16 @@ def _seats_shown(order: Sequence[str], view: PublicView) -> list[str]:
     return [p for p in dict.fromkeys([*order, *view.seated]) if p in view.seated or p in view.players]
 
 
-def plain(line: str) -> str:
+def plain(line: str, names: dict[int, str] | None = None) -> str:
     """A channel line as the page prints it.
 
-    No Markdown marks, a command mention as ``/its name``, and the suits as the page's cards
-    show them (``10♥``, not Discord's ``10♡``).
+    No Markdown marks, a command mention as ``/its name``, a member's mention as their name at
+    the table (``names``; a member it does not know as ``👤 1234``), and the suits as the page's
+    cards show them (``10♥``, not Discord's ``10♡``).
     """
-    return _MARKS.sub("", _MENTION.sub(r"/\1", line)).translate(_PAGE_SUITS)
+    known = names or {}
+    line = _MEMBER.sub(lambda m: known.get(int(m[1])) or f"👤 {m[1][-4:]}", _MENTION.sub(r"/\1", line))
+    return _MARKS.sub("", line).translate(_PAGE_SUITS)
 
 
 def _hand_of(view: PublicView, pid: str, mine: PlayerView | None) -> list[str] | int:
@@ -110,10 +115,10 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
         "stake": table.stake,
         "now": now,
         "deadline": table.turn_deadline,
-        "nextRound": table.next_round_at,
-        "moves": [plain(line) for line in log_lines(table, table.log.lines, t)[-MOVES_SHOWN:]],
+        "nextRound": None if game_ends(table, ()) else table.next_round_at,  # no next round to count to
+        "moves": [plain(line, table.names) for line in log_lines(table, table.log.lines, t)[-MOVES_SHOWN:]],
         "lobby": [seat_name(table, t, u) for u in table.seats] if table.status == "lobby" else [],
-        "last": plain(last_move_line(table, t)) if table.game is not None else "",
+        "last": plain(last_move_line(table, t), table.names) if table.game is not None else "",
     }
     game = table.game
     if game is None:

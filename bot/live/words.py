@@ -14,6 +14,16 @@ from bot.i18n import N_, Texts
 
 WORDS: dict[str, str] = {
     # the page (web/live/js/live.js)
+    "pageTitle": N_("Flip Flop live table"),
+    "liveTag": N_("live"),
+    "signIn": N_(
+        "Sign in with the private link /flipflop web sends you in Discord: it opens this page and works once."
+    ),
+    "yourCards": N_("Your cards: press a card to select it"),
+    "yourMoves": N_("Your moves"),
+    "theTable": N_("The table"),
+    "faceDown": N_("a face-down card"),
+    "clock": N_("⏱ {seconds} s"),
     "signedIn": N_("Signed in"),
     "watching": N_("Signed in · watching (hands stay hidden)"),
     "notSignedIn": N_("Not signed in"),
@@ -66,5 +76,8 @@ WORDS: dict[str, str] = {
 
 
 def page_words(t: Texts) -> dict[str, str]:
-    """Every word of the page in ``t``'s language (its blanks left for the page to fill)."""
-    return {key: t.gettext(message) for key, message in WORDS.items()}
+    """Every word of the page in ``t``'s language (its blanks left for the page to fill).
+
+    And ``lang``: the language's code, for the page's ``<html lang>`` (a screen reader reads in it).
+    """
+    return {"lang": t.language, **{key: t.gettext(message) for key, message in WORDS.items()}}

@@ -178,6 +178,28 @@ async def test_the_page_reads_cards_as_text_where_the_server_sees_card_emojis(tm
         assert not any("<:" in line or ":ff_" in line for line in lines), lines  # no Discord emoji markup
 
 
+async def test_the_page_names_members_where_discord_mentions_them_and_counts_to_no_round_that_will_not_come(
+    tmp_path: Path,
+) -> None:
+    """A stop asked mid-round reads "⏹️ ann will stop the game…" on the page (it printed ``<@11>``), and
+    once the round ends the page counts down to no next round: the game ends there."""
+    from bot.i18n import texts
+    from bot.live.state import plain
+
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        await h.runtime.stop(table.id, ANN, may_manage=False)  # mid-round: the game ends with it
+        state = viewer_state(table, DAN, texts("en"), h.clock())
+        told = [line for line in state["info"]["moves"] if "⏹️" in line]
+        assert told == ["⏹️ Ann will stop the game when this round ends."], told
+        game = table.game
+        assert game is not None and game.to_act is not None
+        await h.runtime.act(table.id, int(game.to_act), table.seq, Drop(game.to_act))  # the round ends
+        assert table.next_round_at is not None  # the runtime's next step (where the game ends) is due
+        assert viewer_state(table, DAN, texts("en"), h.clock())["info"]["nextRound"] is None
+    assert plain("⏹️ <@42> will stop", {}) == "⏹️ 👤 42 will stop"  # not at the table: a pseudonym
+
+
 # ---------------------------------------------------------------------- links
 
 

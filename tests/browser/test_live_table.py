@@ -171,6 +171,8 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
                     laid = page.locator(f'#hand button[data-card="{lay.cards[0].code}"]')
                     await expect(laid).to_have_count(0)
                     spreads += 1
+                    # numbered as Discord numbers them ("#1"), never from 0
+                    await expect(page.locator("#table .spread-name").first).to_contain_text("#1: ")
                     if not table.game.public_view().in_round:
                         break
                 hand = table.game.view(actor).hand
@@ -351,6 +353,17 @@ async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None
             await expect(page.locator("#table .pot-flip .pot-name")).to_contain_text("플립")
             facts = " ".join(await page.locator("#table .seat .facts").all_inner_texts())
             assert "game" not in facts and "flip" not in facts and "게임" in facts, facts
+            await expect(page.locator("html")).to_have_attribute("lang", "ko")  # a screen reader reads Korean
+            await expect(page).to_have_title("Flip Flop 라이브 테이블")
+            await expect(page.locator("#live-tag")).to_have_text("라이브")
+            named = "내 카드: 카드를 눌러 선택하세요"
+            await expect(page.locator("#hand")).to_have_attribute("aria-label", named)
+            back = page.locator("#table .seat .card.back").first
+            await expect(back).to_have_attribute("aria-label", "뒤집힌 카드")
+            # the longest caption, a deal's (its 64-character commitment), wraps: nothing scrolls sideways
+            longest = "🔒 Fair deal: commitment " + "0d6b9e5c" * 8
+            await page.evaluate(f"document.querySelector('#table .caption').textContent = '{longest}'")
+            assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
             await expect(page.locator("#turn")).to_have_text("내 차례예요.")  # ann's turn (the first seat)
             await expect(page.locator("#draw")).to_be_in_viewport()  # on a phone, her moves come into view
             await page.locator("#draw").click()  # the card drawn is marked in her words

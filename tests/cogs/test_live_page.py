@@ -206,7 +206,15 @@ async def test_a_link_is_refused_when_forged_reused_or_expired(world: World, lin
             await ws.send_str(json.dumps({"type": "hello", "session": session, "user": ann.id}))
             answer = json.loads((await ws.receive(timeout=10)).data)
             assert answer["type"] == "refused" and answer["code"] == "session_unknown"
+            assert answer["words"]["notSignedIn"] == "Not signed in" and answer["words"]["lang"] == "en"
             await ws.close()
+        # a refusal brings the page's words in the browser's language, as its message is
+        ws = await http.ws_connect(f"{base.replace('http', 'ws')}live/ws", headers={"Accept-Language": "ko"})
+        await ws.send_str(json.dumps({"type": "hello", "session": "made-up"}))
+        answer = json.loads((await ws.receive(timeout=10)).data)
+        assert answer["type"] == "refused" and answer["words"]["lang"] == "ko"
+        assert answer["words"]["notSignedIn"] != "Not signed in"
+        await ws.close()
     assert table.seq == seq
     await conserved(world)
 
@@ -260,7 +268,7 @@ async def test_the_page_speaks_the_members_language_and_an_away_member_comes_bac
         _, body = await page.sign_in(token)
         hello = await page.open(body["session"])
         words = hello["words"]
-        assert set(words) == set(WORDS)
+        assert set(words) == {"lang", *WORDS} and words["lang"] == "ko"  # the page's <html lang>
         assert words["yourTurn"] == "내 차례예요." and words["back"] == "돌아왔어요"
         assert words["take"] == "{card} 가져오기"  # its blanks left for the page to fill
         await runtime(world).away(table.id, ann.id)

@@ -13,7 +13,7 @@ import { drawTable, fill } from "../../replay/js/table.js";
  * @typedef {{type: "state", info: Info, table: import("../../replay/js/rules.js").TableState | null,
  *   you: You | null}} State
  * @typedef {{type: "answer", id: number | null, ok: boolean, message?: string}} Answer
- * @typedef {{type: "refused", message: string, code: string}} Refused
+ * @typedef {{type: "refused", message: string, code: string, words?: Record<string, string>}} Refused
  * @typedef {{type: "hello", table: string, you: string, words?: Record<string, string>}} Hello
  */
 
@@ -77,6 +77,28 @@ function say(key, english, blanks = {}) {
   return fill(words[key] || english, blanks);
 }
 
+/**
+ * The page's words (the hello's, or a refusal's): every fixed label and name on the page in them.
+ * @param {Record<string, string> | undefined} given
+ */
+function speak(given) {
+  words = given || {};
+  if (words.lang) document.documentElement.lang = words.lang;
+  document.title = say("pageTitle", "Flip Flop live table");
+  byId("live-tag").textContent = say("liveTag", "live");
+  byId("signin-text").textContent = say("signIn", byId("signin-text").textContent || "");
+  ui.hand.setAttribute("aria-label", say("yourCards", "Your cards: press a card to select it"));
+  byId("moves-bar").setAttribute("aria-label", say("yourMoves", "Your moves"));
+  ui.table.setAttribute("aria-label", say("theTable", "The table"));
+  ui.behind.textContent = say("reconnecting", ui.behind.textContent || "");
+  ui.mineTitle.textContent = say("yourHand", "Your hand");
+  ui.logTitle.textContent = say("lastMoves", "Last moves");
+  ui.draw.textContent = say("draw", "Draw from stock");
+  ui.drop.textContent = say("drop", "Drop");
+  ui.back.textContent = say("back", "I'm back");
+  ui.away.textContent = say("away", ui.away.textContent || "");
+}
+
 /** Discord's markdown (bold, code) and command mentions, as plain text. @param {string} text */
 function plain(text) {
   return text.replace(/\*\*/g, "").replace(/`/g, "").replace(/<\/([^:>]+):\d+>/g, "/$1");
@@ -135,18 +157,12 @@ function connect(session) {
     } else if (message.type === "refused") {
       closedForGood = true;
       sessionStorage.removeItem(SESSION);
+      speak(message.words); // the reader's words (the browser's language), with the refusal
       fail(message.message);
       ui.who.textContent = say("notSignedIn", "Not signed in");
     } else if (message.type === "hello") {
-      words = message.words || {};
+      speak(message.words);
       ui.who.textContent = say("signedIn", "Signed in");
-      ui.behind.textContent = say("reconnecting", ui.behind.textContent || "");
-      ui.mineTitle.textContent = say("yourHand", "Your hand");
-      ui.logTitle.textContent = say("lastMoves", "Last moves");
-      ui.draw.textContent = say("draw", "Draw from stock");
-      ui.drop.textContent = say("drop", "Drop");
-      ui.back.textContent = say("back", "I'm back");
-      ui.away.textContent = say("away", ui.away.textContent || "");
     }
   });
   ws.addEventListener("close", () => {
@@ -183,6 +199,7 @@ function drawHand() {
   const you = state && state.you;
   ui.mine.hidden = !you;
   if (state && !you && state.info.status !== "closed") ui.who.textContent = say("watching", "Signed in · watching (hands stay hidden)");
+  else if (you) ui.who.textContent = say("signedIn", "Signed in"); // seated since (a lobby, then the deal)
   if (!you) return;
   ui.away.hidden = !you.away;
   ui.back.hidden = !you.away;
@@ -228,7 +245,8 @@ function drawHand() {
       const target = value.split("@")[1];
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = say("layoff", "Lay {card} off on spread {spread}", { card: label(picked[0]), spread: target });
+      const spread = `#${Number(target) + 1}`; // numbered as the table and Discord number them
+      b.textContent = say("layoff", "Lay {card} off on spread {spread}", { card: label(picked[0]), spread });
       b.addEventListener("click", () => send("layoff", value));
       ui.layoffs.append(b);
     }
@@ -302,7 +320,9 @@ function tick() {
   }
   const now = info.now + (Date.now() / 1000 - receivedAt);
   const left = Math.max(0, Math.round(at - now));
-  ui.clock.textContent = info.deadline !== null ? `⏱ ${left}s` : say("nextRound", "next round in {seconds} s", { seconds: left });
+  ui.clock.textContent = info.deadline !== null
+    ? say("clock", "⏱ {seconds} s", { seconds: left })
+    : say("nextRound", "next round in {seconds} s", { seconds: left });
   ui.clock.classList.toggle("low", left <= 10);
 }
 

@@ -45,7 +45,8 @@ export function isRed(code) {
 /**
  * One card as an element: big rank and big suit, red or black; `null` draws its back.
  * @param {string | null} code
- * @param {{small?: boolean, mark?: string}} [options] `mark` adds a word under it ("upcard", "new")
+ * @param {{small?: boolean, mark?: string, back?: string}} [options] `mark` adds a word under it ("upcard",
+ *   "new"); `back` names a face-down card for a screen reader (the page's language; English by default)
  * @returns {HTMLElement}
  */
 export function cardFace(code, options = {}) {
@@ -53,7 +54,7 @@ export function cardFace(code, options = {}) {
   el.className = "card" + (options.small ? " small" : "");
   if (code === null) {
     el.classList.add("back");
-    el.setAttribute("aria-label", "a face-down card");
+    el.setAttribute("aria-label", options.back || "a face-down card");
     return el;
   }
   el.classList.add(isRed(code) ? "red" : "black");

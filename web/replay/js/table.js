@@ -68,7 +68,8 @@ export function drawTable(root, state, say = english) {
 
   const middle = el("div", "middle");
   const stock = el("div", "pile stock");
-  stock.append(state.stock ? cardFace(null) : el("span", "empty", "—"), el("span", "pile-name", say("stock", "stock {count}", { count: state.stock })));
+  const back = { back: say("faceDown", "a face-down card") };
+  stock.append(state.stock ? cardFace(null, back) : el("span", "empty", "—"), el("span", "pile-name", say("stock", "stock {count}", { count: state.stock })));
   stock.dataset.count = String(state.stock);
   const discard = el("div", "pile discard");
   const top = state.discard[state.discard.length - 1];
@@ -83,7 +84,7 @@ export function drawTable(root, state, say = english) {
   state.spreads.forEach((s, i) => {
     const box = el("div", "spread");
     const owner = state.seats.find((q) => q.id === s.owner);
-    box.append(el("span", "spread-name", `${i}: ${owner ? owner.name : s.owner}`));
+    box.append(el("span", "spread-name", `#${i + 1}: ${owner ? owner.name : s.owner}`)); // as Discord numbers them
     const row = el("span", "cards");
     for (const c of s.cards) row.append(cardFace(c, { small: true }));
     box.append(row);
@@ -113,7 +114,7 @@ export function drawTable(root, state, say = english) {
     if (!seat.out) {
       const hand = el("div", "hand");
       if (typeof seat.hand === "number") {
-        for (let i = 0; i < seat.hand; i++) hand.append(cardFace(null));
+        for (let i = 0; i < seat.hand; i++) hand.append(cardFace(null, back));
       } else {
         for (const c of seat.hand) hand.append(cardFace(c, c === state.upcard && seat.dealer ? { mark: say("upcardMark", "upcard") } : {}));
       }
