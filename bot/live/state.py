@@ -160,4 +160,5 @@ def _you(table: Table, mine: PlayerView) -> dict[str, Any]:
         "drawn": mine.just_drawn.code if mine.just_drawn is not None else None,
         "legal": legal,
         "away": table.is_away(mine.player),
+        "gone": table.game is not None and mine.player not in table.game.seated,  # left, or out of chips
     }

@@ -26,6 +26,7 @@ WORDS: dict[str, str] = {
     "clock": N_("⏱ {seconds} s"),
     "signedIn": N_("Signed in"),
     "watching": N_("Signed in · watching (hands stay hidden)"),
+    "gone": N_("You're out of this game now: you can still watch the table."),
     "notSignedIn": N_("Not signed in"),
     "reconnecting": N_("Reconnecting… the table below may be behind."),
     "title": N_("Table {id} · stake {stake}"),

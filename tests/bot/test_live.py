@@ -323,6 +323,26 @@ async def test_an_outcome_told_after_a_newer_state_is_not_shown(tmp_path: Path) 
         await hub.close()
 
 
+async def test_a_player_who_left_the_game_is_told_so_and_offered_no_hand(tmp_path: Path) -> None:
+    """ann leaves mid-round: once the round ends her seat is closed, and her page knows she is gone
+    (it hides her empty hand and its greyed moves, and says she may still watch)."""
+    from bot.i18n import texts
+
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        game = table.game
+        assert game is not None and game.to_act is not None
+        assert viewer_state(table, ANN, texts("en"), h.clock())["you"]["gone"] is False
+        await h.runtime.act(table.id, ANN, table.seq, Leave(str(ANN)))
+        while game.in_round:
+            actor = game.to_act
+            assert actor is not None
+            await h.runtime.act(table.id, int(actor), table.seq, Drop(actor))
+        state = viewer_state(table, ANN, texts("en"), h.clock())
+        assert str(ANN) not in game.seated and state["you"]["gone"] is True
+        assert viewer_state(table, BEN, texts("en"), h.clock())["you"]["gone"] is False
+
+
 async def test_players_who_left_as_the_game_ended_stay_on_its_last_page(tmp_path: Path) -> None:
     """Two of three players leave when the round ends, so the game ends with it: the page's last table
     still has every player of that round (stack, shown hand, the pots they won), not the one left."""

@@ -9,7 +9,7 @@ import { drawTable, fill } from "../../replay/js/table.js";
  *   deadline: number | null, nextRound: number | null, moves: string[], lobby: string[], last: string,
  *   toAct?: string | null, over?: boolean, version: number}} Info
  * @typedef {{seat: string, seq: number, hand: string[], value: number, canAct: boolean,
- *   phase: string | null, drawn: string | null, legal: [string, string | null][], away: boolean}} You
+ *   phase: string | null, drawn: string | null, legal: [string, string | null][], away: boolean, gone?: boolean}} You
  * @typedef {{type: "state", info: Info, table: import("../../replay/js/rules.js").TableState | null,
  *   you: You | null}} State
  * @typedef {{type: "answer", id: number | null, ok: boolean, message?: string}} Answer
@@ -197,10 +197,12 @@ function chosen() {
 
 function drawHand() {
   const you = state && state.you;
-  ui.mine.hidden = !you;
+  const gone = Boolean(you && you.gone && !state?.info.over); // left the game, or out of chips
+  ui.mine.hidden = !you || gone;
   if (state && !you && state.info.status !== "closed") ui.who.textContent = say("watching", "Signed in · watching (hands stay hidden)");
+  else if (gone) ui.who.textContent = say("gone", "You're out of this game now: you can still watch the table.");
   else if (you) ui.who.textContent = say("signedIn", "Signed in"); // seated since (a lobby, then the deal)
-  if (!you) return;
+  if (!you || gone) return;
   ui.away.hidden = !you.away;
   ui.back.hidden = !you.away;
   selected = new Set([...selected].filter((c) => you.hand.includes(c)));
