@@ -37,7 +37,7 @@ from bot.table.model import (
 from bot.table.notices import Notice, TableClosed
 from engine import HOUSE_RULES, Card, Game, Leave, Seat
 from engine.actions import Action
-from engine.events import Event, GameOver, Pot, RoundEnded, RoundStarted, SeatClosed
+from engine.events import Event, GameOver, NextDealer, Pot, RoundEnded, RoundStarted, SeatClosed
 
 log = logging.getLogger("flipflop.tables")
 
@@ -80,6 +80,21 @@ def humans_staying(table: Table) -> list[str]:
     return [p for p in seated if not table.is_computer(p) and p not in leaving]
 
 
+def leaving_at_the_deal(table: Table) -> set[str]:
+    """The seats that go before the next deal (``next_round``): asked to leave, or away too long."""
+    released = [u for u, rounds in table.away.items() if rounds >= table.away_rounds]
+    return {table.pid(u) for u in [*table.leave_after_round, *released]}
+
+
+def as_told(table: Table, events: Sequence[Event]) -> list[Event]:
+    """The events as the table tells them: no "next deal" for a seat that goes before it.
+
+    R3.1: the next player still in the game deals; the deal then says who.
+    """
+    going = leaving_at_the_deal(table)
+    return [e for e in events if not (isinstance(e, NextDealer) and e.player in going)]
+
+
 def logged(table: Table, step: Step) -> None:
     """Keep what a game's change tells in the table's round log (``bot.table.log``), worded when shown."""
     game = table.game
@@ -91,7 +106,7 @@ def logged(table: Table, step: Step) -> None:
     commitment = dealt_commitment(table, dealt) if dealt is not None else None
     table.log.add(
         step.notices,
-        step.events,
+        as_told(table, step.events),
         stacks=dict(v.stacks),
         ends=ends,
         round_number=v.round_number,

@@ -61,6 +61,7 @@ from bot.settings import Settings
 from bot.storage import StoreError
 from bot.table.log import Entry
 from bot.table.model import Table, Unreadable
+from bot.table.transitions import as_told
 from cogs.flipflop.layout import note, watch_button
 from cogs.flipflop.pacing import CallBudget, EditPacer
 from cogs.flipflop.pings import TurnPings
@@ -256,7 +257,7 @@ def story_events(outcome: Outcome) -> list[Event]:
     removed = {str(n.player) for n in outcome.notices if isinstance(n, TimedOut) and n.removed}
     return [
         e
-        for e in outcome.events
+        for e in as_told(outcome.table, outcome.events)
         if not isinstance(e, GameOver) and not (isinstance(e, PlayerLeft) and e.player in removed)
     ]
 

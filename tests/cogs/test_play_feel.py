@@ -17,6 +17,7 @@ from tests.cogs.helpers import (
     Hands,
     buttons,
     channel_text,
+    conserved,
     displayed,
     message,
     my_hand,
@@ -285,3 +286,23 @@ async def test_two_sentences_in_one_last_move_read_as_two(world: World) -> None:
     both = [PlayerLeft(str(ann.id), False), PlayerLeft(str(ben.id), False)]
     line = last_move(table, both, texts("en"))
     assert ".;" not in line and line.count("left the game.") == 2, line
+
+
+async def test_no_next_deal_is_told_for_a_seat_that_leaves_after_the_round(world: World) -> None:
+    """The next dealer asked to leave when the round ends: the round's end names no next dealer (it
+    named them, and someone else dealt); the deal says who deals."""
+    table = await open_table(world, world.members[:4])
+    g = table.game
+    assert g is not None and g.round is not None
+    going = g.next_dealer()
+    leaver = member(world, going)
+    left = await leaver.click(table_message(world), label="Leave after this round")
+    assert left.ephemeral
+    hands = Hands(world)
+    while g.in_round:
+        await play_simple_turn(world, member(world, g.to_act), drop_below=60, hands=hands)
+    said = channel_text(world)
+    assert "🏁" in said and f"Next deal: **{table.names[int(going)]}**" not in said, said
+    await world.env.advance_time(world.bot.pause_between_rounds + 1)
+    assert g.round is not None and g.round.dealer != going and g.in_round
+    await conserved(world)
