@@ -119,6 +119,7 @@ MESSAGES: dict[str, str] = {
     "tournament_too_few": N_("refusal.tournament_too_few"),
     "tournament_cancel_after_start": N_("refusal.tournament_cancel_after_start"),
     "tournament_host_only": N_("refusal.tournament_host_only"),
+    "tournament_stop_entered": N_("refusal.tournament_stop_entered"),
     "tournament_not_running": N_("refusal.tournament_not_running"),
     "tournament_no_such_table": N_("refusal.tournament_no_such_table"),
 }

@@ -27,6 +27,7 @@ PAYOUT_NAMES = {
 STOP_RULE = N_(
     "If it can't go on (no member left in it, or the host or an admin stops it),"
     " the players still in are placed by their stacks and the prizes are paid by those places."
+    " A host who plays in it can stop it only before the first round is in; an admin, at any time."
 )
 CHIPS_RULE = N_(
     "Everyone starts with {stack} tournament chips; they are not server chips. Only the entry fee"

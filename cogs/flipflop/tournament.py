@@ -152,11 +152,16 @@ class TournamentCommands(TournamentPlay):
                 current = await store.load(tid)
                 if current is None or current.status not in ("open", "running"):
                     raise TournamentError("tournament_gone")
-                current.check_manager(user.id, manages)
                 if op == "stop":
-                    tour = await store.update(tid, Tournament.stop)
+
+                    def stop(tr: Tournament) -> None:  # checked on the row it changes
+                        tr.check_stopper(user.id, manages)
+                        tr.stop()
+
+                    tour = await store.update(tid, stop)
                     await self.close_tournament_tables(tour, user.id)
                 else:
+                    current.check_manager(user.id, manages)
                     tour = await (store.start(tid, self.bot.rng) if op == "start" else store.cancel(tid))
         except (Refusal, StoreError) as e:
             t = await self.bot.languages.reader(interaction)

@@ -786,3 +786,30 @@ async def test_a_fault_at_the_timed_start_is_tried_again(
     await world.env.advance_time(31)  # tried again 30 s later: one member and five computers
     assert (await tournament_now(world)).status == "running"
     await clean(world)
+
+
+async def test_a_host_playing_in_it_can_not_stop_it_once_a_round_is_in(world: World) -> None:
+    """ann hosts and plays, five computers paid by the house: once a round is in, her Stop would pay
+    by the stacks at the moment she picks (a lead: the whole pool, 500 of it the house's). Refused,
+    nothing changes; an admin may still stop it."""
+    ann = world.members[0]
+    lobby = await opened(world, ann, fee=100, seats=6, payout="winner")
+    await ann.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")  # five computers, their fees from the house
+    tour = await tournament_now(world)
+    cog = world.bot.get_cog("FlipFlop")
+    assert isinstance(cog, TournamentPlay)
+
+    def ann_won_a_round(t: Tournament) -> None:  # stands for a round in, ann ahead
+        t.entrants[ann.id].stack += 500
+        t.entrants[-1].stack -= 500
+        t.played[next(iter(t.played))] = 1
+
+    await cog.tournaments.update(tour.id, ann_won_a_round)
+    refused = await ann.click(await shown(world), label="Stop (prizes by the stacks)")
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    assert (await tournament_now(world)).status == "running" and await balance(world, ann) == 900
+    stopped = await world.admin.click(await shown(world), label="Stop (prizes by the stacks)")
+    assert not stopped.ephemeral and (await tournament_now(world)).status == "finished"
+    assert "before the first round is in" in displayed(await shown(world))
+    await clean(world)
