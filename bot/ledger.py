@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from bot.forget_marks import forgotten_at
 from bot.presentation.refusals import Refusal
 from bot.settings import HOUSE_FLOAT
 from bot.storage import Store, Tx
@@ -256,7 +257,9 @@ class Ledger:
         """Open the account with the starting balance if it is new; return the balance.
 
         The house's account opens with the house float instead (reason ``house_float``):
-        a new server's house can seat computers before any admin grants it chips.
+        a new server's house can seat computers before any admin grants it chips. A member
+        forgotten in the last 30 days opens with no chips, their daily 24 hours after the forget
+        (``bot.forget_marks``: a forget is no way to mint chips).
 
         ``ON CONFLICT DO NOTHING`` makes two first uses at once (two processes
         on PostgreSQL) open it once: the one that loses reads the winner's row.
@@ -266,17 +269,19 @@ class Ledger:
         )
         if row is not None:
             return int(row[0])
-        start, reason = self.house_float, "house_float"
+        start, reason, gone = self.house_float, "house_float", None
         if user_id != HOUSE_ID:
             reason = "starting"
             srow = await tx.fetchone(
                 "SELECT starting_balance FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )
             start = int(srow[0]) if srow else GuildSettings().starting_balance
+            if (gone := await forgotten_at(tx, user_id, self.clock())) is not None:
+                start = 0
         opened = await tx.execute(
-            "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, 0, ?)"
+            "INSERT INTO accounts (guild_id, user_id, balance, created_at, last_daily) VALUES (?, ?, 0, ?, ?)"
             " ON CONFLICT (guild_id, user_id) DO NOTHING",
-            (guild_id, user_id, self.clock()),
+            (guild_id, user_id, self.clock(), gone),
         )
         if not opened:
             return await self.open_account(tx, guild_id, user_id)

@@ -105,6 +105,8 @@ COPIED: dict[str, tuple[str, ...]] = {
         "updated_at",
     ),
     "tournament_results": ("tournament_id", "guild_id", "user_id", "place", "prize", "entrants", "ended_at"),
+    "forget_key": ("id", "key"),
+    "forget_marks": ("mark", "forgotten_at"),
 }
 """Every table of the schema and its columns, in an order that satisfies the foreign keys."""
 SERIAL_IDS = ("ledger", "rounds", "privacy_requests")

@@ -60,6 +60,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from bot.audit import existing, store_from_env
+from bot.forget_marks import mark_forgotten
 from bot.migrate import COPIED
 from bot.settings import SettingsError
 from bot.storage import Store, StoreError, Tx, open_store
@@ -348,10 +349,12 @@ async def forget(
             total = sum(by_table.values())
             if not total:
                 raise _NothingToForget
+            when = time.time() if now is None else now
+            await mark_forgotten(tx, user_id, when)  # coming back is no way to mint starting chips
             await tx.execute(
                 "INSERT INTO privacy_requests (pseudonym, requested_by, rows_changed, created_at)"
                 " VALUES (?, ?, ?, ?)",
-                (pseudonym, requested_by, total, time.time() if now is None else now),
+                (pseudonym, requested_by, total, when),
             )
     except _NothingToForget:
         return None
