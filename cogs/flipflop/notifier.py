@@ -473,9 +473,8 @@ class DiscordNotifier:
     async def _post_game_news(self, table: Table, said: Said, t: Texts) -> list[Sent]:
         """In a game, a restart, a closing and the final standings are news; the rest is the log.
 
-        The last message of the final standings offers **Play again** in the channel (not in a
-        practice table, a tournament's table or a thread); a thread's game also wraps up in the
-        channel's lobby.
+        The last message of the final standings offers **Play again** in the channel (not at a
+        practice or tournament table, nor in a thread); a thread's game wraps up in its lobby.
         """
         news = said.news_lines(table, t) + said.final
         chunks = split_message(news)
