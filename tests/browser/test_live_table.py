@@ -12,6 +12,7 @@ the end every hand is shown, and the chips add up in the ledger.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import time
 from pathlib import Path
@@ -368,6 +369,20 @@ async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None
             await expect(page.locator("#draw")).to_be_in_viewport()  # on a phone, her moves come into view
             await page.locator("#draw").click()  # the card drawn is marked in her words
             await expect(page.locator("#hand .card .mark")).to_have_text("새 카드")
+            # three cards that make no run or set: Lay down stays greyed, and the page says why
+            game = pg.bot.runtime.in_channel(pg.channel.id).game
+            mine = game.view(str(ann.id))
+            spreads = {frozenset(a.cards) for a in mine.legal if isinstance(a, Spread)}
+            three = next(
+                c for c in itertools.combinations(mine.hand, 3) if frozenset(c) not in spreads
+            )
+            for card in three:
+                await page.locator(f'#hand button[data-card="{card.code}"]').click()
+            await expect(page.locator("#spread")).to_be_disabled()
+            await expect(page.locator("#hint")).to_contain_text("런")
+            for card in three:
+                await page.locator(f'#hand button[data-card="{card.code}"]').click()
+            await expect(page.locator("#hint")).to_be_empty()
             if SHOTS:
                 await page.screenshot(path=str(SHOTS / "live-ko.png"), full_page=True)
         finally:

@@ -39,6 +39,7 @@ const ui = {
   mine: byId("mine"),
   hand: byId("hand"),
   answer: byId("answer"),
+  hint: byId("hint"),
   layoffs: byId("layoffs"),
   lobby: byId("lobby"),
   log: byId("log"),
@@ -236,6 +237,15 @@ function drawHand() {
   ui.discard.disabled = !(picked.length === 1 && legal("discard", picked[0]));
   ui.discard.textContent = picked.length === 1 ? say("discard", "Discard {card}", { card: label(picked[0]) }) : say("discardSelected", "Discard selected");
   ui.spread.textContent = picked.length >= 3 ? say("spread", "Lay down {cards}", { cards: picked.map(label).join(" ") }) : say("spreadSelected", "Lay down selected");
+  // a greyed move says why, where the cards picked are the reason
+  const canDiscard = you.legal.some(([o]) => o === "discard"); // drawn: spreads may be laid now
+  if (picked.length >= 3 && ui.spread.disabled && canDiscard) {
+    ui.hint.textContent = say("notASpread", "Those cards are not a run (3 or more in a row of one suit) or a set (3 or 4 of one rank).");
+  } else if (picked.length === 1 && ui.discard.disabled && canDiscard) {
+    ui.hint.textContent = say("notThatDiscard", "You can't discard the card you took from the discard pile this turn.");
+  } else {
+    ui.hint.textContent = "";
+  }
   ui.spread.onclick = () => {
     const match = you.legal.find(([o, v]) => o === "spread" && v && sameCards(v, picked));
     send("spread", match ? match[1] : spreadValue);
