@@ -46,7 +46,9 @@ WORDS: dict[str, str] = {
     "back": N_("I'm back"),
     "away": N_("💤 You're away: the basic computer plays your seat until you click I'm back."),
     "justDrawn": N_("{card} (just drawn)"),
-    "notASpread": N_("Those cards are not a run (3 or more in a row of one suit) or a set (3 or 4 of one rank)."),
+    "notASpread": N_(
+        "Those cards are not a run (3 or more in a row of one suit) or a set (3 or 4 of one rank)."
+    ),
     "notThatDiscard": N_("You can't discard the card you took from the discard pile this turn."),
     "lastMoves": N_("Last moves"),
     "lobby": N_("Lobby: {names}. The game starts when the host clicks Start in Discord."),

@@ -373,9 +373,7 @@ async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None
             game = pg.bot.runtime.in_channel(pg.channel.id).game
             mine = game.view(str(ann.id))
             spreads = {frozenset(a.cards) for a in mine.legal if isinstance(a, Spread)}
-            three = next(
-                c for c in itertools.combinations(mine.hand, 3) if frozenset(c) not in spreads
-            )
+            three = next(c for c in itertools.combinations(mine.hand, 3) if frozenset(c) not in spreads)
             for card in three:
                 await page.locator(f'#hand button[data-card="{card.code}"]').click()
             await expect(page.locator("#spread")).to_be_disabled()
