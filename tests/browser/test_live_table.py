@@ -370,7 +370,8 @@ async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None
             await page.locator("#draw").click()  # the card drawn is marked in her words
             await expect(page.locator("#hand .card .mark")).to_have_text("새 카드")
             # three cards that make no run or set: Lay down stays greyed, and the page says why
-            table: Any = pg.bot.runtime.in_channel(pg.channel.id)
+            runtime: Any = pg.bot.runtime
+            table: Any = runtime.in_channel(pg.channel.id)
             mine = table.game.view(str(ann.id))
             spreads = {frozenset(a.cards) for a in mine.legal if isinstance(a, Spread)}
             three = next(c for c in itertools.combinations(mine.hand, 3) if frozenset(c) not in spreads)
