@@ -287,6 +287,17 @@ class Settings(BaseSettings):
                 " than one call a second, and together they would pass it. Set REDIS_URL (every process"
                 " shares one budget), or run more shards in each process"
             )
+        activity = {
+            "ACTIVITY_CLIENT_ID": self.activity_client_id,
+            "ACTIVITY_CLIENT_SECRET": self.activity_client_secret,
+        }
+        unset = [name for name, value in activity.items() if not value]
+        if len(unset) < len(activity) and (unset or not self.live_url):  # some set: all three are needed
+            missing = unset[0] if unset else "LIVE_URL"
+            raise ValueError(
+                "The Activity needs ACTIVITY_CLIENT_ID, ACTIVITY_CLIENT_SECRET and LIVE_URL;"
+                f" {missing} is not set (docs/ACTIVITY.md). Set it, or unset the other Activity settings"
+            )
         if self.live_url and self.metrics_port is not None and self.metrics_port == self.live_port:
             raise ValueError(
                 f"METRICS_PORT and LIVE_PORT are both {self.live_port}: the metrics and the live table"

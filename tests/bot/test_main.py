@@ -185,3 +185,17 @@ def test_make_run_is_quiet_only_when_no_token_is_set(tmp_path: Path) -> None:
     assert unconfigured(LOG_LEVEL="verbose") == 1  # malformed settings fail make run, token or not
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "python -m bot || { test $$? -eq 2 && $(BIN)/python scripts/unconfigured.py; }" in makefile
+
+
+def test_a_half_set_activity_is_a_setting_error(tmp_path: Path) -> None:
+    """One Activity setting without the other (or without the live table) was ignored in silence."""
+    live = {"LIVE_URL": "https://cards.example.org/"}
+    with pytest.raises(SettingsError, match="ACTIVITY_CLIENT_SECRET is not set"):
+        load_settings({**live, "ACTIVITY_CLIENT_ID": "123"}, tmp_path / "none")
+    with pytest.raises(SettingsError, match="ACTIVITY_CLIENT_ID is not set"):
+        load_settings({**live, "ACTIVITY_CLIENT_SECRET": "s"}, tmp_path / "none")
+    both = {"ACTIVITY_CLIENT_ID": "123", "ACTIVITY_CLIENT_SECRET": "s"}
+    with pytest.raises(SettingsError, match="LIVE_URL is not set"):
+        load_settings(both, tmp_path / "none")
+    assert load_settings({**live, **both}, tmp_path / "none").activity_client_id == "123"
+    assert load_settings({}, tmp_path / "none").activity_client_id is None
