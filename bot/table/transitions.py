@@ -61,23 +61,23 @@ class Step:
 def game_ends(table: Table, events: Sequence[Event]) -> bool:
     """The game ends with these events: no next deal is told, nor a pot carried into one.
 
-    Between rounds that includes a table where no member stays seated: the next deal ends it
-    (``next_round``: computers never play on alone).
+    Between rounds that includes a table where no member plays on (``humans_playing_on``): the
+    next deal ends it (``next_round``: computers never play on alone).
     """
     game = table.game
     return (
         table.stop_after_round
-        or (game is not None and (game.over or (not game.in_round and not humans_staying(table))))
+        or (game is not None and (game.over or (not game.in_round and not humans_playing_on(table))))
         or any(isinstance(e, GameOver) for e in events)
     )
 
 
-def humans_staying(table: Table) -> list[str]:
-    """The members seated at the game who have not asked to leave when this round ends."""
+def humans_playing_on(table: Table) -> list[str]:
+    """The members seated at the game who play its next round themselves: not leaving, not away."""
     game = table.game
     leaving = {table.pid(u) for u in table.leave_after_round}
     seated = game.seated if game is not None else []
-    return [p for p in seated if not table.is_computer(p) and p not in leaving]
+    return [p for p in seated if not table.is_computer(p) and p not in leaving and not table.is_away(p)]
 
 
 def leaving_at_the_deal(table: Table) -> set[str]:
@@ -405,6 +405,10 @@ def next_round(table: Table, now: float, round_pause: float) -> Step:
     if game is None or game.in_round or game.over:
         raise TableError("round_in_play")
     events: list[Event] = []
+    if table.tournament:  # its one round is over: every stack and pot goes back to the tournament as
+        # it is (a seat leaving after it is the tournament's to play away: ``round_result``); a Leave
+        # here could end the game before its end and split its pots (R8.3) at the last seat
+        return _after_events(table, game.end_game(share_pots=False), now, round_pause)
     for user_id in list(table.leave_after_round):
         if table.pid(user_id) in game.seated and not game.over:
             events += game.apply(Leave(table.pid(user_id)))
@@ -412,11 +416,8 @@ def next_round(table: Table, now: float, round_pause: float) -> Step:
     for user_id, rounds in list(table.away.items()):
         if rounds >= table.away_rounds and table.pid(user_id) in game.seated and not game.over:
             events += game.apply(Leave(table.pid(user_id)))  # released: the stack goes home
-    humans = [p for p in humans_staying(table) if not table.is_away(p)]
-    if not game.over and (table.stop_after_round or not humans):
-        # R8.2; computers never play on alone. A tournament's table keeps its pots: its tournament
-        # carries them to the table's next round (R8.3 is the tournament's end, not this table's)
-        events += game.end_game(share_pots=not table.tournament)
+    if not game.over and (table.stop_after_round or not humans_playing_on(table)):
+        events += game.end_game()  # R8.2; computers never play on alone
     if not game.over:
         events += deal(table)
     return _after_events(table, events, now, round_pause)

@@ -21,7 +21,7 @@ from bot.presentation.event_words import POT_NAME, Telling
 from bot.presentation.render import plain, plain_cards
 from bot.privacy import PSEUDONYM_FLOOR
 from engine.cards import sort_key
-from engine.events import POTS, GameOver, RoundStarted
+from engine.events import POTS, GameOver, NextDealer, RoundStarted
 
 END_WORD = {
     "out": N_("went out"),
@@ -68,9 +68,14 @@ def story_lines(found: RoundStory, t: Texts) -> list[str]:
     Each event is worded by ``bot.presentation.event_words`` (as the table's log and last
     move said it), every seat named as history names it (``who``), and a card drawn from the
     stock named too: the round is over. The deal carries the table's round number: the stored
-    transcript replays the round on its own, so the engine counts it as round 1.
+    transcript replays the round on its own, so the engine counts it as round 1. It names no next
+    dealer: the stored round can't tell who left after it (the next round's deal says who dealt).
     """
-    events = [replace(e, number=found.number) if isinstance(e, RoundStarted) else e for e in found.events]
+    events = [
+        replace(e, number=found.number) if isinstance(e, RoundStarted) else e
+        for e in found.events
+        if not isinstance(e, NextDealer)
+    ]
     told = Telling(
         t,
         name=lambda seat: who(found.named.get(seat, seat), t),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.history import history, round_story
 from bot.i18n import texts
 from bot.presentation.replay_link import seat_names
@@ -87,6 +89,7 @@ async def test_a_round_record_names_each_computer_by_its_number(tmp_path: Path) 
         assert story is not None
         text = "\n".join(story_lines(story, EN))
         assert "🤖 Basic 1" in text and "🤖 Basic 2" in text, text
+        assert "Next deal" not in text  # a stored round can't tell who left after it
         names = seat_names(story.members, None, EN, {})
         assert sorted(names.values()) == ["🤖 Basic 1", "🤖 Basic 2"]  # the replay's names agree
 
@@ -227,7 +230,8 @@ def test_a_tournament_tables_end_carries_its_pots_and_says_where_the_stacks_go()
     assert lines[-1].startswith("🏁 **This table's round is over.**") and "Game over" not in "".join(lines)
 
 
-def test_a_tournament_tables_carried_pot_goes_back_to_the_tournament_unsplit() -> None:
+@pytest.mark.parametrize("leaving", [False, True])
+def test_a_tournament_tables_carried_pot_goes_back_to_the_tournament_unsplit(leaving: bool) -> None:
     """R5.6 leaves the flop pot unwon: the tournament gets it back with the stacks (for the table's next
     round), where the table's end used to split it among the table (R8.3 is the tournament's end)."""
     import random
@@ -249,7 +253,10 @@ def test_a_tournament_tables_carried_pot_goes_back_to_the_tournament_unsplit() -
         assert p is not None
         transitions.apply(table_, basic(table_.game.view(p), rng), 0.0, 0.0)
     assert table_.game.pots["flop"] == 30
+    if leaving:  # two of three asked to leave after it: the game must not end at the last seat's
+        table_.leave_after_round = [1, 2]
     transitions.next_round(table_, 0.0, 0.0)  # the table's end
-    stacks, pots, _ = round_result(table_)
+    stacks, pots, gone = round_result(table_)
     assert table_.status == "closed" and pots == {"flop": 30}
     assert sum(stacks.values()) + sum(pots.values()) == 3000
+    assert gone == ({1, 2} if leaving else set())  # the tournament plays their seats away
