@@ -5,9 +5,11 @@ balance stays behind under it. Without more, coming back the next minute would o
 account with the server's starting chips and a daily ready at once: a tap to mint chips, as
 often as wished. So a forget keeps, for ``MARK_SECONDS``, a mark of the id: HMAC-SHA256 of it
 under this database's own random key (made at the first forget; never the id, nor derivable
-from the mark without the key). An account opened again while the mark stands starts with no
-chips, and its first daily comes 24 hours after the forget. Marks older than that are deleted
-at the next forget. docs/PRIVACY.md says what is kept, why, and for how long.
+from the mark without the key), with the day of the forget (the end of its UTC day: not the
+time, which the forget's own record keeps under the pseudonym). An account opened again while
+the mark stands starts with no chips, and its first daily comes a day after that: 24 to 48 hours
+after the forget. Marks older than that are deleted at the next forget. docs/PRIVACY.md says
+what is kept, why, and for how long.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import secrets
 
 from bot.storage import Tx
 
-MARK_SECONDS = 30 * 24 * 3600
+DAY = 24 * 3600
+MARK_SECONDS = 30 * DAY
 """How long a forgotten member's mark is kept (and their starting chips withheld)."""
 
 
@@ -38,15 +41,20 @@ def _mark(key: bytes, user_id: int) -> str:
 
 
 async def mark_forgotten(tx: Tx, user_id: int, now: float) -> None:
-    """Keep the forgotten member's mark (renewed by a later forget); drop marks past their time."""
+    """Keep the forgotten member's mark (renewed by a later forget); drop marks past their time.
+
+    It keeps the end of the forget's UTC day, not ``now``: the exact time is in the forget's own
+    record (``privacy_requests``), beside the pseudonym.
+    """
     mark = _mark(await _key(tx), user_id)
+    day = (int(now // DAY) + 1) * DAY
     stale = now - MARK_SECONDS
     await tx.execute("DELETE FROM forget_marks WHERE forgotten_at < ? OR mark = ?", (stale, mark))
-    await tx.execute("INSERT INTO forget_marks (mark, forgotten_at) VALUES (?, ?)", (mark, now))
+    await tx.execute("INSERT INTO forget_marks (mark, forgotten_at) VALUES (?, ?)", (mark, day))
 
 
 async def forgotten_at(tx: Tx, user_id: int, now: float) -> float | None:
-    """When the member was forgotten, if within ``MARK_SECONDS`` of ``now``; else None."""
+    """The end of the day the member was forgotten, if within ``MARK_SECONDS`` of ``now``; else None."""
     key = await tx.fetchone("SELECT key FROM forget_key WHERE id = 1")
     if key is None:  # nobody was ever forgotten here
         return None

@@ -258,7 +258,7 @@ class Ledger:
 
         The house's account opens with the house float instead (reason ``house_float``):
         a new server's house can seat computers before any admin grants it chips. A member
-        forgotten in the last 30 days opens with no chips, their daily 24 hours after the forget
+        forgotten in the last 30 days opens with no chips, their daily a day after the forget's day
         (``bot.forget_marks``: a forget is no way to mint chips).
 
         ``ON CONFLICT DO NOTHING`` makes two first uses at once (two processes

@@ -320,6 +320,7 @@ class Tournament:
         self.tables, self.last_moves = self._rebalanced()
         self.played = {n: 0 for n in self.tables}
         if len(self.alive()) < MIN_AT_TABLE:
+            self._share_all_pots()
             self.status = "finished"
         return out, self.last_moves
 
@@ -364,8 +365,19 @@ class Tournament:
         """It can not go on: the players still in are placed by their stacks (the stated rule)."""
         if self.status != "running":
             raise TournamentError("tournament_not_running")
+        self._share_all_pots()
         self.status = "finished"
         self.stopped = True
+
+    def _share_all_pots(self) -> None:
+        """R8.3 at the tournament's end: every table's carried pots go to its players still in.
+
+        Before anyone is placed by their stack (``_share_pot``; a table with none still in: the
+        best stack still in).
+        """
+        for table in list(self.pots):
+            still_in = [e for e in self.tables.get(table, []) if self.entrants[e].out_round is None]
+            self._share_pot(table, still_in)
 
     def can_go_on(self) -> bool:
         """False when no member is still in (computers alone do not play it out for the house).

@@ -97,6 +97,8 @@ class TournamentPlay(commands.Cog):
         self._next_try: set[str] = set()
         """Tournaments whose next try is waiting (one at most each, however many deals found a table left)."""
         self._deal_locks: dict[str, asyncio.Lock] = {}
+        self._reposting: dict[str, asyncio.Lock] = {}
+        """One repost of a tournament's lost message at a time."""
         self.runtime.closing.append(self._table_closed)
 
     def stop_tournament_timers(self) -> None:
@@ -198,7 +200,7 @@ class TournamentPlay(commands.Cog):
         except discord.NotFound as e:
             if e.code == UNKNOWN_MESSAGE:
                 self.tournament_messages.discard(tour.message_id)
-                await self._post_again(tour)
+                await self._post_again(tour, tour.message_id)
             else:
                 log.warning("Tournament %s: could not edit its message (%s %s)", tour.id, e.status, e.code)
         except discord.HTTPException as e:
@@ -358,18 +360,26 @@ class TournamentPlay(commands.Cog):
         tour = await self.tournaments.in_channel(guild_id, channel_id)
         if tour is None or tour.message_id != message_id:
             return
-        await self._post_again(tour)
+        await self._post_again(tour, message_id)
 
-    async def _post_again(self, tour: Tournament) -> None:
-        """Post the tournament's message anew (its old one is gone) and keep its id."""
-        t = await self.bot.languages.server_texts(tour.guild_id)
-        channel = self.bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
-        try:
-            posted = await channel.send(view=tournament_view(tour, t), allowed_mentions=NO_PINGS)
-            self.tournament_messages.add(posted.id)
-            await self.tournaments.update(tour.id, lambda tr: setattr(tr, "message_id", posted.id))
-        except (discord.HTTPException, TournamentError, StoreError) as e:
-            log.warning("Tournament %s: its message could not be posted again (%s)", tour.id, e)
+    async def _post_again(self, tour: Tournament, gone: int | None) -> None:
+        """Post the tournament's message anew in place of message ``gone``, and keep its id.
+
+        Once per message gone: two edits finding it gone at once (two tables' rounds recorded
+        together) post it once; the second finds it posted already.
+        """
+        async with self._reposting.setdefault(tour.id, asyncio.Lock()):
+            try:
+                fresh = await self.tournaments.load(tour.id)
+                if fresh is None or fresh.message_id != gone:
+                    return
+                t = await self.bot.languages.server_texts(fresh.guild_id)
+                channel = self.bot.get_partial_messageable(fresh.channel_id, guild_id=fresh.guild_id)
+                posted = await channel.send(view=tournament_view(fresh, t), allowed_mentions=NO_PINGS)
+                self.tournament_messages.add(posted.id)
+                await self.tournaments.update(tour.id, lambda tr: setattr(tr, "message_id", posted.id))
+            except (discord.HTTPException, TournamentError, StoreError) as e:
+                log.warning("Tournament %s: its message could not be posted again (%s)", tour.id, e)
 
     async def close_tournament_tables(self, tour: Tournament, actor: int) -> None:
         """A stopped tournament's tables close now (their round is given up; the prizes are paid)."""

@@ -236,3 +236,20 @@ def test_the_rules_engine_plays_a_tournament_down_to_its_places(seed: int) -> No
                 t.advance()
         assert t.chips() == 8 * STARTING_STACK and t.round < 300
     assert sum(t.prizes().values()) == t.pool
+
+
+def test_carried_pots_are_shared_before_anyone_is_placed_at_the_end() -> None:
+    """R8.3 at the tournament's end: a table's carried pot (R5.6) goes to its players still in before
+    the stacks place them (the 300 chips counted for nobody, and the pool went to another table)."""
+    tour = Tournament("tid", 1, 2, 1, TournamentSettings(fee=100, seats=6, computers=False, payout="winner"))
+    for e in range(1, 7):
+        tour.join(e, str(e))
+    tour.start([1, 2, 3, 4, 5, 6])
+    (n1, first), (n2, second) = list(tour.tables.items())
+    tour.table_round_ended(n1, dict(zip(first, (1050, 950, 700), strict=True)), {"flip": 300})
+    tour.table_round_ended(n2, dict(zip(second, (1100, 900, 1000), strict=True)), {})
+    tour.advance()
+    assert tour.pot(n1) == 300 and tour.chips() == 6000
+    tour.stop()  # placed by the stacks: table 1's three share its 300 first
+    assert not any(tour.pots.values()) and tour.chips() == 6000
+    assert tour.entrants[first[0]].stack == 1150 and tour.prizes() == {first[0]: 600}

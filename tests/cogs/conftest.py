@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+import pytest_asyncio
+import simcord
 from simcord.http import router
 
+from bot.client import FlipFlopBot
 from cogs.flipflop import notifier, pacing
 from tests.cogs.helpers import Sent
 
@@ -40,3 +43,16 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> Iterator[Sent]:
 
     monkeypatch.setattr(router, "dispatch", dispatch)
     yield seen
+
+
+@pytest_asyncio.fixture
+async def serving(simcord_env: simcord.Env, simcord_bot: FlipFlopBot) -> AsyncIterator[None]:
+    """The bot's live server (``simcord_bot.live``), started in simcord's scope (its clock, its
+    webhooks) as ``make play`` starts it: a move from the page edits the open Discord hands as a
+    click does. A test module asks for it with ``pytest.mark.usefixtures("serving")``."""
+    live = simcord_bot.live
+    assert live is not None
+    with simcord_env.time_context():
+        await live.start()
+    yield
+    await live.stop()

@@ -14,7 +14,6 @@ from typing import Any
 import aiohttp
 import pytest
 import pytest_asyncio
-import simcord
 
 from bot.client import FlipFlopBot
 from bot.live.activity import ActivityAuth
@@ -45,16 +44,7 @@ async def simcord_bot(db_path: Path, discord_stand_in: MockDiscord) -> AsyncIter
     await bot.db.close()
 
 
-@pytest_asyncio.fixture(autouse=True)
-async def serving(simcord_env: simcord.Env, simcord_bot: FlipFlopBot) -> AsyncIterator[None]:
-    """The live server, started in simcord's scope (its clock, its webhooks) as ``make play`` starts it:
-    a move from the page must edit the open Discord hands as a click does."""
-    live = simcord_bot.live
-    assert live is not None
-    with simcord_env.time_context():
-        await live.start()
-    yield
-    await live.stop()
+pytestmark = pytest.mark.usefixtures("serving")  # the live server, in simcord's scope (conftest)
 
 
 async def activity(http: aiohttp.ClientSession, world: World, code: Any, instance: Any) -> tuple[int, Any]:

@@ -38,16 +38,7 @@ async def simcord_bot(db_path: Path, link_clock: FakeClock) -> AsyncIterator[Fli
     await bot.db.close()
 
 
-@pytest_asyncio.fixture(autouse=True)
-async def serving(simcord_env: simcord.Env, simcord_bot: FlipFlopBot) -> AsyncIterator[None]:
-    """The live server, started in simcord's scope (its clock, its webhooks) as ``make play`` starts it:
-    a move from the page must edit the open Discord hands as a click does."""
-    live = simcord_bot.live
-    assert live is not None
-    with simcord_env.time_context():
-        await live.start()
-    yield
-    await live.stop()
+pytestmark = pytest.mark.usefixtures("serving")  # the live server, in simcord's scope (conftest)
 
 
 async def web_link(world: World, member: simcord.MemberActor) -> tuple[str, str]:

@@ -813,3 +813,31 @@ async def test_a_host_playing_in_it_can_not_stop_it_once_a_round_is_in(world: Wo
     assert not stopped.ephemeral and (await tournament_now(world)).status == "finished"
     assert "before the first round is in" in displayed(await shown(world))
     await clean(world)
+
+
+async def test_two_edits_finding_the_message_gone_post_it_again_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tables' rounds recorded at once each show the tournament: the message deleted unseen is
+    posted again once (twice, the first copy's buttons refused as another message's)."""
+    import asyncio
+
+    ann = world.members[0]
+    lobby = await opened(world, ann, fee=100, seats=6, computers=False)
+    await ann.click(lobby, label="Join")
+
+    async def not_heard(self: TournamentPlay, *args: object) -> None:
+        return None  # no MESSAGE_DELETE heard
+
+    monkeypatch.setattr(TournamentPlay, "tournament_message_gone", not_heard)
+    world.env.backend.delete_message(world.channel.id, lobby.id)
+    await world.env.settle()
+    cog = world.bot.get_cog("FlipFlop")
+    assert isinstance(cog, TournamentPlay)
+    tour = await tournament_now(world)
+    await asyncio.gather(cog.show_tournament(tour), cog.show_tournament(tour))
+    await world.env.settle()
+    posts = [m for m in world.channel.history() if m.author.id == world.bot.user.id and m.id != lobby.id]
+    assert len(posts) == 1 and (await tournament_now(world)).message_id == posts[0].id
+    assert "Leave" in buttons(posts[0])
+    await clean(world)

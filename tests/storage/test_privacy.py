@@ -235,9 +235,10 @@ async def test_forgetting_ten_thousand_ledger_rows_is_quick(store: Store) -> Non
 
 
 async def test_coming_back_after_a_forget_mints_no_chips(played: Harness) -> None:
-    """Forget, then /balance and /daily at once: no starting chips and no daily for 24 hours (a forget
-    minted 1,200 chips a minute, at will); the mark is no id, and after 30 days a return starts anew."""
-    from bot.forget_marks import MARK_SECONDS
+    """Forget, then /balance and /daily at once: no starting chips, and the daily a day after the
+    forget's day (a forget minted 1,200 chips a minute, at will); the mark is no id and keeps no time
+    (the day only), and after 30 days a return starts anew."""
+    from bot.forget_marks import DAY, MARK_SECONDS
     from bot.ledger import DailyNotReady
 
     h, db = played, played.db
@@ -246,17 +247,19 @@ async def test_coming_back_after_a_forget_mints_no_chips(played: Harness) -> Non
     assert await forget(db, ANN, "member", now=now) is not None
     minted = await h.ledger.minted(G)
     assert await h.ledger.balance(G, ANN) == 0  # opened again: no starting chips
+    day = (int(now // DAY) + 1) * DAY  # the end of the forget's day
+    assert await db.fetchall("SELECT forgotten_at FROM forget_marks") == [(day,)]
     with pytest.raises(DailyNotReady) as wait:
         await h.ledger.claim_daily(G, ANN, now + 60)
-    assert wait.value.next_at == now + 24 * 3600
-    assert await h.ledger.claim_daily(G, ANN, now + 24 * 3600) == (200, 200)
+    assert wait.value.next_at == day + DAY and DAY <= wait.value.next_at - now <= 2 * DAY
+    assert await h.ledger.claim_daily(G, ANN, day + DAY) == (200, 200)
     assert await h.ledger.minted(G) == minted + 200
     assert mentions_anywhere(await everything(db), ANN) != []  # (the new account, by its own id)
     marks = await db.fetchall("SELECT mark FROM forget_marks")
     assert len(marks) == 1 and str(ANN) not in marks[0][0] and len(marks[0][0]) == 64
     # a second forget renews the mark; 30 days after it, coming back is as any new member's
     assert await forget(db, ANN, "member", now=now + 100) is not None
-    h.clock.now = now + 100 + MARK_SECONDS + 1  # type: ignore[attr-defined]
+    h.clock.now = day + MARK_SECONDS + 1  # type: ignore[attr-defined]
     assert await h.ledger.balance(G + 1, ANN) == 1000
     assert await forget(db, BEN, "member", now=h.clock()) is not None  # and the old mark is dropped
     assert len(await db.fetchall("SELECT mark FROM forget_marks")) == 1
