@@ -13,7 +13,7 @@ from bot.presentation.table_layout import table_page
 from bot.presentation.table_render import event_lines, last_move_line, log_lines, round_ending, seat_name
 from bot.table.model import ComputerSeat, Table
 from cogs.flipflop.story import story_lines
-from engine import Drop
+from engine import Card, Drop
 from engine.events import GameOver, PotCarried, PotPaid, SideStakePaid
 from tests.bot.runtime.fakes import ANN, BEN, CAT, DAN, harness
 
@@ -141,15 +141,19 @@ def test_history_names_each_computer_as_its_table_did() -> None:
     assert line.endswith("<@11> 🤖 Basic 1 🤖 Basic 2 🤖 Strong 3"), line
 
 
-def test_a_rounds_server_seed_follows_what_the_round_paid() -> None:
-    """A caught drop's extra stake belongs with the hands; the seed line comes after all the round paid."""
-    from engine import Card
-    from engine.events import RoundEnded
-
+def ended_round() -> tuple[Table, dict[str, tuple[Card, ...]]]:
+    """A table whose round 1 just ended (its seed revealed, stored as round 7), and two hands."""
     ended = table()
     ended.last_reveal = {"round": 1, "server_seed": "ab" * 32}
     ended.last_round_id = 7
-    hands = {"11": (Card.parse("2S"),), "12": (Card.parse("AS"),)}
+    return ended, {"11": (Card.parse("2S"),), "12": (Card.parse("AS"),)}
+
+
+def test_a_rounds_server_seed_follows_what_the_round_paid() -> None:
+    """A caught drop's extra stake belongs with the hands; the seed line comes after all the round paid."""
+    from engine.events import RoundEnded
+
+    ended, hands = ended_round()
     events = [
         RoundEnded("caught", "11", hands, {"11": 2, "12": 1}, ("12",)),
         SideStakePaid("11", 5, "game", None, "R7.2"),
@@ -163,13 +167,9 @@ def test_a_rounds_server_seed_follows_what_the_round_paid() -> None:
 
 def test_a_rounds_server_seed_comes_before_who_leaves_and_who_deals_next() -> None:
     """The seed closes the round's own lines: a leaver's stack going home and the next dealer follow it."""
-    from engine import Card
     from engine.events import NextDealer, RoundEnded, SeatClosed
 
-    ended = table()
-    ended.last_reveal = {"round": 1, "server_seed": "ab" * 32}
-    ended.last_round_id = 7
-    hands = {"11": (Card.parse("2S"),), "12": (Card.parse("AS"),)}
+    ended, hands = ended_round()
     events = [
         RoundEnded("out", "12", hands, {"11": 2, "12": 1}, ("12",)),
         PotPaid("game", 20, {"12": 20}),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import simcord
 from simcord.builders import UserHandle
 
@@ -200,8 +201,12 @@ async def test_computers_pause_like_a_person_before_moving(db_path: object) -> N
     await bot.db.close()
 
 
-async def test_the_last_human_leaving_mid_round_ends_the_game_without_a_next_deal(world: World) -> None:
-    """The game ends at the round's end when only computers stay seated: no "Next deal" is told first."""
+@pytest.mark.parametrize("how", ["left", "away"])
+async def test_the_last_member_gone_ends_the_game_at_the_rounds_end_without_a_next_deal(
+    world: World, how: str
+) -> None:
+    """ann leaves mid-round, or is away, and the rest are computers: the next deal ends the game
+    (computers never play on alone), so the round's end names no next dealer first."""
     from tests.cogs.helpers import my_hand
 
     ann = world.members[0]
@@ -212,41 +217,20 @@ async def test_the_last_human_leaving_mid_round_ends_the_game_without_a_next_dea
     table = table_in(world)
     assert table is not None and table.game is not None
     hand = await my_hand(world, ann)
-    asked = await ann.click(hand.message, custom_id=buttons(hand)["Leave game…"])
-    await ann.click(asked.response.message, custom_id=buttons(asked.response)["Yes, leave"])
+    if how == "left":
+        asked = await ann.click(hand.message, custom_id=buttons(hand)["Leave game…"])
+        await ann.click(asked.response.message, custom_id=buttons(asked.response)["Yes, leave"])
+    else:
+        await ann.click(hand.message, custom_id=buttons(hand)["Away"])
+        assert table.is_away(ann.id)
     for _ in range(300):
         if table_in(world) is None:
             break
         await world.env.advance_time(10)  # the computers play the round out
     else:
         raise AssertionError("the game did not end")
-    after = channel_text(world).split("leaves the game")[-1]
+    said = channel_text(world)
+    after = said.split("leaves the game")[-1] if how == "left" else said
     assert "Only computer players are left" in after and "Game over!" in after
     assert "Next deal" not in after, after
-    await conserved(world)
-
-
-async def test_the_only_member_away_ends_the_game_at_the_rounds_end_without_a_next_deal(world: World) -> None:
-    """ann is away and the rest are computers: the next deal ends the game (computers never play on
-    alone), so the round's end names no next dealer and carries no pot "into the next round"."""
-    from tests.cogs.helpers import my_hand
-
-    ann = world.members[0]
-    lobby = (await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)).response.message
-    await add_computer(world, ann, lobby, "basic")
-    await add_computer(world, ann, world.channel.history()[-1], "basic")
-    await ann.click(world.channel.history()[-1], label="Start")
-    table = table_in(world)
-    assert table is not None and table.game is not None
-    hand = await my_hand(world, ann)
-    await ann.click(hand.message, custom_id=buttons(hand)["Away"])
-    assert table.is_away(ann.id)
-    for _ in range(300):
-        if table_in(world) is None:
-            break
-        await world.env.advance_time(10)  # the computers play the round out, ann's seat too
-    else:
-        raise AssertionError("the game did not end")
-    said = channel_text(world)
-    assert "Only computer players are left" in said and "Next deal" not in said, said
     await conserved(world)
