@@ -112,6 +112,8 @@ class Telling:
     """Practice chips never reach a balance: a leaving seat's stack is not said to go back."""
     tournament: bool = False
     """A tournament's table for one round: its stacks and pots go back to the tournament."""
+    last_round: Mapping[str, int] = field(default_factory=dict)
+    """Each player's last round dealt into: equal stacks rank the one who lasted longer first."""
     open_cards: bool = False
     """The round is over and stored: a card drawn from the stock may be named."""
     dealt: Callable[[int], str] = _nothing
@@ -248,11 +250,17 @@ def _next_dealer(e: NextDealer, s: Telling) -> list[str]:
 
 def _game_over(e: GameOver, s: Telling) -> list[str]:
     t = s.t
+
+    def chips(p: str) -> int:
+        return e.stacks.get(p, s.stacks.get(p, 0))
+
+    # by chips, then the later last round (as the ratings rank them: bot.ratings.standings), then seat
+    ranked = sorted(e.standings, key=lambda p: (-chips(p), -s.last_round.get(p, 0)))
     standings = [
         t.gettext("{number}. **{name}** — {amount}").format(
-            number=t.number(i), name=s.name(p), amount=t.chips(e.stacks.get(p, s.stacks.get(p, 0)))
+            number=t.number(i), name=s.name(p), amount=t.chips(chips(p))
         )
-        for i, p in enumerate(e.standings, start=1)
+        for i, p in enumerate(ranked, start=1)
     ]
     heading = (
         t.gettext("🏁 **This table's round is over.** The stacks go back to the tournament:")

@@ -251,6 +251,7 @@ def telling(
         ending=ending,
         practice=table.practice,
         tournament=table.tournament is not None,
+        last_round={str(u): last for u, (_, last) in table.finishes.items()},
         dealt=lambda number: dealt_line(table, number, t, commitment),
         revealed=revealed,
     )

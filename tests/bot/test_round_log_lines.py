@@ -260,3 +260,13 @@ def test_a_tournament_tables_carried_pot_goes_back_to_the_tournament_unsplit(lea
     assert table_.status == "closed" and pots == {"flop": 30}
     assert sum(stacks.values()) + sum(pots.values()) == 3000
     assert gone == ({1, 2} if leaving else set())  # the tournament plays their seats away
+
+
+def test_final_standings_rank_equal_stacks_by_who_lasted_longer() -> None:
+    """cat lasted to round 7, ann and ben went out in rounds 2 and 1 with nothing left: cat ranks
+    first of the three, as the ratings rank them (the standings broke the tie by seat)."""
+    from engine.events import GameOver
+
+    ended = table(finishes={11: [0, 2], 12: [0, 1], 13: [0, 7]})
+    (said,) = event_lines(ended, [GameOver({}, ("11", "12", "13"))], EN)
+    assert [line.split("**")[1] for line in said.splitlines()[1:]] == ["cat", "ann", "ben"], said
