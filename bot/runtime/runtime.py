@@ -598,7 +598,7 @@ class TableRuntime:
     async def _deal_next(self, table: Table) -> Outcome:
         """Between rounds: let leavers go, stop if asked, end if only computers are left, else deal."""
         stopping = table.stop_after_round
-        releasing = [u for u, rounds in table.away.items() if rounds >= table.away_rounds]
+        releasing = transitions.released(table)
         now = self.clock()
         released = tuple(Released(u, table.away_rounds) for u in releasing)
         step = await self._commit(table, lambda t: transitions.next_round(t, now, self.round_pause), released)

@@ -80,10 +80,14 @@ def humans_playing_on(table: Table) -> list[str]:
     return [p for p in seated if not table.is_computer(p) and p not in leaving and not table.is_away(p)]
 
 
+def released(table: Table) -> list[int]:
+    """The members away for ``away_rounds`` rounds: the next deal lets their seats go (their stacks home)."""
+    return [u for u, rounds in table.away.items() if rounds >= table.away_rounds]
+
+
 def leaving_at_the_deal(table: Table) -> set[str]:
     """The seats that go before the next deal (``next_round``): asked to leave, or away too long."""
-    released = [u for u, rounds in table.away.items() if rounds >= table.away_rounds]
-    return {table.pid(u) for u in [*table.leave_after_round, *released]}
+    return {table.pid(u) for u in [*table.leave_after_round, *released(table)]}
 
 
 def as_told(table: Table, events: Sequence[Event]) -> list[Event]:
@@ -413,8 +417,8 @@ def next_round(table: Table, now: float, round_pause: float) -> Step:
         if table.pid(user_id) in game.seated and not game.over:
             events += game.apply(Leave(table.pid(user_id)))
     table.leave_after_round = []
-    for user_id, rounds in list(table.away.items()):
-        if rounds >= table.away_rounds and table.pid(user_id) in game.seated and not game.over:
+    for user_id in released(table):
+        if table.pid(user_id) in game.seated and not game.over:
             events += game.apply(Leave(table.pid(user_id)))  # released: the stack goes home
     if not game.over and (table.stop_after_round or not humans_playing_on(table)):
         events += game.end_game()  # R8.2; computers never play on alone
