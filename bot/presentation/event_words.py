@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.i18n import N_, Texts
 from bot.presentation.render import suit_name
+from bot.ratings import Finish, standings
 from engine import Card
 from engine.events import (
     CardShown,
@@ -254,9 +255,10 @@ def _game_over(e: GameOver, s: Telling) -> list[str]:
     def chips(p: str) -> int:
         return e.stacks.get(p, s.stacks.get(p, 0))
 
-    # by chips, then the later last round (as the ratings rank them: bot.ratings.standings), then seat
-    ranked = sorted(e.standings, key=lambda p: (-chips(p), -s.last_round.get(p, 0)))
-    standings = [
+    # placed as the ratings place them (chips, then the later last round); a tie keeps the seat order
+    places = standings([Finish(p, chips(p), s.last_round.get(p, 0)) for p in e.standings])
+    ranked = sorted(e.standings, key=places.__getitem__)
+    placed = [
         t.gettext("{number}. **{name}** — {amount}").format(
             number=t.number(i), name=s.name(p), amount=t.chips(chips(p))
         )
@@ -267,7 +269,7 @@ def _game_over(e: GameOver, s: Telling) -> list[str]:
         if s.tournament
         else t.gettext("🏆 **Game over!** Final standings:")
     )
-    said = [heading + "\n" + "\n".join(standings)]
+    said = [heading + "\n" + "\n".join(placed)]
     return [s.ending, *said] if s.ending else said
 
 
