@@ -25,15 +25,21 @@ MARK_SECONDS = 30 * DAY
 """How long a forgotten member's mark is kept (and their starting chips withheld)."""
 
 
+async def _stored_key(tx: Tx) -> bytes | None:
+    """The database's mark key, or None before its first forget."""
+    row = await tx.fetchone("SELECT key FROM forget_key WHERE id = 1")
+    return None if row is None else bytes.fromhex(str(row[0]))
+
+
 async def _key(tx: Tx) -> bytes:
     """The database's own mark key, made once (two first forgets at once keep the first)."""
-    row = await tx.fetchone("SELECT key FROM forget_key WHERE id = 1")
-    if row is None:
+    key = await _stored_key(tx)
+    if key is None:
         made = secrets.token_hex(32)
         await tx.execute("INSERT INTO forget_key (id, key) VALUES (1, ?) ON CONFLICT DO NOTHING", (made,))
-        row = await tx.fetchone("SELECT key FROM forget_key WHERE id = 1")
-        assert row is not None
-    return bytes.fromhex(str(row[0]))
+        key = await _stored_key(tx)
+        assert key is not None
+    return key
 
 
 def _mark(key: bytes, user_id: int) -> str:
@@ -55,12 +61,10 @@ async def mark_forgotten(tx: Tx, user_id: int, now: float) -> None:
 
 async def forgotten_at(tx: Tx, user_id: int, now: float) -> float | None:
     """The end of the day the member was forgotten, if within ``MARK_SECONDS`` of ``now``; else None."""
-    key = await tx.fetchone("SELECT key FROM forget_key WHERE id = 1")
+    key = await _stored_key(tx)
     if key is None:  # nobody was ever forgotten here
         return None
-    row = await tx.fetchone(
-        "SELECT forgotten_at FROM forget_marks WHERE mark = ?", (_mark(bytes.fromhex(str(key[0])), user_id),)
-    )
+    row = await tx.fetchone("SELECT forgotten_at FROM forget_marks WHERE mark = ?", (_mark(key, user_id),))
     if row is None or float(row[0]) < now - MARK_SECONDS:
         return None
     return float(row[0])
