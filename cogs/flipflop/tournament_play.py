@@ -169,6 +169,10 @@ class TournamentPlay(commands.Cog):
             log.exception("Tournament %s: table %s's round %s could not be recorded", tid, n, rnd)
             return None, False
 
+    def _due(self, tour: Tournament, n: int, ref: str) -> bool:
+        """Table ``n`` of the tournament's round (``ref``) is neither played nor in play here."""
+        return not tour.played.get(n) and not any(t.tournament == ref for t in self.runtime.tables.values())
+
     async def _record_closed(self, tour: Tournament) -> bool:
         """Record every table of ``tour`` that closed and was not recorded; whether any was.
 
@@ -177,7 +181,7 @@ class TournamentPlay(commands.Cog):
         recorded = False
         for n in tour.tables:
             ref = ref_of(tour, n)
-            if tour.played.get(n) or any(t.tournament == ref for t in self.runtime.tables.values()):
+            if not self._due(tour, n, ref):
                 continue
             ended = await self.runtime.open_tables.repository.ended(tournament_table_id(ref))
             if ended is not None and ended.tournament == ref:
@@ -258,7 +262,7 @@ class TournamentPlay(commands.Cog):
         left = 0
         for n, players in list(tour.tables.items()):
             ref = ref_of(tour, n)
-            if tour.played.get(n) or any(t.tournament == ref for t in self.runtime.tables.values()):
+            if not self._due(tour, n, ref):
                 continue
             thread = await self._thread(tour, n)
             if thread is None and not self.bot.is_ready():  # reconnecting: the cache says nothing yet
