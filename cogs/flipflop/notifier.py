@@ -36,56 +36,18 @@ from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.presentation.controls import play_again_control
 from bot.presentation.limits import split_message
 from bot.presentation.replay_link import story_file
-from bot.presentation.table_render import (
-    ending_of,
-    event_lines,
-    last_move_line,
-    log_lines,
-    notice_line,
-    round_title,
-    seat_name,
-    unreadable_line,
-)
-from bot.runtime import (
-    ComputersOnly,
-    Delivery,
-    Notice,
-    Outcome,
-    Resumed,
-    Sent,
-    TableClosed,
-    TimedOut,
-    Whereabouts,
-)
+from bot.presentation.table_render import last_move_line, log_lines, seat_name, unreadable_line
+from bot.runtime import Delivery, Outcome, Sent, Whereabouts
 from bot.settings import Settings
 from bot.storage import StoreError
-from bot.table.log import Entry
 from bot.table.model import Table, Unreadable
-from bot.table.transitions import as_told
 from cogs.flipflop.layout import note, watch_button
 from cogs.flipflop.pacing import CallBudget, EditPacer
 from cogs.flipflop.pings import TurnPings
-from cogs.flipflop.screens import (
-    RoundRecord,
-    Screen,
-    current_screen,
-    hand_screen,
-    item,
-    play_again_view,
-    practice_title,
-)
+from cogs.flipflop.said import MOVES, Said, game_finished, only_a_draw, round_record, what_is_said
+from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, item, play_again_view
 from cogs.flipflop.turns import channel_budget, heard, known_answer
-from engine.events import (
-    Discarded,
-    Drew,
-    Dropped,
-    Event,
-    GameOver,
-    LaidOff,
-    PlayerLeft,
-    RoundStarted,
-    SpreadLaid,
-)
+from engine.events import RoundStarted
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -193,96 +155,9 @@ class OpenHand:
     expiry: asyncio.TimerHandle | None = None
 
 
-def only_a_draw(outcome: Outcome) -> bool:
-    """A draw from the stock and nothing else: the table's edit may settle for the turn's discard.
-
-    The same player is still to act; the draw shows (a card more, the stock a card less)
-    when the discard does not follow within ``DRAW_SETTLE`` (one edit either way).
-    """
-    return (
-        bool(outcome.events)
-        and not outcome.notices
-        and all(isinstance(e, Drew) and e.source == "stock" for e in outcome.events)
-        and outcome.table.status == "playing"
-    )
-
-
-MOVES = (Drew, Discarded, SpreadLaid, LaidOff, Dropped, PlayerLeft)
-"""The events that are a player's move (a table's actions, as its call budget counts them)."""
-
-
-@dataclass(frozen=True)
-class Said:
-    """What an outcome says in words: notices posted as news, lines for the log, final standings."""
-
-    news: list[Notice]
-    lines: list[str]
-    final: list[str]
-
-    def news_lines(self, table: Table, t: Texts) -> list[str]:
-        """The news notices as lines (a notice with nothing to say gives none)."""
-        return [line for n in self.news if (line := notice_line(table, n, t))]
-
-
-def news_kinds(table: Table) -> tuple[type[Notice], ...]:
-    """Notices posted as news: a closing; in a lobby, a restart too.
-
-    In a game a restart says nothing (the table reads as before: its log is saved with it) but
-    counts as said, so resuming a table costs one call: the paced edit of its message (which
-    also finds a deleted one).
-    """
-    return (TableClosed,) if table.game is not None else (TableClosed, Resumed)
-
-
-def what_is_said(outcome: Outcome, t: Texts) -> Said:
-    """Sort an outcome's notices and events into news, log lines and the final standings."""
-    table = outcome.table
-    as_news = news_kinds(table)
-    told = [n for n in outcome.notices if not isinstance(n, ComputersOnly)]
-    lines = [
-        line for n in told if not isinstance(n, as_news) and (line := notice_line(table, n, t)) is not None
-    ]
-    lines += event_lines(table, story_events(outcome), t)
-    over = [e for e in outcome.events if isinstance(e, GameOver)]
-    final = event_lines(table, over, t, why_over(outcome, t))
-    return Said([n for n in told if isinstance(n, as_news)], lines, final)
-
-
-def story_events(outcome: Outcome) -> list[Event]:
-    """The events told as the round's story.
-
-    Not the game's end (told as the final standings), and not the leaving of a player removed
-    for timeouts (the removal already says they are out).
-    """
-    removed = {str(n.player) for n in outcome.notices if isinstance(n, TimedOut) and n.removed}
-    return [
-        e
-        for e in as_told(outcome.table, outcome.events)
-        if not isinstance(e, GameOver) and not (isinstance(e, PlayerLeft) and e.player in removed)
-    ]
-
-
-def why_over(outcome: Outcome, t: Texts) -> str:
-    """Why the game ended early, when only computers were left; else nothing."""
-    ending = [n for n in outcome.notices if isinstance(n, ComputersOnly)]
-    return (notice_line(outcome.table, ending[0], t) or "") if ending else ""
-
-
 def worst(results: Sequence[Sent]) -> Sent:
     """The most serious of several results (gone, then forbidden, then failed)."""
     return max(results, key=lambda s: _RANK[s.status], default=Sent(Delivery.OK))
-
-
-def game_finished(table: Table) -> bool:
-    """A game that ended by the rules (or was stopped): its table message becomes its last round's record."""
-    return table.status == "closed" and table.game is not None and table.game.public_view().over
-
-
-def round_record(table: Table, number: int, entries: Sequence[Entry], t: Texts) -> RoundRecord:
-    """Round ``number``'s record in the channel, drawn from its saved log: its story and its picture."""
-    style = t.faces.style if t.faces is not None else "classic"
-    title = practice_title(table, round_title(number, t), t)
-    return RoundRecord(title, tuple(log_lines(table, entries, t)), ending_of(table, entries, t), style)
 
 
 class DiscordNotifier:
