@@ -266,6 +266,16 @@ class FlipFlopBot(commands.AutoShardedBot):
         await send_ephemeral(interaction, text)
 
 
+INTERACTION_TOKEN_SECONDS = 14 * 60
+"""An interaction's token edits and deletes its messages for 15 minutes; the bot stops a minute early."""
+
+
+def token_alive(interaction: discord.Interaction) -> bool:
+    """Whether the bot may still edit or delete ``interaction``'s messages (its token is young enough)."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return age < INTERACTION_TOKEN_SECONDS
+
+
 async def send_ephemeral(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """Answer ephemerally, whether or not the interaction was already answered (within Discord's limits)."""
     fields = fitted({"content": text, **kwargs})

@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import send_ephemeral
+from bot.client import send_ephemeral, token_alive
 from bot.history import round_story
 from bot.i18n import N_, Texts
 from bot.ledger import LedgerError
@@ -146,6 +146,8 @@ class Coach:
         self.runtime = runtime
         self._asking: set[int] = set()
         """Members with a search running: one each, so no one can queue up the workers."""
+        self._hints: dict[tuple[str, int], discord.Interaction] = {}
+        """Each member's last hint at a practice table (its private answer), replaced by their next."""
         self._slots = asyncio.Semaphore(COACH_SLOTS)
 
     async def _search(
@@ -223,6 +225,7 @@ class Coach:
             await send_ephemeral(
                 interaction, watch_text(t, watch(view), seat_name(table, t, view.to_act or ""))
             )
+            await self._replace_hint(table.id, interaction)
             return
         seed = self.runtime.rng.random()
         busy = t.gettext("The coach is busy right now; try **Hint** again in a moment.")
@@ -231,6 +234,25 @@ class Coach:
         )
         if found is not None:
             await interaction.followup.send(hint_text(t, found), ephemeral=True)
+            await self._replace_hint(table.id, interaction)
+
+    async def _replace_hint(self, table_id: str, interaction: discord.Interaction) -> None:
+        """The member's new hint has shown: their last one at this table goes (it was for an earlier turn).
+
+        One hint message at a time, as one hand message: Discord lets the bot delete a private
+        answer through its interaction for 15 minutes; an older hint (or one the member dismissed)
+        stays as it is. Hints whose tokens ran out are forgotten here too.
+        """
+        key = (table_id, interaction.user.id)
+        older = self._hints.pop(key, None)
+        self._hints = {k: i for k, i in self._hints.items() if token_alive(i)}
+        self._hints[key] = interaction
+        if older is None or not token_alive(older):
+            return
+        try:
+            await older.delete_original_response()
+        except discord.HTTPException as e:  # dismissed already, or a passing fault: it stays
+            log.info("Could not delete an earlier hint (%s %s)", e.status, e.code)
 
     # ------------------------------------------------------------------ look backs
 

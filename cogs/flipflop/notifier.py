@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.client import fitted
+from bot.client import INTERACTION_TOKEN_SECONDS, fitted
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.presentation.controls import play_again_control
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from bot.client import FlipFlopBot
 
 log = logging.getLogger("flipflop.notifier")
-HAND_TOKEN_SECONDS = 14 * 60
+HAND_TOKEN_SECONDS = INTERACTION_TOKEN_SECONDS
 """An interaction can edit its message for 15 minutes; we stop a minute early."""
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008

@@ -180,6 +180,37 @@ async def test_a_hint_names_the_move_and_a_reason_only_to_the_player_to_act(worl
     assert by_command.ephemeral
 
 
+def shown(result: Any) -> list[Any]:
+    """The private messages an interaction's answer left (none once deleted)."""
+    return [m for m in (result.response, *result.followups) if m is not None]
+
+
+async def test_a_new_hint_replaces_the_members_last_one(world: World) -> None:
+    """One hint message at a time: the last one was for an earlier turn (deleted, as hands are)."""
+    ann = world.members[0]
+    lobby = await open_practice(world, computers=2, level="basic")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    hints = []
+    for _ in range(40):
+        hand = await my_hand(world, ann)
+        hints.append(await ann.click(hand.message, label="Hint"))
+        if table.game.to_act == str(ann.id):
+            break
+        await world.env.advance_time(5)
+    assert table.game.to_act == str(ann.id)
+    hand = await my_hand(world, ann)
+    hints.append(await ann.click(hand.message, label="Hint"))  # the move itself
+    assert len(hints) >= 2
+    last = shown(hints[-1])
+    assert len(last) == 1 and last[0].ephemeral and last[0].content.startswith("💡 **Hint:**")
+    assert all(shown(older) == [] for older in hints[:-1])
+    bob = world.members[1]
+    refused = await bob.slash(world.channel, "flipflop hint")  # another member's answers are theirs
+    assert shown(refused) and shown(hints[-1])
+
+
 async def test_hints_are_refused_at_a_real_chip_table(world: World) -> None:
     table = await open_table(world, world.members[:3])
     assert table.game is not None
