@@ -382,10 +382,29 @@ class Ledger:
     async def grant(
         self, guild_id: int, user_id: int, amount: int, actor_id: int, note: str | None = None
     ) -> int:
-        """An admin adds chips (``/chips grant``); ``note`` says why, kept on the entry for the audit."""
+        """An admin adds chips (``/chips grant``); ``note`` says why, kept on the entry for the audit.
+
+        Never past ``MAX_AMOUNT``: a grant that would take the balance above it raises
+        ``LedgerError("balance_too_large")`` (with the balance and the room left) and changes
+        nothing. The check is the ``UPDATE``'s own condition, so two grants at once can not
+        both slip under it. Every other amount (a take, a buy-in, a fee) is at most
+        ``MAX_AMOUNT`` and a take can empty any balance a grant leaves.
+        """
         check_amount(amount)
         async with self.db.transaction() as tx:
-            return await self.credit(tx, guild_id, user_id, amount, "grant", actor_id=actor_id, note=note)
+            await self.open_account(tx, guild_id, user_id)
+            row = await tx.fetchone(
+                "UPDATE accounts SET balance = balance + ? WHERE guild_id = ? AND user_id = ?"
+                " AND balance <= ? RETURNING balance",
+                (amount, guild_id, user_id, MAX_AMOUNT - amount),
+            )
+            if row is None:
+                now = await self.open_account(tx, guild_id, user_id)
+                raise LedgerError(
+                    "balance_too_large", maximum=MAX_AMOUNT, balance=now, room=max(0, MAX_AMOUNT - now)
+                )
+            balance = int(row[0])
+            return await self._entry(tx, guild_id, user_id, amount, balance, "grant", None, actor_id, note)
 
     async def take(
         self, guild_id: int, user_id: int, amount: int, actor_id: int, note: str | None = None

@@ -383,9 +383,15 @@ class Economy(commands.Cog):
             await interaction.response.send_message(msg, ephemeral=True)
             return
         who = account_of(member, self.bot.user)
-        balance = await self.ledger.grant(
-            interaction.guild.id, who, amount, interaction.user.id, note=check_note(reason)
-        )
+        try:
+            balance = await self.ledger.grant(
+                interaction.guild.id, who, amount, interaction.user.id, note=check_note(reason)
+            )
+        except LedgerError as e:  # past the largest balance (MAX_AMOUNT): nothing granted
+            t = await self.bot.languages.reader(interaction)
+            text = t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t))
+            await interaction.response.send_message(text, ephemeral=True)
+            return
         t = await self.bot.languages.public(interaction)
         await interaction.response.send_message(
             t.gettext("➕ {admin} granted **{chips}** to {member}. Their balance: {balance}.").format(

@@ -79,6 +79,7 @@ MESSAGES: dict[str, str] = {
     "negative_credit": N_("refusal.negative_credit"),
     "negative_debit": N_("refusal.negative_debit"),
     "insufficient_chips": N_("refusal.insufficient_chips"),
+    "balance_too_large": N_("refusal.balance_too_large"),
     "daily_not_ready": N_("refusal.daily_not_ready"),
     "daily_off": N_("refusal.daily_off"),
     "note_empty": N_("refusal.note_empty"),

@@ -144,6 +144,26 @@ async def test_take_more_than_the_balance_is_refused_and_writes_nothing(world: W
     assert await world.bot.db.fetchall("SELECT * FROM ledger") == before
 
 
+async def test_a_grant_past_the_largest_balance_is_refused_and_writes_nothing(world: World) -> None:
+    ann = world.members[0]
+    assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1000
+    before = await world.bot.db.fetchall("SELECT * FROM ledger")
+    result = await world.admin.slash(
+        world.channel, "chips grant", member=ann, amount=1_000_000_000, reason="x"
+    )
+    assert result.ephemeral, result.response.content
+    assert result.response.content == (
+        "A balance holds at most 1,000,000,000 chips; this one has 1,000; you can grant up to"
+        " 999,999,000. Nothing was changed."
+    )
+    assert await world.bot.db.fetchall("SELECT * FROM ledger") == before
+    filled = await world.admin.slash(world.channel, "chips grant", member=ann, amount=999_999_000, reason="x")
+    assert not filled.ephemeral and await world.bot.ledger.balance(world.guild.id, ann.id) == 1_000_000_000
+    full = await world.admin.slash(world.channel, "chips grant", member=ann, amount=1, reason="x")
+    assert full.ephemeral and "you can grant up to 0" in full.response.content
+    assert await world.bot.ledger.balance(world.guild.id, ann.id) == 1_000_000_000
+
+
 async def test_grant_to_a_bot_is_refused(world: World) -> None:
     robot = world.guild.add_member(world.env.create_user("robot", bot=True))
     result = await world.admin.slash(world.channel, "chips grant", member=robot, amount=5, reason="x")

@@ -8,7 +8,15 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from bot.ledger import BadAmount, DailyNotReady, GuildSettings, InsufficientChips, Ledger, LedgerError
+from bot.ledger import (
+    MAX_AMOUNT,
+    BadAmount,
+    DailyNotReady,
+    GuildSettings,
+    InsufficientChips,
+    Ledger,
+    LedgerError,
+)
 from bot.storage import IntegrityError, Store, open_store
 
 G, ANN, BEN = 10, 1, 2
@@ -74,6 +82,21 @@ async def test_grant_and_take_record_the_actor(ledger: Ledger) -> None:
         await ledger.take(G, ANN, 1, actor_id=BEN)
     rows = await ledger.db.fetchall("SELECT reason, actor_id FROM ledger ORDER BY id")
     assert rows == [("starting", None), ("grant", BEN), ("take", BEN)]
+
+
+async def test_a_grant_never_takes_a_balance_past_the_largest_amount(ledger: Ledger) -> None:
+    assert await ledger.grant(G, ANN, MAX_AMOUNT - 1000, actor_id=BEN) == MAX_AMOUNT
+    entries = await ledger.db.fetchall("SELECT * FROM ledger")
+    with pytest.raises(LedgerError) as refused:
+        await ledger.grant(G, ANN, 1, actor_id=BEN)
+    assert refused.value.code == "balance_too_large"
+    assert refused.value.params == {"maximum": MAX_AMOUNT, "balance": MAX_AMOUNT, "room": 0}
+    with pytest.raises(LedgerError) as refused:  # a new account: its starting chips count too
+        await ledger.grant(G, BEN, MAX_AMOUNT, actor_id=ANN)
+    assert refused.value.params == {"maximum": MAX_AMOUNT, "balance": 1000, "room": MAX_AMOUNT - 1000}
+    assert await ledger.balance(G, ANN) == MAX_AMOUNT and await ledger.balance(G, BEN) == 1000
+    assert len(await ledger.db.fetchall("SELECT * FROM ledger")) == len(entries) + 1  # BEN's starting chips
+    assert await ledger.audit(G) == []
 
 
 async def test_balance_can_never_go_negative_even_by_hand(ledger: Ledger) -> None:
