@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, get_args
 
 from bot.dumping import PlayedRound, SeatRound
 from bot.history.members import HistoryError, check_guild, check_member, computer_seat
 from bot.history.outcome import round_outcome, story
+from bot.ledger import TableReason
 from bot.ratings import SkillRating
 from bot.storage import Row
 from engine.events import POTS, Event
@@ -118,7 +119,7 @@ class Stats:
     flip_pots: int = 0
     flop_pots: int = 0
     net: int = 0
-    """Chips won minus chips paid, over every round."""
+    """What the member's games at tables moved to or from their balance (``_table_net``)."""
     biggest_pot: int | None = None
     drops: int = 0
     caught: int = 0
@@ -248,12 +249,43 @@ async def stats(db: Reader, guild_id: int, member: int) -> Stats:
         game_pots=int(game_pots),
         flip_pots=int(flip_pots),
         flop_pots=int(flop_pots),
-        net=int(net),
+        net=await _table_net(db, guild_id, member) if member > 0 else int(net),
         biggest_pot=None if biggest is None else int(biggest),
         drops=int(drops),
         caught=int(caught),
         rating=await rating(db, guild_id, member),
     )
+
+
+TABLE_REASONS: tuple[str, ...] = get_args(TableReason)
+"""The ledger's reasons for chips moving between a balance and a table."""
+
+
+async def _table_net(db: Reader, guild_id: int, member: int) -> int:
+    """Chips a member's games at tables took from or gave to their balance: what stats call net.
+
+    A closed table's part is its ledger entries (cash-outs and refunds less the buy-in), so the
+    chips of the pots shared when a game ends between rounds (R8.3: the host stops it, the
+    others leave) or of a round given up when a manager closes the table count too: a round's
+    own net holds only what that round moved. A table still open (or one the ledger never
+    saw) counts its finished rounds so far. Tournament fees and prizes are not a table's: a
+    tournament's results are on ``/leaderboard season:``. Computers have no ledger: their
+    stats count their rounds.
+    """
+    rounds = await db.fetchone(
+        "SELECT COALESCE(SUM(s.net), 0) FROM round_seats s JOIN rounds r ON r.id = s.round_id"
+        " LEFT JOIN tables t ON t.table_id = r.table_id"
+        " WHERE s.guild_id = ? AND s.user_id = ? AND (t.status IS NULL OR t.status != 'closed')",
+        (guild_id, member),
+    )
+    marks = ", ".join("?" * len(TABLE_REASONS))
+    ledger = await db.fetchone(
+        "SELECT COALESCE(SUM(l.change), 0) FROM ledger l JOIN tables t ON t.table_id = l.reference"
+        f" WHERE l.guild_id = ? AND l.user_id = ? AND l.reason IN ({marks}) AND t.status = 'closed'",
+        (guild_id, member, *TABLE_REASONS),
+    )
+    assert rounds is not None and ledger is not None
+    return int(rounds[0]) + int(ledger[0])
 
 
 async def rating(db: Reader, guild_id: int, member: int) -> RatingEntry | None:

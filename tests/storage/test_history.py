@@ -389,3 +389,50 @@ async def test_two_games_ending_at_once_both_count_for_a_shared_member(store: St
     assert computer is not None and computer.games == 3
     one_game = await rating(store, G, ANN)
     assert one_game is not None and one_game.games == 1 and computer.rating.mu < one_game.rating.mu
+
+
+CARRY_DECK = "AC 2C 3C 4C 5C 6C 7C 8C 9C AS 2S 3S 4S 5S AH".split()
+"""Round 1 of three seats, the third dealing: no diamond dealt, so the flop (the upcard A♥'s sister
+suit) carries (R5.6); the first player holds the lowest hand and drops."""
+
+
+async def _ended_with_a_carried_flop(store: Store, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A real table (runtime, ledger) whose round 1 carried its flop, ended by its host between rounds."""
+    from bot.table import transitions
+    from engine.actions import Drop
+    from tests.bot.runtime.fakes import ANN as T_ANN
+    from tests.bot.runtime.fakes import FakeClock, Harness
+
+    rest = [c for c in (f"{r}{s}" for s in "CDHS" for r in "A23456789TJQK") if c not in CARRY_DECK]
+    deck = [Card.parse(c) for c in CARRY_DECK + rest]
+
+    def rigged(table: Any) -> list[Event]:
+        game = table.game
+        return list(game.start_round(deck=deck, dealer=game.seated[2]))
+
+    monkeypatch.setattr(transitions, "deal", rigged)
+    h = Harness(store, FakeClock())
+    table = await h.game()
+    assert table.game is not None
+    await h.runtime.act(table.id, T_ANN, table.seq, Drop(str(T_ANN)))
+    assert table.game.pots["flop"] == 15 and not table.game.in_round
+    assert (await stats(store, 1, T_ANN)).net == 0  # a game in play: its rounds so far (paid 15, won 15)
+    await h.runtime.stop(table.id, T_ANN, may_manage=False)  # R8.3: the 15 carried chips are shared, 5 each
+    assert table.status == "closed"
+    return h
+
+
+async def test_stats_net_counts_the_share_of_the_pots_when_a_game_ends(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.bot.runtime.fakes import ANN as T_ANN
+    from tests.bot.runtime.fakes import BEN as T_BEN
+    from tests.bot.runtime.fakes import CAT as T_CAT
+    from tests.bot.runtime.fakes import G as T_G
+
+    h = await _ended_with_a_carried_flop(store, monkeypatch)
+    for member in (T_ANN, T_BEN, T_CAT):
+        got = await stats(store, T_G, member)
+        assert got.rounds == 1
+        assert got.net == await h.ledger.balance(T_G, member) - 1000, member
+    assert (await stats(store, T_G, T_ANN)).net == 5  # paid 15, won the game pot's 15, shared 5
