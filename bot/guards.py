@@ -8,7 +8,8 @@ hands them over as seconds; these checks answer with a ``Refusal`` (its sentence
   account is ``MIN_ACCOUNT_DAYS`` old and the member has been in the server
   ``MIN_MEMBER_DAYS``. Practice tables never wait: practice chips are not chips.
 - ``TableCooldown``: after opening a table (any kind), a member waits
-  ``TABLE_COOLDOWN_SECONDS`` before opening another. Kept in the memory of the process
+  ``TABLE_COOLDOWN_SECONDS`` before opening another; a second one, of the same length,
+  spaces a member's tournaments (``cogs/flipflop/tournament.py``). Kept in the memory of the process
   that runs the server's shard (every table of a server is opened there); a restart
   forgets it, which at worst lets a member open one table early.
 """
@@ -62,11 +63,15 @@ class TableCooldown:
 
     seconds: float
     opened_at: dict[tuple[int, int], float] = field(default_factory=dict)
+    tournaments: bool = False
+    """It spaces tournaments, not tables: its refusal says so (``tournament_cooldown``)."""
 
     def check(self, guild_id: int, user_id: int, now: float) -> None:
-        """Raise ``TableError("table_cooldown")`` while the member's last table is too recent."""
+        """Raise ``TableError("table_cooldown")`` while the member's last opening is too recent."""
         last = self.opened_at.get((guild_id, user_id))
         if last is not None and now < last + self.seconds:
+            if self.tournaments:
+                raise TableError("tournament_cooldown", when=relative(last + self.seconds))
             raise TableError("table_cooldown", when=relative(last + self.seconds))
 
     def opened(self, guild_id: int, user_id: int, now: float) -> None:

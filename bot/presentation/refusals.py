@@ -105,6 +105,7 @@ MESSAGES: dict[str, str] = {
     "tournament_payout_invalid": N_("refusal.tournament_payout_invalid"),
     "tournament_start_invalid": N_("refusal.tournament_start_invalid"),
     "tournament_exists": N_("refusal.tournament_exists"),
+    "tournament_cooldown": N_("refusal.tournament_cooldown"),
     "tournament_gone": N_("refusal.tournament_gone"),
     "tournament_other_place": N_("refusal.tournament_other_place"),
     "tournament_needs_threads": N_("refusal.tournament_needs_threads"),

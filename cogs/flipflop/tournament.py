@@ -17,10 +17,12 @@ import discord
 from discord import app_commands
 
 from bot.client import send_ephemeral
+from bot.guards import TableCooldown
 from bot.i18n import Texts
 from bot.ledger import MAX_AMOUNT
-from bot.presentation.refusals import Refusal, explain
+from bot.presentation.refusals import NOTHING_CHANGED, Refusal, explain
 from bot.storage import StoreError
+from bot.table.model import TableError
 from bot.tournament.model import (
     MAX_LEVEL_ROUNDS,
     MAX_SEATS,
@@ -110,12 +112,15 @@ class TournamentCommands(TournamentPlay):
         tour = Tournament(tid, interaction.guild.id, interaction.channel.id, interaction.user.id, settings)
         perms = interaction.app_permissions
         threads = perms.create_public_threads and perms.send_messages_in_threads
+        guild, host, now = interaction.guild.id, interaction.user.id, _now()
         try:
             check_place(isinstance(interaction.channel, discord.TextChannel) and threads)
+            self.tournament_cooldown.check(guild, host, now)
             tour = await self.tournaments.open(tour)
-        except (TournamentError, StoreError) as e:
+        except (TournamentError, TableError, StoreError) as e:
             await send_ephemeral(interaction, self._refusal(e, t))
             return
+        self.tournament_cooldown.opened(guild, host, now)
         server = await self.bot.languages.server_texts(interaction.guild.id)
         await interaction.response.send_message(view=tournament_view(tour, server), allowed_mentions=NO_PINGS)
         message = await interaction.original_response()
@@ -127,10 +132,24 @@ class TournamentCommands(TournamentPlay):
         self.tournament_messages.add(message.id)
         self.arm_start(tour)
 
+    @property
+    def tournament_cooldown(self) -> TableCooldown:
+        """A member waits ``TABLE_COOLDOWN_SECONDS`` between opening two tournaments (any channel).
+
+        Its own clock, apart from the tables': one table and one tournament may be opened together.
+        """
+        cooldown: TableCooldown | None = getattr(self, "_tournament_cooldown", None)
+        if cooldown is None:
+            cooldown = TableCooldown(self.bot.settings.table_cooldown_seconds, tournaments=True)
+            self._tournament_cooldown = cooldown
+        return cooldown
+
     def _refusal(self, error: BaseException, t: Texts) -> str:
         if isinstance(error, StoreError):
             log.warning("A tournament click was refused for a database fault: %s", error)
             return t.gettext(OUR_SIDE)
+        if isinstance(error, TableError):  # the cooldown: said as every command's refusal is
+            return t.gettext(NOTHING_CHANGED).format(refusal=explain(error, t))
         return explain(error, t)
 
     async def on_tournament(self, interaction: discord.Interaction, tid: str, op: str) -> None:

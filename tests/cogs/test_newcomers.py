@@ -125,6 +125,29 @@ async def test_a_member_waits_between_opening_two_tables(world: World) -> None:
     assert not (await ann.slash(world.channel, "flipflop start")).ephemeral
 
 
+async def test_a_member_waits_between_opening_two_tournaments(world: World) -> None:
+    ann = world.members[0]
+    first = await ann.slash(world.channel, "flipflop tournament", fee=10)
+    assert not first.ephemeral
+    cancelled = await ann.click(first.response.message, label="Cancel")
+    assert cancelled.acknowledged and not cancelled.ephemeral
+    messages = len(world.channel.history())
+    rows = await world.bot.db.fetchall("SELECT tournament_id FROM tournaments")
+    again = await ann.slash(world.channel, "flipflop tournament", fee=10)
+    text = private(again)
+    assert "You opened a tournament a moment ago" in text and "Nothing was changed." in text
+    assert abs(when(text) - (now(world) + 60)) <= 2
+    elsewhere = await ann.slash(world.guild.create_text_channel("other"), "flipflop tournament", fee=10)
+    assert "You opened a tournament a moment ago" in private(elsewhere)
+    assert await world.bot.db.fetchall("SELECT tournament_id FROM tournaments") == rows
+    assert len(world.channel.history()) == messages
+    ben = world.members[1]  # another member, and tables, are not held back by ann's tournament
+    assert not (await ben.slash(world.channel, "flipflop tournament", fee=10)).ephemeral
+    await world.env.advance_time(8 * DAY_SECONDS)
+    later = world.guild.create_text_channel("later")
+    assert not (await ann.slash(later, "flipflop tournament", fee=10)).ephemeral
+
+
 async def test_play_again_asks_the_same(world: World) -> None:
     await world.env.advance_time(8 * DAY_SECONDS)
     ann, ben, cat = world.members[:3]
