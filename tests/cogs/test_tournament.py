@@ -191,6 +191,28 @@ async def test_a_tournament_with_computers_is_played_to_its_prizes(world: World)
     await clean(world)
 
 
+async def test_members_who_leave_the_server_are_played_for_and_their_chips_stay_theirs(world: World) -> None:
+    """The bot has no members intent (no leave event): a departed entrant times out, goes away, and the
+    computer plays their seat; the tournament finishes, every chip is accounted for, prizes are paid."""
+    ann, ben, cat = world.members[:3]
+    lobby = await opened(world, ann, fee=100, seats=9, level_rounds=1)
+    for m in (ann, ben, cat):
+        await m.click(lobby, label="Join")
+    world.guild.remove_member(ben)  # entered, fee paid, gone before the start
+    house = await balance_of_house(world)
+    await ann.click(lobby, label="Start")
+    world.guild.remove_member(cat)  # gone once seated
+    tour, shapes = await play_out(world)
+    assert tour.status == "finished", shapes
+    paid = await world.bot.db.fetchall(
+        "SELECT SUM(change) FROM ledger WHERE reason = 'tournament_prize' AND reference = ?", (tour.id,)
+    )
+    assert paid == [(900,)]
+    members = [await balance(world, m) for m in (ann, ben, cat)]
+    assert sum(members) + await balance_of_house(world) == 3000 + house
+    await clean(world)
+
+
 async def balance_of_house(world: World) -> int:
     return await world.bot.ledger.balance(world.guild.id, HOUSE_ID)
 
