@@ -154,21 +154,32 @@ async def test_friends_join_a_practice_table_free_of_charge(world: World) -> Non
     await conserved(world)
 
 
+async def hints_while_waiting(world: World, member: Any, table: Any) -> list[Any]:
+    """Click **Hint** in the member's hand until it is their turn (the clock moving on); the answers.
+
+    Each says whose turn it is, as it comes (a later hint deletes it).
+    """
+    answers = []
+    for _ in range(40):
+        if table.game.to_act == str(member.id):
+            break
+        hand = await my_hand(world, member)
+        assert "Hint" in buttons(hand)
+        waiting = await member.click(hand.message, label="Hint")
+        assert waiting.ephemeral and "Not your turn" in waiting.response.content
+        answers.append(waiting)
+        await world.env.advance_time(5)
+    assert table.game.to_act == str(member.id)
+    return answers
+
+
 async def test_a_hint_names_the_move_and_a_reason_only_to_the_player_to_act(world: World) -> None:
     ann = world.members[0]
     lobby = await open_practice(world, computers=2, level="basic")
     await ann.click(lobby, label="Start")
     table = table_in(world)
     assert table is not None and table.game is not None
-    for _ in range(20):
-        if table.game.to_act == str(ann.id):
-            break
-        hand = await my_hand(world, ann)
-        assert "Hint" in buttons(hand)
-        waiting = await ann.click(hand.message, label="Hint")
-        assert waiting.ephemeral and "Not your turn" in waiting.response.content
-        await world.env.advance_time(5)
-    assert table.game.to_act == str(ann.id)
+    await hints_while_waiting(world, ann, table)
     seq = table.seq
     hand = await my_hand(world, ann)
     result = await ann.click(hand.message, label="Hint")
@@ -192,17 +203,11 @@ async def test_a_new_hint_replaces_the_members_last_one(world: World) -> None:
     await ann.click(lobby, label="Start")
     table = table_in(world)
     assert table is not None and table.game is not None
-    hints = []
-    for _ in range(40):
-        hand = await my_hand(world, ann)
-        hints.append(await ann.click(hand.message, label="Hint"))
-        if table.game.to_act == str(ann.id):
-            break
-        await world.env.advance_time(5)
-    assert table.game.to_act == str(ann.id)
+    hints = await hints_while_waiting(world, ann, table)
     hand = await my_hand(world, ann)
     hints.append(await ann.click(hand.message, label="Hint"))  # the move itself
-    assert len(hints) >= 2
+    assert shown(hints[-1])[0].content.startswith("💡 **Hint:**")
+    hints.append(await ann.slash(world.channel, "flipflop hint"))  # asked again: one hint still
     last = shown(hints[-1])
     assert len(last) == 1 and last[0].ephemeral and last[0].content.startswith("💡 **Hint:**")
     assert all(shown(older) == [] for older in hints[:-1])
