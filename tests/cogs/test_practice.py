@@ -173,46 +173,31 @@ async def hints_while_waiting(world: World, member: Any, table: Any) -> list[Any
     return answers
 
 
-async def test_a_hint_names_the_move_and_a_reason_only_to_the_player_to_act(world: World) -> None:
-    ann = world.members[0]
-    lobby = await open_practice(world, computers=2, level="basic")
-    await ann.click(lobby, label="Start")
-    table = table_in(world)
-    assert table is not None and table.game is not None
-    await hints_while_waiting(world, ann, table)
-    seq = table.seq
-    hand = await my_hand(world, ann)
-    result = await ann.click(hand.message, label="Hint")
-    assert result.ephemeral
-    text = (result.followups[-1] if result.followups else result.response).content
-    assert text.startswith("💡 **Hint:**") and " — " in text
-    assert table.seq == seq  # a hint changes nothing
-    by_command = await ann.slash(world.channel, "flipflop hint")
-    assert by_command.ephemeral
-
-
 def shown(result: Any) -> list[Any]:
     """The private messages an interaction's answer left (none once deleted)."""
     return [m for m in (result.response, *result.followups) if m is not None]
 
 
-async def test_a_new_hint_replaces_the_members_last_one(world: World) -> None:
-    """One hint message at a time: the last one was for an earlier turn (deleted, as hands are)."""
+async def test_a_hint_names_the_move_and_a_reason_only_to_the_player_to_act(world: World) -> None:
+    """The move and one reason, privately; one hint message at a time (a new one deletes the last,
+    which was for an earlier turn, as a new hand does)."""
     ann = world.members[0]
     lobby = await open_practice(world, computers=2, level="basic")
     await ann.click(lobby, label="Start")
     table = table_in(world)
     assert table is not None and table.game is not None
     hints = await hints_while_waiting(world, ann, table)
+    seq = table.seq
     hand = await my_hand(world, ann)
-    hints.append(await ann.click(hand.message, label="Hint"))  # the move itself
-    assert shown(hints[-1])[0].content.startswith("💡 **Hint:**")
-    hints.append(await ann.slash(world.channel, "flipflop hint"))  # asked again: one hint still
+    hints.append(await ann.click(hand.message, label="Hint"))
+    text = shown(hints[-1])[0].content
+    assert hints[-1].ephemeral and text.startswith("💡 **Hint:**") and " — " in text
+    assert table.seq == seq  # a hint changes nothing
+    hints.append(await ann.slash(world.channel, "flipflop hint"))  # asked again: still one hint
     last = shown(hints[-1])
     assert len(last) == 1 and last[0].ephemeral and last[0].content.startswith("💡 **Hint:**")
     assert all(shown(older) == [] for older in hints[:-1])
-    bob = world.members[1]
-    refused = await bob.slash(world.channel, "flipflop hint")  # another member's answers are theirs
+    refused = await world.members[1].slash(world.channel, "flipflop hint")  # another member's: theirs
     assert shown(refused) and shown(hints[-1])
 
 
