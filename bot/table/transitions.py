@@ -313,7 +313,7 @@ def start(table: Table, user_id: int, may_manage: bool, now: float, round_pause:
         raise TableError("too_few_players", low=MIN_SEATS, high=MAX_SEATS, seated=len(table.seats))
     seats = [Seat(table.pid(u), table.lobby.stacks[u], _engine_name(table, u)) for u in table.seats]
     table.game = Game(seats, table.stake)
-    table.lobby = Lobby(invited=table.lobby.invited)  # the stacks are the game's now
+    table.lobby = Lobby()  # the stacks are the game's now; who did not join is no part of it
     table.status = "playing"
     return _after_events(table, deal(table), now, round_pause)
 
@@ -549,6 +549,7 @@ def _after_events(table: Table, events: list[Event], now: float, round_pause: fl
     assert game is not None
     _note_finishes(table, events)
     _note_away(table, events)
+    _pass_host(table)
     if not game.in_round and table.fair.in_play_round is not None:
         # the round is over (or the game ended with it): its seed may be shown now, never before
         table.last_reveal = table.fair.reveal(table.fair.in_play_round).public()
@@ -582,6 +583,21 @@ def _note_finishes(table: Table, events: list[Event]) -> None:
         elif isinstance(e, GameOver):
             for p, stack in e.stacks.items():
                 table.finishes.setdefault(int(p), [0, 0])[0] = stack
+
+
+def _pass_host(table: Table) -> None:
+    """A host no longer seated at the game (left, released, out of chips) hands it on (R8.2's Stop).
+
+    To the first member in seat order who plays on (not leaving, not away), else to the first
+    member still seated: as in the lobby (``leave_lobby``), a table always has a host while
+    members play at it. A tournament's tables have none.
+    """
+    game = table.game
+    if table.tournament or game is None or game.over or table.pid(table.host_id) in game.seated:
+        return
+    members = humans_playing_on(table) or [p for p in game.seated if not table.is_computer(p)]
+    if members:
+        table.host_id = int(members[0])
 
 
 def _note_away(table: Table, events: list[Event]) -> None:

@@ -106,6 +106,54 @@ def test_a_stop_asked_for_during_a_round_waits_for_its_end() -> None:
     assert step.later and table.stop_after_round and step.events == []
 
 
+def play_the_round(table: Table, seed: int = 4) -> None:
+    """Random legal moves (no one leaves) until the round in play ends."""
+    game = table.game
+    assert game is not None
+    rng = random.Random(seed)
+    while game.in_round:
+        action = rng.choice([a for a in game.legal_actions() if not isinstance(a, Leave)])
+        transitions.apply(table, action, NOW, 8.0)
+
+
+def test_a_host_who_leaves_the_game_hands_it_to_a_member_still_seated() -> None:
+    """Stop (R8.2) is the host's: once the host has left, the first member still playing holds it."""
+    table = lobby(ANN, BEN, CAT)
+    transitions.start(table, ANN, False, NOW, 8.0)
+    transitions.leave_after_round(table, ANN, NOW, 8.0)  # during the round: still the host until it ends
+    assert table.host_id == ANN
+    play_the_round(table)
+    transitions.next_round(table, NOW, 8.0)
+    game = table.game
+    assert game is not None and not game.over and str(ANN) not in game.seated
+    assert table.host_id == BEN
+    with pytest.raises(TableError) as refused:
+        transitions.stop(table, ANN, False, NOW, 8.0)
+    assert refused.value.code == "stop_not_allowed"
+    assert transitions.stop(table, BEN, False, NOW, 8.0).later and table.stop_after_round
+
+
+def test_a_host_leaving_between_rounds_hands_it_over_at_once() -> None:
+    table = lobby(ANN, BEN, CAT)
+    transitions.start(table, ANN, False, NOW, 8.0)
+    transitions.away(table, BEN)  # away members are still seated, but the one playing on comes first
+    play_the_round(table)
+    assert table.game is not None and not table.game.over
+    transitions.leave_after_round(table, ANN, NOW, 8.0)
+    assert table.host_id == CAT
+
+
+def test_an_invitation_to_play_again_ends_when_the_game_starts() -> None:
+    """A member asked to play again who did not join is no part of the game: the table names them no more
+    (``/flipflop privacy forget`` waits only for tables that hold a member)."""
+    dan = 14
+    table = lobby(ANN, BEN, CAT)
+    transitions.invite(table, [BEN, CAT, dan])
+    assert table.invited == [BEN, CAT, dan]
+    transitions.start(table, ANN, False, NOW, 8.0)
+    assert table.invited == [] and str(dan) not in json.dumps(table.to_json())
+
+
 def test_a_lobby_expires_after_its_idle_time() -> None:
     table = lobby(ANN)
     assert transitions.deadline(table) == NOW + LOBBY_IDLE_SECONDS
