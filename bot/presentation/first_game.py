@@ -23,8 +23,9 @@ HELP_FIRST = N_(
     "lobby's menu, or `/flipflop practice` opens a table against computers with practice chips."
 )
 HELP_START = N_(
-    "**2. Start.** The host clicks **Start**. Everyone's buy-in moves from their balance to the "
-    "table; each round every player puts a stake into each of the three pots: game, flip and flop."
+    "**2. Start.** Your buy-in moves from your balance to the table when you open it or click "
+    "**Join** (and back if you leave the lobby). The host clicks **Start**; each round every player "
+    "puts a stake into each of the three pots: game, flip and flop."
 )
 HELP_TURN = N_(
     "**3. Your turn.** Click **My hand** on the table: only you see your cards. Either **Drop** "

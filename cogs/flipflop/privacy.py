@@ -29,7 +29,8 @@ ATTACHMENT_BYTES = 8 * 1024 * 1024
 
 NOTHING_STORED = N_("This bot keeps nothing about you, so there is nothing to forget or export.")
 AT_TABLE = N_(
-    "You're still part of the table in {channels}. You can be forgotten once that game has ended;"
+    "You're still part of the table in {channels} (seated, or asked to play again in its lobby). You"
+    " can be forgotten once that game has ended, or once the lobby starts or closes without you;"
     " nothing was changed."
 )
 IN_TOURNAMENT = N_(

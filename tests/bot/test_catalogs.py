@@ -157,6 +157,43 @@ def test_each_catalog_is_complete_and_follows_the_template(
     assert not list(catalog.check()), "Babel's own checks"
 
 
+CLICKED = r"\b[Cc]lick(?:s|ing|ed)?\s+(?:\*\*)?{label}(?:\*\*|\b)"
+"""A sentence telling the reader to click a control by its label (``clicks **Start**``)."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_sentence_names_a_button_as_the_button_reads(language: str, english: Catalog) -> None:
+    """ "Click **Start**" says the button's own word in every language (not the English one).
+
+    The labels are the catalog's short messages (a control's label is one); a sentence naming
+    one after "click" must hold that label's translation, wherever it puts it.
+    """
+    catalog = read_catalog(po_path(language), language)
+    words = {m.id: m.string for m in catalog if isinstance(m.id, str) and isinstance(m.string, str)}
+    labels = sorted(
+        (
+            m
+            for m in words
+            if m and len(m) <= 30 and "{" not in m and not m.endswith(".") and not MESSAGE_ID.match(m)
+        ),
+        key=len,
+        reverse=True,
+    )
+    checked = 0
+    for message in catalog:
+        if not message.id:
+            continue
+        source = english.get(ids(message)[0]) if is_id(message) else message
+        said = forms(source)[0] if is_id(message) and source is not None else ids(message)[0]
+        label = next((w for w in labels if re.search(CLICKED.format(label=re.escape(w)), said)), None)
+        if label is None or words[label] == label:
+            continue
+        checked += 1
+        for text in forms(message):
+            assert words[label] in text, f"{language}: {text!r} names {label!r} but not as {words[label]!r}"
+    assert checked > 10
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_command_texts_fit_discord_in_every_language(language: str) -> None:
     catalog = read_catalog(po_path(language), language)
