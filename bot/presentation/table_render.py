@@ -37,11 +37,7 @@ from bot.table.log import Entry
 from bot.table.model import Table
 from bot.table.transitions import dealt_commitment, game_ends
 from engine import Card
-from engine.events import (
-    CardShown,
-    Event,
-    RoundEnded,
-)
+from engine.events import CardShown, Event, PotCarried, PotPaid, RoundEnded
 from engine.view import PlayerView, PublicView
 
 Colour = int
@@ -288,16 +284,32 @@ def log_lines(table: Table, entries: Sequence[Entry], t: Texts) -> list[str]:
 def round_ending(table: Table, entries: Sequence[Entry], t: Texts) -> list[str]:
     """How the round ended and who won which pot, from its log: what a table says between rounds.
 
-    The ending's headline (its hands and the deal's seed are in the round's record), then its
-    lines but the cards shown for the flip and flop pots (the record shows them too); nothing
-    while the round is not over.
+    The ending's headline alone (its hands and the deal's seed are in the round's record), the
+    flip and flop pots paid (or carried) earlier in the round (R5.5: after one cycle of turns),
+    then the ending's lines but the cards shown for those pots (the record shows them too);
+    nothing while the round is not over.
     """
-    for entry in reversed(entries):
+    for at in range(len(entries) - 1, -1, -1):
+        entry = entries[at]
         if entry.ended is not None:
             cut = next((i for i, e in enumerate(entry.events) if isinstance(e, RoundEnded)), 0)
-            ended = event_lines(table, entry.events[cut : cut + 1], t, saved=entry)
+            headline = event_lines(table, entry.events[cut : cut + 1], t, saved=entry)[:1]
+            settled = [
+                line
+                for earlier in entries[:at]
+                for line in event_lines(
+                    table,
+                    [e for e in earlier.events if isinstance(e, PotPaid | PotCarried)],
+                    t,
+                    saved=earlier,
+                )
+            ]
             rest = [e for e in entry.events[cut + 1 :] if not isinstance(e, CardShown)]
-            return [line.split("\n", 1)[0] for line in ended] + event_lines(table, rest, t, saved=entry)
+            return (
+                [line.split("\n", 1)[0] for line in headline]
+                + settled
+                + event_lines(table, rest, t, saved=entry)
+            )
     return []
 
 

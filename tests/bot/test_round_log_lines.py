@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from bot.presentation.table_layout import table_page
 from bot.presentation.table_render import event_lines, last_move_line, log_lines, round_ending, seat_name
 from bot.table.model import ComputerSeat, Table
 from cogs.flipflop.story import story_lines
-from engine import Card, Drop
+from engine import Card, Drop, Leave
 from engine.events import GameOver, PotCarried, PotPaid, SideStakePaid
 from tests.bot.runtime.fakes import ANN, BEN, CAT, DAN, harness
 
@@ -118,6 +119,42 @@ async def test_between_rounds_the_table_says_how_the_round_ended_and_who_won_eac
         await h.advance(table.next_round_at - h.clock() + 1)  # the next deal: the last lines again
         assert g.in_round or table.game is not g
         assert round_ending(table, table.log.lines, EN) == []
+
+
+async def test_between_rounds_the_table_names_the_flip_and_flop_pots_paid_during_the_round(
+    tmp_path: Path,
+) -> None:
+    """R5.5 pays flip and flop after one cycle of turns, long before most rounds end: the ending
+    names them too (the README's "who won each pot"), and leaves the deal's seed to the record."""
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game((ANN, BEN, CAT))
+        g = table.game
+        assert g is not None
+        rng = random.Random(3)
+
+        def settled_before_the_end() -> bool:
+            return any(isinstance(e, PotPaid | PotCarried) for entry in table.log.lines for e in entry.events)
+
+        while g.in_round and not settled_before_the_end():  # a cycle of turns: draws and discards
+            assert g.to_act is not None
+            moves = [a for a in g.legal_actions() if not isinstance(a, Drop | Leave)]
+            await h.runtime.act(table.id, int(g.to_act), table.seq, rng.choice(moves))
+        for _ in range(50):  # then whoever may drops (or goes on) until the round ends
+            if not g.in_round:
+                break
+            assert g.to_act is not None
+            moves = [a for a in g.legal_actions() if not isinstance(a, Leave)]
+            drop = [a for a in moves if isinstance(a, Drop)]
+            await h.runtime.act(table.id, int(g.to_act), table.seq, (drop or [rng.choice(moves)])[0])
+        assert not g.in_round
+        ended = next(e for e in table.log.lines if e.ended is not None)
+        assert not any(isinstance(e, PotPaid | PotCarried) and e.pot != "game" for e in ended.events)
+        ending = "\n".join(round_ending(table, table.log.lines, EN))
+        assert "flip pot" in ending and "flop pot" in ending and "game pot" in ending, ending
+        assert "server seed" not in ending and "verify" not in ending, ending
+        log = log_lines(table, table.log.lines, EN)
+        story = "\n".join(table_page(table, EN, last_move_line(table, EN), log).displays())
+        assert all(line in story for line in ending.split("\n")), story
 
 
 def test_history_names_each_computer_as_its_table_did() -> None:
