@@ -119,11 +119,22 @@ def review_line(t: Texts, review: Review) -> str:
     )
 
 
-def analysis_text(t: Texts, analysis: Analysis, title: str, limit: int = 1900) -> str:
-    """A round looked back at, for the player only: the decisions that differ, or a clean bill."""
-    lines = [title]
+ANALYSIS_PAGES = 3
+"""At most this many private messages tell one look back (the rest: "… and more")."""
+
+
+def analysis_pages(
+    t: Texts, analysis: Analysis, title: str, limit: int = 1900, most: int = ANALYSIS_PAGES
+) -> list[str]:
+    """A round looked back at, for the player only: the decisions that differ, or a clean bill.
+
+    Its lines over up to ``most`` messages of at most ``limit`` characters each (a message holds
+    2,000; a hand of card faces takes hundreds), the summary first and the footer last; what
+    does not fit in them ends with "… and more".
+    """
+    head = [title]
     if not analysis.reviews:
-        lines.append(
+        head.append(
             t.ngettext(
                 "coach.analysis_agrees",
                 "coach.analysis_agrees.plural",
@@ -132,27 +143,38 @@ def analysis_text(t: Texts, analysis: Analysis, title: str, limit: int = 1900) -
         )
     else:
         lost = sum(r.difference for r in analysis.reviews)
-        lines.append(
+        head.append(
             t.ngettext(
                 "coach.analysis_differs",
                 "coach.analysis_differs.plural",
                 len(analysis.reviews),
             ).format(count=t.number(len(analysis.reviews)), lost=t.decimal(lost))
         )
-        for review in analysis.reviews:
-            line = review_line(t, review)
-            if sum(len(x) + 1 for x in lines) + len(line) > limit - 200:
-                lines.append(t.gettext("coach.analysis_full"))
-                break
-            lines.append(line)
+    tail = []
     if analysis.stopped_early:
-        lines.append(
+        tail.append(
             t.gettext("coach.analysis_stopped").format(
                 checked=t.number(analysis.checked), decisions=t.number(analysis.decisions)
             )
         )
-    lines.append(t.gettext("coach.analysis_footer"))
-    return "\n".join(lines)
+    tail.append(t.gettext("coach.analysis_footer"))
+    full = t.gettext("coach.analysis_full")
+    room = limit - sum(len(x) + 1 for x in tail) - len(full) - 1  # any page may turn out the last
+
+    def size(lines: list[str]) -> int:
+        return sum(len(x) + 1 for x in lines)
+
+    pages = [head]
+    for review in analysis.reviews:
+        line = review_line(t, review)
+        if size(pages[-1]) + len(line) > room:
+            if len(pages) == most:
+                pages[-1].append(full)
+                break
+            pages.append([])
+        pages[-1].append(line)
+    pages[-1] += tail
+    return ["\n".join(lines) for lines in pages]
 
 
 def practice_dress(t: Texts, title: str, description: str | None, footer: str | None) -> tuple[str, str, str]:
@@ -168,7 +190,7 @@ __all__ = [
     "PRACTICE_BANNER",
     "REASON_TEXT",
     "action_text",
-    "analysis_text",
+    "analysis_pages",
     "hint_text",
     "practice_dress",
     "reason_text",

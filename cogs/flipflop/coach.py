@@ -26,7 +26,7 @@ from bot.history import round_story
 from bot.i18n import N_, Texts
 from bot.ledger import LedgerError
 from bot.metrics.hooks import count_coach_queue
-from bot.presentation.coach_render import analysis_text, hint_text, watch_text
+from bot.presentation.coach_render import analysis_pages, hint_text, watch_text
 from bot.presentation.computer_names import LEVEL_ABOUT
 from bot.presentation.controls import OPTION_CHARS, fit, stored_review
 from bot.presentation.first_game import ServerWelcomes, welcome_text
@@ -55,6 +55,7 @@ class TableMessages(Protocol):
     def screen(self, table: Table, t: Texts | None = None) -> _Message:
         """The table message as it should read now."""
         ...
+
 
 Computers = app_commands.Range[int, 1, 4]
 
@@ -332,9 +333,10 @@ class Coach:
             return
         if analysis is None:
             return
-        await interaction.followup.send(
-            analysis_text(t, analysis, title), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
+        for page in analysis_pages(t, analysis, title):
+            await interaction.followup.send(
+                page, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
 
 
 def level_error(t: Texts, level: str) -> str:

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from bot.i18n import texts
-from bot.presentation.coach_render import REASON_TEXT, analysis_text, hint_text, reason_text, watch_text
+from bot.presentation.coach_render import (
+    REASON_TEXT,
+    analysis_pages,
+    hint_text,
+    reason_text,
+    review_line,
+    watch_text,
+)
 from engine import Card, Discard, Draw, Drop, TonkOut
 from engine.ai.coach import REASONS, Hint, Reason
 from engine.ai.review import Analysis, Review
@@ -57,11 +64,31 @@ def test_waiting_players_are_told_what_to_watch_for() -> None:
 def test_a_look_back_lists_the_costly_decisions_and_says_when_it_stopped() -> None:
     why = Reason("drop", SAMPLE)
     review = Review(2, (C("KS"), C("2C")), Draw("1", "stock"), Drop("1"), -3.0, 2.5, 40, why)
-    text = analysis_text(T, Analysis("1", 5, 3, (review,), True, 1.0), "🔍 **Round #7**")
+    (text,) = analysis_pages(T, Analysis("1", 5, 3, (review,), True, 1.0), "🔍 **Round #7**")
     assert "Turn 2" in text and "Estimated **+5.5 chips** better" in text
     assert "3 of your 5 decisions checked" in text
-    clean = analysis_text(T, Analysis("1", 4, 4, (), False, 1.0), "title")
+    (clean,) = analysis_pages(T, Analysis("1", 4, 4, (), False, 1.0), "title")
     assert "agrees with all 4 of your decisions" in clean and "stopped early" not in clean
+
+
+def test_a_long_look_back_goes_on_in_further_messages_each_within_discords_limit() -> None:
+    """A review line with a hand of card faces takes hundreds of characters: five of them are told
+    whole over two messages (the footer last), not three and "the message is full"."""
+    why = Reason("drop", SAMPLE)
+    review = Review(2, (C("KS"), C("2C")), Draw("1", "stock"), Drop("1"), -3.0, 2.5, 40, why)
+    line = review_line(T, review)
+    reviews = (review,) * 5
+    pages = analysis_pages(T, Analysis("1", 9, 9, reviews, False, 1.0), "title", limit=len(line) * 3 + 300)
+    assert len(pages) == 2 and all(len(p) <= len(line) * 3 + 300 for p in pages)
+    assert sum(p.count(line) for p in pages) == 5 and "and more" not in "".join(pages)
+    assert pages[0].startswith("title\n5 decisions") and pages[-1].endswith(
+        T.gettext("coach.analysis_footer")
+    )
+    many = analysis_pages(
+        T, Analysis("1", 40, 40, (review,) * 40, False, 1.0), "title", limit=len(line) * 3 + 300
+    )
+    assert len(many) == 3 and "and more (the message is full)" in many[-1]
+    assert all(len(p) <= len(line) * 3 + 300 for p in many)
 
 
 def test_practice_chip_amounts_say_practice() -> None:

@@ -242,13 +242,14 @@ async def test_analyse_my_play_reviews_only_my_own_finished_round(world: World) 
     assert shown.ephemeral and "Analyse my play" in buttons(shown.response)
     result = await ann.click(shown.response.message, label="Analyse my play")
     assert result.ephemeral
-    text = result.followups[-1].content if result.followups else result.response.content
-    assert text.startswith(f"🔍 **Your play in round #{round_id}**")
-    assert "only what you could see then was used" in text
+    pages = [m.content for m in (result.response, *result.followups)]  # a long look back goes on
+    assert pages[0].startswith(f"🔍 **Your play in round #{round_id}**")
+    assert all(len(p) <= 2000 for p in pages)
+    assert "only what you could see then was used" in pages[-1]
     assert await ledger_state(world) == before  # a look back changes nothing
     coach.BUDGETS = coach.Budgets(hint=0.02, review=0.01, review_total=0.0)
     again = await ann.click(shown.response.message, label="Analyse my play")
-    text = again.followups[-1].content if again.followups else again.response.content
+    text = "\n".join(m.content for m in (again.response, *again.followups))
     assert "stopped early to keep it quick: 0 of your" in text
     outsider = await dan.slash(world.channel, "flipflop round", id=round_id)
     assert "Analyse my play" not in buttons(outsider.response)  # not a player: nothing to analyse
