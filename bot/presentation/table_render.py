@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import Texts
+from bot.i18n import N_, Texts
 from bot.i18n.mentions import member
 from bot.presentation import event_words
 from bot.presentation.computer_names import computer_name
@@ -377,11 +377,17 @@ def _turn_lines(table: Table, view: PlayerView, t: Texts) -> list[str]:
     return lines
 
 
+NO_LONGER_PLAYING = N_("You're no longer playing at this table.")
+"""A hand (or **My hand**) of a member who played in this game and is not seated any more."""
+
+
 def _hand_state(table: Table, view: PlayerView, t: Texts) -> list[str]:
-    if view.player in view.dead:
-        return [t.gettext("You left this round; your stack comes back when it ends.")]
     if view.over or table.status != "playing":
         return [t.gettext("🏁 The game is over; this hand is finished.")]
+    if view.player in view.dead:
+        if view.in_round:
+            return [t.gettext("You left this round; your stack comes back when it ends.")]
+        return [t.gettext(NO_LONGER_PLAYING)]
     if not view.in_round:
         if table.stop_after_round:
             return [t.gettext("The round is over; the game ends now.")]
@@ -399,7 +405,12 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
     """
     lines = [note] if note else []
     if not view.players or view.player not in view.players:
-        lines.append(t.gettext("You're not in this round."))
+        if view.over or table.status != "playing":
+            lines.append(t.gettext("🏁 The game is over; this hand is finished."))
+        elif view.player not in view.seated and int(view.player) in table.finishes:
+            lines.append(t.gettext(NO_LONGER_PLAYING))  # they left, were let go, or ran out of chips
+        else:
+            lines.append(t.gettext("You're not in this round."))
         return "\n".join(lines)
     lines.append(_hand_line(view, t, drawn))
     lines.extend(_hand_state(table, view, t))

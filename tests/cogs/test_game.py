@@ -305,6 +305,12 @@ async def test_leaving_mid_round_forfeits_and_returns_the_stack_at_round_end(wor
     assert leaver not in g.seated
     assert await world.bot.ledger.balance(world.guild.id, member.id) == 800 + g.stacks[leaver]
     await conserved(world)
+    for _ in range(2):  # between rounds, then in the next round: their hand says they are out
+        later = await my_hand(world, member)
+        assert "You're no longer playing at this table." in later.content, later.content
+        assert "You left this round" not in later.content
+        await world.env.advance_time(world.bot.pause_between_rounds + 1)
+    assert g.in_round and not g.over
 
 
 async def test_leave_after_this_round(world: World) -> None:

@@ -1,0 +1,45 @@
+"""What a player's private hand says of their place in the game: playing, left, out, over."""
+
+from __future__ import annotations
+
+import random
+
+from bot.i18n import texts
+from bot.presentation.table_render import hand_text
+from bot.table import transitions
+from engine import Drop, Leave
+
+EN = texts("en")
+ANN, BEN, CAT, DAN = 11, 12, 13, 14
+NOW = 1000.0
+
+
+def test_a_member_who_left_reads_so_until_the_game_is_over_then_that_it_is() -> None:
+    table = transitions.open_lobby("t1", 1, 2, ANN, 5, 200, 60, NOW)
+    for member in (ANN, BEN, CAT, DAN):
+        transitions.join(table, member, f"m{member}", NOW)
+    transitions.start(table, ANN, False, NOW, 8.0)
+    game = table.game
+    assert game is not None and game.round is not None
+    leaver = next(p for p in game.round.players if p != game.to_act)
+    transitions.apply(table, Leave(leaver), NOW, 8.0)
+
+    def says() -> str:
+        assert table.game is not None
+        return hand_text(table, table.game.view(leaver), EN)
+
+    assert "You left this round; your stack comes back when it ends." in says()
+    rng = random.Random(2)
+    while game.in_round:
+        moves = [a for a in game.legal_actions() if not isinstance(a, Leave)]
+        transitions.apply(table, next((a for a in moves if isinstance(a, Drop)), rng.choice(moves)), NOW, 8.0)
+    assert "You're no longer playing at this table." in says()  # between rounds
+    transitions.next_round(table, NOW, 8.0)
+    assert game.in_round and "You're no longer playing at this table." in says()  # the next round
+    transitions.stop(table, table.host_id, False, NOW, 8.0)  # the host (handed on if ANN left)
+    while game.in_round:
+        moves = [a for a in game.legal_actions() if not isinstance(a, Leave)]
+        transitions.apply(table, next((a for a in moves if isinstance(a, Drop)), rng.choice(moves)), NOW, 8.0)
+    transitions.next_round(table, NOW, 8.0)  # the stop takes the game's end
+    assert game.over and "The game is over" in says()
+    assert "no longer playing" not in says() and "You left" not in says()
