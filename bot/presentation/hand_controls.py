@@ -258,8 +258,9 @@ def _layoff_button(lo: LayOff, t: Texts, row: int, face: CardEmoji | None = None
 def _quick(v: PlayerView, t: Texts, row: int, menu: int) -> list[Control]:
     """After a draw: **Select cards…**, the best spreads and lay-offs as one click each, tonk out.
 
-    **Select cards…** is always first (disabled when nothing can be laid down), so the moves'
-    row is never empty and a second click on **Draw** never reaches a card below it.
+    **Select cards…** is always first (greyed, and named **Nothing to lay down**, when no spread
+    or lay-off can be made), so the moves' row is never empty and a second click on **Draw**
+    never reaches a card below it.
     """
     spreads = sorted(
         (a for a in v.legal if isinstance(a, Spread)), key=lambda s: -sum(c.value for c in s.cards)
@@ -267,9 +268,8 @@ def _quick(v: PlayerView, t: Texts, row: int, menu: int) -> list[Control]:
     layoffs = sorted((a for a in v.legal if isinstance(a, LayOff)), key=lambda lo: -lo.card.value)
     tonks = [a for a in v.legal if isinstance(a, TonkOut)]
     nothing = not (spreads or layoffs)
-    out: list[Control] = [
-        _hand("pick", t.gettext("Select cards…"), "secondary", "☑️", value="~", row=row, disabled=nothing)
-    ]
+    pick = t.gettext("Nothing to lay down") if nothing else t.gettext("Select cards…")  # greyed: says why
+    out: list[Control] = [_hand("pick", pick, "secondary", "☑️", value="~", row=row, disabled=nothing)]
     for s in spreads[:QUICK]:
         out.append(_hand("spread", _lay_down(s.cards, t), "primary", value=cards_text(s.cards), row=row))
     for lo in layoffs[: QUICK - min(len(spreads), QUICK)]:

@@ -106,6 +106,27 @@ async def test_a_hand_offers_exactly_the_players_moves_as_data(tmp_path: Path) -
         assert [(c.op, c.value) for c in confirm if c.op == "leaveok"] == [("leaveok", "1030")]
 
 
+async def test_a_greyed_select_cards_says_why(tmp_path: Path) -> None:
+    """After a draw with no spread or lay-off to make, the first move reads **Nothing to lay down**."""
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert table.game is not None and table.game.to_act is not None
+        view = table.game.view(table.game.to_act)
+        hand = tuple(Card.parse(c) for c in ("2C", "5D", "9H", "JS", "KC", "7D"))
+        discards = tuple(Discard(view.player, c) for c in hand)
+        lone = dataclasses.replace(view, hand=hand, legal=discards, just_drawn=hand[-1])
+        def pick_of(view: PlayerView) -> Button:
+            (pick,) = [c for c in hand_controls(table, view, EN) if isinstance(c, Button) and c.op == "pick"]
+            return pick
+
+        pick = pick_of(lone)
+        assert pick.disabled and pick.label == "Nothing to lay down"
+        run = Spread(view.player, tuple(Card.parse(c) for c in ("3H", "4H", "5H")))
+        spreadable = dataclasses.replace(lone, legal=(run, *discards))
+        pick = pick_of(spreadable)
+        assert not pick.disabled and pick.label == "Select cards…"
+
+
 def test_controls_are_plain_frozen_data() -> None:
     for kind in (Button, Menu):
         assert dataclasses.is_dataclass(kind) and kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
