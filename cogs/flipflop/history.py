@@ -28,6 +28,7 @@ from bot.table.model import TableError
 from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.layout import watch_button
 from cogs.flipflop.story import history_line, stats_text, story_lines, who
+from engine.events import PotCarried, PotPaid
 from engine.fairness import Verification
 
 if TYPE_CHECKING:
@@ -94,6 +95,30 @@ def fit_lines(lines: list[str], room: int, cut: str, keep_first: int = 2) -> str
     if len("\n".join([*head, cut, *tail])) > room:  # even the deal is too long: the end first
         head, tail = [], lines[-1:] if len(lines[-1]) + len(cut) < room else []
     return "\n".join([*head, cut, *tail])
+
+
+def shown_story(lines: list[str], pots: list[str], room: int, t: Texts) -> str:
+    """A round's story as ``/flipflop round`` shows it, within ``room`` characters, whole lines only.
+
+    Its first lines (the deal) and its end stay; a long middle gives way to "… in the file".
+    The lines saying who won (or carried) each pot always stay, after the deal: flip and flop
+    are paid after the first cycle of turns (R5.5), in the middle a long story loses.
+    """
+    if len(lines) > SHOWN_LINES:
+        more = len(lines) - SHOWN_LINES + 5
+        lines = [
+            *lines[:5],
+            t.ngettext("… {count} more in the file …", "… {count} more in the file …", more).format(
+                count=t.number(more)
+            ),
+            *lines[5 - SHOWN_LINES :],
+        ]
+    cut = t.gettext("… (the whole round is in the file)")
+    body = fit_lines(lines, room, cut)
+    missing = [line for line in pots if line not in body.split("\n")]
+    if not missing:
+        return body
+    return fit_lines([*lines[:2], *missing, *lines[2:]], room, cut, keep_first=2 + len(missing))
 
 
 class HistoryCommands(commands.Cog):
@@ -242,15 +267,7 @@ class HistoryCommands(commands.Cog):
             return
         t = await self.bot.languages.reader(interaction)
         lines = story_lines(found, t)
-        if len(lines) > SHOWN_LINES:
-            more = len(lines) - SHOWN_LINES + 5
-            lines = [
-                *lines[:5],
-                t.ngettext("… {count} more in the file …", "… {count} more in the file …", more).format(
-                    count=t.number(more)
-                ),
-                *lines[5 - SHOWN_LINES :],
-            ]
+        pots = story_lines(found, t, only=(PotPaid, PotCarried))
         seed = (
             t.gettext("Seed revealed: `{seed}` (`/flipflop verify round:{id}`)").format(
                 seed=found.reveal["server_seed"], id=found.round_id
@@ -268,7 +285,7 @@ class HistoryCommands(commands.Cog):
             players=players,
         )
         head = f"{title}\n{seed}\n"
-        body = fit_lines(lines, 1990 - len(head), t.gettext("… (the whole round is in the file)"))
+        body = shown_story(lines, pots, 1990 - len(head), t)
         filename = f"round-{found.round_id}.json"
         open_table = self.runtime.in_channel(interaction.channel_id or 0)
         known = dict(open_table.names) if open_table is not None and open_table.id == found.table_id else {}

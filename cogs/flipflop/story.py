@@ -21,7 +21,7 @@ from bot.presentation.event_words import POT_NAME, Telling
 from bot.presentation.render import plain, plain_cards
 from bot.privacy import PSEUDONYM_FLOOR
 from engine.cards import sort_key
-from engine.events import POTS, GameOver, NextDealer, RoundStarted
+from engine.events import POTS, Event, GameOver, NextDealer, RoundStarted
 
 END_WORD = {
     "out": N_("went out"),
@@ -62,7 +62,7 @@ def who(member: int | str, t: Texts) -> str:
     return str(member)
 
 
-def story_lines(found: RoundStory, t: Texts) -> list[str]:
+def story_lines(found: RoundStory, t: Texts, only: tuple[type[Event], ...] = ()) -> list[str]:
     """The round turn by turn, in the words the live table used; the hands as they were come at its end.
 
     Each event is worded by ``bot.presentation.event_words`` (as the table's log and last
@@ -70,11 +70,12 @@ def story_lines(found: RoundStory, t: Texts) -> list[str]:
     stock named too: the round is over. The deal carries the table's round number: the stored
     transcript replays the round on its own, so the engine counts it as round 1. It names no next
     dealer: the stored round can't tell who left after it (the next round's deal says who dealt).
+    ``only``: the lines of these kinds of event alone (``PotPaid``: who won which pot).
     """
     events = [
         replace(e, number=found.number) if isinstance(e, RoundStarted) else e
         for e in found.events
-        if not isinstance(e, NextDealer)
+        if not isinstance(e, NextDealer) and (not only or isinstance(e, only))
     ]
     told = Telling(
         t,
@@ -82,7 +83,7 @@ def story_lines(found: RoundStory, t: Texts) -> list[str]:
         card=lambda c: plain(c, t),
         cards=lambda cs: plain_cards(sorted(cs, key=sort_key), t),
         stacks=found.result.get("stacks", {}),
-        game_ends=any(isinstance(e, GameOver) for e in events),
+        game_ends=any(isinstance(e, GameOver) for e in found.events),
         open_cards=True,
     )
     return event_words.story(events, told)

@@ -333,6 +333,25 @@ def test_a_long_round_story_drops_whole_lines_from_its_middle() -> None:
     assert fit_lines(lines[:3], 1500, "…") == "\n".join(lines[:3])
 
 
+def test_a_cut_round_story_still_says_who_won_each_pot() -> None:
+    """Flip and flop are paid after the first cycle of turns (R5.5): in the middle a long story loses."""
+    from bot.i18n import texts
+    from cogs.flipflop.history import shown_story
+
+    t = texts("en")
+    lines = [f"turn {i}: <@1456074443980800018> discarded `10♦`" for i in range(120)]
+    pots = ["💰 **ann** wins the **flip pot** (15 chips).", "↪️ No one can win the flop pot this round."]
+    lines[12:12] = pots
+    for room in (1500, 900):
+        text = shown_story(lines, pots, room, t)
+        shown = text.split("\n")
+        assert len(text) <= room and all(p in shown for p in pots), text
+        assert shown[0] == lines[0] and shown[-1] == lines[-1]
+        assert all(line in lines or line.startswith("…") for line in shown)  # whole lines only
+    short = lines[:20]
+    assert shown_story(short, pots, 1990, t) == "\n".join(short)  # nothing cut: told once, in place
+
+
 def test_the_table_status_shortens_a_long_client_seed() -> None:
     from bot.presentation.table_render import SEED_SHOWN, short_seed
 
