@@ -2,7 +2,8 @@
 
 The finished round's record shows it in a media gallery: the moment players most want to look
 at rather than read. One row per player in the order the record lists them, named on its left
-(the winner's row is marked), then the spreads on the table. Names are drawn as the live
+(the winner's row is marked), then the spreads on the table, each labelled with its number and
+owner as on the live table ("#1 ann"). Names are drawn as the live
 table's picture draws them (``bot.fonts``: every script the bot speaks; a name the fonts can
 not draw whole is "#n" and said in words by the record, ``legend``); the alt text
 (``picture_alt``) says it all in the reader's language. A PNG in a palette of 128 colours: a
@@ -37,6 +38,10 @@ BACKGROUND = (43, 45, 49)
 WINNER = (88, 201, 122)
 LINE = (78, 80, 88)
 NAME = (242, 243, 245)
+OWNER = (165, 168, 176)
+"""A spread's label: its number (as the round's lines name it) and its owner."""
+SPREAD_LABEL = 18
+"""Room above a row of spreads for their labels."""
 MAX_BYTES = 200_000
 """The most a round's picture may weigh (it is uploaded with the record's edit)."""
 ALT_CHARS = 1024
@@ -63,21 +68,33 @@ def _face(deck: str, code: str) -> Image.Image:
         return im.convert("RGBA").resize((CARD, CARD), Image.Resampling.LANCZOS)
 
 
+def _spread_rows(spreads: tuple[tuple[str, tuple[Card, ...]], ...]) -> list[list[int]]:
+    """The spreads (by index) row by row: up to ``SPREADS_PER_ROW`` cards a row, a card's gap between two."""
+    rows: list[list[int]] = [[]]
+    used = 0
+    for i, (_owner, cards) in enumerate(spreads):
+        if rows[-1] and used + 1 + len(cards) > SPREADS_PER_ROW:
+            rows.append([])
+            used = 0
+        used += len(cards) + (1 if rows[-1] else 0)
+        rows[-1].append(i)
+    return [row for row in rows if row]
+
+
+def _slots(ending: Ending, row: list[int]) -> int:
+    """A row of spreads' width in cards (with the gaps between them)."""
+    return sum(len(ending.spreads[i][1]) for i in row) + len(row) - 1
+
+
 def render(ending: Ending, style: str = "classic") -> bytes:
     """The round's end as a PNG: a row of cards per hand, a line, then the spreads."""
     deck = style if style in DECKS else "classic"
     step = CARD + GAP
-    spread_rows: list[list[Card | None]] = [[]]
-    for _owner, cards in ending.spreads:
-        if spread_rows[-1] and len(spread_rows[-1]) + len(cards) + 1 > SPREADS_PER_ROW:
-            spread_rows.append([])
-        if spread_rows[-1]:
-            spread_rows[-1].append(None)  # a gap between two spreads
-        spread_rows[-1].extend(cards)
-    spread_rows = [row for row in spread_rows if row]
-    widest = max([len(cs) for _n, cs, _v in ending.hands] + [len(r) for r in spread_rows] + [1])
+    spread_rows = _spread_rows(ending.spreads)
+    widest = max([len(cs) for _n, cs, _v in ending.hands] + [_slots(ending, r) for r in spread_rows] + [1])
     width = PAD * 2 + 8 + NAME_W + widest * step
-    height = PAD * 2 + len(ending.hands) * step + (GAP * 3 + len(spread_rows) * step if spread_rows else 0)
+    below = GAP * 3 + len(spread_rows) * (SPREAD_LABEL + step) if spread_rows else 0
+    height = PAD * 2 + len(ending.hands) * step + below
     image = Image.new("RGBA", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     y = PAD
@@ -101,13 +118,18 @@ def render(ending: Ending, style: str = "classic") -> bytes:
     if spread_rows:
         draw.line((PAD, y + GAP, width - PAD, y + GAP), fill=LINE, width=2)
         y += GAP * 3
+        labelled = dict(zip([name for name, _c, _v in ending.hands], names, strict=True))
         for row in spread_rows:
             x = PAD + 8 + NAME_W
-            for card in row:
-                if card is not None:
-                    image.alpha_composite(_face(deck, card.code), (x, y))
-                x += step
-            y += step
+            for i in row:  # "#1 ann" above each spread, as the live table's picture labels it
+                owner, cards = ending.spreads[i]
+                room = len(cards) * step - GAP
+                label = fonts.fit(f"#{i + 1} {labelled.get(owner, owner)}", 13, room)
+                fonts.draw(image, (x, y + SPREAD_LABEL - 5), label, 13, OWNER)
+                for k, card in enumerate(cards):
+                    image.alpha_composite(_face(deck, card.code), (x + k * step, y + SPREAD_LABEL))
+                x += (len(cards) + 1) * step  # a card's gap between two spreads
+            y += SPREAD_LABEL + step
     out = io.BytesIO()
     image.convert("RGB").quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(
         out, "PNG", compress_level=6

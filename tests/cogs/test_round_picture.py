@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import random
+from typing import Any
+
+import pytest
 
 from bench.round_picture_bench import a_round
 from bot.i18n import texts
+from bot.presentation import round_picture
 from bot.presentation.round_picture import ALT_CHARS, MAX_BYTES, picture_alt, render
 from tests.cogs.helpers import Hands, displayed, open_table, play_step, table_in, walk
 from tests.conftest import World
@@ -20,6 +24,22 @@ def test_the_biggest_picture_is_small_and_said_in_words_in_every_language() -> N
         alt = picture_alt(ending, texts(language))
         assert len(alt) <= ALT_CHARS
         assert all(name in alt for name, _cards, _value in ending.hands)
+
+
+def test_each_spread_is_labelled_with_its_number_and_owner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the live table's picture labels them ("#1 ann"): the round's lines say "on #2"."""
+    drawn: list[str] = []
+    real = round_picture.fonts.draw
+
+    def draw(canvas: Any, xy: tuple[float, float], text: str, size: int, fill: Any) -> float:
+        drawn.append(text)
+        return real(canvas, xy, text, size, fill)
+
+    monkeypatch.setattr(round_picture.fonts, "draw", draw)
+    ending = a_round(random.Random(3), 4)
+    render(ending)
+    labels = [f"#{i} {owner}" for i, (owner, _cards) in enumerate(ending.spreads, start=1)]
+    assert labels and all(label in drawn for label in labels), drawn
 
 
 async def test_a_finished_round_keeps_its_picture_in_a_media_gallery(world: World) -> None:
