@@ -381,13 +381,19 @@ NO_LONGER_PLAYING = N_("You're no longer playing at this table.")
 """A hand (or **My hand**) of a member who played in this game and is not seated any more."""
 
 
-def _hand_state(table: Table, view: PlayerView, t: Texts) -> list[str]:
+def _out(table: Table, view: PlayerView, t: Texts) -> str | None:
+    """Why a hand has nothing left to play (the game is over, its member left or is out), else None."""
     if view.over or table.status != "playing":
-        return [t.gettext("🏁 The game is over; this hand is finished.")]
-    if view.player in view.dead:
-        if view.in_round:
-            return [t.gettext("You left this round; your stack comes back when it ends.")]
-        return [t.gettext(NO_LONGER_PLAYING)]
+        return t.gettext("🏁 The game is over; this hand is finished.")
+    if view.player in view.dead and view.in_round:
+        return t.gettext("You left this round; your stack comes back when it ends.")
+    gone = view.player not in view.seated and int(view.player) in table.finishes
+    if gone or view.player in view.dead:  # left, let go, or out of chips (R2.7)
+        return t.gettext(NO_LONGER_PLAYING)
+    return None
+
+
+def _hand_state(table: Table, view: PlayerView, t: Texts) -> list[str]:
     if not view.in_round:
         if table.stop_after_round:
             return [t.gettext("The round is over; the game ends now.")]
@@ -404,16 +410,12 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
     dealer holds it (everyone saw it dealt face up, R3.2).
     """
     lines = [note] if note else []
+    out = _out(table, view, t)
     if not view.players or view.player not in view.players:
-        if view.over or table.status != "playing":
-            lines.append(t.gettext("🏁 The game is over; this hand is finished."))
-        elif view.player not in view.seated and int(view.player) in table.finishes:
-            lines.append(t.gettext(NO_LONGER_PLAYING))  # they left, were let go, or ran out of chips
-        else:
-            lines.append(t.gettext("You're not in this round."))
+        lines.append(out or t.gettext("You're not in this round."))
         return "\n".join(lines)
     lines.append(_hand_line(view, t, drawn))
-    lines.extend(_hand_state(table, view, t))
+    lines.extend([out] if out else _hand_state(table, view, t))
     return "\n".join(lines)
 
 

@@ -43,3 +43,24 @@ def test_a_member_who_left_reads_so_until_the_game_is_over_then_that_it_is() -> 
     transitions.next_round(table, NOW, 8.0)  # the stop takes the game's end
     assert game.over and "The game is over" in says()
     assert "no longer playing" not in says() and "You left" not in says()
+
+
+def test_a_member_out_between_rounds_is_not_told_the_next_deal_comes() -> None:
+    """Left at once between rounds (R8.4), or out of chips (R2.7): no "next deal starts by itself"."""
+    table = transitions.open_lobby("t1", 1, 2, ANN, 5, 20, 60, NOW)
+    for member in (ANN, BEN, CAT, DAN):
+        transitions.join(table, member, f"m{member}", NOW)
+    transitions.start(table, ANN, False, NOW, 8.0)
+    game = table.game
+    assert game is not None
+    rng = random.Random(5)
+    while game.in_round:
+        moves = [a for a in game.legal_actions() if not isinstance(a, Leave)]
+        transitions.apply(table, rng.choice(moves), NOW, 8.0)
+    leaver = next(p for p in game.seated if int(p) != table.host_id)
+    transitions.leave_after_round(table, int(leaver), NOW, 8.0)  # between rounds: at once
+    text = hand_text(table, game.view(leaver), EN)
+    assert "You're no longer playing at this table." in text and "next deal" not in text, text
+    for p in game.public_view().players:  # whoever else is still seated reads the usual line
+        if p in game.seated and p != leaver:
+            assert "The next deal starts by itself." in hand_text(table, game.view(p), EN)
