@@ -42,6 +42,7 @@ from bot.history import (  # noqa: E402
     stats,
 )
 from bot.history.outcome import RoundOutcome, replayable, round_outcome  # noqa: E402
+from bot.history.queries import TABLE_NET, table_net_params  # noqa: E402
 from bot.history.record import INSERT_SEAT, seat_row  # noqa: E402
 from bot.history.seasons import season_at  # noqa: E402
 from bot.ratings import DEFAULT_RATING  # noqa: E402
@@ -163,12 +164,7 @@ QUERIES = {
     " ORDER BY round_id, seat",
     "stats": "SELECT COUNT(*), SUM(net), MAX(best_pot), COUNT(won_flip) FROM round_seats"
     " WHERE guild_id = ? AND user_id = ?",
-    "stats (net)": "SELECT COALESCE(SUM(s.net), 0) FROM round_seats s JOIN rounds r ON r.id = s.round_id"
-    " LEFT JOIN tables t ON t.table_id = r.table_id"
-    " WHERE s.guild_id = ? AND s.user_id = ? AND (t.status IS NULL OR t.status != 'closed')",
-    "stats (ledger)": "SELECT COALESCE(SUM(l.change), 0) FROM ledger l"
-    " JOIN tables t ON t.table_id = l.reference WHERE l.guild_id = ? AND l.user_id = ?"
-    " AND l.reason IN ('buy_in', 'cash_out', 'refund') AND t.status = 'closed'",
+    "stats (net)": TABLE_NET,
     "leaderboard": "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id > 0"
     " ORDER BY ordinal DESC, user_id LIMIT ?",
     "season (ids)": "SELECT MIN(id), MAX(id), COUNT(*) FROM rounds WHERE guild_id = ? AND ended_at >= ?"
@@ -191,8 +187,7 @@ async def explain(db: Store) -> bool:
         "history (member)": (g, m, 10),
         "history (seats)": (1, 2, 3),
         "stats": (g, m),
-        "stats (net)": (g, m),
-        "stats (ledger)": (g, m),
+        "stats (net)": table_net_params(g, m),
         "leaderboard": (g, 10),
         "season (ids)": (g, SEASON.start, SEASON.end),
         "season (span)": (g, 1, 100_000),
