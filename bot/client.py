@@ -270,10 +270,14 @@ INTERACTION_TOKEN_SECONDS = 14 * 60
 """An interaction's token edits and deletes its messages for 15 minutes; the bot stops a minute early."""
 
 
+def token_left(interaction: discord.Interaction) -> float:
+    """Seconds the bot may still edit or delete ``interaction``'s messages (0 or less: none)."""
+    return INTERACTION_TOKEN_SECONDS - (discord.utils.utcnow() - interaction.created_at).total_seconds()
+
+
 def token_alive(interaction: discord.Interaction) -> bool:
     """Whether the bot may still edit or delete ``interaction``'s messages (its token is young enough)."""
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    return age < INTERACTION_TOKEN_SECONDS
+    return token_left(interaction) > 0
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:

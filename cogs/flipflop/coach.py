@@ -247,6 +247,8 @@ class Coach:
         key = (table_id, interaction.user.id)
         older = self._hints.pop(key, None)
         self._hints = {k: i for k, i in self._hints.items() if token_alive(i)}
+        if older is not None and older.id > interaction.id:  # a later click answered first (a search is
+            older, interaction = interaction, older  # slower than "not your turn"): this one goes
         self._hints[key] = interaction
         if older is None or not token_alive(older):
             return

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.client import INTERACTION_TOKEN_SECONDS, fitted
+from bot.client import fitted, token_left
 from bot.history import round_story
 from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
 from bot.presentation.controls import play_again_control
@@ -53,8 +53,6 @@ if TYPE_CHECKING:
     from bot.client import FlipFlopBot
 
 log = logging.getLogger("flipflop.notifier")
-HAND_TOKEN_SECONDS = INTERACTION_TOKEN_SECONDS
-"""An interaction can edit its message for 15 minutes; we stop a minute early."""
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 PUSHED_UP_AFTER = 5
@@ -219,14 +217,13 @@ class DiscordNotifier:
         key = (table.id, user_id)
         self.forget_hand(*key)
         hand = OpenHand(interaction, table, moment(table, user_id), t)
-        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
         if loop is not None:
             hand.expiry = loop.call_later(
-                max(0.0, HAND_TOKEN_SECONDS - age), lambda: loop.create_task(self.expire_hand(key, hand))
+                max(0.0, token_left(interaction)), lambda: loop.create_task(self.expire_hand(key, hand))
             )
         self.open_hands[key] = hand
 

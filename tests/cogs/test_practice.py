@@ -419,3 +419,27 @@ async def test_a_member_who_did_not_play_a_practice_round_is_told_so(world: Worl
     finished = await post(world, coach.practice_view(table.id, 1, texts("en")))
     refused = await ben.click(finished, label="Analyse my last round")
     assert refused.ephemeral and "didn't play in this round" in refused.response.content
+
+
+class FakeHint:
+    """An answered hint's interaction: its id (a snowflake: later clicks are larger) and its deletion."""
+
+    def __init__(self, snowflake: int) -> None:
+        self.id = snowflake
+        self.user = type("User", (), {"id": 11})()
+        self.created_at = discord.utils.utcnow()
+        self.deleted = False
+
+    async def delete_original_response(self) -> None:
+        self.deleted = True
+
+
+async def test_a_hint_answered_after_a_later_one_is_the_one_deleted(world: World) -> None:
+    """A search is slower than "not your turn": the later click's answer stays, whichever came first."""
+    helper = coach.Coach(world.bot, runtime(world))  # type: ignore[arg-type]
+    later, earlier, next_one = FakeHint(200), FakeHint(100), FakeHint(300)
+    await helper._replace_hint("t1", later)  # type: ignore[arg-type]
+    await helper._replace_hint("t1", earlier)  # type: ignore[arg-type]  # answered last
+    assert earlier.deleted and not later.deleted
+    await helper._replace_hint("t1", next_one)  # type: ignore[arg-type]
+    assert later.deleted and not next_one.deleted
