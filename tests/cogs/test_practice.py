@@ -436,7 +436,7 @@ class FakeHint:
 
 async def test_a_hint_answered_after_a_later_one_is_the_one_deleted(world: World) -> None:
     """A search is slower than "not your turn": the later click's answer stays, whichever came first."""
-    helper = coach.Coach(world.bot, runtime(world))  # type: ignore[arg-type]
+    helper = coach.Coach(world.bot, runtime(world))
     later, earlier, next_one = FakeHint(200), FakeHint(100), FakeHint(300)
     await helper._replace_hint("t1", later)  # type: ignore[arg-type]
     await helper._replace_hint("t1", earlier)  # type: ignore[arg-type]  # answered last
