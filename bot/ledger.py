@@ -384,11 +384,11 @@ class Ledger:
     ) -> int:
         """An admin adds chips (``/chips grant``); ``note`` says why, kept on the entry for the audit.
 
-        Never past ``MAX_AMOUNT``: a grant that would take the balance above it raises
+        A grant never takes a balance past ``MAX_AMOUNT``: one that would raises
         ``LedgerError("balance_too_large")`` (with the balance and the room left) and changes
         nothing. The check is the ``UPDATE``'s own condition, so two grants at once can not
-        both slip under it. Every other amount (a take, a buy-in, a fee) is at most
-        ``MAX_AMOUNT`` and a take can empty any balance a grant leaves.
+        both slip under it. A grant is thus always undone by one take (at most ``MAX_AMOUNT``);
+        chips won, dailies and refunds may still take a balance past it (they are never refused).
         """
         check_amount(amount)
         async with self.db.transaction() as tx:

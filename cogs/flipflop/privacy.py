@@ -29,9 +29,9 @@ ATTACHMENT_BYTES = 8 * 1024 * 1024
 
 NOTHING_STORED = N_("This bot keeps nothing about you, so there is nothing to forget or export.")
 AT_TABLE = N_(
-    "You're still part of the table in {channels} (seated, or asked to play again in its lobby). You"
-    " can be forgotten once that game has ended, or once the lobby starts or closes without you;"
-    " nothing was changed."
+    "You're still part of the table in {channels} (seated, played in its game, or asked to play again"
+    " in its lobby). You can be forgotten once that game has ended, or once the lobby starts or closes"
+    " without you; nothing was changed."
 )
 IN_TOURNAMENT = N_(
     "You're entered in the tournament in {channels}. You can be forgotten once it has ended;"

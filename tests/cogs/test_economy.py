@@ -153,8 +153,8 @@ async def test_a_grant_past_the_largest_balance_is_refused_and_writes_nothing(wo
     )
     assert result.ephemeral, result.response.content
     assert result.response.content == (
-        "A balance holds at most 1,000,000,000 chips; this one has 1,000; you can grant up to"
-        " 999,999,000. Nothing was changed."
+        "A grant can't take a balance past 1,000,000,000 chips: this one has 1,000, so you can grant up"
+        " to 999,999,000. Nothing was changed."
     )
     assert await world.bot.db.fetchall("SELECT * FROM ledger") == before
     filled = await world.admin.slash(world.channel, "chips grant", member=ann, amount=999_999_000, reason="x")
