@@ -469,6 +469,9 @@ def _story(
     heading = t.gettext("📜 **This round**")
     recent = list(log) if whole else [_compact(line) for line in _window(log, lines, ending)]
     told = log_text(recent, room - len(heading) - 1) if recent and room > len(heading) + 40 else ""
+    if ending and not whole and told.startswith("…") and len(recent) > 1:  # keep the headline; the
+        rest = log_text(recent[1:], room - len(heading) - len(recent[0]) - 2)  # pot lines give way
+        told = f"{recent[0]}\n{rest}" if len(rest) > 1 else told
     if told and len(log) > len(recent) and not told.startswith("…"):
         told = "…\n" + told
     story = f"{heading}\n{told}" if told else ""

@@ -307,3 +307,14 @@ def test_final_standings_rank_equal_stacks_by_who_lasted_longer() -> None:
     ended = table(finishes={11: [0, 2], 12: [0, 1], 13: [0, 7]})
     (said,) = event_lines(ended, [GameOver({}, ("11", "12", "13"))], EN)
     assert [line.split("**")[1] for line in said.splitlines()[1:]] == ["cat", "ann", "ben"], said
+
+
+def test_a_crowded_ending_gives_way_after_its_headline() -> None:
+    """Between rounds the log's room keeps how the round ended; the lines after it give way first."""
+    from bot.presentation.table_layout import _story
+
+    headline = "🏁 **" + "\\\\" * 30 + "** dropped but was **caught**."
+    ending = [headline, *(f"💰 **{'x' * 32}** wins the **flip pot** ({i:,} chips)." for i in range(30))]
+    story = _story("", ending, EN, 700, ending=ending)
+    assert len(story) <= 700 and headline in story, story
+    assert ending[-1] in story  # the latest lines stay too; the middle gives way
