@@ -1,6 +1,6 @@
 """The table message's height on a phone: how much of a 390-pixel-wide screen a round takes.
 
-    python -m bench.table_height [--players 3 5] [--width 390]
+    python -m bench.table_height [--players 3 5] [--width 390] [--between]
 
 Opens a table with that many members in the playground, plays two ordinary turns (draw,
 discard), then shows the channel in simcord's preview page in Debian's Chromium (Playwright
@@ -56,8 +56,12 @@ def card_buttons(message: Any) -> list[str]:
     ]
 
 
-async def measure(players: int, width: int) -> float:
-    """The table message's height in CSS pixels, ``players`` at the table, seen ``width`` wide."""
+async def measure(players: int, width: int, between: bool = False) -> float:
+    """The table message's height in CSS pixels, ``players`` at the table, seen ``width`` wide.
+
+    ``between``: after the round has ended (each player drops when it can, else draws and
+    discards), as the table reads between rounds: how the round ended and who won each pot.
+    """
     with tempfile.TemporaryDirectory() as tmp:
         async with playground(Path(tmp) / "h.sqlite3", members=players, preview=False) as world:
             host, *others = world.members
@@ -73,13 +77,17 @@ async def measure(players: int, width: int) -> float:
             def message() -> object:
                 return next(m for m in world.channel.history() if m.id == table.message_id)
 
-            for _ in range(2):
-                if not table.game.to_act:  # the round ended already (a tonk out at the deal)
+            for turn in range(60 if between else 2):
+                if not table.game.to_act or not table.game.in_round:  # the round ended (maybe at the deal)
                     break
                 actor = by_id[table.game.to_act]
                 hand = (await actor.click(message(), custom_id=buttons(message())["hand"])).response
+                if between and turn >= players and "drop" in buttons(hand):  # after a cycle: flip, flop paid
+                    await actor.click(hand.message, custom_id=buttons(hand)["drop"])
+                    continue
                 drawn = (await actor.click(hand.message, custom_id=buttons(hand)["stock"])).response
-                await actor.click(drawn.message, custom_id=card_buttons(drawn)[-1])
+                if card_buttons(drawn):
+                    await actor.click(drawn.message, custom_id=card_buttons(drawn)[-1])
             await world.env.settle()
             async with (
                 world.env.preview(
@@ -108,10 +116,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, nargs="+", default=[3, 5])
     parser.add_argument("--width", type=int, default=390)
+    parser.add_argument("--between", action="store_true", help="measure between rounds (the round's ending)")
     args = parser.parse_args()
     for n in args.players:
-        tall = asyncio.run(measure(n, args.width))
-        print(f"{n} players at {args.width} px: table message {tall:.0f} px tall")
+        tall = asyncio.run(measure(n, args.width, args.between))
+        when = " between rounds" if args.between else ""
+        print(f"{n} players at {args.width} px{when}: table message {tall:.0f} px tall")
 
 
 if __name__ == "__main__":
