@@ -7,6 +7,7 @@ import random
 from bot.i18n import texts
 from bot.presentation.table_render import hand_text
 from bot.table import transitions
+from bot.table.model import Table
 from engine import Drop, Leave
 
 EN = texts("en")
@@ -14,11 +15,27 @@ ANN, BEN, CAT, DAN = 11, 12, 13, 14
 NOW = 1000.0
 
 
-def test_a_member_who_left_reads_so_until_the_game_is_over_then_that_it_is() -> None:
-    table = transitions.open_lobby("t1", 1, 2, ANN, 5, 200, 60, NOW)
+def four_playing(buy_in: int = 200) -> Table:
+    """Four members at a table, its first round dealt."""
+    table = transitions.open_lobby("t1", 1, 2, ANN, 5, buy_in, 60, NOW)
     for member in (ANN, BEN, CAT, DAN):
         transitions.join(table, member, f"m{member}", NOW)
     transitions.start(table, ANN, False, NOW, 8.0)
+    return table
+
+
+def play_out(table: Table, rng: random.Random, drop: bool = True) -> None:
+    """The round in play to its end: whoever may drops (``drop``), else a random move; no one leaves."""
+    game = table.game
+    assert game is not None
+    while game.in_round:
+        moves = [a for a in game.legal_actions() if not isinstance(a, Leave)]
+        dropping = [a for a in moves if isinstance(a, Drop)] if drop else []
+        transitions.apply(table, dropping[0] if dropping else rng.choice(moves), NOW, 8.0)
+
+
+def test_a_member_who_left_reads_so_until_the_game_is_over_then_that_it_is() -> None:
+    table = four_playing()
     game = table.game
     assert game is not None and game.round is not None
     leaver = next(p for p in game.round.players if p != game.to_act)
@@ -30,33 +47,23 @@ def test_a_member_who_left_reads_so_until_the_game_is_over_then_that_it_is() -> 
 
     assert "You left this round; your stack comes back when it ends." in says()
     rng = random.Random(2)
-    while game.in_round:
-        moves = [a for a in game.legal_actions() if not isinstance(a, Leave)]
-        transitions.apply(table, next((a for a in moves if isinstance(a, Drop)), rng.choice(moves)), NOW, 8.0)
+    play_out(table, rng)
     assert "You're no longer playing at this table." in says()  # between rounds
     transitions.next_round(table, NOW, 8.0)
     assert game.in_round and "You're no longer playing at this table." in says()  # the next round
     transitions.stop(table, table.host_id, False, NOW, 8.0)  # the host (handed on if ANN left)
-    while game.in_round:
-        moves = [a for a in game.legal_actions() if not isinstance(a, Leave)]
-        transitions.apply(table, next((a for a in moves if isinstance(a, Drop)), rng.choice(moves)), NOW, 8.0)
+    play_out(table, rng)
     transitions.next_round(table, NOW, 8.0)  # the stop takes the game's end
     assert game.over and "The game is over" in says()
     assert "no longer playing" not in says() and "You left" not in says()
 
 
 def test_a_member_out_between_rounds_is_not_told_the_next_deal_comes() -> None:
-    """Left at once between rounds (R8.4), or out of chips (R2.7): no "next deal starts by itself"."""
-    table = transitions.open_lobby("t1", 1, 2, ANN, 5, 20, 60, NOW)
-    for member in (ANN, BEN, CAT, DAN):
-        transitions.join(table, member, f"m{member}", NOW)
-    transitions.start(table, ANN, False, NOW, 8.0)
+    """Left at once between rounds (R8.4): no "the next deal starts by itself" for them."""
+    table = four_playing(buy_in=20)
     game = table.game
     assert game is not None
-    rng = random.Random(5)
-    while game.in_round:
-        moves = [a for a in game.legal_actions() if not isinstance(a, Leave)]
-        transitions.apply(table, rng.choice(moves), NOW, 8.0)
+    play_out(table, random.Random(5), drop=False)
     leaver = next(p for p in game.seated if int(p) != table.host_id)
     transitions.leave_after_round(table, int(leaver), NOW, 8.0)  # between rounds: at once
     text = hand_text(table, game.view(leaver), EN)
