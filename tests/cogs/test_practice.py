@@ -238,18 +238,18 @@ async def test_analyse_my_play_reviews_only_my_own_finished_round(world: World) 
     ann, ben, cat, dan = world.members[:4]
     round_id = await finish_a_round(world, [ann, ben, cat])
     before = await ledger_state(world)
-    shown = await ann.slash(world.channel, "flipflop round", id=round_id)
-    assert shown.ephemeral and "Analyse my play" in buttons(shown.response)
-    result = await ann.click(shown.response.message, label="Analyse my play")
+    story = await ann.slash(world.channel, "flipflop round", id=round_id)
+    assert story.ephemeral and "Analyse my play" in buttons(story.response)
+    result = await ann.click(story.response.message, label="Analyse my play")
     assert result.ephemeral
-    pages = [m.content for m in (result.response, *result.followups)]  # a long look back goes on
+    pages = [m.content for m in shown(result)]  # a long look back goes on
     assert pages[0].startswith(f"🔍 **Your play in round #{round_id}**")
     assert all(len(p) <= 2000 for p in pages)
     assert "only what you could see then was used" in pages[-1]
     assert await ledger_state(world) == before  # a look back changes nothing
     coach.BUDGETS = coach.Budgets(hint=0.02, review=0.01, review_total=0.0)
-    again = await ann.click(shown.response.message, label="Analyse my play")
-    text = "\n".join(m.content for m in (again.response, *again.followups))
+    again = await ann.click(story.response.message, label="Analyse my play")
+    text = "\n".join(m.content for m in shown(again))
     assert "stopped early to keep it quick: 0 of your" in text
     outsider = await dan.slash(world.channel, "flipflop round", id=round_id)
     assert "Analyse my play" not in buttons(outsider.response)  # not a player: nothing to analyse
