@@ -17,6 +17,7 @@ hands them over as seconds; these checks answer with a ``Refusal`` (its sentence
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.presentation.refusals import Refusal
@@ -73,6 +74,27 @@ class TableCooldown:
             if self.tournaments:
                 raise TableError("tournament_cooldown", when=relative(last + self.seconds))
             raise TableError("table_cooldown", when=relative(last + self.seconds))
+
+    def claim(self, guild_id: int, user_id: int, now: float) -> Callable[[], None]:
+        """Check and count an opening in one step, before the opening's own awaits.
+
+        Two openings by one member at the same instant (two channels, two clicks) can not both pass.
+        Returns the undo for an opening that then fails: the member's earlier opening counts again.
+        """
+        self.check(guild_id, user_id, now)
+        key = (guild_id, user_id)
+        earlier = self.opened_at.get(key)
+        self.opened(guild_id, user_id, now)
+
+        def undo() -> None:
+            if self.opened_at.get(key) != now:
+                return
+            if earlier is None:
+                self.opened_at.pop(key, None)
+            else:
+                self.opened_at[key] = earlier
+
+        return undo
 
     def opened(self, guild_id: int, user_id: int, now: float) -> None:
         """The member opened a table now (waits that are over are forgotten, so memory stays small)."""

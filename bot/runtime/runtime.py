@@ -122,7 +122,6 @@ class TableRuntime(RuntimeCore):
         if self.in_channel(channel_id) is not None:
             raise TableError("table_exists")
         now = self.clock()
-        self.cooldown.check(guild_id, host_id, now)
         table = transitions.open_lobby(
             secrets.token_hex(4),
             guild_id,
@@ -135,18 +134,19 @@ class TableRuntime(RuntimeCore):
             practice=practice is not None,
             away_rounds=away_rounds,
         )
+        uncount = self.cooldown.claim(guild_id, host_id, now)  # counted before the first await
         async with self.lock(table.id):
             self.tables[table.id] = table
             try:
                 await self._commit(table, lambda t: transitions.join(t, host_id, host_name, now))
             except BaseException:
                 self.tables.pop(table.id, None)
+                uncount()  # nothing was opened
                 raise
             if practice is not None:
                 computers, level = practice
                 for _ in range(computers):
                     await self._commit(table, lambda t: transitions.seat_computer(t, level, now))
-        self.cooldown.opened(guild_id, host_id, now)
         return table
 
     async def play_again(

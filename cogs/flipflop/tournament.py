@@ -115,12 +115,15 @@ class TournamentCommands(TournamentPlay):
         guild, host, now = interaction.guild.id, interaction.user.id, _now()
         try:
             check_place(isinstance(interaction.channel, discord.TextChannel) and threads)
-            self.tournament_cooldown.check(guild, host, now)
-            tour = await self.tournaments.open(tour)
+            uncount = self.tournament_cooldown.claim(guild, host, now)  # before the await: one at a time
+            try:
+                tour = await self.tournaments.open(tour)
+            except BaseException:
+                uncount()  # nothing was opened
+                raise
         except (TournamentError, TableError, StoreError) as e:
             await send_ephemeral(interaction, self._refusal(e, t))
             return
-        self.tournament_cooldown.opened(guild, host, now)
         server = await self.bot.languages.server_texts(interaction.guild.id)
         await interaction.response.send_message(view=tournament_view(tour, server), allowed_mentions=NO_PINGS)
         message = await interaction.original_response()

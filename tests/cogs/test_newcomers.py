@@ -8,6 +8,7 @@ guards on (``tests.conftest.GUARDS_OFF`` keeps them off everywhere else).
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest_asyncio
 from bot.client import FlipFlopBot
 from bot.guards import DAY_SECONDS, Newcomers, TableCooldown
 from bot.presentation.refusals import Refusal
+from bot.storage.base import StoreError
 from bot.table.model import TableError
 from engine.actions import Drop
 from tests.cogs.helpers import displayed, message, open_table, table_in
@@ -213,3 +215,63 @@ async def test_a_new_account_can_not_enter_a_tournament_for_its_fee(world: World
     assert entered.acknowledged and not entered.ephemeral
     assert await world.bot.ledger.balance(world.guild.id, ann.id) == 900
     assert "Entered (1/6)" in displayed(message(world, world.channel.id, lobby.id))
+
+
+async def test_two_openings_at_the_same_instant_count_as_two(world: World) -> None:
+    """The cooldown is checked and counted before an opening's first await: two tables opened by one
+    member at the same instant, in two channels, can not both pass; a failed opening is not counted."""
+    await world.env.advance_time(8 * DAY_SECONDS)
+    ann = world.members[0]
+    rt = world.bot.runtime
+    assert rt is not None
+    other = world.guild.create_text_channel("other")
+    both = await asyncio.gather(
+        *(rt.open(world.guild.id, c.id, ann.id, "ann", 10, 1000, 60) for c in (world.channel, other)),
+        return_exceptions=True,
+    )
+    refused = [r for r in both if isinstance(r, TableError)]
+    assert len(refused) == 1 and refused[0].code == "table_cooldown", both
+    assert len([r for r in both if not isinstance(r, BaseException)]) == 1
+    ben = world.members[1]
+
+    async def broken(*_: Any, **__: Any) -> None:
+        raise StoreError("the database is away")
+
+    original = rt._commit
+    rt._commit = broken  # type: ignore[method-assign]
+    failed = world.guild.create_text_channel("failed")
+    with pytest.raises(StoreError):
+        await rt.open(world.guild.id, failed.id, ben.id, "ben", 10, 1000, 60)
+    rt._commit = original  # type: ignore[method-assign]
+    assert rt.in_channel(failed.id) is None
+    assert (await rt.open(world.guild.id, failed.id, ben.id, "ben", 10, 1000, 60)).host_id == ben.id
+
+
+async def test_a_tournament_opening_is_counted_before_its_first_await(world: World) -> None:
+    """simcord runs one command at a time, so the race is seen from inside: while the tournament is
+    being stored, a second opening by the same member is already refused. A failed one is not counted."""
+    ann = world.members[0]
+    cog: Any = world.bot.get_cog("FlipFlop")
+    store = cog.tournaments
+    original = store.open
+    seen: list[str] = []
+
+    async def watched(tour: Any) -> Any:
+        try:
+            cog.tournament_cooldown.check(world.guild.id, ann.id, now(world))
+            seen.append("not counted yet")
+        except TableError as error:
+            seen.append(error.code)
+        if len(seen) == 1:
+            raise StoreError("the database is away")
+        return await original(tour)
+
+    store.open = watched
+    try:
+        failed = await ann.slash(world.channel, "flipflop tournament", fee=10)
+        assert failed.ephemeral and await world.bot.db.fetchall("SELECT tournament_id FROM tournaments") == []
+        opened = await ann.slash(world.channel, "flipflop tournament", fee=10)  # the failure did not count
+        assert not opened.ephemeral
+    finally:
+        store.open = original
+    assert seen == ["tournament_cooldown", "tournament_cooldown"]
