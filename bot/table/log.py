@@ -15,6 +15,7 @@ round's deal has been shown (its record in the channel is drawn from it).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,17 +170,18 @@ class Entry:
         return next((e for e in self.events if isinstance(e, ev.RoundEnded)), None)
 
 
+def without_removed_leaving(events: Iterable[Event], told: Iterable[Notice]) -> list[Event]:
+    """The events but the leaving of a player removed for timeouts: the removal already says they are out."""
+    removed = {str(n.player) for n in told if isinstance(n, TimedOut) and n.removed}
+    return [e for e in events if not (isinstance(e, ev.PlayerLeft) and e.player in removed)]
+
+
 def told_entry(told: tuple[Notice, ...], events: list[Event] | tuple[Event, ...]) -> Entry | None:
     """What of a change its round's log tells (None: nothing), before what it is worded from is added.
 
-    Not the leaving of a player removed for timeouts: the removal already says they are out.
+    Not the leaving of a player removed for timeouts (``without_removed_leaving``).
     """
-    removed = {str(n.player) for n in told if isinstance(n, TimedOut) and n.removed}
-    kept = tuple(
-        e
-        for e in events
-        if isinstance(e, TOLD) and not (isinstance(e, ev.PlayerLeft) and e.player in removed)
-    )
+    kept = tuple(without_removed_leaving((e for e in events if isinstance(e, TOLD)), told))
     notices = tuple(n for n in told if not isinstance(n, NOT_LOGGED))
     return Entry(notices, kept) if kept or notices else None
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from bot.i18n import Texts
 from bot.presentation.table_render import ending_of, event_lines, log_lines, notice_line, round_title
-from bot.runtime import ComputersOnly, Notice, Outcome, Resumed, TableClosed, TimedOut
-from bot.table.log import Entry
+from bot.runtime import ComputersOnly, Notice, Outcome, Resumed, TableClosed
+from bot.table.log import Entry, without_removed_leaving
 from bot.table.model import Table
 from bot.table.transitions import as_told
 from cogs.flipflop.screens import RoundRecord, practice_title
@@ -78,14 +78,10 @@ def story_events(outcome: Outcome) -> list[Event]:
     """The events told as the round's story.
 
     Not the game's end (told as the final standings), and not the leaving of a player removed
-    for timeouts (the removal already says they are out).
+    for timeouts (``without_removed_leaving``).
     """
-    removed = {str(n.player) for n in outcome.notices if isinstance(n, TimedOut) and n.removed}
-    return [
-        e
-        for e in as_told(outcome.table, outcome.events)
-        if not isinstance(e, GameOver) and not (isinstance(e, PlayerLeft) and e.player in removed)
-    ]
+    told = [e for e in as_told(outcome.table, outcome.events) if not isinstance(e, GameOver)]
+    return without_removed_leaving(told, outcome.notices)
 
 
 def why_over(outcome: Outcome, t: Texts) -> str:
