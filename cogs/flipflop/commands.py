@@ -49,7 +49,6 @@ from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
 from cogs.flipflop.tournament import TournamentCommands
 from cogs.newcomers import newcomer_wait
-from engine import HOUSE_RULES
 
 # Slash-command ranges come from the guild settings model, the one source of their bounds.
 Stake = app_commands.Range[int, setting_range("default_stake")[0], setting_range("default_stake")[1]]
@@ -281,12 +280,8 @@ class FlipFlop(
         settings = await self.bot.ledger.settings(interaction.guild.id)
         if stake is None:
             stake = settings.default_stake
-        if buy_in is None:
-            buy_in = (
-                settings.default_buy_in
-                if stake == settings.default_stake
-                else HOUSE_RULES.default_buy_in_stakes * stake
-            )
+        if buy_in is None:  # the server's buy-in in stakes (a multiple of its stake: R2.1)
+            buy_in = settings.default_buy_in // settings.default_stake * stake
         user = interaction.user
         if (wait := newcomer_wait(self.bot, interaction)) is not None:
             await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(wait, t)))

@@ -242,3 +242,19 @@ async def test_leaderboard_names_a_member_the_bot_does_not_know_by_mention_only(
     lines = board.response.embeds[0].description.splitlines()
     assert lines[0] == "🥇 <@987654321> — 6,000 chips"
     assert all("<@" not in line for line in lines[1:])
+
+
+async def test_a_stake_alone_keeps_the_servers_buy_in_in_stakes(world: World) -> None:
+    """README: /flipflop start's defaults come from the server settings; a stake given alone buys in
+    for as many stakes as the server's own buy-in (5 / 100 is 20 stakes: stake 10 buys in for 200)."""
+    await world.admin.slash(world.channel, "flipflop config", stake=5, buy_in=100)
+    ann, ben = world.members[:2]
+    opened = await ann.slash(world.channel, "flipflop start", stake=10)
+    assert not opened.ephemeral
+    table = world.bot.runtime.in_channel(world.channel.id)  # type: ignore[union-attr]
+    assert table is not None and (table.stake, table.buy_in) == (10, 200)
+    await ann.click(opened.response.message, label="Cancel")
+    plain = await ben.slash(world.channel, "flipflop start")
+    assert not plain.ephemeral
+    table = world.bot.runtime.in_channel(world.channel.id)  # type: ignore[union-attr]
+    assert table is not None and (table.stake, table.buy_in) == (5, 100)
