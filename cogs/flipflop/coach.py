@@ -24,7 +24,7 @@ from discord.ext import commands
 from bot.client import send_ephemeral, token_alive
 from bot.history import round_story
 from bot.i18n import N_, Texts
-from bot.ledger import LedgerError
+from bot.ledger import GuildSettings, LedgerError
 from bot.metrics.hooks import count_coach_queue
 from bot.presentation.coach_render import analysis_pages, hint_text, watch_text
 from bot.presentation.computer_names import LEVEL_ABOUT
@@ -385,6 +385,17 @@ class CoachCommands(commands.Cog):
             await send_ephemeral(interaction, level_error(t, level))
             return
         settings = await self.bot.ledger.settings(interaction.guild.id)
+        if isinstance(interaction.channel, discord.ForumChannel):  # a post of its own, as /flipflop start
+            await self.start_in_forum(
+                interaction,
+                interaction.channel,
+                settings.default_stake,
+                settings.default_buy_in,
+                settings,
+                t,
+                practice=(computers, level),
+            )
+            return
         user = interaction.user
         try:
             table = await self.runtime.open(
@@ -403,6 +414,20 @@ class CoachCommands(commands.Cog):
             return
         await self.post_table(interaction, table)
         await self.welcome(interaction, table)  # a practice table may be the server's first
+
+    async def start_in_forum(
+        self,
+        interaction: discord.Interaction,
+        forum: discord.ForumChannel,
+        stake: int,
+        buy_in: int,
+        settings: GuildSettings,
+        t: Texts,
+        *,
+        practice: tuple[int, str] | None = None,
+    ) -> None:
+        """A new table in a forum opens as a post: the group cog's (``cogs/flipflop/commands.py``)."""
+        raise NotImplementedError
 
     async def post_table(self, interaction: discord.Interaction, table: Table) -> None:
         """A new table's message, in the server's language, as the answer to the command that opened it."""

@@ -62,6 +62,8 @@ if TYPE_CHECKING:
 
 FORUM_TITLE = N_("🃏 Flip Flop · stake {stake} · {seats} seats open")
 """A forum post's title (at most 100 characters, cut with "…" if a translation runs longer)."""
+FORUM_PRACTICE_TITLE = N_("🃏 Flip Flop · practice · {seats} seats open")
+"""A practice table's post: practice chips are not the server's stake."""
 FORUM_OPENING = N_("🃏 Opening a Flip Flop table…")
 FORUM_OPENED = N_("Your table is open in its own post: {post}. Players join there.")
 FORUM_REFUSED = N_(
@@ -317,18 +319,25 @@ class FlipFlop(
         buy_in: int,
         settings: GuildSettings,
         t: Texts,
+        *,
+        practice: tuple[int, str] | None = None,
     ) -> None:
         """In a forum, a new post is the lobby and the game's place; its title says the stake and open seats.
 
         The post is made first, so the table is bound to it from the start; a lobby the
-        member can not open (the buy-in, a refusal) takes its post away again.
+        member can not open (the buy-in, a refusal) takes its post away again. ``practice``
+        (computers, level): a practice table (``/flipflop practice``), its computers seated.
         """
         assert interaction.guild is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         public = await self.bot.languages.public(interaction)
-        title = public.gettext(FORUM_TITLE).format(
-            stake=public.chips(stake), seats=public.number(MAX_SEATS - 1)
-        )
+        if practice is None:
+            title = public.gettext(FORUM_TITLE).format(
+                stake=public.chips(stake), seats=public.number(MAX_SEATS - 1)
+            )
+        else:
+            open_seats = MAX_SEATS - 1 - practice[0]  # the host's and the computers' seats are taken
+            title = public.gettext(FORUM_PRACTICE_TITLE).format(seats=public.number(open_seats))
         user = interaction.user
         try:
             post = await forum.create_thread(
@@ -348,6 +357,7 @@ class FlipFlop(
                 buy_in,
                 settings.turn_seconds,
                 away_rounds=settings.away_rounds,
+                practice=practice,
             )
         except (InsufficientChips, LedgerError, TableError) as e:
             await post.thread.delete()

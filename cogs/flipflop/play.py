@@ -106,6 +106,7 @@ THREAD_NAME_CHARS = 100
 """Discord's limit for a thread's name."""
 FORUM_PLAYING = N_("🃏 Flip Flop · stake {stake} · playing")
 """A forum post's title once its game is dealt (it said the open seats): renamed once per post."""
+FORUM_PRACTICE_PLAYING = N_("🃏 Flip Flop · practice · playing")
 
 
 def may_manage(interaction: discord.Interaction) -> bool:
@@ -409,7 +410,8 @@ class Controls:
         Discord allows two renames of a channel in ten minutes: a post is renamed at most once
         (a second game in it, by **Play again**, finds the title already right).
         """
-        name = fit(t.gettext(FORUM_PLAYING).format(stake=t.chips(table.stake)), THREAD_NAME_CHARS)
+        playing = t.gettext(FORUM_PRACTICE_PLAYING) if table.practice else t.gettext(FORUM_PLAYING)
+        name = fit(playing.format(stake=t.chips(table.stake)), THREAD_NAME_CHARS)
         if post.name == name:
             return
 

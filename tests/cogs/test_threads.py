@@ -206,6 +206,24 @@ async def test_in_a_forum_the_lobby_is_a_post_titled_with_the_stake_and_open_sea
     await conserved(world)
 
 
+async def test_a_practice_table_in_a_forum_opens_a_post_of_its_own(world: World) -> None:
+    """Discord takes no plain message in a forum: /flipflop practice opens a post, as /flipflop start."""
+    forum = world.guild.create_forum_channel("card-tables")
+    ann = world.members[0]
+    opened = await ann.slash(forum, "flipflop practice", computers=2)
+    assert opened.ephemeral and "in its own post" in opened.response.content
+    (post,) = forum.threads
+    assert post.name == "🃏 Flip Flop · practice · 2 seats open"  # practice chips: no stake named
+    table = table_in(world, post)
+    assert table is not None and table.practice and table.channel_id == post.id and len(table.seats) == 3
+    lobby = message(world, post.id, table.message_id)  # type: ignore[arg-type]
+    started = await ann.click(lobby, label="Start")
+    assert started.acknowledged and table.status == "playing" and post.threads == []
+    await world.env.settle()
+    assert world.env.backend.get_channel(post.id).name == "🃏 Flip Flop · practice · playing"
+    await conserved(world)
+
+
 async def test_a_forum_lobby_the_member_cannot_afford_leaves_no_post(world: World) -> None:
     forum = world.guild.create_forum_channel("card-tables")
     ann = world.members[0]
