@@ -119,6 +119,8 @@ class Table:
     stop_after_round: bool = False
     next_round_at: float | None = None
     last_activity: float = 0.0
+    opened_at: float | None = None
+    """When the lobby was opened (None: a table saved before this was kept)."""
     computers: dict[int, ComputerSeat] = field(default_factory=dict)
     """Computer seats (negative ids); their chips come from the house account."""
     version: int = 0
@@ -255,6 +257,7 @@ class Table:
             "stop_after_round": self.stop_after_round,
             "next_round_at": self.next_round_at,
             "last_activity": self.last_activity,
+            "opened_at": self.opened_at,
             "computers": {str(k): {"level": c.level, "number": c.number} for k, c in self.computers.items()},
             "fair": self.fair.to_json(),
             "last_reveal": self.last_reveal,
@@ -304,6 +307,7 @@ class Table:
                 stop_after_round=bool(data["stop_after_round"]),
                 next_round_at=data["next_round_at"],
                 last_activity=float(data["last_activity"]),
+                opened_at=_float_or_none(data.get("opened_at")),
                 computers=computers,
                 fair=FairDeal.from_json(data["fair"]) if data.get("fair") else FairDeal(),
                 last_reveal=data.get("last_reveal"),
@@ -323,6 +327,10 @@ class Table:
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as e:
             raise TableFormatError(f"saved table is damaged: {e}") from None
+
+
+def _float_or_none(value: Any) -> float | None:
+    return float(value) if value is not None else None
 
 
 def _id_or_none(value: Any) -> int | None:

@@ -164,6 +164,7 @@ def open_lobby(
         buy_in=buy_in,
         turn_seconds=turn_seconds,
         last_activity=now,
+        opened_at=now,
         practice=practice,
         away_rounds=away_rounds,
     )
@@ -354,6 +355,7 @@ def tournament_table(
         buy_in=stake * HOUSE_RULES.min_buy_in_stakes,
         turn_seconds=turn_seconds,
         last_activity=now,
+        opened_at=now,
         away_rounds=10,
         tournament=ref,
     )

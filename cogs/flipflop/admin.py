@@ -254,7 +254,12 @@ class AdminCommands(commands.Cog):
         )
 
     async def _opened(self, table: Table) -> float | None:
-        """When the table was opened: its first ledger entry (a practice table has none)."""
+        """When the table was opened, as the table keeps it.
+
+        A table saved before that was kept: its first ledger entry (a practice table has none).
+        """
+        if table.opened_at is not None:
+            return table.opened_at
         row = await self.bot.db.fetchone(
             "SELECT MIN(created_at) FROM ledger WHERE reference = ? AND guild_id = ?",
             (table.id, table.guild_id),

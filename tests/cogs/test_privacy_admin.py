@@ -13,6 +13,7 @@ from discord import app_commands
 from bot import privacy
 from bot.migrate import COPIED
 from bot.storage import StoreError
+from bot.table.model import Table
 from cogs.flipflop import privacy as privacy_cog
 from tests.cogs.helpers import (
     Hands,
@@ -123,6 +124,12 @@ async def test_admin_commands_are_refused_to_members_without_manage_server(world
     assert await dump(world) == before and table_in(world) is table
 
 
+def rt_table(world: World, channel_id: int) -> Table:
+    table = world.bot.runtime.in_channel(channel_id)  # type: ignore[union-attr]
+    assert table is not None
+    return table
+
+
 async def test_admin_tables_lists_where_who_and_since_when(world: World) -> None:
     boss = world.admin
     empty = await ask(world, boss, "flipflop admin tables")
@@ -141,6 +148,9 @@ async def test_admin_tables_lists_where_who_and_since_when(world: World) -> None
     listed = await ask(world, boss, "flipflop admin tables")
     practice = next(line for line in listed.content.splitlines() if f"<#{practice_room.id}>" in line)
     assert "· practice ·" in practice and "practice chips at the table" in practice, practice
+    # when it was opened, though no chips of the ledger moved: the table keeps it
+    opened = rt_table(world, practice_room.id).opened_at
+    assert opened is not None and f"opened <t:{int(opened)}:R>" in practice, practice
 
 
 async def test_admin_close_asks_then_refunds_every_stack_and_pot(world: World) -> None:
