@@ -58,6 +58,7 @@ MESSAGES: dict[str, str] = {
     "stale_control": N_("refusal.stale_control"),
     "leaving_after_round": N_("refusal.leaving_after_round"),
     "not_leaving": N_("refusal.not_leaving"),
+    "left_this_round": N_("refusal.left_this_round"),
     "already_away": N_("refusal.already_away"),
     "not_away": N_("refusal.not_away"),
     # the fair deal's player seed

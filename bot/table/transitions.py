@@ -444,6 +444,7 @@ def stop(table: Table, user_id: int, may_manage: bool, now: float, round_pause: 
 def leave_after_round(table: Table, user_id: int, now: float, round_pause: float) -> Step:
     """R8.4: leave when this round ends (``later``), or at once between rounds."""
     game = must_play(table, user_id, seated=True)
+    _not_left(table, user_id, game)
     if user_id in table.leave_after_round:
         raise TableError("leaving_after_round")
     if not game.in_round:
@@ -452,9 +453,18 @@ def leave_after_round(table: Table, user_id: int, now: float, round_pause: float
     return Step(later=True, bump=False)
 
 
+def _not_left(table: Table, user_id: int, game: Game) -> None:
+    """A player who left in this round (R8.4: their hand is dead) leaves when it ends.
+
+    Whatever they click then, "leave after this round" and "stay" are refused (``left_this_round``).
+    """
+    if game.in_round and game.round is not None and table.pid(user_id) in game.round.dead:
+        raise TableError("left_this_round")
+
+
 def stay(table: Table, user_id: int) -> Step:
     """Take back "leave after this round" (R8.4) while the round is still on."""
-    must_play(table, user_id, seated=True)
+    _not_left(table, user_id, must_play(table, user_id, seated=True))
     if user_id not in table.leave_after_round:
         raise TableError("not_leaving")
     table.leave_after_round.remove(user_id)

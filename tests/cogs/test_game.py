@@ -297,6 +297,13 @@ async def test_leaving_mid_round_forfeits_and_returns_the_stack_at_round_end(wor
         await runtime(world).away(table.id, member.id)
     assert refused.value.code == "not_playing"
     assert not table.is_away(leaver) and "stepped away" not in channel_text(world)
+    # nor may they "leave after this round" or take it back: they leave when it ends, whatever they click
+    later = await member.click(table_message(world), label="Leave after this round")
+    assert later.ephemeral and "You've already left" in later.response.content, later.response.content
+    assert member.id not in table.leave_after_round
+    with pytest.raises(TableError) as staying:
+        await runtime(world).stay(table.id, member.id)
+    assert staying.value.code == "left_this_round" and "stays at the table" not in channel_text(world)
     balance = await world.bot.ledger.balance(world.guild.id, member.id)
     assert balance == 800  # the stack comes back when the round ends
     hands = Hands(world)
