@@ -168,6 +168,12 @@ def _prizes(tour: Tournament, t: Texts) -> str:
     return "\n".join(lines)
 
 
+def _fees_back(tour: Tournament) -> bool:
+    """Stopped with every stack still level: everyone shares every place, so each wins their own fee."""
+    won = tour.prizes()
+    return len(won) == len(tour.entrants) and set(won.values()) == {tour.settings.fee}
+
+
 def prize_table(tour: Tournament, t: Texts) -> str:
     """What each paid place would win with every seat taken (the lobby shows it)."""
     prizes = place_prizes(tour.settings.fee * tour.settings.seats, tour.settings.payout)
@@ -188,9 +194,12 @@ def tournament_page(tour: Tournament, t: Texts) -> Page:
         blocks = (_level(tour, t), _standings(tour, t))
         title = t.gettext("🏆 Flip Flop tournament — round {round}").format(round=t.number(tour.round + 1))
         colour = PLAYING if any(not done for done in tour.played.values()) else BETWEEN
+    elif tour.status == "finished" and tour.stopped and _fees_back(tour):
+        blocks = (t.gettext("It was stopped before any stack changed: every entry fee went back."),)
+        title, colour = t.gettext("🏆 Flip Flop tournament — stopped"), OVER
     elif tour.status == "finished":
         blocks = (_prizes(tour, t), _standings(tour, t))
-        title, colour = t.gettext("🏆 Flip Flop tournament — finished"), OVER
+        title, colour = t.gettext("🏆 Flip Flop tournament — finished"), OVER  # by the rules, or stopped
     else:
         blocks = (t.gettext("The tournament was cancelled; every entry fee went back."),)
         title, colour = t.gettext("🏆 Flip Flop tournament — cancelled"), OVER

@@ -336,7 +336,11 @@ async def test_the_host_stops_it_and_the_stacks_decide_the_prizes(world: World) 
     assert rt is not None and not [t for t in rt.tables.values() if t.tournament]
     paid = await world.bot.db.fetchall("SELECT SUM(change) FROM ledger WHERE reason = 'tournament_prize'")
     assert paid == [(600,)]
-    assert "placed by their stacks" in displayed(await shown(world))
+    # stopped before any stack changed: every place is shared, each wins their own fee; said so, not
+    # as six winners of 100 chips each
+    text = displayed(await shown(world))
+    assert "tournament — stopped" in text and "every entry fee went back" in text, text
+    assert "wins" not in text
     await clean(world)
 
 
@@ -833,7 +837,9 @@ async def test_a_host_playing_in_it_can_not_stop_it_once_a_round_is_in(world: Wo
     assert (await tournament_now(world)).status == "running" and await balance(world, ann) == 900
     stopped = await world.admin.click(await shown(world), label="Stop (prizes by the stacks)")
     assert not stopped.ephemeral and (await tournament_now(world)).status == "finished"
-    assert "before the first round is in" in displayed(await shown(world))
+    text = displayed(await shown(world))
+    assert "before the first round is in" in text and "tournament — finished" in text
+    assert "**ann** wins 600 chips" in text and "every entry fee went back" not in text, text
     await clean(world)
 
 
