@@ -381,11 +381,21 @@ class FlipFlop(
     async def _channel_table(self, interaction: discord.Interaction, missing: str) -> Table | None:
         """The table in the channel asked from; None once the member was told (``missing``) there is none."""
         assert interaction.channel is not None
-        table = self.runtime.in_channel(interaction.channel.id)
+        table = self.runtime.in_channel(interaction.channel.id) or self._my_tournament_table(interaction)
         if table is None:
             t = await self.bot.languages.reader(interaction)
             await send_ephemeral(interaction, t.gettext(missing))
         return table
+
+    def _my_tournament_table(self, interaction: discord.Interaction) -> Table | None:
+        """In a tournament's channel, whose tables are its threads: the table the member plays at."""
+        for table in self.runtime.tables.values():
+            if not table.tournament or table.status == "closed" or not table.is_seated(interaction.user.id):
+                continue
+            thread = self.bot.get_channel(table.channel_id)
+            if isinstance(thread, discord.Thread) and thread.parent_id == interaction.channel_id:
+                return table
+        return None
 
     @app_commands.command(
         name="hand", description="See your cards at this channel's table (only you see them)."
@@ -424,11 +434,10 @@ class FlipFlop(
         table = await self._channel_table(interaction, NO_TABLE)
         if table is None:
             return
-        if table.thread_id is not None and interaction.channel_id != table.thread_id:
+        if interaction.channel_id != table.plays_in:  # its thread (a game's, a tournament table's)
             t = await self.bot.languages.reader(interaction)
-            await send_ephemeral(
-                interaction, t.gettext(TABLE_IN_THREAD).format(thread=f"<#{table.thread_id}>")
-            )
+            where = t.gettext(TABLE_IN_THREAD).format(thread=f"<#{table.plays_in}>")
+            await send_ephemeral(interaction, where)
             return
         old = table.message_id
         public = await self.bot.languages.public(interaction)

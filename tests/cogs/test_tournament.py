@@ -869,3 +869,28 @@ async def test_two_edits_finding_the_message_gone_post_it_again_once(
     assert len(posts) == 1 and (await tournament_now(world)).message_id == posts[0].id
     assert "Leave" in buttons(posts[0])
     await clean(world)
+
+
+async def test_in_the_tournaments_channel_hand_and_table_find_the_members_own_table(world: World) -> None:
+    """The tables are the tournament's threads: /flipflop hand in its channel shows the member's hand
+    at their table, /flipflop table points to that table's thread; someone not playing is told there
+    is no table here."""
+    ann, ben, cat = world.members[:3]
+    lobby = await opened(world, ann, fee=100, seats=6)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    tour = await tournament_now(world)
+    rt = runtime(world)
+    mine = next(t for t in rt.tables.values() if t.tournament and t.is_seated(ann.id))
+    before = len(world.channel.history())
+    hand = await ann.slash(world.channel, "flipflop hand")
+    assert hand.ephemeral and "There's no table" not in str(hand.response.content), hand.response.content
+    assert buttons(hand.response), "the hand comes with its cards"
+    table = await ann.slash(world.channel, "flipflop table")
+    assert table.ephemeral and f"<#{mine.channel_id}>" in table.response.content
+    assert mine.channel_id in tour.threads.values()
+    outsider = await cat.slash(world.channel, "flipflop hand")
+    assert outsider.ephemeral and "There's no table in this channel" in outsider.response.content
+    assert len(world.channel.history()) == before  # the channel got nothing from it
+    await clean(world)
