@@ -57,6 +57,11 @@ function main(argv) {
     console.error("usage: node verify_deal.js SERVER_SEED_HEX COMMITMENT_HEX CLIENT_SEED ROUND [DECK] [SEATS]");
     return 2;
   }
+  const commitment = (commitmentHex || "").trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(commitment)) {
+    console.error("malformed: the commitment must be 64 hex digits");
+    return 2;
+  }
   const codes = dealt === undefined || dealt === "" ? null : dealt.toUpperCase().split(/[\s,]+/).filter(Boolean);
   if (codes !== null) {
     const cards = new Set([..."CDHS"].flatMap((suit) => [..."A23456789TJQK"].map((rank) => rank + suit)));
@@ -72,7 +77,7 @@ function main(argv) {
   }
   const seed = Buffer.from(seedHex, "hex");
   let good = true;
-  if (crypto.createHash("sha256").update(seed).digest("hex") === (commitmentHex || "").trim().toLowerCase()) {
+  if (crypto.createHash("sha256").update(seed).digest("hex") === commitment) {
     console.log("commitment OK");
   } else {
     console.log("commitment WRONG: this seed was not the one committed to");

@@ -78,6 +78,10 @@ def main():
     if args.round < 1:
         print("malformed: the round must be 1 or more", file=sys.stderr)
         return 2
+    commitment = args.commitment.strip().lower()
+    if len(commitment) != 64 or any(digit not in "0123456789abcdef" for digit in commitment):
+        print("malformed: the commitment must be 64 hex digits", file=sys.stderr)
+        return 2
     if args.seats is not None and not 1 <= args.seats <= 52:
         print("malformed: the number of seats must be 1 or more", file=sys.stderr)
         return 2
@@ -97,7 +101,7 @@ def main():
             return 2
 
     good = True
-    if hashlib.sha256(server_seed).hexdigest() == args.commitment.strip().lower():
+    if hashlib.sha256(server_seed).hexdigest() == commitment:
         print("commitment OK")
     else:
         print("commitment WRONG: this seed was not the one committed to")

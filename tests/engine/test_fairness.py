@@ -507,3 +507,29 @@ def test_the_python_shown_in_the_docs_deals_the_same_deck() -> None:
     assert callable(dealing_order)
     for seed, client, round_number, _, deck in VECTORS:
         assert dealing_order(seed, client, round_number) == deck.split()
+
+
+def test_independent_verifiers_call_a_malformed_commitment_malformed_as_the_project_does() -> None:
+    """docs/FAIRNESS.md: the verifiers answer with the project's exit statuses; a commitment that is not
+    64 hex digits is malformed input (2), not a commitment that does not match (1)."""
+    seed, client, round_number, commit, deck = VECTORS[0]
+    node = shutil.which("node")
+    for given, status in [(commit, 0), (commit.upper(), 0), (commit[:-1] + "0", 1), (commit[:-1], 2),
+                          (commit[:-1] + "z", 2), ("", 2)]:  # fmt: skip
+        assert fairness.main(["verify", "--server-seed", seed.hex(), "--commitment", given, "--client-seed",
+                              client, "--round", str(round_number), "--deck", deck]) == status  # fmt: skip
+        python = subprocess.run(
+            [sys.executable, str(ROOT / "docs" / "verify_deal.py"), "--server-seed", seed.hex(),
+             "--commitment", given, "--client-seed", client, "--round", str(round_number), "--deck", deck],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert python.returncode == status, (given, python.stdout, python.stderr)
+        assert ("malformed" in python.stderr) == (status == 2)
+        if node is not None:
+            js = subprocess.run(
+                [node, str(ROOT / "docs" / "verify_deal.js"), seed.hex(), given, client, str(round_number),
+                 deck],
+                capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            assert js.returncode == status, (given, js.stdout, js.stderr)
+            assert ("malformed" in js.stderr) == (status == 2)
