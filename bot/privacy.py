@@ -85,7 +85,14 @@ class Stored:
     """``text`` only: the columns that name one row, for writing it back."""
 
 
-IN_THEIR_ROUNDS = "id IN (SELECT round_id FROM round_players WHERE user_id = ?)"
+IN_THEIR_ROUNDS = (
+    "table_id IN (SELECT r.table_id FROM round_players p JOIN rounds r ON r.id = p.round_id"
+    " WHERE p.user_id = ?) AND guild_id IN (SELECT guild_id FROM round_players WHERE user_id = ?)"
+)
+"""The rounds of every table where the member was dealt a round, not only those rounds: a player
+out of the game (out of chips, or gone between rounds) stays a seat of its later rounds'
+transcripts, never dealt in (R2.3). Of these, only the rows that do mention the member (a whole
+token) are exported or rewritten. It reads ``round_players``, whose ids move after the rounds' texts."""
 PERSONAL_DATA: tuple[Stored, ...] = (
     Stored("accounts", "user_id", "key"),
     Stored("ledger", "user_id", "id"),
@@ -259,8 +266,10 @@ async def _rows_about(tx: Tx, user_id: int) -> dict[str, list[dict[str, Any]]]:
         kept = []
         for row in rows:
             record = dict(zip(cols, row, strict=True))
-            if all(s.like for s in places) and not any(mentions(record[s.column], user_id) for s in places):
-                continue  # LIKE matched digits inside another number
+            if all(s.how == "text" for s in places) and not any(
+                mentions(record[s.column], user_id) for s in places
+            ):
+                continue  # LIKE matched digits inside another number, or a round of their table without them
             kept.append(record)
         if kept:
             found[table] = kept

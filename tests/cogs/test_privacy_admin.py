@@ -309,3 +309,38 @@ async def test_forget_also_forgets_a_remembered_turn_ping_choice(world: World) -
     assert rows == (0,)
     # Not only the row: the bot's memory of the choice goes too, so they are pinged again (the default).
     assert "**on**" in (await ann.slash(world.channel, "flipflop notify")).response.content
+
+
+async def test_forget_reaches_the_rounds_dealt_after_the_member_was_out(world: World) -> None:
+    """A member out of the game (out of chips, or gone between rounds) stays a seat of the later rounds'
+    transcripts, never dealt in (R2.3): export lists those rounds and forget rewrites them too."""
+    ann, ben, cat = world.members[:3]
+    opened = await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)
+    lobby = opened.response.message
+    for p in (ben, cat):
+        await p.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    hands = Hands(world)
+    while await play_step(world, hands, drop_below=25):
+        pass
+    rounds = await world.bot.db.fetchall("SELECT id, transcript FROM rounds ORDER BY id")
+    later: dict[simcord.MemberActor, list[int]] = {}
+    for who in (ann, ben, cat):  # the rounds naming a member who was not dealt in
+        played = await world.bot.db.fetchall(
+            "SELECT round_id FROM round_players WHERE user_id = ?", (who.id,)
+        )
+        named = [rid for rid, transcript in rounds if str(who.id) in transcript]
+        later[who] = sorted(set(named) - {rid for (rid,) in played})
+    out = next(who for who in later if later[who])  # the case at hand: out before the game's last round
+    named = [rid for rid, transcript in rounds if str(out.id) in transcript]
+    exported = await privacy.export(world.bot.db, out.id)
+    assert exported is not None
+    assert [r["id"] for r in exported["tables"]["rounds"]] == named
+    assert all(str(out.id) in json.dumps(r) for r in exported["tables"]["rounds"])  # only rows naming them
+    question = await ask(world, out, "flipflop privacy forget")
+    done = await out.click(question.message, custom_id=buttons(question)["Forget me"])
+    assert done.response.content.startswith("Done:")
+    assert names_anywhere(await dump(world), out.id) == []
+    for round_id in later[out]:  # still replayed and told, with the pseudonym in the empty seat
+        story = await cat.slash(world.channel, "flipflop round", id=round_id)
+        assert story.ephemeral and str(out.id) not in story.response.content
