@@ -10,7 +10,7 @@ who dropped and how many chips each pot paid whom (R2.6, R7).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -148,6 +148,19 @@ def _events(transcript: Mapping[str, Any]) -> list[Event]:
     return events
 
 
+def from_the_deal(events: Iterable[Event]) -> list[Event]:
+    """A stored round's events from its deal on.
+
+    A replayed transcript closes first the seats of players no longer at the table (out of chips,
+    or gone, in an earlier round): that is not this round's story.
+    """
+    out: list[Event] = []
+    for event in events:
+        if out or isinstance(event, RoundStarted):
+            out.append(event)
+    return out
+
+
 def story(events: tuple[Event, ...], members: Mapping[str, int | str]) -> list[tuple[str, dict[str, Any]]]:
     """The round turn by turn as data: ``(code, params)`` per event, seats as named, cards as codes.
 
@@ -158,11 +171,8 @@ def story(events: tuple[Event, ...], members: Mapping[str, int | str]) -> list[t
     ``members``: a member id, or a computer seat's ``basic#2`` (``computer_seat``).
     """
     lines = []
-    dealt = False
-    for event in events:
-        # Seats closed before the deal belong to players no longer at the table: not this round's story.
-        dealt = dealt or isinstance(event, RoundStarted)
-        if not dealt or isinstance(event, TurnStarted):
+    for event in from_the_deal(events):
+        if isinstance(event, TurnStarted):
             continue
         params = {f.name: _param(f.name, getattr(event, f.name), members) for f in fields(event)}
         lines.append((_snake(type(event).__name__), params))

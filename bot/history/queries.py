@@ -94,6 +94,8 @@ class RoundStory:
     """The round's events, replayed from its transcript (its story in words: ``event_words.story``)."""
     named: dict[str, int | str] = field(default_factory=dict)
     """Seat id → who sat there: a member id, or a computer seat's ``basic#2`` (``computer_seat``)."""
+    seated: dict[str, int] = field(default_factory=dict)
+    """Seat id → member for every seat of the transcript: ``members`` and players out of the game."""
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,17 @@ async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | 
     }
     transcript = json.loads(transcript_json)
     reveal = json.loads(reveal_json) if reveal_json is not None else None
-    named = {seat: computer_seat(seat, member) for seat, member in members.items()}
+    seated = dict(members)
+    if {str(s.get("id")) for s in transcript.get("seats", [])} - set(seated):
+        # a player out of the game stays a seat of its later rounds, never dealt in: named as the
+        # table's earlier rounds named them (only then is the table's history read)
+        for seat, user_id in await db.fetchall(
+            "SELECT s.seat, s.user_id FROM round_seats s JOIN rounds r ON r.id = s.round_id"
+            " WHERE r.guild_id = ? AND r.table_id = ? AND r.id < ? ORDER BY r.id DESC",
+            (guild_id, table_id, round_id),
+        ):
+            seated.setdefault(seat, int(user_id))
+    named = {seat: computer_seat(seat, member) for seat, member in seated.items()}
     events = round_outcome(transcript).events
     lines = story(events, named)
     if reveal is not None:
@@ -222,6 +234,7 @@ async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | 
         members,
         events,
         named,
+        seated,
     )
 
 

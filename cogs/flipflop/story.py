@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from bot.history import RoundSummary, Stats, computer_level
 from bot.history.members import computer_seat
+from bot.history.outcome import from_the_deal
 from bot.history.queries import RoundStory
 from bot.i18n import N_, Texts
 from bot.presentation import event_words
@@ -74,7 +75,7 @@ def story_lines(found: RoundStory, t: Texts, only: tuple[type[Event], ...] = ())
     """
     events = [
         replace(e, number=found.number) if isinstance(e, RoundStarted) else e
-        for e in found.events
+        for e in from_the_deal(found.events)
         if not isinstance(e, NextDealer) and (not only or isinstance(e, only))
     ]
     told = Telling(

@@ -18,7 +18,7 @@ import simcord
 
 from bot.table.model import Table
 from engine import fairness
-from tests.cogs.helpers import Hands, conserved, displayed, play_simple_turn, table_in, walk
+from tests.cogs.helpers import Hands, conserved, displayed, play_simple_turn, play_step, table_in, walk
 from tests.cogs.test_computers import add_computer, bot_member
 from tests.conftest import World
 
@@ -360,3 +360,43 @@ def test_the_table_status_shortens_a_long_client_seed() -> None:
     assert len(shown) <= SEED_SHOWN and "…" in shown
     assert busy.startswith(shown.split("…")[0]) and busy.endswith(shown.split("…")[1])
     assert short_seed("1-2:lucky 7") == "1-2:lucky 7"
+
+
+async def test_a_later_rounds_story_does_not_tell_an_earlier_elimination_again(world: World) -> None:
+    """A player out of chips stays a seat of the table's later stored rounds, never dealt in: their
+    /flipflop round stories start at the deal (the elimination was told when it happened, in its own
+    round) and name that seat as the table did, never by its raw id."""
+    ann, ben, cat = world.members[:3]
+    opened = await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)
+    lobby = opened.response.message
+    for p in (ben, cat):
+        await p.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    hands = Hands(world)
+    while await play_step(world, hands, drop_below=25):
+        pass
+    rounds = await world.bot.db.fetchall("SELECT id, transcript FROM rounds ORDER BY id")
+    dealt = {
+        rid: {
+            u
+            for (u,) in await world.bot.db.fetchall(
+                "SELECT user_id FROM round_players WHERE round_id = ?", (rid,)
+            )
+        }
+        for rid, _ in rounds
+    }
+    later = [
+        (rid, who)
+        for rid, transcript in rounds
+        for who in (ann, ben, cat)
+        if str(who.id) in transcript and who.id not in dealt[rid]
+    ]
+    assert later, "the tests' deals are seeded: someone is out before the game's last round"
+    for rid, who in later:
+        story = await cat.slash(world.channel, "flipflop round", id=rid)
+        lines = story.response.content.splitlines()
+        told_again = [line for line in lines if "is out of chips" in line and str(who.id) in line]
+        assert story.ephemeral and not told_again, told_again
+        assert not [line for line in lines if str(who.id) in line.replace(f"<@{who.id}>", "")], lines
+        attached = await round_file(world, cat, rid)  # the replay page's file names their seat too
+        assert attached["names"].get(str(who.id)) == who.name, attached["names"]
