@@ -135,12 +135,13 @@ def fair_line(table: Table, t: Texts) -> str:
 
     The next round's commitment is drawn at this round's deal and must be public in a message
     *created* before the clicks that seed it (docs/FAIRNESS.md): the table message posted for
-    the deal shows it from the start.
+    the deal shows it from the start. Once the game is to stop at this round's end, no next round
+    is dealt: the line is back to the commitment in play.
     """
     if table.status == "closed":
         return ""
     public = table.fair.to_public()
-    if public["pending"] is not None:
+    if public["pending"] is not None and not table.stop_after_round:
         return "🔒 " + t.gettext("Round {round} commitment: `{commitment}`").format(
             round=t.number(public["pending"]["round"]), commitment=public["pending"]["commitment"]
         )
