@@ -368,11 +368,17 @@ def _turn_prompt(view: PlayerView, t: Texts) -> str:
     return t.gettext("▶️ **Your turn.** Lay down spreads or lay off if you like, then discard a card.")
 
 
+AWAY_TURN = N_("💤 You're away: the computer plays this turn for you, unless you move first.")
+"""An away member's hand on their turn: a move of theirs brings them back (``TableRuntime.act``)."""
+
+
 def _turn_lines(table: Table, view: PlayerView, t: Texts) -> list[str]:
     lines = [_turn_prompt(view, t)]
     if view.phase != "start":
         lines.append(t.gettext("👆 Click one of your cards below to discard it."))
-    if table.turn_deadline:
+    if table.is_away(view.player):  # the computer plays the turn after its pause: no timer to race
+        lines.append(t.gettext(AWAY_TURN))
+    elif table.turn_deadline:
         lines.append(t.gettext("⏳ Time runs out {when}.").format(when=f"<t:{int(table.turn_deadline)}:R>"))
     return lines
 

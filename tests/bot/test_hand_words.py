@@ -71,3 +71,19 @@ def test_a_member_out_between_rounds_is_not_told_the_next_deal_comes() -> None:
     for p in game.public_view().players:  # whoever else is still seated reads the usual line
         if p in game.seated and p != leaver:
             assert "The next deal starts by itself." in hand_text(table, game.view(p), EN)
+
+
+def test_an_away_members_turn_says_the_computer_plays_it_not_a_timer() -> None:
+    """Seen in a playtest: an away member's hand said "Your turn … time runs out" while the computer
+    was about to play it. It says the computer plays the turn unless they move first."""
+    table = four_playing()
+    game = table.game
+    assert game is not None and game.to_act is not None
+    table.turn_deadline = NOW + 60
+    actor = game.to_act
+    here = hand_text(table, game.view(actor), EN)
+    assert "Time runs out" in here and "You're away" not in here
+    transitions.away(table, int(actor))
+    away = hand_text(table, game.view(actor), EN)
+    assert "▶️ **Your turn.**" in away and "Time runs out" not in away
+    assert "💤 You're away: the computer plays this turn for you, unless you move first." in away
