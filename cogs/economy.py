@@ -128,7 +128,19 @@ class Economy(commands.Cog):
             text = t.gettext("{name} has **{chips}** — #{place} of {total} in {server}.").format(
                 name=target.display_name, **shown
             )
+        if held := self._at_tables(guild, target.id):  # bought in: those chips are not in the balance
+            text += " " + t.gettext("At a table now: **{chips}** more.").format(chips=t.chips(held))
         await interaction.response.send_message(text, ephemeral=True)
+
+    def _at_tables(self, guild_id: int, member: int) -> int:
+        """The member's chips at this server's open tables played for chips: what closing them gives back."""
+        tables = self.bot.runtime.tables.values() if self.bot.runtime is not None else ()
+        return sum(
+            table.refunds().get(member, 0)
+            for table in tables
+            if table.guild_id == guild_id and table.status != "closed"
+            and not table.practice and not table.tournament  # practice and tournament chips are not chips
+        )
 
     @app_commands.command(name="daily", description="Claim your daily chips (once every 24 hours).")
     @app_commands.guild_only()

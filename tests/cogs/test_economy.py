@@ -258,3 +258,17 @@ async def test_a_stake_alone_keeps_the_servers_buy_in_in_stakes(world: World) ->
     assert not plain.ephemeral
     table = world.bot.runtime.in_channel(world.channel.id)  # type: ignore[union-attr]
     assert table is not None and (table.stake, table.buy_in) == (5, 100)
+
+
+async def test_balance_names_the_chips_at_a_table_too(world: World) -> None:
+    """Seen in a playtest: in a lobby, /balance said 800 chips and nothing of the 200 bought in."""
+    ann, ben = world.members[:2]
+    opened = await ann.slash(world.channel, "flipflop start")
+    mine = (await ann.slash(world.channel, "balance")).response.content
+    assert "**800 chips**" in mine and "At a table now: **200 chips** more." in mine, mine
+    theirs = (await ben.slash(world.channel, "balance", member=ann)).response.content
+    assert "At a table now: **200 chips** more." in theirs, theirs
+    own = (await ben.slash(world.channel, "balance")).response.content
+    assert "At a table" not in own  # ben holds none
+    await ann.click(opened.response.message, label="Cancel")
+    assert "At a table" not in (await ann.slash(world.channel, "balance")).response.content
