@@ -122,13 +122,18 @@ def card_rows(hand: Sequence[Card]) -> list[list[Card]]:
 
 
 def card_buttons(
-    v: PlayerView, t: Texts, selection: tuple[Card, ...] | None, clickable: bool = True
+    v: PlayerView,
+    t: Texts,
+    selection: tuple[Card, ...] | None,
+    clickable: bool = True,
+    drawn: Card | None = None,
 ) -> tuple[list[Control], int, int]:
     """The hand as card buttons, the moves' row and the row free for a menu below them.
 
     The first five cards are the first row; a sixth goes on the row after the moves' row (so
     it never takes the place of a move). After drawing a card's button discards it, or, while
     selecting, picks it (green) or puts it back; otherwise the cards are shown, not clickable.
+    The card just drawn (``drawn``) is blue, wherever sorting put it, as the text marks it.
     """
     out: list[Control] = []
     may = clickable and playing(v)
@@ -139,33 +144,38 @@ def card_buttons(
     for r, row in enumerate(rows):
         r = r + 1 if r else r  # the sixth card: below the moves
         for c in row:
-            face = card_emoji(c, t)
-            text = "" if face is not None else plain(c, t)
             if selection is None:
-                off = not (may and c in discards)
-                out.append(_hand("discard", text, "secondary", face, value=c.code, row=r, disabled=off))
+                style: Style = "primary" if c == drawn else "secondary"
+                out.append(_card(c, t, "discard", style, c.code, r, off=not (may and c in discards)))
                 continue
             chosen = c in selection
             after = [x for x in selection if x != c] if chosen else sorted([*selection, c], key=sort_key)
-            out.append(
-                _hand(
-                    "pick",
-                    ("✓ " + text) if chosen and text else text,
-                    "success" if chosen else "secondary",
-                    face,
-                    value="~" + ".".join(x.code for x in after),
-                    row=r,
-                    disabled=not may,
-                )
-            )
+            value = "~" + ".".join(x.code for x in after)
+            style = "success" if chosen else "secondary"
+            out.append(_card(c, t, "pick", style, value, r, off=not may, tick=chosen))
     return out, moves, moves + len(rows)
 
 
+def _card(
+    card: Card, t: Texts, op: str, style: Style, value: str, row: int, *, off: bool, tick: bool = False
+) -> Button:
+    """One card's button: its face (an emoji), or its name in words when the reader's style is text."""
+    face = card_emoji(card, t)
+    text = "" if face is not None else plain(card, t)
+    label = ("✓ " + text) if tick and text else text
+    return _hand(op, label, style, face, value=value, row=row, disabled=off)
+
+
 def hand_controls(
-    table: Table, v: PlayerView, t: Texts, selection: tuple[Card, ...] | None = None
+    table: Table,
+    v: PlayerView,
+    t: Texts,
+    selection: tuple[Card, ...] | None = None,
+    drawn: Card | None = None,
 ) -> list[Control]:
     """The hand's controls, in rows that keep their places (see the module's docstring)."""
-    out, moves, menu = card_buttons(v, t, selection)
+    drawn = drawn if drawn is not None and drawn in v.hand else None
+    out, moves, menu = card_buttons(v, t, selection, drawn=drawn)
     if v.can_act and selection is not None:
         out += _selecting(v, t, selection, moves, menu)
     elif v.can_act:

@@ -225,7 +225,7 @@ def hand_screen(
         return Screen(content=text, view=None, attachments=shown)
     return Screen(
         content=text,
-        view=hand_view(table, hand_controls(table, view, t, picked(view, selection))),
+        view=hand_view(table, hand_controls(table, view, t, picked(view, selection), drawn)),
         attachments=shown,
     )
 

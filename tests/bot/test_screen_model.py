@@ -127,6 +127,26 @@ async def test_a_greyed_select_cards_says_why(tmp_path: Path) -> None:
         assert not pick.disabled and pick.label == "Select cards…"
 
 
+async def test_the_card_just_drawn_is_the_blue_one_wherever_sorting_puts_it(tmp_path: Path) -> None:
+    """Seen in a playtest: after a draw the sixth button (alone on its row) was another card, the
+    hand sorted; the card drawn is marked in the text, and its button is the one blue card."""
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert table.game is not None and table.game.to_act is not None
+        view = table.game.view(table.game.to_act)
+        hand = tuple(Card.parse(c) for c in ("2C", "5D", "9H", "JS", "KC", "7D"))
+        drawn = hand[-1]  # sorted, it is not the sixth button
+        after = dataclasses.replace(view, hand=hand, legal=tuple(Discard(view.player, c) for c in hand))
+        controls = hand_controls(table, after, EN, drawn=drawn)
+        cards = [c for c in controls if isinstance(c, Button) and c.op == "discard"]
+        assert {c.value: c.style for c in cards} == {
+            c.code: "primary" if c == drawn else "secondary" for c in hand
+        }
+        assert cards[-1].value != drawn.code
+        plain = [c for c in hand_controls(table, after, EN) if isinstance(c, Button) and c.op == "discard"]
+        assert {c.style for c in plain} == {"secondary"}  # no card marked: none blue
+
+
 def test_controls_are_plain_frozen_data() -> None:
     for kind in (Button, Menu):
         assert dataclasses.is_dataclass(kind) and kind.__dataclass_params__.frozen  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ from tests.cogs.helpers import (
     section,
     table_in,
     table_message,
+    walk,
 )
 from tests.conftest import World
 
@@ -158,6 +159,12 @@ async def test_discarding_takes_two_clicks_and_a_spread_at_most_four(world: Worl
     discards = card_buttons(drawn.response)
     assert len(discards) == 6
     assert "Click one of your cards below to discard it" in drawn.response.content
+    blue = [  # the card just drawn is the one blue card button (style 1: primary)
+        code for code, custom_id in discards.items()
+        if any(c.get("custom_id") == custom_id and c.get("style") == 1 for c in walk(drawn.response))
+    ]
+    just = g.view(str(actor.id)).just_drawn
+    assert just is not None and blue == [just.code], blue
     code = next(iter(discards))
     before = len(g.round.discard)
     await actor.click(drawn.response.message, custom_id=discards[code])  # click 2: the card is discarded
