@@ -45,8 +45,8 @@ POT_NAME = {"game": N_("game pot"), "flip": N_("flip pot"), "flop": N_("flop pot
 END_TEXT = {
     "out": N_("{who} went out!"),
     "tonk": N_("🎉 **Tonk out!** {who} laid down two spreads at once."),
-    "drop": N_("{who} dropped and nobody beats them."),
-    "caught": N_("{who} dropped but was **caught**."),
+    "drop": N_("{who} dropped with **{value}**, and no other hand is as low."),
+    "caught": N_("{who} dropped with **{value}** but was **caught** by {catchers} with **{low}**."),
     "stock": N_("The stock ran out ({who} drew the last card): lowest hand wins."),
     "fifty": N_("**50 at the deal!**"),
     "forty_nine": N_("**49 at the deal!**"),
@@ -183,7 +183,11 @@ def _player_left(e: PlayerLeft, s: Telling) -> list[str]:
 def _round_ended(e: RoundEnded, s: Telling) -> list[str]:
     t = s.t
     who = f"**{s.name(e.player)}**" if e.player else ""
-    head = t.gettext(END_TEXT[e.reason]).format(who=who)
+    value = t.number(e.values[e.player]) if e.player in e.values else ""  # a drop says both hands' values
+    low = t.number(min((e.values[p] for p in e.game_winners if p in e.values), default=0))
+    head = t.gettext(END_TEXT[e.reason]).format(
+        who=who, value=value, catchers=_names(e.game_winners, s), low=low
+    )
     if e.reason == "out" and e.player and e.hands.get(e.player):
         head = t.gettext("{who} wins the round: everyone else has left it.").format(who=who)
     hands = [

@@ -198,7 +198,12 @@ def test_a_rounds_server_seed_follows_what_the_round_paid() -> None:
     ]
     lines = event_lines(ended, events, EN)
     assert lines[0].startswith("🏁") and "server seed" not in lines[0]
+    # a glance at the ending says both hands' values (between rounds the hands themselves are not shown)
+    caught = "🏁 **ann** dropped with **2** but was **caught** by **ben** with **1**."
+    assert lines[0].splitlines()[0] == caught
     assert lines[1] == "↳ ann pays a side stake of 5 into the game pot."
+    (dropped,) = event_lines(ended, [RoundEnded("drop", "12", hands, {"11": 2, "12": 1}, ("12",))], EN)[:1]
+    assert dropped.splitlines()[0] == "🏁 **ben** dropped with **1**, and no other hand is as low."
     assert lines[-1].startswith("🔓 Round 1 server seed") and "/flipflop verify round:7" in lines[-1], lines
 
 
@@ -313,7 +318,7 @@ def test_a_crowded_ending_gives_way_after_its_headline() -> None:
     """Between rounds the log's room keeps how the round ended; the lines after it give way first."""
     from bot.presentation.table_layout import _story
 
-    headline = "🏁 **" + "\\\\" * 30 + "** dropped but was **caught**."
+    headline = "🏁 **" + "\\\\" * 30 + "** dropped with **12** but was **caught** by **ben** with **3**."
     ending = [headline, *(f"💰 **{'x' * 32}** wins the **flip pot** ({i:,} chips)." for i in range(30))]
     story = _story("", ending, EN, 700, ending=ending)
     assert len(story) <= 700 and headline in story, story
