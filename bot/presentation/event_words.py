@@ -121,6 +121,9 @@ class Telling:
     """The fair-deal line published with round ``n``'s deal (the live table), else nothing."""
     revealed: Callable[[], str] = _nothing
     """The fair-deal line published with the round's end (its server seed), else nothing."""
+    who: Callable[[str], str] | None = None
+    """A seat's name without the move's marks (``name`` adds 💤 for a seat the computer played):
+    the final standings name the players, not who was away at the end. None: ``name``."""
 
 
 def _plays_for(name: str, paid: tuple[str, ...], all_in: bool, t: Texts) -> str:
@@ -262,9 +265,10 @@ def _game_over(e: GameOver, s: Telling) -> list[str]:
     # placed as the ratings place them (chips, then the later last round); a tie keeps the seat order
     places = standings([Finish(p, chips(p), s.last_round.get(p, 0)) for p in e.standings])
     ranked = sorted(e.standings, key=places.__getitem__)
+    who = s.who or s.name
     placed = [
         t.gettext("{number}. **{name}** — {amount}").format(
-            number=t.number(i), name=s.name(p), amount=t.chips(chips(p))
+            number=t.number(i), name=who(p), amount=t.chips(chips(p))
         )
         for i, p in enumerate(ranked, start=1)
     ]

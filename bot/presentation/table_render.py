@@ -240,6 +240,7 @@ def telling(
     return Telling(
         t,
         name=lambda p: seat_name(table, t, p) + (" 💤" if p in away else ""),
+        who=lambda p: seat_name(table, t, p),
         card=lambda c: card(c, t),
         cards=lambda cs: cards(cs, sort=True, t=t),
         stacks=stacks,

@@ -323,3 +323,14 @@ def test_a_crowded_ending_gives_way_after_its_headline() -> None:
     story = _story("", ending, EN, 700, ending=ending)
     assert len(story) <= 700 and headline in story, story
     assert ending[-1] in story  # the latest lines stay too; the middle gives way
+
+
+def test_final_standings_name_the_players_without_the_away_mark() -> None:
+    """Seen in a playtest: "cat 💤 — 170 chips" in the final standings. A move made for an away seat
+    keeps its 💤; the standings name the players."""
+    from engine.events import GameOver
+
+    ended = table()
+    ended.away = {13: 1}
+    (said,) = event_lines(ended, [GameOver({"11": 300, "12": 130, "13": 170}, ("11", "12", "13"))], EN)
+    assert "💤" not in said and "**cat** — 170 chips" in said, said
