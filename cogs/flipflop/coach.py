@@ -150,6 +150,26 @@ class Coach:
         self._hints: dict[tuple[str, int], discord.Interaction] = {}
         """Each member's last hint at a practice table (its private answer), replaced by their next."""
         self._slots = asyncio.Semaphore(COACH_SLOTS)
+        self._clearing: set[asyncio.Future[None]] = set()
+
+    def round_dealt(self, table: Table) -> None:
+        """A new round at the table: its members' hints were for the last one, so they go.
+
+        Deleted as a newer hint deletes them (``_replace_hint``), while Discord still lets the bot.
+        """
+        for key in [k for k in self._hints if k[0] == table.id]:
+            interaction = self._hints.pop(key)
+            if token_alive(interaction):
+                task = asyncio.ensure_future(self._delete_hint(interaction))
+                self._clearing.add(task)
+                task.add_done_callback(self._clearing.discard)
+
+    @staticmethod
+    async def _delete_hint(interaction: discord.Interaction) -> None:
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as e:  # dismissed already, or a passing fault: it stays
+            log.info("Could not delete an earlier hint (%s %s)", e.status, e.code)
 
     async def _search(
         self, interaction: discord.Interaction, t: Texts, failed: str, wait: float, fn: Any, *args: Any
@@ -250,12 +270,8 @@ class Coach:
         if older is not None and older.id > interaction.id:  # a later click answered first (a search is
             older, interaction = interaction, older  # slower than "not your turn"): this one goes
         self._hints[key] = interaction
-        if older is None or not token_alive(older):
-            return
-        try:
-            await older.delete_original_response()
-        except discord.HTTPException as e:  # dismissed already, or a passing fault: it stays
-            log.info("Could not delete an earlier hint (%s %s)", e.status, e.code)
+        if older is not None and token_alive(older):
+            await self._delete_hint(older)
 
     # ------------------------------------------------------------------ look backs
 

@@ -150,6 +150,7 @@ class FlipFlop(
         self.notifier.live = self.runtime.get
         self.controls = Controls(self.runtime, self.notifier)
         self.coach = Coach(bot, self.runtime)
+        self.notifier.dealt = self.coach.round_dealt  # a new round: the last one's hints go
         self.welcomes = ServerWelcomes(bot.db, now)
         super().__init__()
 

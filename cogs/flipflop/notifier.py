@@ -178,6 +178,8 @@ class DiscordNotifier:
         """Each server's language for public messages, as last read (for callers that can not wait)."""
         self.tell: Callable[[News], object] = tell or (lambda news: None)
         """Where news for the runtime goes (the cog, which tells the runtime): never awaited here."""
+        self.dealt: Callable[[Table], object] = lambda table: None
+        """Told of each new round dealt at a table (the cog's coach clears the last round's hints)."""
         self.reposted: dict[str, tuple[int, int]] = {}
         """Tables whose message this notifier posted again: (old id, new id) until the runtime saves it."""
         self.failures: dict[str, int] = {}
@@ -368,6 +370,7 @@ class DiscordNotifier:
         """
         if not any(isinstance(e, RoundStarted) for e in outcome.events):
             return
+        self.dealt(table)
         assert table.game is not None
         number = table.game.public_view().round_number
         old = self.message_id(table)

@@ -201,6 +201,34 @@ async def test_a_hint_names_the_move_and_a_reason_only_to_the_player_to_act(worl
     assert shown(refused) and shown(hints[-1])
 
 
+async def test_a_new_round_takes_the_last_rounds_hint_away(world: World) -> None:
+    """Seen in a playtest: a hint stayed on screen into the next round. A new deal deletes the
+    members' hints at the table (they were for the last round), as a newer hint does."""
+    ann = world.members[0]
+    lobby = await open_practice(world, computers=2, level="basic")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    for _ in range(20):  # a round in play at ann's turn (a 49 or 50 at the deal ends one at once)
+        if table.game.in_round and table.game.to_act == str(ann.id):
+            break
+        await world.env.advance_time(world.bot.pause_between_rounds + 1)
+    assert table.game.in_round and table.game.to_act == str(ann.id)
+    hint = await ann.click((await my_hand(world, ann)).message, label="Hint")
+    assert shown(hint) and "Hint:" in shown(hint)[-1].content
+    rounds, hands = table.game.rounds_played, Hands(world)
+    while table.game.in_round:
+        if table.game.to_act == str(ann.id):
+            await play_simple_turn(world, ann, drop_below=60, hands=hands)
+        else:
+            await world.env.advance_time(3)
+    assert shown(hint), "the hint stays while its round is on"
+    await world.env.advance_time(world.bot.pause_between_rounds + 1)
+    await world.env.settle()
+    assert table.game.rounds_played > rounds or table.game.in_round  # the next round is dealt
+    assert shown(hint) == []
+
+
 async def test_hints_are_refused_at_a_real_chip_table(world: World) -> None:
     table = await open_table(world, world.members[:3])
     assert table.game is not None
