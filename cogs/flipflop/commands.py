@@ -391,11 +391,9 @@ class FlipFlop(
     def _my_tournament_table(self, interaction: discord.Interaction) -> Table | None:
         """In a tournament's channel, whose tables are its threads: the table the member plays at."""
         for table in self.runtime.tables.values():
-            if not table.tournament or table.status == "closed" or not table.is_seated(interaction.user.id):
-                continue
-            thread = self.bot.get_channel(table.channel_id)
-            if isinstance(thread, discord.Thread) and thread.parent_id == interaction.channel_id:
-                return table
+            if table.status != "closed" and table.is_seated(interaction.user.id):
+                if controls.in_tournament_channel(interaction, table):
+                    return table
         return None
 
     @app_commands.command(

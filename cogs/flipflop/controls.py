@@ -29,6 +29,7 @@ from bot.presentation.hand_controls import HAND_MENU_OPS, HAND_OPS
 from bot.presentation.refusals import MESSAGES as REFUSALS
 from bot.runtime import TableRuntime, clicked_at
 from bot.storage import StoreError
+from bot.table.model import Table
 from engine import Card
 from engine.actions import Action
 from engine.codec import parse_control
@@ -172,6 +173,17 @@ def handler_of(interaction: discord.Interaction) -> Handler:
     return _handlers[id(interaction.client)]
 
 
+def in_tournament_channel(interaction: discord.Interaction, table: Table) -> bool:
+    """The click was made in the channel whose thread is ``table``, a tournament's table.
+
+    An entrant plays their hand from the tournament's channel too (``/flipflop hand``, README).
+    """
+    if not table.tournament or interaction.guild_id != table.guild_id:
+        return False
+    thread = interaction.client.get_channel(table.channel_id)
+    return isinstance(thread, discord.Thread) and thread.parent_id == interaction.channel_id
+
+
 class _Guarded:
     """The one guard every control passes: right message kind, open table, a player for hands."""
 
@@ -203,7 +215,8 @@ class _Guarded:
                     ),
                 )
             return False
-        if not clicked_at(table, interaction.guild_id, interaction.channel_id):
+        here = clicked_at(table, interaction.guild_id, interaction.channel_id)
+        if not here and not (self.kind is Kind.HAND and in_tournament_channel(interaction, table)):
             t = await handler.member_texts(interaction)
             await send_ephemeral(interaction, t.gettext(REFUSALS["other_place"]))
             return False

@@ -136,3 +136,31 @@ async def test_worker_processes_leave_ctrl_c_to_the_bot() -> None:
     finally:
         players.close()
     assert handler == signal.SIG_IGN
+
+
+async def test_a_tournament_is_played_from_the_channel_with_flipflop_hand(tmp_path: Path) -> None:
+    """The playground's page shows one channel; a tournament's tables are threads. Each entrant's
+    /flipflop hand in #flipflop is their table's hand, and their moves play it (README)."""
+    pause = (0.05, 0.1)
+    async with playground(tmp_path / "p.sqlite3", members=2, preview=False, computer_pause=pause) as world:
+        ann, ben = world.members
+        lobby = (await ann.slash(world.channel, "flipflop tournament", fee=10, seats=6)).response.message
+        await ann.click(lobby, label="Join")
+        await ben.click(lobby, label="Join")
+        await ann.click(lobby, label="Start")
+        assert world.bot.runtime is not None
+        tables = [t for t in world.bot.runtime.tables.values() if t.tournament]
+        for _ in range(100):  # the computers move in real time until a member's turn
+            turns = [(t, t.game.to_act) for t in tables if t.game and t.game.in_round and t.game.to_act]
+            mine = [(t, p) for t, p in turns if p in (str(ann.id), str(ben.id))]
+            if mine:
+                break
+            await asyncio.sleep(0.1)
+        (table, pid), *_ = mine
+        member = ann if pid == str(ann.id) else ben
+        hand = await member.slash(world.channel, "flipflop hand")
+        assert hand.ephemeral and "Your hand" in hand.response.content, hand.response.content
+        assert table.game is not None
+        before, drop = table.seq, f"Drop ({table.game.view(pid).hand_value})"
+        dropped = await member.click(hand.response.message, label=drop)
+        assert dropped.acknowledged and table.seq > before  # the hand from the channel plays the seat
