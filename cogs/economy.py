@@ -138,7 +138,7 @@ class Economy(commands.Cog):
         return sum(
             table.refunds().get(member, 0)
             for table in tables
-            if table.guild_id == guild_id and table.status != "closed"
+            if table.guild_id == guild_id and table.status != "closed" and table.is_seated(member)
             and not table.practice and not table.tournament  # practice and tournament chips are not chips
         )
 
