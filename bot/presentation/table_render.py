@@ -400,14 +400,20 @@ def _out(table: Table, view: PlayerView, t: Texts) -> str | None:
     return None
 
 
+AWAY_SEAT = N_("💤 You're away: the computer plays your seat until you click **I'm back**.")
+"""An away member's hand between their turns (on their turn: ``AWAY_TURN``)."""
+
+
 def _hand_state(table: Table, view: PlayerView, t: Texts) -> list[str]:
     if not view.in_round:
         if table.stop_after_round:
             return [t.gettext("The round is over; the game ends now.")]
-        return [t.gettext("The round is over. The next deal starts by itself.")]
-    if view.can_act:
+        lines = [t.gettext("The round is over. The next deal starts by itself.")]
+    elif view.can_act:
         return _turn_lines(table, view, t)
-    return [t.gettext("⏳ Not your turn yet: this hand updates itself when your turn comes.")]
+    else:
+        lines = [t.gettext("⏳ Not your turn yet: this hand updates itself when your turn comes.")]
+    return [*lines, t.gettext(AWAY_SEAT)] if table.is_away(view.player) else lines
 
 
 def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: Card | None = None) -> str:

@@ -87,3 +87,9 @@ def test_an_away_members_turn_says_the_computer_plays_it_not_a_timer() -> None:
     away = hand_text(table, game.view(actor), EN)
     assert "▶️ **Your turn.**" in away and "Time runs out" not in away
     assert "💤 You're away: the computer plays this turn for you, unless you move first." in away
+    waiting = next(p for p in game.public_view().players if p != actor)  # seen in a playtest: between
+    transitions.away(table, int(waiting))  # turns the hand said only "Not your turn yet"
+    between = hand_text(table, game.view(waiting), EN)
+    assert "Not your turn yet" in between and "until you click **I'm back**" in between, between
+    assert "until you click" not in hand_text(table, game.view(next(
+        p for p in game.public_view().players if p not in (actor, waiting))), EN)
