@@ -17,6 +17,7 @@ from typing import Any
 from bot.cards import SUIT_TEXT
 from bot.i18n import Texts
 from bot.presentation.render import look
+from bot.presentation.table_picture import away_label
 from bot.presentation.table_render import last_move_line, log_lines, seat_name
 from bot.table.model import Table
 from bot.table.transitions import game_ends
@@ -54,6 +55,7 @@ def _seat(table: Table, view: PublicView, pid: str, mine: PlayerView | None, t: 
         "won": [pot for pot in POTS if pid in view.winners.get(pot, ())],  # type: ignore[call-overload]
         "computer": table.is_computer(pid),
         "away": table.is_away(pid),
+        "awayLabel": away_label(table, pid, t),  # as the Discord table's picture marks the seat
     }
 
 

@@ -107,6 +107,13 @@ class Scene:
 
 STOCK, PILE, UPCARD, LEAVING = N_("Stock"), N_("Discard pile"), N_("Upcard"), N_("leaving")
 AWAY = N_("away {rounds}/{allowed}")
+
+
+def away_label(table: Table, pid: str, t: Texts) -> str:
+    """``away 1/3`` on an away member's seat (rounds away so far, of those before release), else ""."""
+    if not (pid.isdigit() and int(pid) not in table.computers and table.is_away(pid)):
+        return ""
+    return t.gettext(AWAY).format(rounds=t.number(table.away[int(pid)]), allowed=t.number(table.away_rounds))
 POT_LABEL = {"game": N_("Game pot"), "flip": N_("Flip pot"), "flop": N_("Flop pot")}
 
 
@@ -116,12 +123,7 @@ def scene(table: Table, t: Texts) -> Scene:
     v = table.game.public_view()
     seats = []
     for pid in [*v.players, *(p for p in v.seated if p not in v.players)]:
-        person = pid.isdigit() and int(pid) not in table.computers
-        away = ""
-        if person and table.is_away(pid):
-            away = t.gettext(AWAY).format(
-                rounds=t.number(table.away[int(pid)]), allowed=t.number(table.away_rounds)
-            )
+        away = away_label(table, pid, t)
         dealt = v.in_round and pid in v.players and pid not in v.dead
         seats.append(
             Seat(

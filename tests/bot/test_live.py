@@ -158,6 +158,22 @@ async def test_a_players_own_state_has_their_hand_and_their_moves_in_the_codecs_
         )
 
 
+async def test_every_viewer_sees_who_is_away_as_the_discord_tables_picture_marks_it(tmp_path: Path) -> None:
+    """Seen in a playtest: only the away player's own page said so; the others' showed a plain seat."""
+    from bot.i18n import texts
+
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert table.game is not None
+        away = next(p for p in table.game.order if table.game.to_act != p)
+        await h.runtime.away(table.id, int(away))
+        table = h.runtime.tables[table.id]
+        seats = viewer_state(table, DAN, texts("en"), h.clock())["table"]["seats"]
+        assert {s["id"]: s["awayLabel"] for s in seats} == {
+            p: (f"away 0/{table.away_rounds}" if p == away else "") for p in table.game.order
+        }
+
+
 async def test_the_page_reads_cards_as_text_where_the_server_sees_card_emojis(tmp_path: Path) -> None:
     from bot.cards import CardFaces, Look, all_faces
     from bot.i18n import texts

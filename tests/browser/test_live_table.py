@@ -213,6 +213,32 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
             await browser.close()
 
 
+async def test_every_page_marks_an_away_seat_as_the_discord_table_does(tmp_path: Path) -> None:
+    """Seen in a playtest: only the away member's own page said so. A spectator's page marks the
+    seat with the table picture's words ("away 0/3")."""
+    async with (
+        playground(tmp_path / "play.sqlite3", members=3, preview=False, cards="plain") as pg,
+        async_playwright() as pw,
+    ):
+        ann, _ben, cat = pg.members
+        table = await started(pg)
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page()
+            page.set_default_timeout(WAIT_MS)
+            await page.goto(await link_for(pg, cat))
+            await expect(page.locator("#table .badge.away")).to_have_count(0)
+            assert pg.bot.runtime is not None
+            await pg.bot.runtime.away(table.id, ann.id)
+            badge = page.locator("#table .badge.away")
+            await expect(badge).to_have_count(1)
+            await expect(badge).to_have_text(f"💤 away 0/{table.away_rounds}")
+            seat = page.locator("#table .seat").filter(has=page.locator(".badge.away"))
+            await expect(seat).to_contain_text(plain_text(table.names[ann.id]))
+        finally:
+            await browser.close()
+
+
 async def test_signing_in_by_the_mocked_activity_and_by_links_and_the_refusals(tmp_path: Path) -> None:
     from bot.playground import activity_link
 

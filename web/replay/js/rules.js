@@ -16,7 +16,7 @@ export class ReplayError extends Error {}
  * @typedef {{owner: string, kind: "run" | "set", cards: string[]}} Spread
  * @typedef {{id: string, name: string, stack: number, hand: string[] | number, value: number | null,
  *   dealer: boolean, toAct: boolean, out: boolean, dead: boolean, paid: Pot[], shown: string[],
- *   won: Pot[]}} SeatState
+ *   won: Pot[], awayLabel?: string}} SeatState
  * @typedef {{round: number, stake: number, pots: Pots, upcard: string | null, flipSuit: string | null,
  *   flopSuit: string | null, stock: number, discard: string[], spreads: Spread[], seats: SeatState[],
  *   caption: string, end: string | null}} TableState

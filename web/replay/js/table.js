@@ -106,6 +106,7 @@ export function drawTable(root, state, say = english) {
     if (seat.toAct) head.append(el("span", "badge turn", say("toAct", "to act")));
     if (seat.dead) head.append(el("span", "badge", say("left", "left")));
     if (seat.out) head.append(el("span", "badge", say("out", "out")));
+    if (seat.awayLabel) head.append(el("span", "badge away", `💤 ${seat.awayLabel}`)); // the live page's, worded by the bot
     for (const pot of seat.won) head.append(el("span", `badge won won-${pot}`, say("won", "won {pot}", { pot: potName(pot, say) })));
     const chips = el("span", "stack", say("chips", "{count} chips", { count: seat.stack }));
     chips.dataset.stack = String(seat.stack);
