@@ -144,6 +144,11 @@ def test_a_round_opens_from_its_file_and_on_a_phone(site: str, browser: Browser,
     assert final_figures(page) == expected_figures(data)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide on a 390px phone"
+    boxes = [page.locator(f"#{b}").bounding_box() for b in ("first", "back", "play", "forward", "last")]
+    assert all(b is not None for b in boxes)  # the step buttons: one row, each label on one line
+    middles = [b["y"] + b["height"] / 2 for b in boxes if b]
+    words = [b["height"] for b in boxes[1:4] if b]  # ◀ Back, ▶ Play, Forward ▶: as tall as the ⏮ button
+    assert max(middles) - min(middles) < 4 and boxes[0] and max(words) <= boxes[0]["height"], boxes
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=SCREENSHOTS / "replay-phone.png", full_page=False)
     page.locator("#verify").click()

@@ -88,3 +88,28 @@ console.log(JSON.stringify(links.map((l) => unpack(bytes(l.slice(3))))));
         seats = len(want["seats"])
         want["names"] = {str(i): want["names"].get(str(i), f"seat {i}") for i in range(1, seats + 1)}
         assert got == want
+
+
+def test_a_caught_drop_says_who_caught_it_with_what() -> None:
+    """As the bot's round record says it ("… dropped with 12 but was caught by ben and cat with 12").
+
+    A transcript without names: the page calls the seats by number."""
+    cases = Path(__file__).resolve().parents[1] / "engine" / "cases"
+    case = json.loads((cases / "drop-caught-tie.json").read_text())
+    script = f"""
+import {{ playTranscript }} from {json.dumps(RULES)};
+import {{ readFileSync }} from "node:fs";
+const round = playTranscript(JSON.parse(readFileSync(0, "utf8"))).at(-1);
+console.log(JSON.stringify(round.frames.map((f) => f.caption)));
+"""
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(case["transcript"]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    captions = json.loads(done.stdout)
+    caught = "seat 1 drops with 12 · seat 1 is caught by seat 2 and seat 3 with 12"
+    assert any(caught in c for c in captions), captions

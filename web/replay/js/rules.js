@@ -501,8 +501,9 @@ export function playTranscript(t, options = {}) {
           notes.push(`${who} has the lowest hand`);
           endRound("drop", [p]);
         } else {
-          notes.push(`${who} is caught`);
-          endRound("caught", others.filter((q) => vals[q] === low), { toPot: [p] });
+          const catchers = others.filter((q) => vals[q] === low);
+          notes.push(`${who} is caught by ${catchers.map((q) => nameOf(q, names)).join(" and ")} with ${low}`);
+          endRound("caught", catchers, { toPot: [p] });
         }
       } else if (verb === "leave") {
         const wasTurn = players[turn] === p;
