@@ -379,10 +379,18 @@ class FlipFlop(
             logging.getLogger("flipflop").warning("Could not welcome a server's first table: %s", e)
         await interaction.followup.send(opened, ephemeral=True)
 
-    async def _channel_table(self, interaction: discord.Interaction, missing: str) -> Table | None:
-        """The table in the channel asked from; None once the member was told (``missing``) there is none."""
+    async def _channel_table(
+        self, interaction: discord.Interaction, missing: str, *, mine: bool = True
+    ) -> Table | None:
+        """The table in the channel asked from; None once the member was told (``missing``) there is none.
+
+        ``mine``: in a tournament's channel, the member's own table there (``/flipflop hand``, ``web``,
+        ``table``); ``/flipflop stop`` is not offered it (a tournament stops by its message's button).
+        """
         assert interaction.channel is not None
-        table = self.runtime.in_channel(interaction.channel.id) or self._my_tournament_table(interaction)
+        table = self.runtime.in_channel(interaction.channel.id)
+        if table is None and mine:
+            table = self._my_tournament_table(interaction)
         if table is None:
             t = await self.bot.languages.reader(interaction)
             await send_ephemeral(interaction, t.gettext(missing))
@@ -450,7 +458,7 @@ class FlipFlop(
         name="stop", description="End the game at this channel's table (host or Manage Server)."
     )
     async def stop(self, interaction: discord.Interaction) -> None:
-        table = await self._channel_table(interaction, NO_TABLE_TO_STOP)
+        table = await self._channel_table(interaction, NO_TABLE_TO_STOP, mine=False)
         if table is None:
             return
         public = await self.bot.languages.public(interaction)

@@ -894,3 +894,25 @@ async def test_in_the_tournaments_channel_hand_and_table_find_the_members_own_ta
     assert outsider.ephemeral and "There's no table in this channel" in outsider.response.content
     assert len(world.channel.history()) == before  # the channel got nothing from it
     await clean(world)
+
+
+async def test_flipflop_stop_in_the_tournaments_channel_touches_no_table(world: World) -> None:
+    """The channel's fallback to the member's own tournament table is for /flipflop hand, web and
+    table (README). A manager seated at a tournament table who types /flipflop stop in its channel
+    (the tournament is stopped by its message's button) was told 'will stop the game when this
+    round ends' and their table's thread was told so too; nothing of the tournament stopped."""
+    ann, boss = world.members[0], world.admin
+    lobby = await opened(world, ann, fee=100, seats=6)
+    await ann.click(lobby, label="Join")
+    await boss.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    mine = next(t for t in runtime(world).tables.values() if t.tournament and t.is_seated(boss.id))
+    thread = next(th for th in world.channel.threads if th.id == mine.channel_id)
+    before = len(thread.history())
+    said = await boss.slash(world.channel, "flipflop stop")
+    text = said.response.content
+    assert said.ephemeral and "There's no table in this channel" in text, text
+    await world.env.settle()
+    assert len(thread.history()) == before  # the table's thread was told nothing
+    assert (await tournament_now(world)).status == "running"
+    await clean(world)
