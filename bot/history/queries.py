@@ -208,9 +208,12 @@ async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | 
     transcript = json.loads(transcript_json)
     reveal = json.loads(reveal_json) if reveal_json is not None else None
     seated = dict(members)
-    if {str(s.get("id")) for s in transcript.get("seats", [])} - set(seated):
-        # a player out of the game stays a seat of its later rounds, never dealt in: named as the
-        # table's earlier rounds named them (only then is the table's history read)
+    # a player out of the game stays a seat of its later rounds, never dealt in: a member's seat id
+    # is their id (``Table.pid``), a computer's (``-n``) is named as the table's earlier rounds named
+    # it (only then is the table's history read: ``rounds`` has no index by table)
+    missing = {str(s.get("id")) for s in transcript.get("seats", [])} - set(seated)
+    seated |= {seat: int(seat) for seat in missing if seat.isdigit()}
+    if any(seat.startswith("-") for seat in missing):
         for seat, user_id in await db.fetchall(
             "SELECT s.seat, s.user_id FROM round_seats s JOIN rounds r ON r.id = s.round_id"
             " WHERE r.guild_id = ? AND r.table_id = ? AND r.id < ? ORDER BY r.id DESC",
