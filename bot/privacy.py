@@ -86,13 +86,14 @@ class Stored:
 
 
 IN_THEIR_ROUNDS = (
-    "table_id IN (SELECT r.table_id FROM round_players p JOIN rounds r ON r.id = p.round_id"
-    " WHERE p.user_id = ?) AND guild_id IN (SELECT guild_id FROM round_players WHERE user_id = ?)"
+    "(guild_id, table_id) IN (SELECT r.guild_id, r.table_id FROM round_players p"
+    " JOIN rounds r ON r.id = p.round_id WHERE p.user_id = ?)"
 )
 """The rounds of every table where the member was dealt a round, not only those rounds: a player
 out of the game (out of chips, or gone between rounds) stays a seat of its later rounds'
 transcripts, never dealt in (R2.3). Of these, only the rows that do mention the member (a whole
-token) are exported or rewritten. It reads ``round_players``, whose ids move after the rounds' texts."""
+token) are exported or rewritten. It reads ``round_players``, whose ids move after the rounds' texts;
+the rounds are found by the ``rounds_by_table`` index."""
 PERSONAL_DATA: tuple[Stored, ...] = (
     Stored("accounts", "user_id", "key"),
     Stored("ledger", "user_id", "id"),

@@ -95,7 +95,8 @@ class RoundStory:
     named: dict[str, int | str] = field(default_factory=dict)
     """Seat id → who sat there: a member id, or a computer seat's ``basic#2`` (``computer_seat``)."""
     seated: dict[str, int] = field(default_factory=dict)
-    """Seat id → member for every seat of the transcript: ``members`` and players out of the game."""
+    """Seat id → member: ``members``, players of the transcript out of the game, and (when a computer's
+    seat is among those) the seats of the table's earlier rounds."""
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | 
     seated = dict(members)
     # a player out of the game stays a seat of its later rounds, never dealt in: a member's seat id
     # is their id (``Table.pid``), a computer's (``-n``) is named as the table's earlier rounds named
-    # it (only then is the table's history read: ``rounds`` has no index by table)
+    # it (only then is the table's history read, by the ``rounds_by_table`` index)
     missing = {str(s.get("id")) for s in transcript.get("seats", [])} - set(seated)
     seated |= {seat: int(seat) for seat in missing if seat.isdigit()}
     if any(seat.startswith("-") for seat in missing):

@@ -62,8 +62,6 @@ if TYPE_CHECKING:
 
 FORUM_TITLE = N_("🃏 Flip Flop · stake {stake} · {seats} seats open")
 """A forum post's title (at most 100 characters, cut with "…" if a translation runs longer)."""
-FORUM_PRACTICE_TITLE = N_("🃏 Flip Flop · practice · {seats} seats open")
-"""A practice table's post: practice chips are not the server's stake."""
 FORUM_OPENING = N_("🃏 Opening a Flip Flop table…")
 FORUM_OPENED = N_("Your table is open in its own post: {post}. Players join there.")
 FORUM_REFUSED = N_(
@@ -338,7 +336,11 @@ class FlipFlop(
             )
         else:
             open_seats = MAX_SEATS - 1 - practice[0]  # the host's and the computers' seats are taken
-            title = public.gettext(FORUM_PRACTICE_TITLE).format(seats=public.number(open_seats))
+            title = public.ngettext(  # a practice table's post: practice chips are not the server's stake
+                "🃏 Flip Flop · practice · {seats} seat open",
+                "🃏 Flip Flop · practice · {seats} seats open",
+                open_seats,
+            ).format(seats=public.number(open_seats))
         user = interaction.user
         try:
             post = await forum.create_thread(

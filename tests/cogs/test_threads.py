@@ -221,6 +221,9 @@ async def test_a_practice_table_in_a_forum_opens_a_post_of_its_own(world: World)
     assert started.acknowledged and table.status == "playing" and post.threads == []
     await world.env.settle()
     assert world.env.backend.get_channel(post.id).name == "🃏 Flip Flop · practice · playing"
+    ben = world.members[1]
+    await ben.slash(forum, "flipflop practice", computers=3)  # one seat left: said in the singular
+    assert [p.name for p in forum.threads if p.id != post.id] == ["🃏 Flip Flop · practice · 1 seat open"]
     await conserved(world)
 
 
