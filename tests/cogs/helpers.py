@@ -352,3 +352,28 @@ def deny_bot(world: World, **permissions: bool) -> None:
     deny = discord.Permissions(**permissions).value
     channel.overwrites.append(Overwrite(world.bot.user.id, OverwriteType.MEMBER, deny=deny))
     world.env.backend.announce_channel_update(channel.id)
+
+
+async def out_of_the_game(world: World) -> list[tuple[int, simcord.MemberActor]]:
+    """ann, ben and cat play a short game (a buy-in of four stakes) to its end by ``play_step``.
+
+    Returns (round id, member) for each stored round that names a member as a seat without dealing
+    them in: a player out of the game (out of chips, or gone between rounds) stays a seat of the
+    table's later rounds (R2.3). The tests' deals are seeded, so there is always one.
+    """
+    ann, ben, cat = world.members[:3]
+    opened = await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)
+    for p in (ben, cat):
+        await p.click(opened.response.message, label="Join")
+    await ann.click(opened.response.message, label="Start")
+    hands = Hands(world)
+    while await play_step(world, hands, drop_below=25):
+        pass
+    db = world.bot.db
+    out = []
+    for rid, transcript in await db.fetchall("SELECT id, transcript FROM rounds ORDER BY id"):
+        players = await db.fetchall("SELECT user_id FROM round_players WHERE round_id = ?", (rid,))
+        dealt = {u for (u,) in players}
+        out += [(rid, who) for who in (ann, ben, cat) if str(who.id) in transcript and who.id not in dealt]
+    assert out, "the tests' deals are seeded: someone is out before the game's last round"
+    return out

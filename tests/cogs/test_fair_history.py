@@ -18,7 +18,7 @@ import simcord
 
 from bot.table.model import Table
 from engine import fairness
-from tests.cogs.helpers import Hands, conserved, displayed, play_simple_turn, play_step, table_in, walk
+from tests.cogs.helpers import Hands, conserved, displayed, out_of_the_game, play_simple_turn, table_in, walk
 from tests.cogs.test_computers import add_computer, bot_member
 from tests.conftest import World
 
@@ -366,32 +366,8 @@ async def test_a_later_rounds_story_does_not_tell_an_earlier_elimination_again(w
     """A player out of chips stays a seat of the table's later stored rounds, never dealt in: their
     /flipflop round stories start at the deal (the elimination was told when it happened, in its own
     round) and name that seat as the table did, never by its raw id."""
-    ann, ben, cat = world.members[:3]
-    opened = await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)
-    lobby = opened.response.message
-    for p in (ben, cat):
-        await p.click(lobby, label="Join")
-    await ann.click(lobby, label="Start")
-    hands = Hands(world)
-    while await play_step(world, hands, drop_below=25):
-        pass
-    rounds = await world.bot.db.fetchall("SELECT id, transcript FROM rounds ORDER BY id")
-    dealt = {
-        rid: {
-            u
-            for (u,) in await world.bot.db.fetchall(
-                "SELECT user_id FROM round_players WHERE round_id = ?", (rid,)
-            )
-        }
-        for rid, _ in rounds
-    }
-    later = [
-        (rid, who)
-        for rid, transcript in rounds
-        for who in (ann, ben, cat)
-        if str(who.id) in transcript and who.id not in dealt[rid]
-    ]
-    assert later, "the tests' deals are seeded: someone is out before the game's last round"
+    cat = world.members[2]
+    later = await out_of_the_game(world)
     for rid, who in later:
         story = await cat.slash(world.channel, "flipflop round", id=rid)
         lines = story.response.content.splitlines()
@@ -408,31 +384,8 @@ async def test_a_members_seat_out_of_the_game_is_named_without_reading_the_table
     """A member's seat id is their id: /flipflop round (and every round record's replay link) names
     a member out of the game without a query over the server's rounds (``rounds`` has no index by
     table: on a big server the scan took about 0.5 s per story)."""
-    ann, ben, cat = world.members[:3]
-    opened = await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)
-    for p in (ben, cat):
-        await p.click(opened.response.message, label="Join")
-    await ann.click(opened.response.message, label="Start")
-    hands = Hands(world)
-    while await play_step(world, hands, drop_below=25):
-        pass
-    rounds = await world.bot.db.fetchall("SELECT id, transcript FROM rounds ORDER BY id")
-    dealt = {
-        rid: {
-            u
-            for (u,) in await world.bot.db.fetchall(
-                "SELECT user_id FROM round_players WHERE round_id = ?", (rid,)
-            )
-        }
-        for rid, _ in rounds
-    }
-    later = [
-        (rid, who)
-        for rid, transcript in rounds
-        for who in (ann, ben, cat)
-        if str(who.id) in transcript and who.id not in dealt[rid]
-    ]
-    assert later, "the tests' deals are seeded: someone is out before the game's last round"
+    cat = world.members[2]
+    later = await out_of_the_game(world)
     db = world.bot.db
     asked: list[str] = []
     original = db.fetchall

@@ -22,6 +22,7 @@ from tests.cogs.helpers import (
     displayed,
     message,
     open_table,
+    out_of_the_game,
     play_step,
     runtime,
     table_in,
@@ -314,24 +315,11 @@ async def test_forget_also_forgets_a_remembered_turn_ping_choice(world: World) -
 async def test_forget_reaches_the_rounds_dealt_after_the_member_was_out(world: World) -> None:
     """A member out of the game (out of chips, or gone between rounds) stays a seat of the later rounds'
     transcripts, never dealt in (R2.3): export lists those rounds and forget rewrites them too."""
-    ann, ben, cat = world.members[:3]
-    opened = await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)
-    lobby = opened.response.message
-    for p in (ben, cat):
-        await p.click(lobby, label="Join")
-    await ann.click(lobby, label="Start")
-    hands = Hands(world)
-    while await play_step(world, hands, drop_below=25):
-        pass
+    cat = world.members[2]
+    pairs = await out_of_the_game(world)  # the case at hand: out before the game's last round
+    out = pairs[0][1]
+    later = {out: [rid for rid, who in pairs if who is out]}
     rounds = await world.bot.db.fetchall("SELECT id, transcript FROM rounds ORDER BY id")
-    later: dict[simcord.MemberActor, list[int]] = {}
-    for who in (ann, ben, cat):  # the rounds naming a member who was not dealt in
-        played = await world.bot.db.fetchall(
-            "SELECT round_id FROM round_players WHERE user_id = ?", (who.id,)
-        )
-        named = [rid for rid, transcript in rounds if str(who.id) in transcript]
-        later[who] = sorted(set(named) - {rid for (rid,) in played})
-    out = next(who for who in later if later[who])  # the case at hand: out before the game's last round
     named = [rid for rid, transcript in rounds if str(out.id) in transcript]
     exported = await privacy.export(world.bot.db, out.id)
     assert exported is not None

@@ -464,24 +464,33 @@ def test_independent_verifiers_read_a_deck_as_the_project_does() -> None:
         " ".join([codes[0], *codes[:51]]): 2,  # a card twice, one missing
         " ".join([*codes[:51], "1H"]): 2,  # not a card
     }
-    node = shutil.which("node")
-    script = str(ROOT / "docs" / "verify_deal.py")
     for dealt, status in decks.items():
-        assert fairness.main(["verify", "--server-seed", seed.hex(), "--commitment", commit, "--client-seed",
-                              client, "--round", str(round_number), "--deck", dealt]) == status  # fmt: skip
-        python = subprocess.run(
-            [sys.executable, script, "--server-seed", seed.hex(), "--commitment", commit, "--client-seed",
-             client, "--round", str(round_number), "--deck", dealt],
+        every_verifier_answers(status, seed, commit, client, round_number, dealt)
+
+
+def every_verifier_answers(
+    status: int, seed: bytes, commit: str, client: str, round_number: int, deck: str
+) -> None:
+    """The project's verifier and both of docs/ (Python; Node where it is installed) exit with ``status``;
+    each script says "malformed" exactly when that status is 2."""
+    assert fairness.main(["verify", "--server-seed", seed.hex(), "--commitment", commit, "--client-seed",
+                          client, "--round", str(round_number), "--deck", deck]) == status  # fmt: skip
+    script = str(ROOT / "docs" / "verify_deal.py")
+    python = subprocess.run(
+        [sys.executable, script, "--server-seed", seed.hex(), "--commitment", commit, "--client-seed",
+         client, "--round", str(round_number), "--deck", deck],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert python.returncode == status, (commit, deck, python.stdout, python.stderr)
+    assert ("malformed" in python.stderr) == (status == 2)
+    node = shutil.which("node")
+    if node is not None:
+        js = subprocess.run(
+            [node, script[:-2] + "js", seed.hex(), commit, client, str(round_number), deck],
             capture_output=True, text=True, check=False,
         )  # fmt: skip
-        assert python.returncode == status, (dealt, python.stdout, python.stderr)
-        assert ("malformed" in python.stderr) == (status == 2)
-        if node is not None:
-            js = subprocess.run(
-                [node, script[:-2] + "js", seed.hex(), commit, client, str(round_number), dealt],
-                capture_output=True, text=True, check=False,
-            )  # fmt: skip
-            assert js.returncode == status, (dealt, js.stdout, js.stderr)
+        assert js.returncode == status, (commit, deck, js.stdout, js.stderr)
+        assert ("malformed" in js.stderr) == (status == 2)
 
 
 # ---- docs/FAIRNESS.md ------------------------------------------------------------------------------------
@@ -513,23 +522,6 @@ def test_independent_verifiers_call_a_malformed_commitment_malformed_as_the_proj
     """docs/FAIRNESS.md: the verifiers answer with the project's exit statuses; a commitment that is not
     64 hex digits is malformed input (2), not a commitment that does not match (1)."""
     seed, client, round_number, commit, deck = VECTORS[0]
-    node = shutil.which("node")
     for given, status in [(commit, 0), (commit.upper(), 0), (commit[:-1] + "0", 1), (commit[:-1], 2),
                           (commit[:-1] + "z", 2), ("", 2)]:  # fmt: skip
-        assert fairness.main(["verify", "--server-seed", seed.hex(), "--commitment", given, "--client-seed",
-                              client, "--round", str(round_number), "--deck", deck]) == status  # fmt: skip
-        python = subprocess.run(
-            [sys.executable, str(ROOT / "docs" / "verify_deal.py"), "--server-seed", seed.hex(),
-             "--commitment", given, "--client-seed", client, "--round", str(round_number), "--deck", deck],
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        assert python.returncode == status, (given, python.stdout, python.stderr)
-        assert ("malformed" in python.stderr) == (status == 2)
-        if node is not None:
-            js = subprocess.run(
-                [node, str(ROOT / "docs" / "verify_deal.js"), seed.hex(), given, client, str(round_number),
-                 deck],
-                capture_output=True, text=True, check=False,
-            )  # fmt: skip
-            assert js.returncode == status, (given, js.stdout, js.stderr)
-            assert ("malformed" in js.stderr) == (status == 2)
+        every_verifier_answers(status, seed, given, client, round_number, deck)
