@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -24,7 +25,7 @@ from discord.ext import commands
 from bot.client import send_ephemeral, token_alive
 from bot.history import round_story
 from bot.i18n import N_, Texts
-from bot.ledger import GuildSettings, LedgerError
+from bot.ledger import LedgerError
 from bot.metrics.hooks import count_coach_queue
 from bot.presentation.coach_render import analysis_pages, hint_text, watch_text
 from bot.presentation.computer_names import LEVEL_ABOUT
@@ -374,6 +375,8 @@ class CoachCommands(commands.Cog):
     coach: Coach
     notifier: TableMessages
     welcomes: ServerWelcomes
+    start_in_forum: Callable[..., Awaitable[None]]
+    """A new table in a forum opens as a post (the group cog's, ``cogs/flipflop/commands.py``)."""
 
     def refused(self, error: LedgerError | TableError, channel_id: int, t: Texts) -> str:
         """Why a table was not opened: the channel's one table (with its link), or the refusal."""
@@ -430,20 +433,6 @@ class CoachCommands(commands.Cog):
             return
         await self.post_table(interaction, table)
         await self.welcome(interaction, table)  # a practice table may be the server's first
-
-    async def start_in_forum(
-        self,
-        interaction: discord.Interaction,
-        forum: discord.ForumChannel,
-        stake: int,
-        buy_in: int,
-        settings: GuildSettings,
-        t: Texts,
-        *,
-        practice: tuple[int, str] | None = None,
-    ) -> None:
-        """A new table in a forum opens as a post: the group cog's (``cogs/flipflop/commands.py``)."""
-        raise NotImplementedError
 
     async def post_table(self, interaction: discord.Interaction, table: Table) -> None:
         """A new table's message, in the server's language, as the answer to the command that opened it."""
