@@ -174,7 +174,6 @@ def hand_controls(
     drawn: Card | None = None,
 ) -> list[Control]:
     """The hand's controls, in rows that keep their places (see the module's docstring)."""
-    drawn = drawn if drawn is not None and drawn in v.hand else None
     out, moves, menu = card_buttons(v, t, selection, drawn=drawn)
     if v.can_act and selection is not None:
         out += _selecting(v, t, selection, moves, menu)

@@ -109,7 +109,7 @@ def story_file(
     return replay_file(
         found.transcript,
         reveal=found.reveal,
-        names=seat_names(found.seated or found.members, guild, t, known),
+        names=seat_names(found.seated, guild, t, known),
         number=found.number,
         round_id=found.round_id,
     )
