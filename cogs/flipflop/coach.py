@@ -39,6 +39,7 @@ from bot.table.model import Table, TableError
 from cogs.flipflop.controls import label
 from engine.ai.coach import HINT_BUDGET, hint_worker, watch
 from engine.ai.review import REVIEW_BUDGET, REVIEW_TOTAL, Analysis, NotAPlayer, analyse_worker, seats_of
+from engine.view import PlayerView
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -78,6 +79,7 @@ BUDGETS = Budgets()
 COACH_SLOTS = 1
 """Coach searches running at once: the worker pool's other worker stays free for computer players."""
 ONE_AT_A_TIME = N_("The coach is still working on your last question; wait for its answer, then ask again.")
+MOVED_ON = N_("⏩ The table moved on while the coach was thinking: click **Hint** again for your move now.")
 
 _coaches: weakref.WeakValueDictionary[int, Coach] = weakref.WeakValueDictionary()
 
@@ -254,9 +256,21 @@ class Coach:
         found = await self._search(
             interaction, t, busy, BUDGETS.hint + BUDGETS.grace, hint_worker, view, seed, BUDGETS.hint
         )
-        if found is not None:
-            await interaction.followup.send(hint_text(t, found), ephemeral=True)
-            await self._replace_hint(table.id, interaction)
+        if found is None:
+            return
+        now = self._view_now(table.id, pid)
+        if now is not None and now.round_number != view.round_number:  # the next round is dealt: a
+            await self._delete_hint(interaction)  # hint for the last one would stay a whole round
+            return
+        text = hint_text(t, found) if now == view else t.gettext(MOVED_ON)
+        await interaction.followup.send(text, ephemeral=True)
+        await self._replace_hint(table.id, interaction)
+
+    def _view_now(self, table_id: str, pid: str) -> PlayerView | None:
+        """The member's view of the table as it is now; None once they no longer play at it."""
+        table = self.runtime.get(table_id)
+        game = table.game if table is not None else None
+        return game.view(pid) if game is not None and pid in game.order else None
 
     async def _replace_hint(self, table_id: str, interaction: discord.Interaction) -> None:
         """The member's new hint has shown: their last one at this table goes (it was for an earlier turn).

@@ -15,6 +15,7 @@ from bot.i18n.languages import LanguageBook
 from bot.ledger import HOUSE_ID
 from bot.runtime import ComputerPlayers
 from cogs.flipflop import coach
+from engine.actions import Draw, Drop
 from tests.cogs.helpers import (
     Hands,
     Sent,
@@ -226,6 +227,60 @@ async def test_a_new_round_takes_the_last_rounds_hint_away(world: World) -> None
     await world.env.advance_time(world.bot.pause_between_rounds + 1)
     await world.env.settle()
     assert table.game.rounds_played > rounds or table.game.in_round  # the next round is dealt
+    assert shown(hint) == []
+
+
+async def hint_while_the_table_moves(world: World, move: Any) -> tuple[Any, Any]:
+    """ann asks for a hint at her turn and, while the coach searches, ``move(table)`` happens."""
+    ann = world.members[0]
+    lobby = await open_practice(world, computers=2, level="basic")
+    await ann.click(lobby, label="Start")
+    table = table_in(world)
+    assert table is not None and table.game is not None
+    await hints_while_waiting(world, ann, table)
+    helper = world.bot.get_cog("FlipFlop").coach  # type: ignore[union-attr]
+    search = helper._search
+
+    async def searched_as_the_table_moved(*args: Any) -> Any:
+        found = await search(*args)
+        await move(table)
+        return found
+
+    helper._search = searched_as_the_table_moved
+    try:
+        return table, await ann.click((await my_hand(world, ann)).message, label="Hint")
+    finally:
+        helper._search = search
+
+
+async def test_a_hint_answered_after_the_member_moved_says_the_table_moved_on(world: World) -> None:
+    """The member moved while the coach searched: the hint was for a turn that is gone, so it isn't
+    shown as one; they are told to ask again."""
+    ann = world.members[0]
+
+    async def drew(table: Any) -> None:
+        await runtime(world).act(table.id, ann.id, table.seq, Draw(str(ann.id), "stock"))
+
+    _, hint = await hint_while_the_table_moves(world, drew)
+    text = shown(hint)[-1].content
+    assert hint.ephemeral and "moved on" in text and "Hint:" not in text
+
+
+async def test_a_hint_answered_after_the_next_deal_is_not_left_behind(world: World) -> None:
+    """Noticed in review: a search still running when the next round was dealt left its hint up a
+    whole round (the deal had cleared the hints before it answered). It goes with the deal."""
+    ann = world.members[0]
+
+    async def dropped_and_dealt(table: Any) -> None:
+        tables = runtime(world)
+        await tables.act(table.id, ann.id, table.seq, Drop(str(ann.id)))
+        async with tables.lock(table.id):  # the deal, as its deadline would (a clock can't move here)
+            dealt = tables._done(await tables._deal_next(table))
+        await tables._publish(dealt)
+        assert table.game.view(str(ann.id)).round_number == 2
+
+    table, hint = await hint_while_the_table_moves(world, dropped_and_dealt)
+    await world.env.settle()
     assert shown(hint) == []
 
 
