@@ -29,8 +29,10 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Sequence
+from functools import partial
 from typing import TypedDict, Unpack
 
+from bot.presentation.refusals import Refusal
 from bot.runtime.computers import LEVELS
 from bot.runtime.core import RuntimeCore
 from bot.runtime.outcomes import (
@@ -159,20 +161,26 @@ class TableRuntime(RuntimeCore):
         guild_id: int | None,
         channel_id: int | None,
         turn_seconds: int | None = None,
+        held_back: Refusal | None = None,
     ) -> Table:
         """**Play again** on a game's final standings: a new lobby in its channel, same stake and buy-in.
 
         Its turn timer and away rule: the server's now when given, else the ended table's. The
         member who clicked is seated as its host (their buy-in debited anew); the
-        previous game's other players are named in it until they join. Refused (nothing
-        opened) when the game is unknown, open, practice or a tournament's, the click came from
-        another server or channel than the ended table's (``other_place``: a control passed on
-        or forged elsewhere), the channel has a table, or the buy-in is more than the member
-        has (``InsufficientChips``).
+        previous game's other players are named in it until they join. After a practice
+        game, a practice lobby with the same computer players at the same levels. Refused
+        (nothing opened) when the game is unknown, open or a tournament's (its tables are
+        the tournament's to open), the click came from another server or channel than the
+        ended table's (``other_place``: a control passed on or forged elsewhere), the
+        channel has a table, or the buy-in is more than the member has (``InsufficientChips``).
+        ``held_back``: why the member may not play for chips yet (a newcomer), raised unless the
+        game was a practice one (practice chips are not chips).
         """
         ended = None if ended_id in self.tables else await self.open_tables.repository.ended(ended_id)
-        if ended is None or ended.practice or ended.tournament:  # no server chips were played for
+        if ended is None or ended.tournament:
             raise TableError("table_closed")
+        if held_back is not None and not ended.practice:
+            raise held_back
         if not clicked_at(ended, guild_id, channel_id):
             raise TableError("other_place")
         table = await self.open(
@@ -184,11 +192,16 @@ class TableRuntime(RuntimeCore):
             ended.buy_in,
             ended.turn_seconds if turn_seconds is None else turn_seconds,
             away_rounds=ended.away_rounds if away_rounds is None else away_rounds,
+            practice=(0, LEVELS[0]) if ended.practice else None,
         )
         invited = [u for u in ended.seats if u >= 0 and u != host_id]
-        if invited:
-            async with self.lock(table.id):
+        now = self.clock()
+        async with self.lock(table.id):
+            if invited:
                 await self._commit(table, lambda t: transitions.invite(t, invited))
+            for seat in sorted(ended.computers, reverse=True) if ended.practice else ():
+                level = ended.computers[seat].level
+                await self._commit(table, partial(transitions.seat_computer, level=level, now=now))
         return table
 
     async def open_tournament_table(

@@ -348,12 +348,12 @@ class DiscordNotifier:
         """In a game, a restart, a closing and the final standings are news; the rest is the log.
 
         The last message of the final standings offers **Play again** in the channel (not at a
-        practice or tournament table, nor in a thread); a thread's game wraps up in its lobby.
+        tournament table, nor in a thread); a thread's game wraps up in its lobby.
         """
         news = said.news_lines(table, t) + said.final
         chunks = split_message(news)
         threaded = table.thread_id is not None
-        offered = bool(said.final) and not (table.practice or table.tournament or threaded)
+        offered = bool(said.final) and not (table.tournament or threaded)
         results: list[Sent] = []
         for i, text in enumerate(chunks):
             again = offered and i == len(chunks) - 1
@@ -688,7 +688,7 @@ class DiscordNotifier:
             old = self.bot.get_partial_messageable(
                 table.channel_id, guild_id=table.guild_id
             ).get_partial_message(lobby)
-            again = [item(table, play_again_control(t))] if final and not table.practice else []
+            again = [item(table, play_again_control(t))] if final else []
             edit = old.edit(
                 content=None,
                 embed=None,

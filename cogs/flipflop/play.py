@@ -25,7 +25,7 @@ from bot.i18n.mentions import mention
 from bot.ledger import InsufficientChips, LedgerError
 from bot.live.links import LINK_SECONDS, Pass
 from bot.presentation.controls import fit
-from bot.presentation.refusals import explain
+from bot.presentation.refusals import Refusal, explain
 from bot.presentation.rules_pages import FIRST_HAND_TIP
 from bot.presentation.table_layout import fair_text
 from bot.presentation.table_render import notice_line
@@ -635,9 +635,6 @@ class Controls:
         """**Play again**: a new lobby below, same stake and buy-in, the clicker seated as host."""
         answer = Answer(interaction).start()
         user = interaction.user
-        if (wait := newcomer_wait(self.notifier.bot, interaction)) is not None:
-            await answer.refused(wait, await self.member_texts(interaction), None)
-            return
         try:
             settings = await self.notifier.bot.ledger.settings(interaction.guild_id or 0)
             table = await self.runtime.play_again(
@@ -648,11 +645,12 @@ class Controls:
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 turn_seconds=settings.turn_seconds,
+                held_back=newcomer_wait(self.notifier.bot, interaction),
             )
         except InsufficientChips as e:
             await answer.private(not_enough(e.balance, e.needed, await self.member_texts(interaction)))
             return
-        except REFUSED as e:
+        except (Refusal, *REFUSED) as e:
             await answer.refused(e, await self.member_texts(interaction), None)
             return
         screen = lobby_screen(table, await self.server_texts(interaction))

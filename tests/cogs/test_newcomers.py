@@ -24,6 +24,7 @@ from bot.storage.base import StoreError
 from bot.table.model import TableError
 from engine.actions import Drop
 from tests.cogs.helpers import displayed, message, open_table, table_in
+from tests.cogs.test_practice import ended_practice
 from tests.conftest import World, make_bot
 
 GUARDS = {"min_account_days": 7.0, "min_member_days": 1.0, "table_cooldown_seconds": 60.0}
@@ -275,3 +276,15 @@ async def test_a_tournament_opening_is_counted_before_its_first_await(world: Wor
     finally:
         store.open = original
     assert seen == ["tournament_cooldown", "tournament_cooldown"]
+
+
+async def test_a_newcomer_may_play_a_practice_game_again(world: World) -> None:
+    """Practice tables don't ask how old an account is (practice chips are not chips); nor does
+    their **Play again**."""
+    final = await ended_practice(world)
+    fresh = world.guild.add_member(world.env.create_user("fresh"))
+    assert "account is too new" in private(await fresh.slash(world.channel, "daily"))
+    again = await fresh.click(final, label="Play again")
+    assert again.acknowledged and not again.ephemeral
+    lobby = table_in(world)
+    assert lobby is not None and lobby.practice and lobby.host_id == fresh.id

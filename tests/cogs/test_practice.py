@@ -526,3 +526,40 @@ async def test_a_hint_answered_after_a_later_one_is_the_one_deleted(world: World
     assert earlier.deleted and not later.deleted
     await helper._replace_hint("t1", next_one)  # type: ignore[arg-type]
     assert later.deleted and not next_one.deleted
+
+
+async def ended_practice(world: World) -> Any:
+    """A practice game of ann, ben and two computers (basic and random) stopped after its first
+    round; its final standings."""
+    ann, ben = world.members[:2]
+    await open_practice(world, computers=1, level="basic")
+    table = table_in(world)
+    assert table is not None
+    tables = runtime(world)
+    await tables.add_computer(table.id, ann.id, may_manage=False, level="random")
+    await ben.click(world.channel.history()[-1], label="Join")
+    await ann.click(world.channel.history()[-1], label="Start")
+    assert table.game is not None and table.game.to_act is not None
+    await tables.act(table.id, int(table.game.to_act), table.seq, Drop(table.game.to_act))
+    await tables.stop(table.id, ann.id, may_manage=False)
+    assert table_in(world) is None
+    return next(m for m in world.channel.history() if "Final standings" in (m.content or ""))
+
+
+async def test_play_again_after_a_practice_game_opens_the_same_practice_table(world: World) -> None:
+    """Seen in a playtest: a practice game ended with no **Play again**, where a chip game has one.
+    It opens a practice lobby with the same computers at their levels, and names the friends."""
+    ann, ben = world.members[:2]
+    before = await ledger_state(world)
+    final = await ended_practice(world)
+    assert "Play again" in buttons(final)
+    again = await ben.click(final, label="Play again")
+    assert again.acknowledged and not again.ephemeral
+    lobby = table_in(world)
+    assert lobby is not None and lobby.practice and lobby.status == "lobby" and lobby.host_id == ben.id
+    assert [c.level for _, c in sorted(lobby.computers.items(), reverse=True)] == ["basic", "random"]
+    assert lobby.invited == [ann.id] and lobby.seats[0] == ben.id and len(lobby.seats) == 3
+    assert displayed(table_message(world)).startswith("### 🎓 PRACTICE")
+    assert await ledger_state(world) == before  # practice chips: nothing in the ledger
+    await conserved(world)
+
