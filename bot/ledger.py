@@ -183,7 +183,22 @@ def check_stakes(stake: int, buy_in: int) -> None:
     if buy_in % stake:
         raise LedgerError("buy_in_not_multiple", stake=stake)
     if buy_in > MAX_AMOUNT:
-        raise LedgerError("buy_in_too_large")
+        raise LedgerError("buy_in_too_large", maximum=MAX_AMOUNT)
+
+
+def buy_in_for(stake: int, buy_in: int | None, default_stake: int, default_buy_in: int) -> int:
+    """A new table's buy-in: the one the host named, else the server's in stakes (R2.1).
+
+    The server's buy-in in stakes keeps it a multiple of the stake. A stake so large that it
+    passes ``MAX_AMOUNT`` is refused as a stake (``stake_too_large``, naming the largest):
+    nobody typed that buy-in.
+    """
+    if buy_in is not None:
+        return buy_in
+    stakes = default_buy_in // default_stake
+    if stake * stakes > MAX_AMOUNT:
+        raise LedgerError("stake_too_large", stakes=stakes, most=MAX_AMOUNT // stakes)
+    return stake * stakes
 
 
 NOTE_CHARS = 200

@@ -90,6 +90,7 @@ MESSAGES: dict[str, str] = {
     "buy_in_too_small": N_("refusal.buy_in_too_small"),
     "buy_in_not_multiple": N_("refusal.buy_in_not_multiple"),
     "buy_in_too_large": N_("refusal.buy_in_too_large"),
+    "stake_too_large": N_("refusal.stake_too_large"),
     "no_such_setting": N_("refusal.no_such_setting"),
     "starting_balance_out_of_range": N_("refusal.starting_balance_out_of_range"),
     "daily_amount_out_of_range": N_("refusal.daily_amount_out_of_range"),

@@ -20,11 +20,11 @@ from bot.client import send_ephemeral
 from bot.i18n import LANGUAGES, N_, Texts, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
-from bot.ledger import GuildSettings, InsufficientChips, LedgerError, setting_range
+from bot.ledger import GuildSettings, InsufficientChips, LedgerError, buy_in_for, setting_range
 from bot.presentation.controls import fit
 from bot.presentation.first_game import ServerWelcomes, help_text, welcome_text
 from bot.presentation.limits import CONTENT, shorten
-from bot.presentation.refusals import NOTHING_CHANGED, explain
+from bot.presentation.refusals import NOTHING_CHANGED, Refusal, explain
 from bot.presentation.table_render import notice_line
 from bot.runtime import NOTHING_SHOWN, Delivery, Outcome, Sent, Shown, TableRuntime
 from bot.storage import StoreError
@@ -281,11 +281,13 @@ class FlipFlop(
         settings = await self.bot.ledger.settings(interaction.guild.id)
         if stake is None:
             stake = settings.default_stake
-        if buy_in is None:  # the server's buy-in in stakes (a multiple of its stake: R2.1)
-            buy_in = settings.default_buy_in // settings.default_stake * stake
         user = interaction.user
-        if (wait := newcomer_wait(self.bot, interaction)) is not None:
-            await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(wait, t)))
+        try:
+            if (wait := newcomer_wait(self.bot, interaction)) is not None:
+                raise wait
+            buy_in = buy_in_for(stake, buy_in, settings.default_stake, settings.default_buy_in)
+        except Refusal as e:
+            await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
             return
         if isinstance(interaction.channel, discord.ForumChannel):
             await self.start_in_forum(interaction, interaction.channel, stake, buy_in, settings, t)

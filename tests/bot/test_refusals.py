@@ -14,6 +14,7 @@ from bot.ledger import (
     GuildSettings,
     InsufficientChips,
     LedgerError,
+    buy_in_for,
     check_amount,
     check_stakes,
 )
@@ -135,12 +136,22 @@ def test_ledger_refusals_carry_code_params_and_the_same_words() -> None:
         (0, 100, "stake_too_small", "The stake must be at least 1 chip."),
         (500, 1000, "buy_in_too_small", "The buy-in must be at least four stakes (2,000 chips) (R2.1)."),
         (1000, 4500, "buy_in_not_multiple", "The buy-in must be a multiple of the stake (1,000) (R2.1)."),
+        (1, 1_000_000_001, "buy_in_too_large", "That buy-in is too large: the most is 1,000,000,000 chips."),
     ],
 )
 def test_stake_refusals(stake: int, buy_in: int, code: str, text: str) -> None:
     with pytest.raises(LedgerError) as refused:
         check_stakes(stake, buy_in)
     assert (refused.value.code, str(refused.value)) == (code, text)
+
+
+def test_a_new_tables_buy_in_is_the_hosts_or_the_servers_in_stakes() -> None:
+    assert buy_in_for(10, None, 5, 100) == 200 and buy_in_for(10, 40, 5, 100) == 40
+    assert buy_in_for(50_000_000, None, 5, 100) == 1_000_000_000  # 20 stakes: the largest buy-in
+    with pytest.raises(LedgerError) as refused:
+        buy_in_for(50_000_001, None, 5, 100)
+    assert refused.value.code == "stake_too_large"
+    assert refused.value.params == {"stakes": 20, "most": 50_000_000}
 
 
 def test_settings_refusals_keep_their_code_through_validation() -> None:

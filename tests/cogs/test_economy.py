@@ -260,6 +260,20 @@ async def test_a_stake_alone_keeps_the_servers_buy_in_in_stakes(world: World) ->
     assert table is not None and (table.stake, table.buy_in) == (5, 100)
 
 
+async def test_a_stake_too_large_for_the_servers_buy_in_is_refused_as_a_stake(world: World) -> None:
+    """A stake alone whose buy-in (the server's 40 stakes) passes the largest amount is refused
+    privately, naming the stake and the largest one, not a buy-in nobody typed; nothing opens."""
+    ann = world.members[0]
+    before = await world.bot.ledger.balance(world.guild.id, ann.id)
+    refused = await ann.slash(world.channel, "flipflop start", stake=250_000_000)
+    text = refused.response.content
+    assert refused.ephemeral and "That stake is too large" in text and "Nothing was changed" in text
+    assert "40 stakes" in text and "25,000,000 chips" in text, text
+    assert world.bot.runtime.in_channel(world.channel.id) is None  # type: ignore[union-attr]
+    assert await world.bot.ledger.balance(world.guild.id, ann.id) == before
+    named = await ann.slash(world.channel, "flipflop start", stake=25_000_000)  # the largest stake
+    assert named.ephemeral and "but the buy-in is 1,000,000,000 chips" in named.response.content
+
 async def test_balance_names_the_chips_at_a_table_too(world: World) -> None:
     """Seen in a playtest: in a lobby, /balance said 800 chips and nothing of the 200 bought in."""
     ann, ben = world.members[:2]
