@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ from bot.ledger import HOUSE_ID, AdminChange, GuildSettings, setting_range
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from bot.presentation.table_render import seat_name
 from bot.table.model import Table, TableError, TableMoved
+from cogs.flipflop.controls import QUESTION, QUESTION_GONE
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -169,7 +171,11 @@ def table_settings_lines(s: GuildSettings, t: Texts) -> list[str]:
 
 
 class Confirm(discord.ui.View):
-    """A yes/no question for the member who asked it; the buttons answer for ``CONFIRM_SECONDS``."""
+    """A yes/no question for the member who asked it; the buttons answer for ``CONFIRM_SECONDS``.
+
+    Its buttons' ids are under the bot's prefix (``controls.QUESTION``): once the view is gone (timed
+    out, or the bot restarted) a click is still answered, by ``controls.answer_unknown``.
+    """
 
     def __init__(
         self,
@@ -179,16 +185,20 @@ class Confirm(discord.ui.View):
         on_yes: Callable[[discord.Interaction], Awaitable[str]],
         no_text: str,
         failed_text: str,
+        gone_text: str,
     ) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
         self.user_id, self.on_yes, self.no_text, self.answered = user_id, on_yes, no_text, False
         self.failed_text = failed_text
         """Said when ``on_yes`` fails (it runs in one transaction: nothing was changed)."""
+        self.gone_text = gone_text
+        """Said to a click on a question already answered (``controls.QUESTION_GONE``)."""
+        asked = f"{QUESTION}{secrets.token_hex(8)}"  # under the bot's prefix: answered after a restart
         yes_button: discord.ui.Button[Confirm] = discord.ui.Button(
-            label=yes, style=discord.ButtonStyle.danger
+            label=yes, style=discord.ButtonStyle.danger, custom_id=f"{asked}:yes"
         )
         no_button: discord.ui.Button[Confirm] = discord.ui.Button(
-            label=no, style=discord.ButtonStyle.secondary
+            label=no, style=discord.ButtonStyle.secondary, custom_id=f"{asked}:no"
         )
         yes_button.callback = self._yes  # type: ignore[method-assign]
         no_button.callback = self._no  # type: ignore[method-assign]
@@ -207,12 +217,13 @@ class Confirm(discord.ui.View):
                 pass  # the question was dismissed, or its interaction expired: nothing to tidy
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Only the member who was asked answers (and only once)."""
+        """Only the member who was asked answers, and only once: a second click is told so."""
+        if interaction.user.id == self.user_id and self.answered:
+            await send_ephemeral(interaction, self.gone_text)
         return interaction.user.id == self.user_id and not self.answered
 
     async def _yes(self, interaction: discord.Interaction) -> None:
-        self.answered = True
-        self.stop()
+        self.answered = True  # the view stays until it times out: a second click is answered
         try:
             text = await self.on_yes(interaction)
         except Exception:
@@ -222,7 +233,6 @@ class Confirm(discord.ui.View):
 
     async def _no(self, interaction: discord.Interaction) -> None:
         self.answered = True
-        self.stop()
         await interaction.response.edit_message(content=self.no_text, view=None)
 
 
@@ -343,7 +353,13 @@ class AdminCommands(commands.Cog):
             id=found.id, channel=f"<#{found.channel_id}>", chips=t.chips(found.chips())
         )
         view = Confirm(
-            manager, t.gettext(CLOSE_YES), t.gettext("Cancel"), close, t.gettext(KEPT), t.gettext(FAILED)
+            manager,
+            t.gettext(CLOSE_YES),
+            t.gettext("Cancel"),
+            close,
+            t.gettext(KEPT),
+            t.gettext(FAILED),
+            t.gettext(QUESTION_GONE),
         )
         view.asked = interaction
         await interaction.response.send_message(question, view=view, ephemeral=True)

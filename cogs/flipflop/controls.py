@@ -111,6 +111,11 @@ OUT_OF_DATE_HAND = N_(
     "⚠️ This control is out of date (it comes from an earlier version of the bot); nothing was done. "
     "Use {command} or click **My hand** on the table for a fresh hand."
 )
+QUESTION = PREFIX + "q:"
+"""A yes/no question's buttons (``admin.Confirm``): they answer only in the process that asked it."""
+QUESTION_GONE = N_(
+    "This question has expired, so nothing was changed. Use the command again to be asked again."
+)
 OUR_SIDE = N_("Something went wrong on our side; nothing was changed. Please try again.")
 log = logging.getLogger("flipflop.controls")
 
@@ -119,7 +124,8 @@ async def answer_unknown(interaction: discord.Interaction) -> bool:
     """Answer a control under the bot's prefix that nothing else will: privately, saying what to do.
 
     Controls made by an earlier version of the bot (a lobby button of the old
-    ``ff:t:<table>:join`` form) or an operation no template lists would
+    ``ff:t:<table>:join`` form), an operation no template lists, or a question's
+    button from before a restart (``QUESTION``: its view was held in memory) would
     otherwise get no answer at all, and the member would see "This
     interaction failed". Returns whether it answered.
     """
@@ -136,7 +142,9 @@ async def answer_unknown(interaction: discord.Interaction) -> bool:
     on_hand = message is not None and message.flags.ephemeral
     try:
         t = await handler.member_texts(interaction) if handler is not None else texts(SOURCE_LANGUAGE)
-        if on_hand:
+        if custom_id.startswith(QUESTION):  # asked before a restart, or already answered
+            text = t.gettext(QUESTION_GONE)
+        elif on_hand:
             text = t.gettext(OUT_OF_DATE_HAND).format(command="`/flipflop hand`")
         else:
             text = t.gettext(OUT_OF_DATE).format(command="`/flipflop table`")

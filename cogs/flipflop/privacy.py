@@ -19,6 +19,7 @@ from bot import privacy as personal
 from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
 from cogs.flipflop.admin import FAILED, KEPT, Confirm
+from cogs.flipflop.controls import QUESTION_GONE
 from cogs.flipflop.pings import NotifyBook
 
 if TYPE_CHECKING:
@@ -82,7 +83,13 @@ class PrivacyCommands(commands.Cog):
             return await self._forget(user, t)
 
         view = Confirm(
-            user, t.gettext(FORGET_YES), t.gettext("Cancel"), forget, t.gettext(KEPT), t.gettext(FAILED)
+            user,
+            t.gettext(FORGET_YES),
+            t.gettext("Cancel"),
+            forget,
+            t.gettext(KEPT),
+            t.gettext(FAILED),
+            t.gettext(QUESTION_GONE),
         )
         view.asked = interaction
         await interaction.response.send_message(t.gettext(FORGET_ASK), view=view, ephemeral=True)

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 import simcord
 from discord import app_commands
+from discord.ui import Button
 
 from bot import privacy
 from bot.migrate import COPIED
 from bot.storage import StoreError
 from bot.table.model import Table
 from cogs.flipflop import privacy as privacy_cog
+from cogs.flipflop.admin import Confirm
 from tests.cogs.helpers import (
     Hands,
     buttons,
@@ -27,6 +30,7 @@ from tests.cogs.helpers import (
     runtime,
     table_in,
 )
+from tests.cogs.test_restart import restart
 from tests.conftest import World
 
 MANAGERS_ONLY = "Only members with the **Manage Server** permission can do that."
@@ -332,3 +336,56 @@ async def test_forget_reaches_the_rounds_dealt_after_the_member_was_out(world: W
     for round_id in later[out]:  # still replayed and told, with the pseudonym in the empty seat
         story = await cat.slash(world.channel, "flipflop round", id=round_id)
         assert story.ephemeral and str(out.id) not in story.response.content
+
+
+async def test_a_question_asked_before_a_restart_is_answered_and_changes_nothing(
+    world: World, db_path: Path
+) -> None:
+    boss, ann, ben, cat, dan = world.admin, *world.members[:4]
+    table = await open_table(world, [ann, ben, cat])
+    await world.bot.ledger.balance(world.guild.id, dan.id)
+    forget = await ask(world, dan, "flipflop privacy forget")
+    close = await ask(world, boss, "flipflop admin close", table=table.id)
+    await restart(world, db_path)  # the questions' buttons were only held in the old process
+    before = await dump(world)
+    for who, question, label in ((dan, forget, "Forget me"), (boss, close, "Close the table")):
+        for clicked in (label, "Cancel"):
+            late = await who.click(question.message, custom_id=buttons(question)[clicked])
+            assert late.ephemeral and late.response is not None, clicked
+            assert late.response.content == (
+                "This question has expired, so nothing was changed. Use the command again to be asked again."
+            )
+    assert await dump(world) == before
+    assert table_in(world) is not None
+
+
+async def test_a_second_click_on_an_answered_question_is_told_so_and_does_nothing() -> None:
+    """Two quick clicks: the first answers, the second (before its buttons went) is told it is over.
+
+    simcord lets no click overlap another, so the question is asked directly.
+    """
+    said: list[tuple[str, bool]] = []
+    done: list[str] = []
+
+    class Response:
+        def is_done(self) -> bool:
+            return False
+
+        async def send_message(self, text: str, *, ephemeral: bool = False, **_: Any) -> None:
+            said.append((text, ephemeral))
+
+    class Click:
+        user = type("User", (), {"id": 7})()
+        response = Response()
+
+    async def yes(_: Any) -> str:
+        done.append("yes")
+        return "done"
+
+    view = Confirm(7, "Yes", "No", yes, "kept", "failed", "gone")
+    assert all(str(b.custom_id).startswith("ff:q:") for b in view.children if isinstance(b, Button))
+    assert await view.interaction_check(Click())  # type: ignore[arg-type]
+    view.answered = True  # the first click's answer
+    assert not await view.interaction_check(Click())  # type: ignore[arg-type]
+    assert said == [("gone", True)] and done == []
+    view.stop()
