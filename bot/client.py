@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.budget import InvalidRequests
 from bot.cards import CardFaces
 from bot.cards.styles import CardStyles
-from bot.i18n import SOURCE_LANGUAGE, CommandTranslator, texts
+from bot.i18n import N_, SOURCE_LANGUAGE, CommandTranslator, texts
 from bot.i18n.languages import LanguageBook
 from bot.i18n.mentions import COMMANDS, name_members_with
 from bot.ledger import Ledger, LedgerError
@@ -247,6 +247,9 @@ class FlipFlopBot(commands.AutoShardedBot):
             t = texts(SOURCE_LANGUAGE)
         if isinstance(error, app_commands.NoPrivateMessage):
             text = t.gettext("Flip Flop commands work in a server channel, not in direct messages.")
+        elif isinstance(error, app_commands.TransformerError) and not_a_member(error):
+            name = discord.utils.escape_mentions(discord.utils.escape_markdown(error.value.display_name))
+            text = t.gettext(NOT_A_MEMBER).format(name=name)
         elif isinstance(error, app_commands.TransformerError):
             text = t.gettext(
                 "One of the values you gave is out of range for that option; nothing was changed."
@@ -264,6 +267,17 @@ class FlipFlopBot(commands.AutoShardedBot):
             log.error("Command failed", exc_info=original)
             text = t.gettext("Something went wrong on our side; nothing was changed. Please try again.")
         await send_ephemeral(interaction, text)
+
+
+NOT_A_MEMBER = N_(
+    "{name} isn't a member of this server (they may have left). Pick a member of this server;"
+    " nothing was changed."
+)
+
+
+def not_a_member(error: app_commands.TransformerError) -> bool:
+    """A member option given a user who is no member here: Discord sends them without a member."""
+    return error.type is discord.AppCommandOptionType.user and isinstance(error.value, discord.User)
 
 
 INTERACTION_TOKEN_SECONDS = 14 * 60

@@ -286,3 +286,30 @@ async def test_balance_names_the_chips_at_a_table_too(world: World) -> None:
     assert "At a table" not in own  # ben holds none
     await ann.click(opened.response.message, label="Cancel")
     assert "At a table" not in (await ann.slash(world.channel, "balance")).response.content
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("balance", {}),
+        ("flipflop stats", {}),
+        ("flipflop history", {}),
+        ("chips grant", {"amount": 5, "reason": "back pay"}),
+        ("chips take", {"amount": 5, "reason": "left with them"}),
+    ],
+)
+async def test_a_member_who_left_the_server_is_named_as_such_and_nothing_changes(
+    world: World, command: str, options: dict[str, object]
+) -> None:
+    """Discord sends a user who is no member (they left, or an id was pasted) without a member."""
+    gone = world.env.create_user("gone")
+    await world.bot.ledger.balance(world.guild.id, gone.id)  # they had an account here
+    before = await world.bot.db.fetchall("SELECT * FROM ledger ORDER BY id")
+    who = world.admin if command.startswith("chips") else world.members[0]
+    said = await who.slash(world.channel, command, member=gone, **options)
+    simcord.assert_error(world.env, app_commands.TransformerError)
+    assert said.ephemeral and said.response.content == (
+        "gone isn't a member of this server (they may have left). Pick a member of this server;"
+        " nothing was changed."
+    )
+    assert await world.bot.db.fetchall("SELECT * FROM ledger ORDER BY id") == before
