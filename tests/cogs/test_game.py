@@ -156,6 +156,41 @@ async def test_non_player_clicks_are_refused(world: World) -> None:
     assert leave.ephemeral and "not playing" in leave.response.content
 
 
+
+async def test_lobby_controls_a_client_still_shows_after_the_start_are_refused(world: World) -> None:
+    """A client that has not redrawn the lobby yet: every lobby control, and the table message's
+    **Stay after all** for someone not leaving, is answered privately and changes nothing."""
+    from cogs.flipflop.controls import LobbyButton, LobbySelect, TableButton
+    from tests.cogs.test_other_place import posted_in  # they import this module: imported here
+    from tests.cogs.test_privacy_admin import dump
+
+    ann, ben, cat, dan = world.members
+    table = await open_table(world, [ann, ben, cat])
+    before, seq = await dump(world), table.seq
+    said = {
+        ("join", dan): "This game has already started; wait for the next one.",
+        ("leave", ben): "The game has started: use Leave in your hand instead.",
+        ("start", ann): "This game has already started.",
+        ("cancel", ann): "The game has started: the host can use </flipflop stop:",
+        ("cancel", dan): "Only the host or a member with Manage Server can cancel the table.",
+        ("removecpu", ann): "Computer players can only be removed before the game starts.",
+    }
+    for (op, who), words in said.items():
+        stale = await posted_in(world, world.channel, LobbyButton(table.id, op, op.title()))
+        refused = await who.click(stale, label=op.title())
+        assert refused.ephemeral and refused.response.content.startswith(words), (op, refused)
+    menu = LobbySelect(table.id, "Add", [discord.SelectOption(label="basic", value="basic")])
+    stale = await posted_in(world, world.channel, menu)
+    refused = await ann.select(stale, ["basic"], custom_id=f"ff:c:{table.id}:addcpu")
+    assert refused.ephemeral
+    assert refused.response.content == "Computer players can only join before the game starts."
+    stale = await posted_in(world, world.channel, TableButton(table.id, "stay", "Stay after all"))
+    stay = await ben.click(stale, label="Stay after all")  # shown only while someone leaves: a stale one
+    assert stay.ephemeral and stay.response.content == "You weren't leaving; you stay at the table."
+    assert await dump(world) == before and table.seq == seq and table.status == "playing"
+    assert [m.id for m in (ann, ben, cat)] == [int(p) for p in table.game.order]  # type: ignore[union-attr]
+    await conserved(world)
+
 async def test_double_click_acts_once(world: World) -> None:
     """The second click of a double click on Draw lands on a control that plays nothing."""
     table = await open_table(world, world.members[:3])
