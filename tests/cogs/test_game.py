@@ -448,6 +448,30 @@ async def test_hand_table_and_stop_without_a_table_say_so_privately(world: World
     assert table_in(world) is None and channel_text(world) == ""
 
 
+
+async def test_commands_in_a_lobby_before_the_start_say_what_to_do_and_change_nothing(world: World) -> None:
+    from tests.cogs.test_privacy_admin import dump  # it imports this module: imported here
+
+    ann, dan = world.members[0], world.members[3]
+    await ann.slash(world.channel, "flipflop start")
+    table = table_in(world)
+    assert table is not None and table.status == "lobby"
+    before = await dump(world)
+    cancel = "The game hasn't started: use **Cancel** on the lobby instead."
+    said = [
+        (ann, "flipflop stop", cancel),
+        (world.admin, "flipflop stop", cancel),
+        (dan, "flipflop stop", "Only the host or a member with **Manage Server** can stop the game."),
+        (ann, "flipflop hand", "The game hasn't started yet."),
+        (dan, "flipflop hand", "You're not at this table yet: click **Join**."),
+        (ann, "flipflop hint", "💡 Hints are for practice tables only: at a table played for real chips,"),
+    ]
+    for who, command, words in said:
+        answer = await who.slash(world.channel, command)
+        assert answer.ephemeral and answer.response.content.startswith(words), (command, answer)
+    assert await dump(world) == before
+    assert table_in(world) is table and table.status == "lobby" and list(table.seats) == [ann.id]
+
 async def test_two_tables_in_two_channels_at_once(world: World) -> None:
     other_channel = world.guild.create_text_channel("flipflop-2")
     extra = [world.guild.add_member(world.env.create_user(n)) for n in ("xa", "xb", "xc")]
