@@ -51,6 +51,7 @@ MESSAGES: dict[str, str] = {
     "cancel_after_start": N_("refusal.cancel_after_start"),
     "stop_not_allowed": N_("refusal.stop_not_allowed"),
     "stop_before_start": N_("refusal.stop_before_start"),
+    "stopping_after_round": N_("refusal.stopping_after_round"),
     "not_started": N_("refusal.not_started"),
     "round_in_play": N_("refusal.round_in_play"),
     # playing

@@ -436,6 +436,8 @@ def stop(table: Table, user_id: int, may_manage: bool, now: float, round_pause: 
     if table.status == "lobby" or table.game is None:
         raise TableError("stop_before_start")
     if table.game.in_round:
+        if table.stop_after_round:  # asked already (by the host or a manager): said once
+            raise TableError("stopping_after_round")
         table.stop_after_round = True
         return Step(later=True, bump=False)
     return _after_events(table, table.game.end_game(), now, round_pause)

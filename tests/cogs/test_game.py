@@ -385,6 +385,23 @@ async def test_stop_needs_the_host_or_manage_server(world: World) -> None:
     assert table_in(world) is table and g.in_round
 
 
+
+async def test_a_second_stop_in_the_same_round_is_refused_privately_and_changes_nothing(world: World) -> None:
+    from tests.cogs.test_privacy_admin import dump  # it imports this module: imported here
+
+    ann = world.members[0]
+    table = await open_table(world, world.members[:3])
+    first = await ann.slash(world.channel, "flipflop stop")
+    assert not first.ephemeral and "will stop the game when this round ends" in first.response.content
+    before, seq, said = await dump(world), table.seq, channel_text(world)
+    for who in (ann, world.admin):  # the host again, then a manager
+        again = await who.slash(world.channel, "flipflop stop")
+        assert again.ephemeral and again.response.content == (
+            "The game already stops when this round ends; nothing was changed."
+        )
+    assert await dump(world) == before and table.seq == seq and channel_text(world) == said
+    assert table.stop_after_round and table.game is not None and table.game.in_round
+
 async def test_host_stops_the_game_after_the_round_and_everyone_is_paid(world: World) -> None:
     """R8.2, R8.3."""
     ann = world.members[0]

@@ -202,6 +202,12 @@ async def test_stop_waits_for_the_round_then_ends_the_game(tmp_path: Path) -> No
         assert refused.value.code == "stop_not_allowed"
         outcome = await h.runtime.stop(table.id, ANN, may_manage=False)
         assert outcome.notices == (StopRequested(ANN),)
+        saved = table.to_json()
+        for again in (ANN, BEN):  # asked once: a second stop (the host's, a manager's) is refused
+            with pytest.raises(TableError) as twice:
+                await h.runtime.stop(table.id, again, may_manage=again == BEN)
+            assert twice.value.code == "stopping_after_round"
+        assert table.to_json() == saved
         await h.until(lambda: h.runtime.get(table.id) is None)
         assert table.status == "closed" and table.game is not None and table.game.public_view().over
         assert table.game.public_view().round_number == 1
