@@ -11,15 +11,18 @@ from simcord.enums import ComponentType
 
 from tests.cogs.helpers import (
     Hands,
+    buttons,
     conserved,
     deny_bot,
     displayed,
     my_hand,
     open_table,
     play_step,
+    runtime,
     table_in,
     table_message,
 )
+from tests.cogs.test_privacy_admin import dump
 from tests.conftest import World
 
 
@@ -125,4 +128,35 @@ async def test_a_table_control_on_a_private_hand_is_refused(world: World) -> Non
     result = await _component_interaction(ann, forged, data)
     assert result.ephemeral and "doesn't belong on this message" in result.response.content
     assert table.leave_after_round == []
+    await conserved(world)
+
+
+async def test_controls_a_client_still_shows_after_the_table_closed_say_so_and_change_nothing(
+    world: World,
+) -> None:
+    """The table closed (a manager closed it): a hand, table or lobby control still on screen."""
+    ann, dan = world.members[0], world.members[3]
+    table = await open_table(world, world.members[:3])
+    hand, public = await my_hand(world, ann), table_message(world)
+    refresh = buttons(hand)["Refresh"]
+    await runtime(world).close_by_manager(table.id, world.admin.id)
+    await world.env.settle()
+    assert table_in(world) is None
+    before = await dump(world)
+
+    async def click(who: Any, message_id: int, custom_id: str) -> Any:
+        shown = copy.copy(world.env.backend.get_message(table.channel_id, message_id))
+        button = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+        shown.components = [{"type": 1, "components": [button]}]
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
+        return await _component_interaction(who, shown, data)
+
+    old_hand = await click(ann, hand.id, refresh)  # its own message says so, without its buttons
+    assert old_hand.response.content == "This table has closed." and not old_hand.response.components
+    for who, custom_id in [(ann, f"ff:t:{table.id}:hand"), (dan, f"ff:l:{table.id}:join")]:
+        late = await click(who, public.id, custom_id)
+        assert late.ephemeral and late.response.content.startswith(
+            "This table has closed. Open a new one with </flipflop start:"
+        ), custom_id
+    assert await dump(world) == before and table_in(world) is None
     await conserved(world)
