@@ -431,6 +431,33 @@ async def test_a_cancelled_tournament_says_so_to_a_late_click(world: World) -> N
     await clean(world)
 
 
+
+async def test_every_button_a_client_still_shows_on_a_cancelled_tournament_says_so(world: World) -> None:
+    """Its message lost its buttons; a client that has not redrawn it clicks one: private, no change."""
+    import copy
+
+    from simcord.actors import _component_interaction
+    from simcord.enums import ComponentType
+
+    from tests.cogs.test_privacy_admin import dump
+
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, computers=False)
+    await ann.click(lobby, label="Join")
+    await ann.click(lobby, label="Cancel")
+    tid = (await tournament_now(world)).id
+    before = await dump(world)
+    for who, op in [(ben, "join"), (ann, "leave"), (ann, "start"), (ann, "cancel"), (world.admin, "stop")]:
+        shown = copy.copy(world.env.backend.get_message(world.channel.id, lobby.id))
+        custom_id = f"ff:tn:{tid}:{op}"
+        shown.components = [{"type": 1, "components": [{"type": 2, "style": 2, "custom_id": custom_id}]}]
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
+        late = await _component_interaction(who, shown, data)
+        assert late.ephemeral and late.response.content == "This tournament is over or was cancelled.", op
+    assert await dump(world) == before
+    assert (await tournament_now(world)).status == "cancelled"
+    await clean(world)
+
 async def test_a_nickname_that_reads_like_a_mention_pings_nobody(world: World) -> None:
     ann = world.members[0]
     ben = world.guild.add_member(world.env.create_user("ben2"), nick=f"<@{ann.id}> **b**")
