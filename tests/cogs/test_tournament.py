@@ -923,6 +923,29 @@ async def test_in_the_tournaments_channel_hand_and_table_find_the_members_own_ta
     await clean(world)
 
 
+
+async def test_flipflop_stop_in_a_tournament_tables_thread_is_refused_privately(world: World) -> None:
+    """A tournament's table plays one round and stops: a manager's /flipflop stop in its thread is told
+    so (it was announced publicly as a stop, which it was not), and an entrant is not its host."""
+    from tests.cogs.test_privacy_admin import dump
+
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    mine = next(t for t in runtime(world).tables.values() if t.tournament and t.is_seated(ann.id))
+    thread = next(t for t in world.channel.threads if t.id == mine.channel_id)
+    before, said = await dump(world), len(thread.history())
+    for who, words in [
+        (world.admin, "The game already stops when this round ends; nothing was changed."),
+        (ann, "Only the host or a member with **Manage Server** can stop the game."),
+    ]:
+        refused = await who.slash(thread, "flipflop stop")
+        assert refused.ephemeral and refused.response.content == words
+    assert await dump(world) == before and len(thread.history()) == said
+    await clean(world)
+
 async def test_flipflop_stop_in_the_tournaments_channel_touches_no_table(world: World) -> None:
     """The channel's fallback to the member's own tournament table is for /flipflop hand, web and
     table (README). A manager seated at a tournament table who types /flipflop stop in its channel
