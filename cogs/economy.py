@@ -24,7 +24,7 @@ from bot.ledger import (
 )
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from bot.tournament.store import TournamentStore
-from cogs.member_names import known_names, look_up, member_name
+from cogs.member_names import as_written, known_names, look_up, member_name
 from cogs.newcomers import newcomer_wait
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class Economy(commands.Cog):
             text = t.gettext("You have **{chips}** — #{place} of {total} in {server}.").format(**shown)
         else:
             text = t.gettext("{name} has **{chips}** — #{place} of {total} in {server}.").format(
-                name=target.display_name, **shown
+                name=as_written(target.display_name), **shown
             )
         if held := self._at_tables(guild, target.id):  # bought in: those chips are not in the balance
             text += " " + t.gettext("At a table now: **{chips}** more.").format(chips=t.chips(held))
@@ -437,7 +437,7 @@ class Economy(commands.Cog):
         except InsufficientChips as e:
             await interaction.response.send_message(
                 t.gettext("{name} has only {balance}; you can't take {chips}. Nothing was changed.").format(
-                    name=member.display_name, balance=t.chips(e.balance), chips=t.chips(amount)
+                    name=as_written(member.display_name), balance=t.chips(e.balance), chips=t.chips(amount)
                 ),
                 ephemeral=True,
             )

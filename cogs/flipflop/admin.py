@@ -30,6 +30,7 @@ from bot.presentation.refusals import NOTHING_CHANGED, explain
 from bot.presentation.table_render import seat_name
 from bot.table.model import Table, TableError, TableMoved
 from cogs.flipflop.controls import QUESTION, QUESTION_GONE
+from cogs.member_names import as_written
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -132,7 +133,7 @@ def dumping_line(pair: Pair, t: Texts) -> str:
 
 def change_line(change: AdminChange, t: Texts) -> str:
     """One grant or take as the audit lists it: when, who, how many, to or from whom, and why."""
-    reason = f"“{escape(change.note)}”" if change.note else t.gettext(NO_REASON)
+    reason = f"“{as_written(change.note)}”" if change.note else t.gettext(NO_REASON)
     shown = {
         "when": f"<t:{int(change.created_at)}:R>",
         "admin": f"<@{change.actor_id}>" if change.actor_id is not None else t.gettext(SOMEONE),
@@ -141,11 +142,6 @@ def change_line(change: AdminChange, t: Texts) -> str:
         "reason": reason,
     }
     return "• " + t.gettext(GRANT_LINE if change.change > 0 else TAKE_LINE).format(**shown)
-
-
-def escape(text: str) -> str:
-    """A manager's words shown as they wrote them: no Markdown, no mention."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 TABLES_CHOICES = [

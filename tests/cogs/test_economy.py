@@ -58,6 +58,14 @@ async def test_balance_of_another_member_and_of_a_bot(world: World) -> None:
     assert refused.ephemeral and "Bots don't have chips" in refused.response.content
 
 
+async def test_a_members_name_is_shown_as_written_not_as_markdown(world: World) -> None:
+    """A name with Markdown in it (``*star*``) reads as typed in /balance and /chips take's refusal."""
+    starry = world.guild.add_member(world.env.create_user("*star*_@everyone"))
+    seen = (await world.members[0].slash(world.channel, "balance", member=starry)).response.content
+    assert seen.startswith("\\*star\\*\\_@\u200beveryone has **1,000 chips**"), seen
+    taken = await world.admin.slash(world.channel, "chips take", member=starry, amount=5000, reason="x")
+    assert "\\*star\\*\\_@\u200beveryone has only 1,000 chips" in taken.response.content
+
 async def test_leaderboard_shows_top_ten_and_the_callers_place(world: World) -> None:
     extra = [world.guild.add_member(world.env.create_user(f"p{i}")) for i in range(11)]
     for i, m in enumerate(extra):
