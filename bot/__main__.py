@@ -6,10 +6,15 @@ import asyncio
 import logging
 import re
 import signal
+import socket
 import sys
 import time
+from typing import TYPE_CHECKING
 
-from bot.settings import SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings
+
+if TYPE_CHECKING:
+    from bot.live.server import LiveServer
 
 MISSING_TOKEN = """\
 DISCORD_TOKEN is not set, so the bot can't log in to Discord.
@@ -55,6 +60,27 @@ def configure_logging(level: str | int) -> None:
         handler.addFilter(HideSeeds())
 
 
+def live_server(settings: Settings, sock: socket.socket | None) -> LiveServer:
+    """The live table's server for ``LIVE_URL``: its links signed with ``LIVE_KEY`` (blank: a random key).
+
+    The same ``LIVE_KEY`` in the next process keeps the links sent before a restart working.
+    """
+    from bot.live.server import LiveServer
+
+    key = settings.live_key.encode() if settings.live_key else None
+    activity = None
+    if settings.activity_client_id and settings.activity_client_secret:
+        from bot.live.activity import ActivityAuth
+
+        activity = ActivityAuth(
+            settings.activity_client_id,
+            settings.activity_client_secret,
+            settings.discord_token or "",
+            settings.activity_api_url,
+        )
+    return LiveServer(sock, settings.live_url or "", time.time, key=key, activity=activity)
+
+
 def main() -> int:
     """Run the bot until it is stopped; return the exit status."""
     try:
@@ -79,25 +105,14 @@ def main() -> int:
 
     live = None
     if settings.live_url:
-        from bot.live.server import LivePortError, LiveServer, bind
+        from bot.live.server import LivePortError, bind
 
         try:
             live_sock = bind(settings.live_port)
         except LivePortError as e:
             print(f"Setting error: {e}", file=sys.stderr)
             return 2
-        key = settings.live_key.encode() if settings.live_key else None
-        activity = None
-        if settings.activity_client_id and settings.activity_client_secret:
-            from bot.live.activity import ActivityAuth
-
-            activity = ActivityAuth(
-                settings.activity_client_id,
-                settings.activity_client_secret,
-                settings.discord_token or "",
-                settings.activity_api_url,
-            )
-        live = LiveServer(live_sock, settings.live_url, time.time, key=key, activity=activity)
+        live = live_server(settings, live_sock)
 
     if settings.api_base:
         apply_api_base(settings.api_base)
