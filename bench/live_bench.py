@@ -74,8 +74,8 @@ async def new_table(runtime: TableRuntime, ledger: Ledger, channel: int, players
     table = await runtime.open(G, channel, players[0], "p0", 1, 1000, 60)
     await runtime.placed(table.id, channel)
     for i, user in enumerate(players[1:], 1):
-        await runtime.tell(await runtime.join(table.id, user, f"p{i}"))
-    await runtime.tell(await runtime.start(table.id, players[0], False))
+        await runtime.join(table.id, user, f"p{i}")
+    await runtime.start(table.id, players[0], False)
     return table
 
 
@@ -263,8 +263,8 @@ async def load(tables: int, watchers: int, seconds: float, rate: float, seed: in
                     await runtime.fire(table.id)
                 else:
                     actor, move = found
-                    outcome = await runtime.act(table.id, actor, move["seq"], parse(table, actor, move))
-                    await runtime.tell(outcome)
+                    # the runtime tells the channel and the pages on the command's way out
+                    await runtime.act(table.id, actor, move["seq"], parse(table, actor, move))
                     played += 1
             await asyncio.sleep(max(0.0, 1 / rate - (time.perf_counter() - t0)))
         await asyncio.sleep(1.0)
