@@ -1,0 +1,70 @@
+"""The benchmark scripts the README and docs/ quote run, at their smallest settings, and print their figures.
+
+Each is run as the docs say (``.venv/bin/python bench/NAME.py …``) in a process of its own. What
+is checked is that it runs on the code as it is now and prints the line its figures are read
+from, not the figures themselves (tiny runs, a shared machine). bench/live_bench.py is run by
+tests/bot/test_live_bench.py; the PostgreSQL halves of history_bench and scale_bench and the
+browser ones (live_page, table_height) are left out.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+RUNS = {
+    "engine_bench": (["--seconds", "0.3"], "actions/s"),
+    "budget_bench": (["--tables", "10", "--seconds", "3", "--drain", "5"], "budget_turns"),
+    "coach_bench": (["--hints", "2", "--rounds", "1"], "whole look back"),
+    "decision_bench": (["--seed", "1", "--rounds", "2", "--budget", "0.03"], "99th percentile"),
+    "dumping_bench": (
+        ["--honest", "40", "--trials", "2", "--checkpoints", "10", "--background", "20", "--jobs", "1"],
+        "false-positive rate",
+    ),
+    "history_bench": (["--rounds", "300", "--queries", "5", "--only", "sqlite"], "index plans: met"),
+    "inference_bench": (["--games", "2", "--seed", "1", "--worlds", "10"], "weighted − uniform"),
+    "likelihood_sweep": (["--seed", "1", "--games", "2", "--worlds", "10", "base"], "base"),
+    "regret_bench": (["--seed", "1", "--games", "2", "--budget", "0.03", "--worlds", "5", "base"], "regret"),
+    "runtime_bench": (["--rounds", "2", "--searches", "1", "--seconds", "0.5"], "loop lag p99"),
+    "scale_bench": (["--tables", "5", "--rate", "10", "--seconds", "1", "--only", "sqlite"], "action p99 ms"),
+    "sit_and_go": (["--entrants", "6", "--level-rounds", "2", "--seed", "1"], "round   1"),
+    "strength_bench": (
+        ["--seed", "1", "--rounds", "4", "--budget", "0.03", "--jobs", "1", "--only", "strong-basic"],
+        "strong − basic per round",
+    ),
+    "tournament": (["basic", "random", "--rounds", "10", "--jobs", "1"], "basic − random per round"),
+    "privacy_bench": (["--rows", "100", "--rounds", "10", "--others", "3", "--only", "sqlite"], "forget"),
+    "round_picture_bench": (["--rounds", "3"], "render p50"),
+    "table_picture_bench": (["--tables", "3"], "p99"),
+}
+
+
+def run(name: str, cwd: Path) -> str | None:
+    """What went wrong running ``bench/NAME.py`` at its smallest settings, or None."""
+    args, figure = RUNS[name]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / f"{name}.py"), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=180,
+        check=False,
+    )
+    if done.returncode != 0:
+        return f"{name}: status {done.returncode}\n{done.stdout[-1500:]}{done.stderr[-2500:]}"
+    if figure not in done.stdout:
+        return f"{name}: no {figure!r} in\n{done.stdout[-1500:]}"
+    return None
+
+
+def test_every_bench_script_runs_and_prints_its_figures(tmp_path: Path) -> None:
+    """One after the other, in one test: the benches use every core they are given, and the suite's
+    simcord tests, running beside them in the other workers, wait on real time."""
+    problems = [problem for name in sorted(RUNS) if (problem := run(name, tmp_path)) is not None]
+    assert problems == [], "\n\n".join(problems)
