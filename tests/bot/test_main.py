@@ -199,3 +199,20 @@ def test_a_half_set_activity_is_a_setting_error(tmp_path: Path) -> None:
         load_settings(both, tmp_path / "none")
     assert load_settings({**live, **both}, tmp_path / "none").activity_client_id == "123"
     assert load_settings({}, tmp_path / "none").activity_client_id is None
+
+
+def test_the_console_script_is_the_same_start_and_says_what_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``flipflop-bot`` (pyproject's console script, README "Running on a host") is ``python -m bot``."""
+    import importlib
+    import tomllib
+
+    target = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    module, _, name = target["flipflop-bot"].partition(":")
+    start = getattr(importlib.import_module(module), name)
+    for variable in SETTINGS:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.chdir(tmp_path)  # no .env here
+    assert start() == 2
+    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
