@@ -216,3 +216,21 @@ def test_the_console_script_is_the_same_start_and_says_what_is_missing(
     monkeypatch.chdir(tmp_path)  # no .env here
     assert start() == 2
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+def test_a_live_port_in_use_stops_the_start_naming_it(tmp_path: Path) -> None:
+    """docs/OPERATORS.md: a clash on ``LIVE_PORT`` stops the bot at start with a message naming it."""
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = run_bot(
+            tmp_path,
+            DISCORD_TOKEN="x",
+            LIVE_URL="https://cards.example.org/",
+            LIVE_PORT=str(port),
+            DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
+        )
+    assert proc.returncode == 2, proc.stderr
+    assert f"LIVE_PORT={port} is already in use" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "bot.sqlite3").exists()  # nothing started
