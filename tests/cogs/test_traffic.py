@@ -43,7 +43,8 @@ def report(name: str, traffic: Traffic, rounds: int, window: float = 5.0) -> Non
         f"\n{name}: {traffic.actions[0]} actions, {rounds} rounds; per action: "
         f"{traffic.channel_calls / actions:.2f} channel-route + {traffic.interaction_calls / actions:.2f} "
         f"interaction-route calls; most table edits in {window:g} s: {traffic.most_edits_in(window)}; "
-        f"new channel messages per round: {traffic.posts / max(1, rounds):.1f}"
+        f"new channel messages per round: {traffic.posts / max(1, rounds):.1f} "
+        f"({traffic.posts - traffic.pings} table messages, {traffic.pings} turn pings)"
     )
 
 
@@ -77,6 +78,7 @@ async def test_one_human_and_four_fast_computers_stay_within_five_edits_per_five
     report("1 human + 4 computers, fastest play", traffic, rounds, window=5.0 / SCALE)
     assert traffic.actions[0] > 20
     assert traffic.most_edits_in(5.0 / SCALE) <= 5
+    assert traffic.posts - traffic.pings <= rounds  # one table message a round (the last one stays)
 
 
 async def test_three_people_at_most_two_messages_per_round_and_one_channel_call_per_action(
@@ -94,5 +96,6 @@ async def test_three_people_at_most_two_messages_per_round_and_one_channel_call_
     await world.bot.get_cog("FlipFlop").notifier.pacer.flush()  # type: ignore[union-attr]
     report("3 people", traffic, rounds, window=5.0 / SCALE)
     assert rounds >= 3 and traffic.posts <= 2 * rounds
+    assert traffic.posts - traffic.pings <= rounds  # one table message a round; the rest are pings
     assert traffic.channel_calls <= traffic.actions[0]
     assert traffic.most_edits_in(5.0 / SCALE) <= 5

@@ -47,6 +47,17 @@ class Traffic:
             1 for r in self.log if r.method == "POST" and re.match(r"^/channels/\d+/messages$", r.path)
         )
 
+    @property
+    def pings(self) -> int:
+        """Of the posts, the turn pings (a mention, removed once the turn is over: cogs/flipflop/pings.py)."""
+        return sum(
+            1
+            for r in self.log
+            if r.method == "POST"
+            and re.match(r"^/channels/\d+/messages$", r.path)
+            and str((r.json or {}).get("content") or "").startswith("🔔")
+        )
+
     def edit_times(self) -> list[float]:
         return [
             t
