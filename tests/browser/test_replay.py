@@ -24,7 +24,6 @@ from tests.browser.replay_rounds import played_game, played_round
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "web" / "replay"
-SCREENSHOTS = ROOT / "docs" / "screenshots"
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -78,7 +77,9 @@ def expected_figures(data: dict[str, Any]) -> tuple[list[int], dict[str, int]]:
     return [result["stacks"][s["id"]] for s in data["seats"]], result["pots"]
 
 
-def test_a_round_opens_from_its_link_plays_to_the_end_and_verifies(site: str, replay_page: Page) -> None:
+def test_a_round_opens_from_its_link_plays_to_the_end_and_verifies(
+    site: str, replay_page: Page, shots: Path
+) -> None:
     data = played_round(3, seed=11, interactions=2)
     link = replay_link(site, data)
     assert "#b=" in link and len(link) <= 512  # the whole round rides in the link
@@ -101,8 +102,7 @@ def test_a_round_opens_from_its_link_plays_to_the_end_and_verifies(site: str, re
     expect(page.locator("#verdict")).to_have_attribute("data-ok", "true")
     expect(page.locator("#verdict")).to_contain_text("✔ This deal checks out")
     expect(page.locator("#verdict")).to_contain_text("✔ first dealer")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / "replay.png", full_page=True)
+    page.screenshot(path=shots / "replay.png", full_page=True)
 
 
 def test_the_move_list_and_arrow_keys_step_through_the_round(site: str, replay_page: Page) -> None:
@@ -127,7 +127,9 @@ def test_the_move_list_and_arrow_keys_step_through_the_round(site: str, replay_p
     expect(page.locator("#play")).to_have_attribute("aria-pressed", "false")
 
 
-def test_a_round_opens_from_its_file_and_on_a_phone(site: str, browser: Browser, tmp_path: Path) -> None:
+def test_a_round_opens_from_its_file_and_on_a_phone(
+    site: str, browser: Browser, tmp_path: Path, shots: Path
+) -> None:
     data = played_round(5, seed=21, interactions=16)
     path = tmp_path / "round-21.json"
     path.write_text(json.dumps(data, indent=1))
@@ -150,7 +152,7 @@ def test_a_round_opens_from_its_file_and_on_a_phone(site: str, browser: Browser,
     words = [b["height"] for b in boxes[1:4] if b]  # ◀ Back, ▶ Play, Forward ▶: as tall as the ⏮ button
     assert max(middles) - min(middles) < 4 and boxes[0] and max(words) <= boxes[0]["height"], boxes
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=SCREENSHOTS / "replay-phone.png", full_page=False)
+    page.screenshot(path=shots / "replay-phone.png", full_page=False)
     page.locator("#verify").click()
     expect(page.locator("#verdict")).to_have_attribute("data-ok", "true")
     context.close()
@@ -194,7 +196,7 @@ def test_several_files_are_a_game_stepped_round_by_round(
     assert final_figures(again) == expected_figures(files[2])
 
 
-def test_a_tampered_seed_shows_a_cross_and_what_differs(site: str, replay_page: Page) -> None:
+def test_a_tampered_seed_shows_a_cross_and_what_differs(site: str, replay_page: Page, shots: Path) -> None:
     data = played_round(3, seed=11, interactions=2)
     seed = data["reveal"]["server_seed"]
     data["reveal"]["server_seed"] = ("1" if seed[0] != "1" else "2") + seed[1:]
@@ -206,7 +208,7 @@ def test_a_tampered_seed_shows_a_cross_and_what_differs(site: str, replay_page: 
     expect(verdict).to_contain_text("✘ This deal does NOT check out")
     expect(verdict).to_contain_text(f"the published commitment is {data['reveal']['commitment']}")
     expect(verdict).to_contain_text("✘ deck: the seeds give another deck; the first difference is card")
-    page.screenshot(path=SCREENSHOTS / "replay-tampered.png", full_page=True)
+    page.screenshot(path=shots / "replay-tampered.png", full_page=True)
 
 
 def test_a_game_link_of_json_rounds_opens_too(site: str, replay_page: Page) -> None:
