@@ -102,9 +102,6 @@ THE_HOUSE = N_("the house")
 AUDIT_CHANGES_SHOWN = 10
 """Grants and takes the audit lists, newest first (the ledger keeps them all)."""
 
-DUMPING_NONE = N_(
-    "No pair of members looks like chip dumping in this server's latest {rounds} rounds. Nothing was changed."
-)
 DUMPING_HEAD = N_(
     "Possible chip dumping in this server's latest {rounds} rounds: one member keeps dropping with a hand"
     " that is not the lowest, and another takes the pot. Nothing was done to anyone; look at their rounds"
@@ -415,7 +412,14 @@ class AdminCommands(commands.Cog):
         rounds = await played_rounds(self.bot.db, interaction.guild.id)
         found = flagged(rounds)
         if not found:
-            await send_ephemeral(interaction, t.gettext(DUMPING_NONE).format(rounds=t.number(len(rounds))))
+            none = t.ngettext(
+                "No pair of members looks like chip dumping in this server's latest round."
+                " Nothing was changed.",
+                "No pair of members looks like chip dumping in this server's latest {rounds} rounds."
+                " Nothing was changed.",
+                len(rounds),
+            )
+            await send_ephemeral(interaction, none.format(rounds=t.number(len(rounds))))
             return
         lines = [t.gettext(DUMPING_HEAD).format(rounds=t.number(len(rounds)))]
         for i, pair in enumerate(found):

@@ -60,3 +60,13 @@ async def test_no_pair_says_so(world: World) -> None:
     assert result.response.content == (
         "No pair of members looks like chip dumping in this server's latest 4 rounds. Nothing was changed."
     )
+
+
+async def test_a_single_round_is_counted_in_the_singular(world: World) -> None:
+    ann, ben = world.members[:2]
+    await store_round(world.bot.db, world.guild.id, "t0", [(ann.id, -5, None, False), (ben.id, 5, 5, False)])
+    result = await world.admin.slash(world.channel, "flipflop admin dumping")
+    assert result.ephemeral
+    assert result.response.content == (
+        "No pair of members looks like chip dumping in this server's latest round. Nothing was changed."
+    )
