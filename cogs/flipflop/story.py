@@ -131,9 +131,11 @@ def stats_text(member: int, s: Stats, t: Texts) -> str:
     net = ("+" if s.net >= 0 else "") + n(s.net)
     lines = [
         t.gettext("📊 **{member}** in this server").format(member=who(member, t)),
-        t.gettext("Games **{games}** · rounds **{rounds}** · net **{net}** chips").format(
-            games=n(s.games), rounds=n(s.rounds), net=net
-        ),
+        t.ngettext(
+            "Games **{games}** · rounds **{rounds}** · net **{net}** chip",
+            "Games **{games}** · rounds **{rounds}** · net **{net}** chips",
+            abs(s.net),
+        ).format(games=n(s.games), rounds=n(s.rounds), net=net),
         t.gettext("Rounds won: {ways}").format(ways=ways),
         t.gettext("Pots won: game {game} · flip {flip} · flop {flop} · biggest {biggest}").format(
             game=n(s.game_pots), flip=n(s.flip_pots), flop=n(s.flop_pots), biggest=biggest

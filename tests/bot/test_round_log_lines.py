@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 from bot.history import history, round_story
+from bot.history.queries import WAYS, Stats
 from bot.i18n import texts
 from bot.presentation.replay_link import seat_names
 from bot.presentation.table_layout import table_page
 from bot.presentation.table_render import event_lines, last_move_line, log_lines, round_ending, seat_name
 from bot.table.model import ComputerSeat, Table
-from cogs.flipflop.story import story_lines
+from cogs.flipflop.story import stats_text, story_lines
 from engine import Card, Drop, Leave
 from engine.events import GameOver, PotCarried, PotPaid, SideStakePaid
 from tests.bot.runtime.fakes import ANN, BEN, CAT, DAN, harness
@@ -334,3 +335,12 @@ def test_final_standings_name_the_players_without_the_away_mark() -> None:
     ended.away = {13: 1}
     (said,) = event_lines(ended, [GameOver({"11": 300, "12": 130, "13": 170}, ("11", "12", "13"))], EN)
     assert "💤" not in said and "**cat** — 170 chips" in said, said
+
+
+@pytest.mark.parametrize(
+    ("net", "said"), [(1, "net **+1** chip"), (-1, "net **-1** chip"), (15, "net **+15** chips")]
+)
+def test_stats_say_one_chip_won_or_lost_in_the_singular(net: int, said: str) -> None:
+    played = Stats(member=ANN, games=1, rounds=1, wins=dict.fromkeys(WAYS, 0), net=net)
+    lines = stats_text(ANN, played, texts("en")).splitlines()
+    assert lines[1].endswith(said)
