@@ -149,8 +149,8 @@ class Texts:
         return format_percent(n / 100, locale=self._number_locale)
 
     def chips(self, n: int) -> str:
-        """A chip amount with its noun in the right plural form: "1 chip", "5 фішак"."""
-        return self.ngettext("{count} chip", "{count} chips", n).format(count=self.number(n))
+        """A chip amount with its noun in the right plural form: "1 chip", "5 фішак", "-1 chip"."""
+        return self.ngettext("{count} chip", "{count} chips", abs(n)).format(count=self.number(n))
 
     def at(self, practice: bool) -> Texts:
         """These texts for a table: at a practice table every chip amount says "practice chips"."""
@@ -175,7 +175,7 @@ class PracticeTexts(Texts):
 
     def chips(self, n: int) -> str:
         """"15 practice chips": never mistaken for the server's chips."""
-        words = self.ngettext("{count} practice chip", "{count} practice chips", n)
+        words = self.ngettext("{count} practice chip", "{count} practice chips", abs(n))
         return words.format(count=self.number(n))
 
 

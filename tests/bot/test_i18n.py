@@ -59,6 +59,14 @@ def test_other_languages_pluralize_chips_their_own_way() -> None:
     assert texts("ko").chips(3) == "칩 3개"
 
 
+def test_a_chip_amount_lost_takes_the_plural_form_of_its_size() -> None:
+    """A season's net of -1 is "-1 chip", as 1 is "1 chip" (the sign is no part of the count)."""
+    assert [texts("en").chips(n) for n in (-1, -2)] == ["-1 chip", "-2 chips"]
+    assert [texts("be").chips(n) for n in (-2, -21, -25)] == ["-2 фішкі", "-21 фішка", "-25 фішак"]
+    assert [texts("gu").chips(n) for n in (-1, -5)] == ["-1 ચિપ", "-5 ચિપ્સ"]
+    assert texts("en").at(practice=True).chips(-1) == "-1 practice chip"
+
+
 def test_chip_amounts_use_each_languages_number_format() -> None:
     assert texts("en").number(1234567) == "1,234,567"
     assert texts("be").number(1234567) == "1\xa0234\xa0567"  # grouped by no-break spaces
