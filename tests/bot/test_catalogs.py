@@ -195,6 +195,35 @@ def test_a_sentence_names_a_button_as_the_button_reads(language: str, english: C
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
+def test_a_button_named_in_bold_is_named_as_the_button_reads(language: str) -> None:
+    """ "**Join** pays the entry fee" (the rules) names the button in the reader's words, not in English.
+
+    A sentence that bolds a control's English label where this language labels it otherwise
+    sends the reader looking for a button that is not there.
+    """
+    catalog = read_catalog(po_path(language), language)
+    words = {m.id: m.string for m in catalog if isinstance(m.id, str) and isinstance(m.string, str)}
+    labels = [
+        m
+        for m, said in words.items()
+        if m
+        and said != m
+        and len(m) <= 30
+        and "{" not in m
+        and not m.endswith(".")
+        and not MESSAGE_ID.match(m)
+    ]
+    for message in catalog:
+        if not message.id:
+            continue
+        for text in forms(message):
+            for label in labels:
+                assert f"**{label}**" not in text or words[label] in text, (
+                    f"{language}: {ids(message)[0]!r} bolds {label!r}, which reads {words[label]!r} here"
+                )
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_command_texts_fit_discord_in_every_language(language: str) -> None:
     catalog = read_catalog(po_path(language), language)
     cogs_texts = {
