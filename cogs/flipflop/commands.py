@@ -32,7 +32,7 @@ from bot.table.model import MAX_SEATS, Table, TableError
 from cogs.flipflop import controls
 from cogs.flipflop.admin import TABLES_CHOICES, AdminCommands, AwayRounds, table_settings_lines
 from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
-from cogs.flipflop.coach import Coach, CoachCommands
+from cogs.flipflop.coach import Coach
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier, Moved, News
 from cogs.flipflop.play import (
@@ -45,6 +45,7 @@ from cogs.flipflop.play import (
     not_enough,
     web_link_text,
 )
+from cogs.flipflop.practice import CoachCommands
 from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen
 from cogs.flipflop.tournament import TournamentCommands
