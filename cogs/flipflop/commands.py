@@ -31,20 +31,13 @@ from bot.storage import StoreError
 from bot.table.model import MAX_SEATS, Table, TableError
 from cogs.flipflop import controls
 from cogs.flipflop.admin import TABLES_CHOICES, AdminCommands, AwayRounds, table_settings_lines
+from cogs.flipflop.answer import REFUSED, Answer, may_manage, not_enough
 from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
 from cogs.flipflop.coach import Coach
+from cogs.flipflop.dealing import THREAD_NAME_CHARS
 from cogs.flipflop.history import HistoryCommands
 from cogs.flipflop.notifier import DiscordNotifier, Moved, News
-from cogs.flipflop.play import (
-    LIVE_OFF,
-    REFUSED,
-    THREAD_NAME_CHARS,
-    Answer,
-    Controls,
-    may_manage,
-    not_enough,
-    web_link_text,
-)
+from cogs.flipflop.play import LIVE_OFF, Controls, web_link_text
 from cogs.flipflop.practice import CoachCommands
 from cogs.flipflop.privacy import PrivacyCommands
 from cogs.flipflop.screens import rules_screen

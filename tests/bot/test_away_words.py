@@ -9,7 +9,7 @@ from bot.i18n.languages import LANGUAGES
 from bot.presentation.table_render import away_rule, notice_line
 from bot.table.model import Table
 from bot.table.notices import WentAway
-from cogs.flipflop.play import away_note
+from cogs.flipflop.hands import away_note
 from tests.bot.test_round_log_lines import table as a_table
 
 
