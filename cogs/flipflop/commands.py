@@ -35,8 +35,9 @@ from cogs.flipflop.answer import REFUSED, Answer, may_manage, not_enough
 from cogs.flipflop.cards import STYLE_CHOICES, CardCommands, config_line
 from cogs.flipflop.coach import Coach
 from cogs.flipflop.dealing import THREAD_NAME_CHARS
+from cogs.flipflop.delivery import Moved, News
 from cogs.flipflop.history import HistoryCommands
-from cogs.flipflop.notifier import DiscordNotifier, Moved, News
+from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.play import LIVE_OFF, Controls, web_link_text
 from cogs.flipflop.practice import CoachCommands
 from cogs.flipflop.privacy import PrivacyCommands

@@ -25,7 +25,8 @@ from bot.table.model import Table
 from cogs.flipflop.answer import REFUSED, Answer
 from cogs.flipflop.coach import coach_of
 from cogs.flipflop.controls import parse_action
-from cogs.flipflop.notifier import DiscordNotifier, OpenHand
+from cogs.flipflop.notifier import DiscordNotifier
+from cogs.flipflop.open_hands import OpenHand
 from cogs.flipflop.screens import hand_screen, leave_confirm_screen, moved_hand_screen
 from engine import IllegalAction
 

@@ -16,36 +16,44 @@ outside a table's lock — the table message moved, the channel is gone or
 refuses the bot — is handed as ``News`` to ``tell``, a sink the cog gives, and
 the cog tells the runtime. The notifier never calls the runtime; it only reads the
 table as it is now (``live``) when a paced edit of the table message is made.
+The open hands (``open_hands.py``), the table message's place in its channel
+(``placement.py``) and what a call can come to (``delivery.py``) are modules of their own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
 import discord
 
-from bot.client import fitted, token_left
-from bot.history import round_story
-from bot.i18n import N_, SOURCE_LANGUAGE, Texts, texts
-from bot.presentation.controls import play_again_control
+from bot.client import fitted
+from bot.i18n import SOURCE_LANGUAGE, Texts, texts
 from bot.presentation.limits import split_message
-from bot.presentation.replay_link import story_file
-from bot.presentation.table_render import last_move_line, log_lines, seat_name, unreadable_line
-from bot.runtime import Delivery, Outcome, Sent, Whereabouts
-from bot.settings import Settings
+from bot.presentation.table_render import last_move_line, log_lines, unreadable_line
+from bot.runtime import Delivery, Outcome, Sent
 from bot.storage import StoreError
 from bot.table.model import Table, Unreadable
-from cogs.flipflop.layout import note, watch_button
+from cogs.flipflop.delivery import (
+    PASSING,
+    PERMISSION,
+    SEND_AND_EMBED,
+    SEND_MESSAGES,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_MESSAGE,
+    News,
+    Undelivered,
+    backoff,
+    worst,
+)
+from cogs.flipflop.open_hands import OpenHand, OpenHands
 from cogs.flipflop.pacing import CallBudget, EditPacer
 from cogs.flipflop.pings import TurnPings
+from cogs.flipflop.placement import Placement
 from cogs.flipflop.said import MOVES, Said, game_finished, only_a_draw, round_record, what_is_said
-from cogs.flipflop.screens import RoundRecord, Screen, current_screen, hand_screen, item, play_again_view
+from cogs.flipflop.screens import Screen, current_screen, play_again_view
 from cogs.flipflop.turns import channel_budget, heard, known_answer
 from engine.events import RoundStarted
 
@@ -53,112 +61,12 @@ if TYPE_CHECKING:
     from bot.client import FlipFlopBot
 
 log = logging.getLogger("flipflop.notifier")
-UNKNOWN_CHANNEL = 10003
-UNKNOWN_MESSAGE = 10008
-PUSHED_UP_AFTER = 5
-"""Members' messages below the table message before it moves to the bottom (about a screenful)."""
-MISSING_ACCESS = 50001
-PERMISSION = {MISSING_ACCESS: N_("View Channel")}
-"""The permission a 403 code means; any other 403 is Send Messages (or Embed Links for an edit).
-
-Discord's own names of the permissions, as catalog messages: the warning a member reads
-(``Controls.warn_if_muted``) names it in their language, as their Discord client does."""
-SEND_MESSAGES = N_("Send Messages")
-SEND_AND_EMBED = N_("Send Messages and Embed Links")
-_RANK = {
-    Delivery.OK: 0,
-    Delivery.FAILED: 1,
-    Delivery.FORBIDDEN: 2,
-    Delivery.MESSAGE_GONE: 3,
-    Delivery.GONE: 4,
-}
-STOPPED_UPDATING = N_(
-    "⏸️ This hand has stopped updating itself (Discord lets the bot change it for 15 minutes). "
-    "Click 🔄 **Refresh** or **My hand** on the table for a fresh one."
-)
-MOVED = N_("The table moved to the bottom of the channel ⬇️")
-THREAD_ENDED = N_("🧵 The game was played in {thread}.")
-THREAD_DELETED = N_(
-    "🧵 The game's thread was deleted, so the table closed and every chip went back: {refunds}."
-)
-RETRY_SECONDS: tuple[float, float] = Settings.model_fields["edit_backoff_seconds"].default
-"""Backoff after a failed table edit: the first wait, doubling up to the last (a little less, at random).
-
-The default of ``EDIT_BACKOFF_SECONDS`` (``bot.settings``), which a notifier follows."""
-CALL_SECONDS: float = Settings.model_fields["discord_call_seconds"].default
-"""The default of ``DISCORD_CALL_SECONDS``: a table edit not answered by then is made again."""
-OTHER_EDIT_TRIES = 5
-"""Tries to update an open hand, or to freeze a table message left behind, through passing failures
-(backoff as the table's) before letting it go."""
 DRAW_SETTLE = 0.5
 """A lone draw's table edit waits this share of the pacer's window (2.5 s of Discord's 5 s) for the
 discard that usually follows: one edit shows both; a slower player's draw shows by itself."""
-DRAIN_SECONDS: float = Settings.model_fields["shutdown_drain_seconds"].default
-"""The default of ``SHUTDOWN_DRAIN_SECONDS``: how long pending table edits may take at shutdown."""
-PASSING = (aiohttp.ClientError, TimeoutError)
-"""Failures below discord.py's ``HTTPException``: a broken connection, a timeout."""
 
 
-@dataclass(frozen=True)
-class Moved:
-    """The notifier posted the table message again (moved down, or the old one was deleted)."""
-
-    table_id: str
-    message_id: int
-
-
-@dataclass(frozen=True)
-class Undelivered:
-    """A call made outside the table's lock found the channel gone or refusing the bot."""
-
-    table_id: str
-    sent: Sent
-
-
-News = Moved | Undelivered
-"""What the runtime must be told of the notifier's own calls (the cog tells it)."""
-
-
-def backoff(failures: int, retry: tuple[float, float] = RETRY_SECONDS) -> float:
-    """Seconds to wait before the next try after ``failures`` failed edits in a row.
-
-    ``retry`` is (first wait, cap): the notifier's come from ``EDIT_BACKOFF_SECONDS``.
-    """
-    first, cap = retry
-    return float(min(cap, first * 2 ** (failures - 1))) * random.uniform(0.8, 1.0)
-
-
-Moment = tuple[int, bool, bool]
-"""What an open hand must follow: (round number, the player's turn, the game still on)."""
-
-
-def moment(table: Table, user_id: int) -> Moment:
-    """The moments an open hand is brought up to date for: a new deal, the turn coming or going, the end."""
-    if table.game is None:
-        return (0, False, False)
-    v = table.game.public_view()
-    on = table.status == "playing" and not v.over
-    return (v.round_number, on and v.in_round and v.to_act == table.pid(user_id), on)
-
-
-@dataclass
-class OpenHand:
-    """A player's private hand message and the moment it shows."""
-
-    interaction: discord.Interaction
-    table: Table
-    shown: Moment
-    t: Texts
-    """The member's language (their hand is private)."""
-    expiry: asyncio.TimerHandle | None = None
-
-
-def worst(results: Sequence[Sent]) -> Sent:
-    """The most serious of several results (gone, then forbidden, then failed)."""
-    return max(results, key=lambda s: _RANK[s.status], default=Sent(Delivery.OK))
-
-
-class DiscordNotifier:
+class DiscordNotifier(OpenHands, Placement):
     """Posts outcomes in a table's channel, keeps the table message and open hands current."""
 
     def __init__(self, bot: FlipFlopBot, tell: Callable[[News], object] | None = None) -> None:
@@ -209,46 +117,6 @@ class DiscordNotifier:
     async def table_texts(self, table: Table) -> Texts:
         """The server's language as a table's messages use it: a practice table's chips say so."""
         return (await self.server_texts(table.guild_id)).at(table.practice)
-
-    def remember_hand(self, table: Table, user_id: int, interaction: discord.Interaction, t: Texts) -> None:
-        """``interaction``'s message is this player's hand now, as it reads at this moment: keep it current.
-
-        ``t`` is the member's language, kept to update the hand in it. Before its token runs
-        out the message is told that it stopped updating.
-        """
-        key = (table.id, user_id)
-        self.forget_hand(*key)
-        hand = OpenHand(interaction, table, moment(table, user_id), t)
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is not None:
-            hand.expiry = loop.call_later(
-                max(0.0, token_left(interaction)), lambda: loop.create_task(self.expire_hand(key, hand))
-            )
-        self.open_hands[key] = hand
-
-    def forget_hand(self, table_id: str, user_id: int) -> None:
-        """Stop following a player's hand message."""
-        hand = self.open_hands.pop((table_id, user_id), None)
-        if hand is not None and hand.expiry is not None:
-            hand.expiry.cancel()
-
-    async def expire_hand(self, key: tuple[str, int], hand: OpenHand) -> None:
-        """The hand's token is about to run out: say on it that it stopped updating."""
-        if self.open_hands.get(key) is not hand:
-            return
-        self.forget_hand(*key)
-        try:
-            note = hand.t.gettext(STOPPED_UPDATING)
-            table = self.live(key[0]) or hand.table
-            screen = hand_screen(table, key[1], hand.t, note) if table.game else None
-            await hand.interaction.edit_original_response(
-                **(screen.edit() if screen else {"content": note, "view": None})
-            )
-        except discord.HTTPException as e:
-            log.warning("Table %s: could not mark a hand as stopped (%s %s)", key[0], e.status, e.code)
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         """Where the table plays: its game's thread, else its channel (no fetch needed to post)."""
@@ -385,117 +253,6 @@ class DiscordNotifier:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def pushed_up(self, table: Table) -> None:
-        """Someone posted below the table message: past a screenful, move the table to the bottom.
-
-        The move is one post (the table anew) and one paced edit (the old
-        message says where the table went, with nothing left to click).
-        """
-        count = self.below.get(table.id, 0) + 1
-        self.below[table.id] = count
-        old = self.message_id(table)
-        if count >= PUSHED_UP_AFTER and old is not None and table.game is not None:
-            self.below[table.id] = 0
-            self._spawn(self._move_down(table, old, None))
-
-    async def _move_down(
-        self, table: Table, old_id: int, record: RoundRecord | None, round_id: int | None = None
-    ) -> None:
-        """Post the table at the bottom of the channel; the old message keeps the finished round.
-
-        With no ``record`` (moved mid-round) the old message says where the table went; with
-        the stored ``round_id`` the record offers **Watch the replay** (when ``REPLAY_URL`` is set).
-        """
-        self.below[table.id] = 0
-        try:
-            posted = await self._post_again(table, old_id)
-        finally:  # an edit asked for meanwhile is made now (of the new message, or the old if none came)
-            if self.moving.pop(table.id, False):
-                self.refresh_soon(table)
-        if posted is None:
-            return
-        old = self.channel(table).get_partial_message(old_id)
-        key = f"record:{old_id}"
-
-        async def freeze(failures: int = 0) -> None:
-            if record is None:
-                sent = await self.retire(table, old_id)
-            else:
-                shown = await self.table_texts(table)
-                view = await self._replay_view(table, round_id, shown)
-                edit = old.edit(**await record.edit(shown, view))  # drawn anew on each try
-                sent = await self._call(table.id, "edit the old table message", edit, self.call_seconds)
-            # a passing failure: again with backoff, or the old message keeps its controls
-            if sent.status is Delivery.FAILED and failures + 1 < OTHER_EDIT_TRIES:
-                self.pacer.request(
-                    table.channel_id, lambda: freeze(failures + 1), key, self.backoff(failures + 1)
-                )
-
-        self.pacer.request(table.channel_id, freeze, key=key)
-
-    async def _replay_view(self, table: Table, round_id: int | None, t: Texts) -> discord.ui.View | None:
-        """**Watch the replay** for a stored round, or None (no ``REPLAY_URL``, no stored round)."""
-        url = self.bot.settings.replay_url
-        if not url or round_id is None:
-            return None
-        try:
-            found = await round_story(self.bot.db, table.guild_id, round_id)
-        except StoreError as e:  # the record still goes up, without its button
-            log.warning("Table %s: round %s not read for its replay link (%s)", table.id, round_id, e)
-            return None
-        if found is None:
-            return None
-        view = discord.ui.View(timeout=None)
-        data = story_file(found, self.bot.get_guild(table.guild_id), t, table.names)
-        view.add_item(watch_button(url, data, t))
-        return view
-
-    async def _post_again(self, table: Table, old_id: int | None) -> int | None:
-        """Post the table message anew in place of ``old_id``; the runtime learns its id through ``tell``.
-
-        A passing failure is tried again (a paced edit of the old message finds it gone and
-        comes back here); a channel that is gone or refuses the bot is news for the runtime.
-        """
-        table = self.live(table.id) or table  # drawn as it is now, not as an outcome left it
-        stopped = await known_answer(self.bot, table.id, "post")
-        if stopped is not None:  # the channel refuses the bot, and the guard is up
-            if stopped.status is not Delivery.FAILED:
-                self.tell(Undelivered(table.id, stopped))
-            return None
-        self.calls.spent(table.id)
-        try:
-            t = await self.table_texts(table)
-            async with asyncio.timeout(self.call_seconds):  # in this task (a simulated Discord follows it)
-                message = await self.channel(table).send(**self.screen(table, t).send())
-        except (discord.HTTPException, *PASSING) as e:
-            status = (e.status, e.code) if isinstance(e, discord.HTTPException) else (type(e).__name__, "")
-            log.warning("Table %s: could not post the table message again (%s %s)", table.id, *status)
-            sent = (
-                self._classify(e, "post") if isinstance(e, discord.HTTPException) else Sent(Delivery.FAILED)
-            )
-            if isinstance(e, discord.HTTPException):
-                heard(self.bot, table.id, "post", e, sent)
-            if sent.status is Delivery.FAILED:
-                self._retry(table)
-            else:
-                self.tell(Undelivered(table.id, sent))
-            return None
-        self.failures.pop(table.id, None)
-        if old_id is not None:
-            self.reposted[table.id] = (old_id, message.id)
-        self.tell(Moved(table.id, message.id))
-        return message.id
-
-    def message_deleted(self, table: Table, message_id: int) -> None:
-        """A message was deleted in the table's channel: if it was the table message, post it again."""
-        if message_id == self.message_id(table) and table.status != "closed":
-            self.pacer.request(table.channel_id, lambda: self._repost(table, message_id))
-
-    async def _repost(self, table: Table, gone: int) -> None:
-        """The table message ``gone`` is deleted: post the table again, unless that was done already."""
-        if self.message_id(table) == gone and table.status != "closed":
-            await self._post_again(table, gone)
-
     def _retry(self, table: Table) -> None:
         """A call to bring the table message up to date failed in passing: again, after a backoff."""
         failures = self.failures[table.id] = self.failures.get(table.id, 0) + 1
@@ -564,11 +321,6 @@ class DiscordNotifier:
             fields = self.screen(table, await self.server_texts(table.guild_id)).edit()
         return await self._call(table.id, "edit the table message", message.edit(**fields), self.call_seconds)
 
-    @property
-    def call_seconds(self) -> float:
-        """``DISCORD_CALL_SECONDS``: a call to Discord not answered by then counts as failed."""
-        return self.bot.settings.discord_call_seconds
-
     def backoff(self, failures: int) -> float:
         """The wait before the next try after ``failures`` failures, in ``EDIT_BACKOFF_SECONDS``."""
         return backoff(failures, self.bot.settings.edit_backoff_seconds)
@@ -608,118 +360,9 @@ class DiscordNotifier:
         fields = fitted(screen.edit())  # within Discord's limits, however long the log
         return Screen(**{k: v for k, v in fields.items() if k != "allowed_mentions"})
 
-    async def _update_open_hands(self, table: Table) -> None:
-        """Edit each open hand whose moment changed: a new deal, the turn coming or going, the end.
-
-        A hand just answered by its own click already shows this moment, so
-        it is not edited twice; a finished game leaves every hand with no controls.
-        """
-        for key in [k for k in self.open_hands if k[0] == table.id]:
-            hand = self.open_hands[key]
-            now = moment(table, key[1])
-            if now == hand.shown or table.game is None or table.seq < hand.table.seq:
-                continue  # the same moment, or an older one than the hand shows (it answered a click since)
-            hand.shown = now
-            hand.table = table
-            await self._edit_hand(key, hand, 0)
-
-    async def _edit_hand(self, key: tuple[str, int], hand: OpenHand, failures: int) -> None:
-        """Edit an open hand to its table's moment; a passing failure is tried again with backoff."""
-        table = hand.table
-        try:
-            await hand.interaction.edit_original_response(**hand_screen(table, key[1], hand.t).edit())
-        except (discord.HTTPException, *PASSING) as e:
-            status = (e.status, e.code) if isinstance(e, discord.HTTPException) else (type(e).__name__, "")
-            log.warning("Table %s: could not update a hand (%s %s)", table.id, *status)
-            passing = not isinstance(e, discord.HTTPException) or e.status == 429 or e.status >= 500
-            if passing and failures + 1 < OTHER_EDIT_TRIES:
-                self._spawn(self._hand_again(key, hand, failures + 1))
-            else:
-                self.forget_hand(*key)
-
-    async def _hand_again(self, key: tuple[str, int], hand: OpenHand, failures: int) -> None:
-        await asyncio.sleep(self.backoff(failures))
-        if self.open_hands.get(key) is hand and hand.table.game is not None:
-            hand.shown = moment(hand.table, key[1])
-            await self._edit_hand(key, hand, failures)
-
-    async def locate(self, table: Table) -> Whereabouts:
-        """After a restart, whether the channel is there (from the gateway's cache when it can).
-
-        The table message itself is not fetched: the one edit that brings it up
-        to date finds out (404 Unknown Message: the table is posted again).
-        """
-        if self.bot.get_channel(table.plays_in) is None:
-            try:
-                await self.bot.fetch_channel(table.plays_in)
-            except (discord.NotFound, discord.Forbidden):
-                return "channel_gone"
-        return "ok" if table.message_id is not None else "message_gone"
-
-    async def post_table(self, table: Table) -> int | None:
-        """Post the table message again at the bottom of the channel (its request waits its turn)."""
-        table = self.live(table.id) or table
-        try:
-            t = await self.table_texts(table)
-            sent = await self.channel(table).send(**self.screen(table, t).send())
-        except discord.HTTPException as e:
-            log.warning("Table %s: could not post the table message (%s %s)", table.id, e.status, e.code)
-            return None
-        return sent.id
-
     async def unreadable(self, bad: Unreadable) -> Sent:
         """Say in its channel that a table this version can not read was closed and refunded."""
         channel = self.bot.get_partial_messageable(bad.channel_id, guild_id=bad.guild_id)
         t = await self.server_texts(bad.guild_id)
         call = channel.send(unreadable_line(bad.refunds, t), allowed_mentions=discord.AllowedMentions.none())
         return await self._call(bad.table_id, "post", call)
-
-    async def wrap_up_thread(self, table: Table, lines: Sequence[str], final: bool, t: Texts) -> None:
-        """A game played in a thread ended: the channel's lobby message shows how; the thread is archived.
-
-        The final standings come with a link to the thread and **Play again** (a new lobby
-        in the channel). An archived thread can still be read and opened again by anyone.
-        """
-        thread_id, lobby = table.thread_id, table.lobby_message_id
-        if thread_id is None:
-            return
-        if lobby is not None:
-            text = "\n".join([*lines, t.gettext(THREAD_ENDED).format(thread=f"<#{thread_id}>")])
-            old = self.bot.get_partial_messageable(
-                table.channel_id, guild_id=table.guild_id
-            ).get_partial_message(lobby)
-            again = [item(table, play_again_control(t))] if final else []
-            edit = old.edit(
-                content=None,
-                embed=None,
-                view=note(text, again),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            await self._call(table.id, "edit the lobby message", edit, self.call_seconds)
-        await self._call(table.id, "archive the thread", self.bot.http.edit_channel(thread_id, archived=True))
-
-    async def thread_gone(self, table: Table, refunds: dict[int, int]) -> None:
-        """The game's thread was deleted: the lobby message in the channel says the table closed, refunded."""
-        if table.lobby_message_id is None:
-            return
-        t = await self.table_texts(table)
-        paid = ", ".join(
-            t.gettext("{name} got {amount} back").format(name=seat_name(table, t, u), amount=t.chips(a))
-            for u, a in refunds.items()
-            if a
-        )
-        text = t.gettext(THREAD_DELETED).format(refunds=paid or "—")
-        old = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id).get_partial_message(
-            table.lobby_message_id
-        )
-        edit = old.edit(
-            content=None, embed=None, view=note(text), allowed_mentions=discord.AllowedMentions.none()
-        )
-        await self._call(table.id, "edit the lobby message", edit, self.call_seconds)
-
-    async def retire(self, table: Table, message_id: int) -> Sent:
-        """The table moved to a new message: say so on the old one (a V2 message, as the table was)."""
-        old = self.channel(table).get_partial_message(message_id)
-        t = await self.table_texts(table)
-        call = old.edit(content=None, embed=None, view=note(t.gettext(MOVED)))
-        return await self._call(table.id, "edit the old table message", call, self.call_seconds)

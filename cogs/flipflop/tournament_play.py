@@ -28,7 +28,7 @@ from bot.table.model import Table, TableError
 from bot.table.transitions import tournament_table_id
 from bot.tournament.model import Tournament, TournamentError
 from bot.tournament.store import TournamentStore
-from cogs.flipflop.notifier import UNKNOWN_MESSAGE
+from cogs.flipflop.delivery import UNKNOWN_MESSAGE
 from cogs.flipflop.tournament_view import NO_PINGS, tournament_view
 from engine.events import Pot
 

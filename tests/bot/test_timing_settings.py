@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 
 from bot.settings import SettingsError, load_settings
-from cogs.flipflop import notifier
+from cogs.flipflop import delivery
 
 
 def test_the_defaults_are_the_waits_made_for_discord(tmp_path: Path) -> None:
     s = load_settings({}, tmp_path / "none.env")
-    assert s.discord_call_seconds == notifier.CALL_SECONDS == 10.0
-    assert s.edit_backoff_seconds == notifier.RETRY_SECONDS == (0.5, 4.0)
-    assert s.shutdown_drain_seconds == notifier.DRAIN_SECONDS == 5.0
+    assert s.discord_call_seconds == delivery.CALL_SECONDS == 10.0
+    assert s.edit_backoff_seconds == delivery.RETRY_SECONDS == (0.5, 4.0)
+    assert s.shutdown_drain_seconds == delivery.DRAIN_SECONDS == 5.0
     assert s.outbox_wait_seconds == 5.0
 
 
@@ -30,7 +30,7 @@ def test_the_environment_compresses_them(tmp_path: Path) -> None:
     )
     assert (s.discord_call_seconds, s.edit_backoff_seconds) == (2.5, (0.1, 0.8))
     assert (s.shutdown_drain_seconds, s.outbox_wait_seconds) == (1.0, 0.5)
-    waits = [notifier.backoff(n, s.edit_backoff_seconds) for n in range(1, 8)]
+    waits = [delivery.backoff(n, s.edit_backoff_seconds) for n in range(1, 8)]
     assert 0.08 <= waits[0] <= 0.1 and max(waits) <= 0.8  # the same doubling, on the compressed clock
 
 

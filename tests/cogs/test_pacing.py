@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cogs.flipflop.notifier import RETRY_SECONDS, backoff
+from cogs.flipflop.delivery import RETRY_SECONDS, backoff
 from cogs.flipflop.pacing import EditPacer
 
 

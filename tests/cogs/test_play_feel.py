@@ -10,7 +10,8 @@ from bot.i18n import texts
 from bot.presentation.render import for_players
 from bot.presentation.table_render import last_move
 from bot.table.model import Table
-from cogs.flipflop.notifier import PUSHED_UP_AFTER, STOPPED_UPDATING
+from cogs.flipflop.open_hands import STOPPED_UPDATING
+from cogs.flipflop.placement import PUSHED_UP_AFTER
 from engine.cards import Card
 from engine.events import LaidOff
 from tests.cogs.helpers import (
