@@ -64,7 +64,7 @@ class CoachCommands(commands.Cog):
     notifier: TableMessages
     welcomes: ServerWelcomes
     start_in_forum: Callable[..., Awaitable[None]]
-    """A new table in a forum opens as a post (the group cog's, ``cogs/flipflop/commands.py``)."""
+    """A new table in a forum opens as a post (``cogs/flipflop/table_commands.py``)."""
 
     def refused(self, error: LedgerError | TableError, channel_id: int, t: Texts) -> str:
         """Why a table was not opened: the channel's one table (with its link), or the refusal."""

@@ -8,7 +8,7 @@ import pytest
 
 from bot.history.seasons import SEASON_LENGTHS, SeasonError, season_at
 from bot.ledger import GuildSettings, LedgerError
-from cogs.flipflop.commands import SEASON_CHOICES
+from cogs.flipflop.settings_commands import SEASON_CHOICES
 
 
 def at(*when: int) -> float:

@@ -22,7 +22,7 @@ from bot.i18n.languages import SERVER
 from bot.i18n.mentions import link_commands
 from bot.presentation.refusals import explain
 from bot.table.model import TableError
-from cogs.flipflop.commands import FOLLOW_CLIENT, LANGUAGE_SHOWN
+from cogs.flipflop.settings_commands import FOLLOW_CLIENT, LANGUAGE_SHOWN
 from tests.cogs.helpers import displayed
 from tests.conftest import World
 
@@ -242,7 +242,7 @@ def test_unmarked_finds_words_outside_the_brackets() -> None:
 def test_language_options_fit_discord_in_every_language() -> None:
     """Choice names are at most 100 characters; each language is offered once, by its own name."""
     from bot.i18n import LANGUAGES, picker_label
-    from cogs.flipflop.commands import LANGUAGE_CHOICES
+    from cogs.flipflop.settings_commands import LANGUAGE_CHOICES
 
     assert [c.value for c in LANGUAGE_CHOICES] == list(LANGUAGES)
     for choice in LANGUAGE_CHOICES:

@@ -1,0 +1,225 @@
+"""The /flipflop commands that show or change settings: the server's, and a member's own.
+
+``/flipflop config`` (Manage Server) shows or changes the server's settings;
+``/flipflop notify`` a member's turn pings and ``/flipflop language`` the language
+of their private messages. A mixin of the group cog (``cogs/flipflop/commands.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import send_ephemeral
+from bot.i18n import LANGUAGES, N_, language_name, picker_label
+from bot.i18n import picker as picker_words
+from bot.i18n.languages import SERVER
+from bot.ledger import LedgerError, setting_range
+from bot.presentation.refusals import NOTHING_CHANGED, explain
+from cogs.flipflop.admin import TABLES_CHOICES, AwayRounds, table_settings_lines
+from cogs.flipflop.cards import STYLE_CHOICES, config_line
+from cogs.flipflop.notifier import DiscordNotifier
+
+if TYPE_CHECKING:
+    from bot.client import FlipFlopBot
+
+
+# Slash-command ranges come from the guild settings model, the one source of their bounds.
+Stake = app_commands.Range[int, setting_range("default_stake")[0], setting_range("default_stake")[1]]
+BuyIn = app_commands.Range[int, setting_range("default_buy_in")[0], setting_range("default_buy_in")[1]]
+Balance = app_commands.Range[int, setting_range("starting_balance")[0], setting_range("starting_balance")[1]]
+Daily = app_commands.Range[int, setting_range("daily_amount")[0], setting_range("daily_amount")[1]]
+TurnSeconds = app_commands.Range[int, setting_range("turn_seconds")[0], setting_range("turn_seconds")[1]]
+
+
+AUTOMATIC = "auto"
+"""``/flipflop language language:Automatic``: forget the member's choice."""
+LANGUAGE_CHOICES = [app_commands.Choice(name=picker_label(code, "en"), value=code) for code in LANGUAGES]
+"""The six languages by their own names (Discord shows a choice's name as it is given)."""
+LANGUAGE_SHOWN = {
+    "choice": N_("You read your private messages here in {language}: your own choice."),
+    "client": N_(
+        "You read your private messages here in {language}: your Discord client's language."
+        " Choose another with `/flipflop language`."
+    ),
+    "server": N_(
+        "You read your private messages here in {language}: this server's language."
+        " Choose your own with `/flipflop language`."
+    ),
+}
+"""``/flipflop language`` without an argument: the member's language and where it comes from."""
+PUBLIC_LANGUAGE = N_(
+    "Public messages (the table, round logs, results) are in this server's language: {language}."
+)
+SEASON_CHOICES = [
+    app_commands.Choice(name="1 month", value=1),
+    app_commands.Choice(name="2 months", value=2),
+    app_commands.Choice(name="3 months", value=3),
+    app_commands.Choice(name="4 months", value=4),
+    app_commands.Choice(name="6 months", value=6),
+    app_commands.Choice(name="12 months", value=12),
+]
+"""``/flipflop config season_months:``: the lengths that divide a year (``bot.history.seasons``)."""
+NOTIFY_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+
+
+FOLLOW_CLIENT = N_("You now follow your Discord client's language: {language}.")
+
+
+class SettingsCommands(commands.Cog):
+    """``/flipflop config``, ``notify`` and ``language`` (mixed into the group cog)."""
+
+    bot: FlipFlopBot
+    notifier: DiscordNotifier
+
+    @app_commands.command(name="config", description="View or change this server's Flip Flop settings.")
+    @app_commands.describe(
+        starting_balance="Chips a member starts with",
+        daily_amount="Chips /daily gives",
+        stake="Default stake for new tables",
+        buy_in="Default buy-in for new tables (a multiple of the stake, at least 4 stakes)",
+        turn_seconds="Seconds a player has for each turn",
+        language="The language of public messages: the table, round logs, results",
+        cards="How cards look in public messages: the table, round logs",
+        season_months="How long a season of the leaderboard lasts, in calendar months from January",
+        tables="Where new games are played: a thread of their own (where I may open one) or the channel",
+        away_rounds="Rounds a player may be away (the computer plays for them) before their seat is released",
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES, cards=STYLE_CHOICES)
+    @app_commands.choices(season_months=SEASON_CHOICES)
+    @app_commands.choices(tables=TABLES_CHOICES)
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        starting_balance: Balance | None = None,
+        daily_amount: Daily | None = None,
+        stake: Stake | None = None,
+        buy_in: BuyIn | None = None,
+        turn_seconds: TurnSeconds | None = None,
+        language: app_commands.Choice[str] | None = None,
+        cards: app_commands.Choice[str] | None = None,
+        season_months: app_commands.Choice[int] | None = None,
+        tables: app_commands.Choice[str] | None = None,
+        away_rounds: AwayRounds | None = None,
+    ) -> None:
+        assert interaction.guild is not None
+        books = self.bot.languages
+        given: dict[str, Any] = {
+            "starting_balance": starting_balance,
+            "daily_amount": daily_amount,
+            "default_stake": stake,
+            "default_buy_in": buy_in,
+            "turn_seconds": turn_seconds,
+            "season_months": season_months.value if season_months is not None else None,
+            "tables": tables.value if tables is not None else None,
+            "away_rounds": away_rounds,
+        }
+        changes = {k: v for k, v in given.items() if v is not None}
+        ledger = self.bot.ledger
+        if language is not None and language.value not in LANGUAGES:
+            t = await books.reader(interaction)
+            await send_ephemeral(interaction, t.gettext(picker_words.NOT_A_LANGUAGE))
+            return
+        if changes:
+            try:
+                s = await ledger.update_settings(interaction.guild.id, **changes)
+            except LedgerError as e:
+                t = await books.reader(interaction)
+                await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
+                return
+        else:
+            s = await ledger.settings(interaction.guild.id)
+        if language is not None:
+            await books.choose(interaction.guild.id, SERVER, language.value)
+        if cards is not None and books.cards is not None:
+            await books.cards.choose(interaction.guild.id, SERVER, cards.value)
+        t = await books.reader(interaction)
+        head = (
+            t.gettext("Settings saved. New tables use them; tables already open keep theirs.")
+            if changes or language is not None or cards is not None
+            else t.gettext("This server's Flip Flop settings:")
+        )
+        public = await books.server(interaction.guild.id)
+        lines = [
+            head,
+            t.gettext("• Starting balance: **{chips}**").format(chips=t.chips(s.starting_balance)),
+            t.gettext("• Daily chips: **{chips}**").format(chips=t.chips(s.daily_amount)),
+            t.gettext("• Default stake: **{stake}**, buy-in: **{buy_in}**").format(
+                stake=t.chips(s.default_stake), buy_in=t.chips(s.default_buy_in)
+            ),
+            t.gettext("• Turn timer: **{seconds}**").format(
+                seconds=t.ngettext("{count} second", "{count} seconds", s.turn_seconds).format(
+                    count=t.number(s.turn_seconds)
+                )
+            ),
+            t.gettext("• Season length: **{months}**").format(
+                months=t.ngettext("{count} month", "{count} months", s.season_months).format(
+                    count=t.number(s.season_months)
+                )
+            ),
+            *table_settings_lines(s, t),
+            t.gettext("• Language of public messages: **{language}**").format(
+                language=picker_label(public, t.language)
+            ),
+            await config_line(self.bot, interaction.guild.id, t),
+            t.gettext("Change any of them with `/flipflop config` and its options."),
+        ]
+        await send_ephemeral(interaction, "\n".join(lines))
+
+    @app_commands.command(
+        name="notify", description="Turn pings: be mentioned when your turn starts and your hand isn't open."
+    )
+    @app_commands.describe(turn="on (the default) or off, for you in this server")
+    @app_commands.choices(turn=NOTIFY_CHOICES)
+    async def notify(
+        self, interaction: discord.Interaction, turn: app_commands.Choice[str] | None = None
+    ) -> None:
+        """Show or set the member's turn pings (cogs/flipflop/pings.py)."""
+        await self.notifier.pings.command(interaction, turn.value if turn is not None else None)
+
+    @app_commands.command(
+        name="language", description="Choose the language of your private messages (hands, answers)."
+    )
+    @app_commands.describe(language="Your language, or Automatic: your Discord client's, else the server's")
+    @app_commands.choices(
+        language=[*LANGUAGE_CHOICES, app_commands.Choice(name="Automatic", value=AUTOMATIC)]
+    )
+    async def language(
+        self, interaction: discord.Interaction, language: app_commands.Choice[str] | None = None
+    ) -> None:
+        """A member's own language here, shown or saved (the answer comes in the new one)."""
+        assert interaction.guild is not None
+        books, guild, user = self.bot.languages, interaction.guild.id, interaction.user.id
+        client = str(interaction.locale)
+        if language is not None:
+            if language.value == AUTOMATIC:
+                await books.choose(guild, user, None)
+            elif language.value in LANGUAGES:
+                await books.choose(guild, user, language.value)
+            else:
+                t = await books.reader(interaction)
+                await send_ephemeral(interaction, t.gettext(picker_words.NOT_A_LANGUAGE))
+                return
+        t = await books.reader(interaction)
+        source = await books.member_source(guild, user, client)
+        name = language_name(t.language) if t.language in LANGUAGES else t.language
+        if language is None:
+            public = await books.server(guild)
+            text = "\n".join(
+                [
+                    t.gettext(LANGUAGE_SHOWN[source]).format(language=name),
+                    t.gettext(PUBLIC_LANGUAGE).format(language=picker_label(public, t.language)),
+                ]
+            )
+        elif source == "choice":
+            text = t.gettext(picker_words.SAVED).format(language=name)
+        elif source == "client":
+            text = t.gettext(FOLLOW_CLIENT).format(language=name)
+        else:
+            text = t.gettext(picker_words.CLEARED).format(language=name)
+        await send_ephemeral(interaction, text)
