@@ -29,7 +29,7 @@ from bot.ledger import HOUSE_ID, AdminChange, GuildSettings, setting_range
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from bot.presentation.table_render import seat_name
 from bot.table.model import Table, TableError, TableMoved
-from cogs.flipflop.controls import QUESTION, QUESTION_GONE
+from cogs.flipflop.control_answers import QUESTION, QUESTION_GONE
 from cogs.member_names import as_written
 
 if TYPE_CHECKING:
@@ -166,8 +166,8 @@ def table_settings_lines(s: GuildSettings, t: Texts) -> list[str]:
 class Confirm(discord.ui.View):
     """A yes/no question for the member who asked it; the buttons answer for ``CONFIRM_SECONDS``.
 
-    Its buttons' ids are under the bot's prefix (``controls.QUESTION``): once the view is gone (timed
-    out, or the bot restarted) a click is still answered, by ``controls.answer_unknown``.
+    Its buttons' ids are under the bot's prefix (``control_answers.QUESTION``): once the view is gone (timed
+    out, or the bot restarted) a click is still answered, by ``control_answers.answer_unknown``.
     """
 
     def __init__(
@@ -185,7 +185,7 @@ class Confirm(discord.ui.View):
         self.failed_text = failed_text
         """Said when ``on_yes`` fails (it runs in one transaction: nothing was changed)."""
         self.gone_text = gone_text
-        """Said to a click on a question already answered (``controls.QUESTION_GONE``)."""
+        """Said to a click on a question already answered (``control_answers.QUESTION_GONE``)."""
         asked = f"{QUESTION}{secrets.token_hex(8)}"  # under the bot's prefix: answered after a restart
         yes_button: discord.ui.Button[Confirm] = discord.ui.Button(
             label=yes, style=discord.ButtonStyle.danger, custom_id=f"{asked}:yes"

@@ -22,7 +22,7 @@ from bot.ledger import InsufficientChips, LedgerError
 from bot.presentation.refusals import explain
 from bot.storage import StoreError
 from bot.table.model import Table, TableError
-from cogs.flipflop.controls import OUR_SIDE
+from cogs.flipflop.control_answers import OUR_SIDE
 from engine import IllegalAction
 
 log = logging.getLogger("flipflop.controls")

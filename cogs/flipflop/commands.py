@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from bot.presentation.first_game import ServerWelcomes
 from bot.runtime import Delivery, Sent, TableRuntime
-from cogs.flipflop import controls
+from cogs.flipflop import control_answers, controls
 from cogs.flipflop.admin import AdminCommands
 from cogs.flipflop.cards import CardCommands
 from cogs.flipflop.coach import Coach
@@ -162,7 +162,7 @@ class FlipFlop(
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A control under the bot's prefix that no item answers (an older version's) is answered here."""
-        await controls.answer_unknown(interaction)
+        await control_answers.answer_unknown(interaction)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

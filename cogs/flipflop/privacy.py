@@ -19,7 +19,7 @@ from bot import privacy as personal
 from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
 from cogs.flipflop.admin import FAILED, KEPT, Confirm
-from cogs.flipflop.controls import QUESTION_GONE
+from cogs.flipflop.control_answers import QUESTION_GONE
 from cogs.flipflop.pings import NotifyBook
 
 if TYPE_CHECKING:

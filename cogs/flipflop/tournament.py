@@ -33,7 +33,7 @@ from bot.tournament.model import (
     TournamentSettings,
     check_place,
 )
-from cogs.flipflop.controls import OUR_SIDE
+from cogs.flipflop.control_answers import OUR_SIDE
 from cogs.flipflop.tournament_play import TournamentPlay
 from cogs.flipflop.tournament_view import (
     NO_PINGS,
