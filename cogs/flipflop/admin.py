@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import logging
 import math
-import secrets
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -25,11 +23,12 @@ from bot.client import send_ephemeral
 from bot.dumping import Pair, flagged
 from bot.history.queries import played_rounds
 from bot.i18n import N_, Texts
-from bot.ledger import HOUSE_ID, AdminChange, GuildSettings, setting_range
+from bot.ledger import HOUSE_ID, AdminChange
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from bot.presentation.table_render import seat_name
 from bot.table.model import Table, TableError, TableMoved
-from cogs.flipflop.control_answers import QUESTION, QUESTION_GONE
+from cogs.flipflop.confirm import FAILED, KEPT, Confirm
+from cogs.flipflop.control_answers import QUESTION_GONE
 from cogs.member_names import as_written
 
 if TYPE_CHECKING:
@@ -39,8 +38,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("flipflop.admin")
 
-CONFIRM_SECONDS = 120
-"""How long a confirmation's buttons answer: a decision of the moment."""
 MESSAGE_CHARS = 2000
 """Discord's limit for a message's text."""
 AUTOCOMPLETE_CHOICES = 25
@@ -73,8 +70,6 @@ CLOSE_YES = N_("Close the table")
 CLOSED = N_("Table `{id}` is closed; {chips} went back to the players.")
 CLOSED_TOURNAMENT = N_("Tournament table `{id}` is closed; its stacks went back to the tournament.")
 ALREADY_ENDED = N_("Table `{id}` has already ended; there was nothing to close.")
-KEPT = N_("Nothing was changed.")
-FAILED = N_("Something went wrong on our side; nothing was changed. Please try again.")
 GUARD_UP = N_(
     "⚠️ Discord refused {count} of the bot's calls in the last 10 minutes, close to the limit at which"
     " it blocks the bot for a while. Until that calms down the bot does not call again the channels and"
@@ -139,94 +134,6 @@ def change_line(change: AdminChange, t: Texts) -> str:
         "reason": reason,
     }
     return "• " + t.gettext(GRANT_LINE if change.change > 0 else TAKE_LINE).format(**shown)
-
-
-TABLES_CHOICES = [
-    app_commands.Choice(name="thread: a thread of its own for each game", value="thread"),
-    app_commands.Choice(name="channel: every game in its channel", value="channel"),
-]
-"""``/flipflop config tables:``: where a server's games are played (a thread where the bot may)."""
-AwayRounds = app_commands.Range[int, setting_range("away_rounds")[0], setting_range("away_rounds")[1]]
-"""``/flipflop config away_rounds:``: its bounds come from the guild settings model."""
-TABLES_LINE = {
-    "thread": N_("• Games are played: **in a thread of their own** (where I may open threads)"),
-    "channel": N_("• Games are played: **in the channel**"),
-}
-AWAY_LINE = N_("• A seat is released after **{rounds}** away (its stack goes home)")
-
-
-def table_settings_lines(s: GuildSettings, t: Texts) -> list[str]:
-    """Where games are played and how long a seat may stay away, as ``/flipflop config`` lists them."""
-    rounds = t.ngettext("{count} round", "{count} rounds", s.away_rounds).format(
-        count=t.number(s.away_rounds)
-    )
-    return [t.gettext(TABLES_LINE[s.tables]), t.gettext(AWAY_LINE).format(rounds=rounds)]
-
-
-class Confirm(discord.ui.View):
-    """A yes/no question for the member who asked it; the buttons answer for ``CONFIRM_SECONDS``.
-
-    Its buttons' ids are under the bot's prefix (``control_answers.QUESTION``): once the view is gone (timed
-    out, or the bot restarted) a click is still answered, by ``control_answers.answer_unknown``.
-    """
-
-    def __init__(
-        self,
-        user_id: int,
-        yes: str,
-        no: str,
-        on_yes: Callable[[discord.Interaction], Awaitable[str]],
-        no_text: str,
-        failed_text: str,
-        gone_text: str,
-    ) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.user_id, self.on_yes, self.no_text, self.answered = user_id, on_yes, no_text, False
-        self.failed_text = failed_text
-        """Said when ``on_yes`` fails (it runs in one transaction: nothing was changed)."""
-        self.gone_text = gone_text
-        """Said to a click on a question already answered (``control_answers.QUESTION_GONE``)."""
-        asked = f"{QUESTION}{secrets.token_hex(8)}"  # under the bot's prefix: answered after a restart
-        yes_button: discord.ui.Button[Confirm] = discord.ui.Button(
-            label=yes, style=discord.ButtonStyle.danger, custom_id=f"{asked}:yes"
-        )
-        no_button: discord.ui.Button[Confirm] = discord.ui.Button(
-            label=no, style=discord.ButtonStyle.secondary, custom_id=f"{asked}:no"
-        )
-        yes_button.callback = self._yes  # type: ignore[method-assign]
-        no_button.callback = self._no  # type: ignore[method-assign]
-        self.add_item(yes_button)
-        self.add_item(no_button)
-
-    asked: discord.Interaction | None = None
-    """The command that showed the question: its message loses the buttons when they expire."""
-
-    async def on_timeout(self) -> None:
-        """Take the expired buttons away, so nobody clicks one that no longer answers."""
-        if self.asked is not None and not self.answered:
-            try:
-                await self.asked.edit_original_response(view=None)
-            except discord.HTTPException:
-                pass  # the question was dismissed, or its interaction expired: nothing to tidy
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Only the member who was asked answers, and only once: a second click is told so."""
-        if interaction.user.id == self.user_id and self.answered:
-            await send_ephemeral(interaction, self.gone_text)
-        return interaction.user.id == self.user_id and not self.answered
-
-    async def _yes(self, interaction: discord.Interaction) -> None:
-        self.answered = True  # the view stays until it times out: a second click is answered
-        try:
-            text = await self.on_yes(interaction)
-        except Exception:
-            log.exception("A confirmed request failed")
-            text = self.failed_text
-        await interaction.response.edit_message(content=text, view=None)
-
-    async def _no(self, interaction: discord.Interaction) -> None:
-        self.answered = True
-        await interaction.response.edit_message(content=self.no_text, view=None)
 
 
 def _players(table: Table, t: Texts) -> str:

@@ -75,7 +75,7 @@ OUT_OF_DATE_HAND = N_(
     "Use {command} or click **My hand** on the table for a fresh hand."
 )
 QUESTION = PREFIX + "q:"
-"""A yes/no question's buttons (``admin.Confirm``): they answer only in the process that asked it."""
+"""A yes/no question's buttons (``confirm.Confirm``): they answer only in the process that asked it."""
 QUESTION_GONE = N_(
     "This question has expired, so nothing was changed. Use the command again to be asked again."
 )

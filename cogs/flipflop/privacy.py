@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot import privacy as personal
 from bot.client import send_ephemeral
 from bot.i18n import N_, Texts
-from cogs.flipflop.admin import FAILED, KEPT, Confirm
+from cogs.flipflop.confirm import FAILED, KEPT, Confirm
 from cogs.flipflop.control_answers import QUESTION_GONE
 from cogs.flipflop.pings import NotifyBook
 

@@ -14,12 +14,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import send_ephemeral
-from bot.i18n import LANGUAGES, N_, language_name, picker_label
+from bot.i18n import LANGUAGES, N_, Texts, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
-from bot.ledger import LedgerError, setting_range
+from bot.ledger import GuildSettings, LedgerError, setting_range
 from bot.presentation.refusals import NOTHING_CHANGED, explain
-from cogs.flipflop.admin import TABLES_CHOICES, AwayRounds, table_settings_lines
 from cogs.flipflop.cards import STYLE_CHOICES, config_line
 from cogs.flipflop.notifier import DiscordNotifier
 
@@ -67,6 +66,28 @@ NOTIFY_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choic
 
 
 FOLLOW_CLIENT = N_("You now follow your Discord client's language: {language}.")
+
+
+TABLES_CHOICES = [
+    app_commands.Choice(name="thread: a thread of its own for each game", value="thread"),
+    app_commands.Choice(name="channel: every game in its channel", value="channel"),
+]
+"""``/flipflop config tables:``: where a server's games are played (a thread where the bot may)."""
+AwayRounds = app_commands.Range[int, setting_range("away_rounds")[0], setting_range("away_rounds")[1]]
+"""``/flipflop config away_rounds:``: its bounds come from the guild settings model."""
+TABLES_LINE = {
+    "thread": N_("• Games are played: **in a thread of their own** (where I may open threads)"),
+    "channel": N_("• Games are played: **in the channel**"),
+}
+AWAY_LINE = N_("• A seat is released after **{rounds}** away (its stack goes home)")
+
+
+def table_settings_lines(s: GuildSettings, t: Texts) -> list[str]:
+    """Where games are played and how long a seat may stay away, as ``/flipflop config`` lists them."""
+    rounds = t.ngettext("{count} round", "{count} rounds", s.away_rounds).format(
+        count=t.number(s.away_rounds)
+    )
+    return [t.gettext(TABLES_LINE[s.tables]), t.gettext(AWAY_LINE).format(rounds=rounds)]
 
 
 class SettingsCommands(commands.Cog):
