@@ -9,7 +9,9 @@ and the stacks go back to the tournament. When every table's round is in,
 the tournament counts it, puts out who can not pay the stake, rebalances
 (seats move between rounds only, chips with them) and deals the next round;
 the standings message is edited each time. After a restart, the tables of
-the current round that are neither open nor played are dealt again.
+the current round that are neither open nor played are dealt again. The
+tournaments' store and message, and a tournament stopped or cancelled where it
+can not go on, are in its base, ``TournamentPlace`` (``tournament_place.py``).
 """
 
 from __future__ import annotations
@@ -20,15 +22,14 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
-from discord.ext import commands
 
 from bot.runtime import NOTHING_SHOWN, Outcome, Shown, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import Table, TableError
 from bot.table.transitions import tournament_table_id
 from bot.tournament.model import Tournament, TournamentError
-from bot.tournament.store import TournamentStore
 from cogs.flipflop.delivery import UNKNOWN_MESSAGE
+from cogs.flipflop.tournament_place import TournamentPlace
 from cogs.flipflop.tournament_view import NO_PINGS, tournament_view
 from engine.events import Pot
 
@@ -62,30 +63,12 @@ def round_result(table: Table) -> tuple[dict[int, int], dict[str, int], set[int]
     return stacks, {str(k): v for k, v in game.pots.items() if v}, set(table.away) | gone
 
 
-class TournamentPlay(commands.Cog):
+class TournamentPlay(TournamentPlace):
     """Deals a running tournament's rounds at the runtime's tables (mixed into the group cog)."""
 
     bot: FlipFlopBot
     runtime: TableRuntime
     notifier: DiscordNotifier
-
-    @property
-    def tournaments(self) -> TournamentStore:
-        """The tournaments in the bot's store (made on first use)."""
-        store: TournamentStore | None = getattr(self, "_tournaments", None)
-        if store is None:
-            store = TournamentStore(self.bot.ledger, clock=lambda: discord.utils.utcnow().timestamp())
-            self._tournaments = store
-        return store
-
-    @property
-    def tournament_messages(self) -> set[int]:
-        """The messages of the tournaments this process runs: a deleted message is looked up only then."""
-        known: set[int] | None = getattr(self, "_tournament_messages", None)
-        if known is None:
-            known = set()
-            self._tournament_messages = known
-        return known
 
     def hear_tournament_tables(self) -> None:
         """Be told when a tournament table closes."""
@@ -325,75 +308,6 @@ class TournamentPlay(commands.Cog):
             return False
         perms = channel.permissions_for(channel.guild.me)
         return perms.create_public_threads and perms.send_messages_in_threads
-
-    async def stop_tournament(self, tour: Tournament, why: str) -> None:
-        """It can not go on here: stopped, its tables closed, its message edited to say so.
-
-        The prizes go by the stacks: equal before a round is played, so the pool is shared evenly.
-        """
-        log.warning("Tournament %s stopped: %s", tour.id, why)
-        try:
-            tour = await self.tournaments.update(tour.id, Tournament.stop)
-        except (TournamentError, StoreError):
-            log.exception("Tournament %s: could not be stopped", tour.id)
-            return
-        await self.close_tournament_tables(tour, tour.host_id)
-        await self.show_tournament(tour)
-
-    async def tournament_place_gone(self, guild_id: int, channel_id: int) -> None:
-        """The tournament's channel was deleted: nothing is left waiting on a channel that is no more.
-
-        An open tournament is cancelled (every fee back), a running one stopped (prizes by the stacks).
-        """
-        tour = await self.tournaments.in_channel(guild_id, channel_id)
-        if tour is None:
-            return
-        if tour.status == "running":
-            await self.stop_tournament(tour, "its channel was deleted")
-            return
-        try:
-            await self.tournaments.cancel(tour.id)
-        except (TournamentError, StoreError):
-            log.exception("Tournament %s: could not be cancelled with its channel", tour.id)
-
-    async def tournament_message_gone(self, guild_id: int, channel_id: int, message_id: int) -> None:
-        """A moderator deleted the tournament's message: it is posted again (its buttons with it)."""
-        if message_id not in self.tournament_messages:  # any other message deleted anywhere: no query
-            return
-        self.tournament_messages.discard(message_id)
-        tour = await self.tournaments.in_channel(guild_id, channel_id)
-        if tour is None or tour.message_id != message_id:
-            return
-        await self._post_again(tour, message_id)
-
-    async def _post_again(self, tour: Tournament, gone: int | None) -> None:
-        """Post the tournament's message anew in place of message ``gone``, and keep its id.
-
-        Once per message gone: two edits finding it gone at once (two tables' rounds recorded
-        together) post it once; the second finds it posted already.
-        """
-        async with self._reposting.setdefault(tour.id, asyncio.Lock()):
-            try:
-                fresh = await self.tournaments.load(tour.id)
-                if fresh is None or fresh.message_id != gone:
-                    return
-                t = await self.bot.languages.server_texts(fresh.guild_id)
-                channel = self.bot.get_partial_messageable(fresh.channel_id, guild_id=fresh.guild_id)
-                posted = await channel.send(view=tournament_view(fresh, t), allowed_mentions=NO_PINGS)
-                self.tournament_messages.add(posted.id)
-                await self.tournaments.update(tour.id, lambda tr: setattr(tr, "message_id", posted.id))
-            except (discord.HTTPException, TournamentError, StoreError) as e:
-                log.warning("Tournament %s: its message could not be posted again (%s)", tour.id, e)
-
-    async def close_tournament_tables(self, tour: Tournament, actor: int) -> None:
-        """A stopped tournament's tables close now (their round is given up; the prizes are paid)."""
-        for table in [
-            t for t in self.runtime.tables.values() if (t.tournament or "").startswith(f"{tour.id}:")
-        ]:
-            try:
-                await self.runtime.close_by_manager(table.id, actor)
-            except Exception:  # one table that will not close must not keep the others open
-                log.exception("Tournament %s: table %s did not close", tour.id, table.id)
 
     def arm_start(self, tour: Tournament) -> None:
         """A tournament that starts at a time: a timer that starts it then (or cancels it, refunded)."""
