@@ -62,6 +62,14 @@ SEASON_CHOICES = [
     app_commands.Choice(name="12 months", value=12),
 ]
 """``/flipflop config season_months:``: the lengths that divide a year (``bot.history.seasons``)."""
+
+SAVED = N_("Settings saved. New tables use them; tables already open keep theirs.")
+LOOKS_AT_ONCE = N_("The language and card style of public messages apply at once, at open tables too.")
+SAVED_LOOKS = N_(
+    "Settings saved. The language and card style of public messages apply at once, at open tables too."
+)
+"""``/flipflop config``'s first lines: table settings are each table's, the public look the server's."""
+
 NOTIFY_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
 
@@ -160,11 +168,10 @@ class SettingsCommands(commands.Cog):
         if cards is not None and books.cards is not None:
             await books.cards.choose(interaction.guild.id, SERVER, cards.value)
         t = await books.reader(interaction)
-        head = (
-            t.gettext("Settings saved. New tables use them; tables already open keep theirs.")
-            if changes or language is not None or cards is not None
-            else t.gettext("This server's Flip Flop settings:")
-        )
+        heads = [t.gettext(SAVED)] if changes else []
+        if language is not None or cards is not None:  # public messages read the server's at each update
+            heads.append(t.gettext(LOOKS_AT_ONCE if changes else SAVED_LOOKS))
+        head = "\n".join(heads) or t.gettext("This server's Flip Flop settings:")
         public = await books.server(interaction.guild.id)
         lines = [
             head,

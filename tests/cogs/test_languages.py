@@ -23,7 +23,7 @@ from bot.i18n.mentions import link_commands
 from bot.presentation.refusals import explain
 from bot.table.model import TableError
 from cogs.flipflop.settings_commands import FOLLOW_CLIENT, LANGUAGE_SHOWN
-from tests.cogs.helpers import displayed
+from tests.cogs.helpers import displayed, table_message
 from tests.conftest import World
 
 LOCALES: dict[int, str] = {}
@@ -250,3 +250,20 @@ def test_language_options_fit_discord_in_every_language() -> None:
     for reader in [*LANGUAGES, PSEUDO_LANGUAGE]:
         for code in LANGUAGES:
             assert 1 <= len(picker_label(code, reader)) <= 100
+
+
+async def test_a_new_server_language_reaches_open_tables_and_the_answer_says_so(world: World) -> None:
+    ann, ben = world.members[:2]
+    lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+    answer = said(await world.admin.slash(world.channel, "flipflop config", language="gu"))
+    assert "tables already open keep theirs" not in answer
+    assert answer.startswith(
+        "Settings saved. The language and card style of public messages apply at once, at open tables too.\n"
+    )
+    await ben.click(lobby, label="Join")
+    assert "જોડાઓ" in displayed(table_message(world))  # the open lobby reads Gujarati at its next update
+    both = said(await world.admin.slash(world.channel, "flipflop config", language="en", daily_amount=50))
+    assert both.startswith("Settings saved. New tables use them; tables already open keep theirs.\n")
+    assert "at open tables too" in both
+    alone = said(await world.admin.slash(world.channel, "flipflop config", daily_amount=60))
+    assert "at open tables too" not in alone
