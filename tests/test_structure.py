@@ -18,9 +18,10 @@ from radon.complexity import cc_rank, cc_visit
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("engine", "bot", "cogs")
-MAX_LINES = {"engine": 400, "bot": 800, "cogs": 850}
+MAX_LINES = {"engine": 400, "bot": 800, "cogs": 400}
 """The longest module each layer may have (the bot's is back at 800 now that a table has one owner, the
-runtime, with its data, repository and pure transitions in ``bot/table``)."""
+runtime, with its data, repository and pure transitions in ``bot/table``; the Discord glue's is the
+~400 lines issue 11 set, its cogs split into mixins of one concern each)."""
 
 SIMPLE_ENOUGH = "C"
 """The worst radon grade a function may have (D is a cyclomatic complexity of 21 or more)."""
