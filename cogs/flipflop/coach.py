@@ -238,15 +238,15 @@ class Coach:
         if found is None:
             return
         now = self._view_now(table.id, pid)
-        if now is not None and now.round_number != view.round_number:  # the next round is dealt: a
-            await self._delete_hint(interaction)  # hint for the last one would stay a whole round
+        if now is None or now.round_number != view.round_number:  # the table closed, or the next round
+            await self._delete_hint(interaction)  # is dealt: no move to ask again for, or a hint a round
             return
         text = hint_text(t, found) if now == view else t.gettext(MOVED_ON)
         await interaction.followup.send(text, ephemeral=True)
         await self._replace_hint(table.id, interaction)
 
     def _view_now(self, table_id: str, pid: str) -> PlayerView | None:
-        """The member's view of the table as it is now; None once they no longer play at it."""
+        """The member's view of the table as it is now; None once they no longer play at it (it closed)."""
         table = self.runtime.get(table_id)
         game = table.game if table is not None else None
         return game.view(pid) if game is not None and pid in game.order else None

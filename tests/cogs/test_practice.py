@@ -284,6 +284,18 @@ async def test_a_hint_answered_after_the_next_deal_is_not_left_behind(world: Wor
     assert shown(hint) == []
 
 
+async def test_a_hint_answered_after_the_table_closed_is_not_left_behind(world: World) -> None:
+    """A manager closed the table while the coach searched: there is no move to ask again for, so
+    the answer goes (it said to click **Hint** again for a move at a table that had closed)."""
+
+    async def closed(table: Any) -> None:
+        await runtime(world).close_by_manager(table.id, world.admin.id)
+
+    _, hint = await hint_while_the_table_moves(world, closed)
+    await world.env.settle()
+    assert table_in(world) is None and shown(hint) == []
+
+
 async def test_hints_are_refused_at_a_real_chip_table(world: World) -> None:
     table = await open_table(world, world.members[:3])
     assert table.game is not None
