@@ -23,7 +23,7 @@ from bot.ledger import (
     check_note,
 )
 from bot.presentation.refusals import NOTHING_CHANGED, explain
-from cogs.leaderboards import Leaderboards, _medal
+from cogs.leaderboards import Leaderboards, medal
 from cogs.member_names import as_written, look_up, member_name
 from cogs.newcomers import newcomer_wait
 
@@ -188,7 +188,7 @@ class Economy(Leaderboards, commands.Cog):
         lines = []
         for i, (user_id, balance) in enumerate(top, start=1):
             lines.append(
-                f"{_medal(i, t)} {member_name(interaction.guild, user_id, known)} — {t.chips(balance)}"
+                f"{medal(i, t)} {member_name(interaction.guild, user_id, known)} — {t.chips(balance)}"
             )
         if interaction.user.id not in [u for u, _ in top]:
             place, total = await self.ledger.rank(guild, interaction.user.id)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from bot.client import FlipFlopBot
 
 
-def _medal(place: int, t: Texts) -> str:
+def medal(place: int, t: Texts) -> str:
     """🥇🥈🥉 for the first three places, then the place as a number."""
     return {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"`{t.number(place):>2}`")
 
@@ -88,7 +88,7 @@ class Leaderboards:
                 line = t.gettext("{member} (you) — rating **{rating}** ({games})").format(**shown)
             else:
                 line = t.gettext("{member} — rating **{rating}** ({games})").format(**shown)
-            lines.append(f"{_medal(i, t)} {line}")
+            lines.append(f"{medal(i, t)} {line}")
         embed = discord.Embed(
             title=t.gettext("🏆 Flip Flop skill ratings — {server}").format(server=guild.name)[:256],
             description="\n".join(lines)
@@ -140,7 +140,7 @@ class Leaderboards:
                 "rating": signed(entry.rating_change, t),
             }
             line = t.gettext("{member} — net **{chips}** · {rounds} · rating {rating}").format(**shown)
-            lines.append(f"{_medal(i, t)} {line}")
+            lines.append(f"{medal(i, t)} {line}")
         if which == "previous":
             lines.insert(0, t.gettext("This season is over; its standings stay here for good."))
         embed = discord.Embed(
@@ -156,7 +156,7 @@ class Leaderboards:
                     :256
                 ],
                 value=" · ".join(
-                    f"{_medal(i, t)} {member_name(guild, e.member, known)}"
+                    f"{medal(i, t)} {member_name(guild, e.member, known)}"
                     for i, e in enumerate(podium, start=1)
                 )[:1024],
                 inline=False,

@@ -55,13 +55,14 @@ class Handler(Protocol):
         ...
 
 
-_handlers: weakref.WeakValueDictionary[int, Handler] = weakref.WeakValueDictionary()
-"""Each client's handler, held weakly (the cog owns it), so a finished bot can be collected."""
+handlers: weakref.WeakValueDictionary[int, Handler] = weakref.WeakValueDictionary()
+"""Each client's handler, held weakly (the cog owns it), so a finished bot can be collected; ``controls.bind``
+and ``controls.unbind`` write it."""
 
 
 def handler_of(interaction: discord.Interaction) -> Handler:
     """The handler bound to the client that received ``interaction``."""
-    return _handlers[id(interaction.client)]
+    return handlers[id(interaction.client)]
 
 
 PREFIX = "ff:"
@@ -100,7 +101,7 @@ async def answer_unknown(interaction: discord.Interaction) -> bool:
     if will_dispatch(interaction.client, component_type, custom_id):
         return False
     log.info("Answered an out-of-date control %r", custom_id[:100])
-    handler = _handlers.get(id(interaction.client))
+    handler = handlers.get(id(interaction.client))
     message = interaction.message
     on_hand = message is not None and message.flags.ephemeral
     try:

@@ -27,7 +27,7 @@ from bot.presentation.hand_controls import HAND_MENU_OPS, HAND_OPS
 from bot.presentation.refusals import MESSAGES as REFUSALS
 from bot.runtime import clicked_at
 from bot.table.model import Table
-from cogs.flipflop.control_answers import Handler, _handlers, answered, handler_of
+from cogs.flipflop.control_answers import Handler, answered, handler_of, handlers
 from engine import Card
 from engine.actions import Action
 from engine.codec import parse_control
@@ -49,7 +49,7 @@ class Kind(enum.Enum):
 
 def bind(client: discord.Client, handler: Handler) -> None:
     """Register the persistent controls on ``client`` and who answers them."""
-    _handlers[id(client)] = handler
+    handlers[id(client)] = handler
     client.add_dynamic_items(
         LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton, PlayAgainButton
     )
@@ -60,7 +60,7 @@ def unbind(client: discord.Client) -> None:
     client.remove_dynamic_items(
         LobbyButton, LobbySelect, TableButton, HandButton, HandSelect, RulesButton, PlayAgainButton
     )
-    _handlers.pop(id(client), None)
+    handlers.pop(id(client), None)
 
 
 def in_tournament_channel(interaction: discord.Interaction, table: Table) -> bool:
