@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.client import send_ephemeral
 from bot.i18n import Texts
-from bot.ledger import LedgerError
+from bot.ledger import GuildSettings, LedgerError
 from bot.presentation.computer_names import LEVEL_ABOUT
 from bot.presentation.controls import OPTION_CHARS, fit
 from bot.presentation.first_game import ServerWelcomes, welcome_text
@@ -66,6 +66,33 @@ class CoachCommands(commands.Cog):
     start_in_forum: Callable[..., Awaitable[None]]
     """A new table in a forum opens as a post (``cogs/flipflop/table_commands.py``)."""
 
+    async def open_here(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        stake: int,
+        buy_in: int,
+        settings: GuildSettings,
+        practice: tuple[int, str] | None = None,
+    ) -> Table:
+        """A new lobby in ``channel_id`` with the server's timer and away rule, whoever asked its host.
+
+        Raises what the runtime refuses with (``InsufficientChips``, ``LedgerError``, ``TableError``).
+        """
+        assert interaction.guild is not None
+        user = interaction.user
+        return await self.runtime.open(
+            interaction.guild.id,
+            channel_id,
+            user.id,
+            user.display_name,
+            stake,
+            buy_in,
+            settings.turn_seconds,
+            away_rounds=settings.away_rounds,
+            practice=practice,
+        )
+
     def refused(self, error: LedgerError | TableError, channel_id: int, t: Texts) -> str:
         """Why a table was not opened: the channel's one table (with its link), or the refusal."""
         existing = self.runtime.in_channel(channel_id)
@@ -103,17 +130,13 @@ class CoachCommands(commands.Cog):
                 practice=(computers, level),
             )
             return
-        user = interaction.user
         try:
-            table = await self.runtime.open(
-                interaction.guild.id,
+            table = await self.open_here(
+                interaction,
                 interaction.channel.id,
-                user.id,
-                user.display_name,
                 settings.default_stake,
                 settings.default_buy_in,
-                settings.turn_seconds,
-                away_rounds=settings.away_rounds,
+                settings,
                 practice=(computers, level),
             )
         except (LedgerError, TableError) as e:

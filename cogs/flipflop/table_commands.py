@@ -57,8 +57,8 @@ TABLE_IN_THREAD = N_("This channel's game is played in its thread: {thread}. The
 class TableCommands(commands.Cog):
     """``/flipflop start``, ``hand``, ``web``, ``help``, ``rules``, ``table``, ``stop`` (mixed into the cog).
 
-    What it needs of the cog it declares here; ``refused``, ``post_table`` and ``welcome``
-    are the practice commands' (``cogs/flipflop/practice.py``).
+    What it needs of the cog it declares here; ``open_here``, ``refused``, ``post_table`` and
+    ``welcome`` are the practice commands' (``cogs/flipflop/practice.py``).
     """
 
     bot: FlipFlopBot
@@ -66,6 +66,7 @@ class TableCommands(commands.Cog):
     notifier: DiscordNotifier
     controls: Controls
     welcomes: ServerWelcomes
+    open_here: Callable[..., Coroutine[Any, Any, Table]]
     refused: Callable[[LedgerError | TableError, int, Texts], str]
     post_table: Callable[[discord.Interaction, Table], Coroutine[Any, Any, None]]
     welcome: Callable[[discord.Interaction, Table], Coroutine[Any, Any, None]]
@@ -83,7 +84,6 @@ class TableCommands(commands.Cog):
         settings = await self.bot.ledger.settings(interaction.guild.id)
         if stake is None:
             stake = settings.default_stake
-        user = interaction.user
         try:
             if (wait := newcomer_wait(self.bot, interaction)) is not None:
                 raise wait
@@ -95,16 +95,7 @@ class TableCommands(commands.Cog):
             await self.start_in_forum(interaction, interaction.channel, stake, buy_in, settings, t)
             return
         try:
-            table = await self.runtime.open(
-                interaction.guild.id,
-                interaction.channel.id,
-                user.id,
-                user.display_name,
-                stake,
-                buy_in,
-                settings.turn_seconds,
-                away_rounds=settings.away_rounds,
-            )
+            table = await self.open_here(interaction, interaction.channel.id, stake, buy_in, settings)
         except InsufficientChips as e:
             await send_ephemeral(interaction, not_enough(e.balance, buy_in, t))
             return
@@ -145,7 +136,6 @@ class TableCommands(commands.Cog):
                 "🃏 Flip Flop · practice · {seats} seats open",
                 open_seats,
             ).format(seats=public.number(open_seats))
-        user = interaction.user
         try:
             post = await forum.create_thread(
                 name=fit(title, THREAD_NAME_CHARS), content=public.gettext(FORUM_OPENING)
@@ -155,17 +145,7 @@ class TableCommands(commands.Cog):
             await interaction.followup.send(t.gettext(FORUM_REFUSED), ephemeral=True)
             return
         try:
-            table = await self.runtime.open(
-                interaction.guild.id,
-                post.thread.id,
-                user.id,
-                user.display_name,
-                stake,
-                buy_in,
-                settings.turn_seconds,
-                away_rounds=settings.away_rounds,
-                practice=practice,
-            )
+            table = await self.open_here(interaction, post.thread.id, stake, buy_in, settings, practice)
         except (InsufficientChips, LedgerError, TableError) as e:
             await post.thread.delete()
             text = (
