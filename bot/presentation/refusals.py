@@ -52,6 +52,7 @@ MESSAGES: dict[str, str] = {
     "stop_not_allowed": N_("refusal.stop_not_allowed"),
     "stop_before_start": N_("refusal.stop_before_start"),
     "stopping_after_round": N_("refusal.stopping_after_round"),
+    "tournament_table_stop": N_("refusal.tournament_table_stop"),
     "not_started": N_("refusal.not_started"),
     "round_in_play": N_("refusal.round_in_play"),
     # playing

@@ -430,7 +430,13 @@ def next_round(table: Table, now: float, round_pause: float) -> Step:
 
 
 def stop(table: Table, user_id: int, may_manage: bool, now: float, round_pause: float) -> Step:
-    """R8.2: the host (or a manager) ends the game now between rounds, or when the round ends (``later``)."""
+    """R8.2: the host (or a manager) ends the game now between rounds, or when the round ends (``later``).
+
+    Not a tournament's table: it plays one round and ends by itself; the tournament is stopped
+    from its own message.
+    """
+    if table.tournament is not None:
+        raise TableError("tournament_table_stop")
     if not _hosts(table, user_id, may_manage):
         raise TableError("stop_not_allowed")
     if table.status == "lobby" or table.game is None:
