@@ -80,6 +80,11 @@ def remember_commands(commands: Iterable[app_commands.AppCommand]) -> dict[str, 
     return mentions
 
 
+def as_written(text: str) -> str:
+    """A member's name or words shown as they wrote them: no Markdown, no mention."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
 def member_mention(user_id: int) -> str:
     """A member as Discord mentions them (``bot.i18n.mentions.member``; sent with mentions switched off)."""
     return f"<@{user_id}>"
@@ -248,8 +253,7 @@ class FlipFlopBot(commands.AutoShardedBot):
         if isinstance(error, app_commands.NoPrivateMessage):
             text = t.gettext("Flip Flop commands work in a server channel, not in direct messages.")
         elif isinstance(error, app_commands.TransformerError) and not_a_member(error):
-            name = discord.utils.escape_mentions(discord.utils.escape_markdown(error.value.display_name))
-            text = t.gettext(NOT_A_MEMBER).format(name=name)
+            text = t.gettext(NOT_A_MEMBER).format(name=as_written(error.value.display_name))
         elif isinstance(error, app_commands.TransformerError):
             text = t.gettext(
                 "One of the values you gave is out of range for that option; nothing was changed."

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import as_written
 from bot.history.seasons import WHICH
 from bot.i18n import N_, Texts
 from bot.ledger import (
@@ -24,7 +25,7 @@ from bot.ledger import (
 )
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from cogs.leaderboards import Leaderboards, medal
-from cogs.member_names import as_written, look_up, member_name
+from cogs.member_names import look_up, member_name
 from cogs.newcomers import newcomer_wait
 
 if TYPE_CHECKING:

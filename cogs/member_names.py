@@ -47,11 +47,6 @@ async def look_up(
     return out
 
 
-def as_written(text: str) -> str:
-    """A member's name or words shown as they wrote them: no Markdown, no mention."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
-
-
 def member_name(guild: discord.Guild | None, member_id: int, known: Mapping[int, str] | None = None) -> str:
     """``member_id``'s display name (markdown escaped), else a mention for Discord to resolve."""
     name = (known or {}).get(member_id)

@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.audit import audit_guild
-from bot.client import send_ephemeral
+from bot.client import as_written, send_ephemeral
 from bot.dumping import Pair, flagged
 from bot.history.queries import played_rounds
 from bot.i18n import N_, Texts
@@ -29,7 +29,6 @@ from bot.presentation.table_render import seat_name
 from bot.table.model import Table, TableError, TableMoved
 from cogs.flipflop.confirm import FAILED, KEPT, Confirm
 from cogs.flipflop.control_answers import QUESTION_GONE
-from cogs.member_names import as_written
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
