@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from babel.dates import format_interval, format_skeleton
 
-from bot.history import leaderboard_by_rating, season_leaderboard
+from bot.history import RatingEntry, leaderboard_by_rating, rating, rating_place, season_leaderboard
 from bot.history.seasons import Season, season_at
 from bot.i18n import LANGUAGES, N_, SOURCE_LANGUAGE, Texts
 from bot.tournament.store import TournamentStore
@@ -48,6 +48,18 @@ def season_name(season: Season, t: Texts) -> str:
     return format_interval(first, last, "yMMMM", locale=locale)
 
 
+def rating_line(t: Texts, name: str, entry: RatingEntry, yours: bool) -> str:
+    """One member on the rating board: name, rating and rated games; "(you)" for the caller."""
+    shown = {
+        "member": name,
+        "rating": t.decimal(entry.rating.ordinal),
+        "games": t.ngettext("{count} game", "{count} games", entry.games).format(count=t.number(entry.games)),
+    }
+    if yours:
+        return t.gettext("{member} (you) — rating **{rating}** ({games})").format(**shown)
+    return t.gettext("{member} — rating **{rating}** ({games})").format(**shown)
+
+
 def signed(x: float, t: Texts) -> str:
     """A rating change with its sign: "+1.5", "−0.3", "0.0"."""
     shown = t.decimal(abs(x))
@@ -71,24 +83,30 @@ class Leaderboards:
         return known_names(guild_id, tables, caller)
 
     async def _by_rating(self, interaction: discord.Interaction, guild: discord.Guild) -> None:
-        """Humans by their conservative skill rating (ordinal μ − 3σ); computers are left off."""
+        """Humans by their conservative skill rating (ordinal μ − 3σ); computers are left off.
+
+        The caller is marked "(you)"; below the ten, their own place when they have a rating.
+        """
         top = await leaderboard_by_rating(self.bot.db, guild.id, 10)
+        me = interaction.user.id
         t = await self.bot.languages.public(interaction)
         known = await look_up(guild, [e.member for e in top], self._known(guild.id, interaction.user))
-        lines = []
-        for i, entry in enumerate(top, start=1):
-            shown = {
-                "member": member_name(guild, entry.member, known),
-                "rating": t.decimal(entry.rating.ordinal),
-                "games": t.ngettext("{count} game", "{count} games", entry.games).format(
-                    count=t.number(entry.games)
-                ),
-            }
-            if entry.member == interaction.user.id:
-                line = t.gettext("{member} (you) — rating **{rating}** ({games})").format(**shown)
-            else:
-                line = t.gettext("{member} — rating **{rating}** ({games})").format(**shown)
-            lines.append(f"{medal(i, t)} {line}")
+        lines = [
+            f"{medal(i, t)} {rating_line(t, member_name(guild, e.member, known), e, e.member == me)}"
+            for i, e in enumerate(top, start=1)
+        ]
+        mine = None if me in [e.member for e in top] else await rating(self.bot.db, guild.id, me)
+        place = None if mine is None else await rating_place(self.bot.db, guild.id, me)
+        if mine is not None and place is not None:
+            line = rating_line(t, member_name(guild, me, known), mine, True)
+            lines.append(
+                "…\n"
+                + t.ngettext(
+                    "{place} {line}, of {total} rated player",
+                    "{place} {line}, of {total} rated players",
+                    place[1],
+                ).format(place=f"`{t.number(place[0]):>2}`", line=line, total=t.number(place[1]))
+            )
         embed = discord.Embed(
             title=t.gettext("🏆 Flip Flop skill ratings — {server}").format(server=guild.name)[:256],
             description="\n".join(lines)

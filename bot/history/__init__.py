@@ -4,7 +4,7 @@ Writes (inside the transaction of the action that ended a round or game):
 ``record_round`` stores a finished round's transcript and what each seat's
 round came to, derived from that transcript by replaying it; ``record_game``
 updates ratings from a game's standings. Reads: ``history``,
-``round_story``, ``stats``, ``rating``, ``leaderboard_by_rating``,
+``round_story``, ``stats``, ``rating``, ``leaderboard_by_rating``, ``rating_place``,
 ``season_leaderboard`` (a season's time range: ``bot.history.seasons``).
 
 Bad input raises ``HistoryError`` (with a ``code``) and changes nothing; a
@@ -24,6 +24,7 @@ from bot.history.queries import (
     history,
     leaderboard_by_rating,
     rating,
+    rating_place,
     round_story,
     season_leaderboard,
     stats,
@@ -46,6 +47,7 @@ __all__ = [
     "history",
     "leaderboard_by_rating",
     "rating",
+    "rating_place",
     "record_game",
     "record_round",
     "round_story",

@@ -331,6 +331,22 @@ async def leaderboard_by_rating(db: Reader, guild_id: int, limit: int = 10) -> l
     return [RatingEntry(int(u), SkillRating(mu, sigma), int(games)) for u, mu, sigma, games in rows]
 
 
+async def rating_place(db: Reader, guild_id: int, member: int) -> tuple[int, int] | None:
+    """(place, rated members) on ``/leaderboard by:rating``: 1 is the best; ties share a place.
+
+    None before the member's first finished game (no rating, so no place).
+    """
+    check_guild(guild_id)
+    row = await db.fetchone(
+        "SELECT (SELECT COUNT(*) FROM ratings r WHERE r.guild_id = ? AND r.user_id > 0"
+        "        AND r.ordinal > me.ordinal) + 1,"
+        "       (SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND user_id > 0)"
+        " FROM ratings me WHERE me.guild_id = ? AND me.user_id = ?",
+        (guild_id, guild_id, guild_id, check_member(member)),
+    )
+    return None if row is None else (int(row[0]), int(row[1]))
+
+
 @dataclass(frozen=True)
 class SeasonEntry:
     """One member's season: chips won (net over its rounds), rounds won (game pots), rating change."""

@@ -78,6 +78,37 @@ async def test_leaderboard_shows_top_ten_and_the_callers_place(world: World) -> 
     assert text.splitlines()[0].startswith(f"🥇 {extra[-1].name} — ")
     assert "<@" not in text  # an embed does not resolve mentions: a client that never met them shows digits
     assert f"{ann.name} (you)" in text and "`12`" in text
+    top = await extra[-1].slash(world.channel, "leaderboard")  # the caller among the ten is marked too
+    first = top.response.embeds[0].description.splitlines()[0]
+    assert first == f"🥇 {extra[-1].name} (you) — 2,100 chips", first
+    assert "…" not in top.response.embeds[0].description
+
+
+async def test_rating_board_marks_the_caller_and_gives_their_place_below_the_ten(world: World) -> None:
+    """``/leaderboard by:rating`` names the caller's own place, as the chips board does; a negative
+    rating is written with the minus sign."""
+    extra = [world.guild.add_member(world.env.create_user(f"r{i}")) for i in range(11)]
+    ann = world.members[0]
+    rows = [(m.id, 33.0 - i, float(30 - i)) for i, m in enumerate(extra)] + [(ann.id, 20.0, -2.84)]
+    async with world.bot.db.transaction() as tx:
+        for user_id, mu, ordinal in rows:
+            await tx.execute(
+                "INSERT INTO ratings (guild_id, user_id, mu, sigma, ordinal, games, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (world.guild.id, user_id, mu, (mu - ordinal) / 3, ordinal, 3, 0.0),
+            )
+    board = await ann.slash(world.channel, "leaderboard", by="rating")
+    assert not board.ephemeral
+    lines = board.response.embeds[0].description.splitlines()
+    assert len(lines) == 12 and lines[10] == "…", lines
+    assert lines[11] == f"`12` {ann.name} (you) — rating **−2.8** (3 games), of 12 rated players"
+    assert "(you)" not in "\n".join(lines[:11])
+    leader = await extra[0].slash(world.channel, "leaderboard", by="rating")
+    shown = leader.response.embeds[0].description.splitlines()
+    assert shown[0] == f"🥇 {extra[0].name} (you) — rating **30.0** (3 games)" and len(shown) == 10
+    nobody = world.guild.add_member(world.env.create_user("unrated"))
+    plain = await nobody.slash(world.channel, "leaderboard", by="rating")
+    assert "(you)" not in plain.response.embeds[0].description  # no rating, no place
 
 
 async def test_grant_and_take_by_an_admin_are_public_and_logged(world: World) -> None:
