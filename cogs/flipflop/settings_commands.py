@@ -98,6 +98,22 @@ def table_settings_lines(s: GuildSettings, t: Texts) -> list[str]:
     return [t.gettext(TABLES_LINE[s.tables]), t.gettext(AWAY_LINE).format(rounds=rounds)]
 
 
+def buy_in_warning(s: GuildSettings, t: Texts) -> list[str]:
+    """A warning when the default buy-in is more than a new member starts with.
+
+    The settings are saved all the same: a server may mean it, and a host can name a smaller buy-in.
+    """
+    if s.default_buy_in <= s.starting_balance:
+        return []
+    return [
+        t.gettext(
+            "⚠️ The default buy-in ({buy_in}) is more than a new member starts with ({chips}): they can't "
+            "join a table at the default buy-in until they have more chips. A host can name a smaller "
+            "`buy_in` with `/flipflop start`."
+        ).format(buy_in=t.chips(s.default_buy_in), chips=t.chips(s.starting_balance))
+    ]
+
+
 class SettingsCommands(commands.Cog):
     """``/flipflop config``, ``notify`` and ``language`` (mixed into the group cog)."""
 
@@ -180,6 +196,7 @@ class SettingsCommands(commands.Cog):
             t.gettext("• Default stake: **{stake}**, buy-in: **{buy_in}**").format(
                 stake=t.chips(s.default_stake), buy_in=t.chips(s.default_buy_in)
             ),
+            *buy_in_warning(s, t),
             t.gettext("• Turn timer: **{seconds}**").format(
                 seconds=t.ngettext("{count} second", "{count} seconds", s.turn_seconds).format(
                     count=t.number(s.turn_seconds)

@@ -273,6 +273,23 @@ async def test_starting_balance_setting_applies_to_new_accounts(world: World) ->
     assert "**50 chips**" in result.response.content
 
 
+async def test_config_warns_when_the_default_buy_in_is_more_than_a_new_member_starts_with(
+    world: World,
+) -> None:
+    """Saved all the same (a server may mean it), but said at once and on every look at the settings."""
+    low = await world.admin.slash(world.channel, "flipflop config", starting_balance=150)
+    warning = (
+        "⚠️ The default buy-in (200 chips) is more than a new member starts with (150 chips): they "
+        "can't join a table at the default buy-in until they have more chips."
+    )
+    assert low.ephemeral and "Settings saved" in low.response.content and warning in low.response.content
+    assert (await world.bot.ledger.settings(world.guild.id)).starting_balance == 150
+    looked = await world.admin.slash(world.channel, "flipflop config")
+    assert warning in looked.response.content
+    fixed = await world.admin.slash(world.channel, "flipflop config", buy_in=100)
+    assert "⚠️" not in fixed.response.content
+
+
 async def test_leaderboard_names_a_member_the_bot_does_not_know_by_mention_only(world: World) -> None:
     """A member who left the server has no name the bot knows: the mention is the last resort."""
     ann = world.members[0]
