@@ -19,7 +19,7 @@ from discord import app_commands
 from bot.client import send_ephemeral
 from bot.guards import TableCooldown
 from bot.i18n import Texts
-from bot.ledger import MAX_AMOUNT
+from bot.ledger import HOUSE_ID, MAX_AMOUNT
 from bot.presentation.refusals import NOTHING_CHANGED, Refusal, explain
 from bot.storage import StoreError
 from bot.table.model import TableError
@@ -134,6 +134,37 @@ class TournamentCommands(TournamentPlay):
         tour.message_id = message.id
         self.tournament_messages.add(message.id)
         self.arm_start(tour)
+        if (short := await self._house_warning(tour, t)) is not None:
+            await interaction.followup.send(short, ephemeral=True)
+
+    async def _house_warning(self, tour: Tournament, t: Texts) -> str | None:
+        """A private word to the host when the house can't pay every computer the start may need.
+
+        Computers fill the seats still empty at the start, their fees paid by the house; if the
+        house can't pay them all, the start is refused (at its time, the tournament is cancelled and
+        the fees go back). Warned at the opening when it can't pay for all seats but one (the host's):
+        a tournament nobody enters is one to cancel anyway.
+        """
+        fee = tour.settings.fee
+        if not tour.settings.computers:
+            return None
+        try:
+            house = await self.bot.ledger.balance(tour.guild_id, HOUSE_ID)
+        except StoreError:
+            return None  # a database fault: the start says it, as before
+        if (paid := house // fee) >= tour.settings.seats - 1:
+            return None
+        return t.ngettext(
+            "⚠️ The house has {balance}: enough for {count} computer player's entry fee ({fee} each). "
+            "If more seats than that are still empty at the start, the tournament can't start (at its "
+            "time it is cancelled and every fee goes back). Fill the seats, or an admin can top up the "
+            "house with `/chips grant` to the bot.",
+            "⚠️ The house has {balance}: enough for {count} computer players' entry fees ({fee} each). "
+            "If more seats than that are still empty at the start, the tournament can't start (at its "
+            "time it is cancelled and every fee goes back). Fill the seats, or an admin can top up the "
+            "house with `/chips grant` to the bot.",
+            paid,
+        ).format(balance=t.chips(house), count=t.number(paid), fee=t.chips(fee))
 
     @property
     def tournament_cooldown(self) -> TableCooldown:

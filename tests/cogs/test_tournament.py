@@ -125,6 +125,24 @@ async def test_the_host_starts_early_and_computers_fill_the_seats(world: World) 
     await clean(world)
 
 
+async def test_the_host_is_warned_at_the_opening_when_the_house_cant_pay_the_computers(world: World) -> None:
+    """The start would be refused (or, at its time, the tournament cancelled): said privately at once."""
+    ann = world.members[0]
+    house = await world.bot.ledger.balance(world.guild.id, HOUSE_ID)  # the float, 1,000
+    short = await ann.slash(world.channel, "flipflop tournament", fee=300, seats=8)
+    assert not short.ephemeral
+    [warning] = short.followups
+    assert warning.ephemeral and (warning.content or "").startswith(
+        f"⚠️ The house has {house:,} chips: enough for 3 computer players' entry fees (300 chips each). "
+        "If more seats than that are still empty at the start, the tournament can't start"
+    )
+    plenty = await ann.slash(world.channel, "flipflop tournament", fee=100, seats=8)
+    unpaid = await ann.slash(world.channel, "flipflop tournament", fee=900, seats=8, computers=False)
+    assert not plenty.followups and not unpaid.followups  # 7 × 100 paid; no computers, nothing to pay
+    assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == house  # a warning moves no chip
+    await clean(world)
+
+
 async def tournament_now(world: World) -> Tournament:
     rows = await world.bot.db.fetchall("SELECT state, version FROM tournaments ORDER BY updated_at DESC")
     return Tournament.from_json(str(rows[0][0]), int(rows[0][1]))
