@@ -12,7 +12,9 @@ copied in bulk across 20 servers whose members play with a skewed frequency
 Prints each query plan (EXPLAIN) and p50/p99 of ``history`` (server and
 member), ``stats``, ``leaderboard_by_rating`` and ``season_leaderboard`` (every round
 ends in one month, so a season reads all of a server's rounds, about 5,000; each game's end
-also writes its players' rating changes). Goal: p99 <= 20 ms each (season: <= 50 ms).
+also writes its players' rating changes; each table, closed, has its members' accounts and their
+buy-in and cash-out in the ledger, which ``stats`` reads). Goal: p99 <= 20 ms each (season: <= 50 ms),
+and from 10,000 rounds no plan that reads a whole table.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from bot.history.record import INSERT_SEAT, seat_row  # noqa: E402
 from bot.history.seasons import season_at  # noqa: E402
 from bot.ratings import DEFAULT_RATING  # noqa: E402
 from bot.storage import Store, open_store  # noqa: E402
+from bot.storage.base import Tx  # noqa: E402
 from engine import Game, Seat  # noqa: E402
 from engine.ai.strategies import BasicStrategy, RandomStrategy  # noqa: E402
 
@@ -93,6 +96,7 @@ async def fill(db: Store, rounds: int, rng: random.Random) -> None:
     rows_p: list[tuple[Any, ...]] = []
     rows_s: list[tuple[Any, ...]] = []
     rows_c: list[tuple[Any, ...]] = []
+    sat: dict[tuple[int, str], set[int]] = {}  # each table's members: its closed table's ledger entries
     pooled_json = [(json.dumps(t), json.dumps(o.result)) for t, o in pool]
     start = time.perf_counter()
     for rid in range(1, rounds + 1):
@@ -110,7 +114,9 @@ async def fill(db: Store, rounds: int, rng: random.Random) -> None:
             rng.choice(computers) if i > 0 and rng.random() < 0.15 else humans[i] for i in range(len(seats))
         ]
         number = 1 + rid % 12
-        rows_r.append((rid, guild, f"t{rid // 12}", number, 1.7e9 + rid, *pooled_json[k]))
+        table = f"t{rid // 12}-{guild - GUILD0}"  # a table's rounds: twelve ids in a row, in one server
+        rows_r.append((rid, guild, table, number, 1.7e9 + rid, *pooled_json[k]))
+        sat.setdefault((guild, table), set()).update(m for m in who if m > 0)
         for member in dict.fromkeys(who):
             rows_p.append((rid, guild, member))
         for member, s in zip(who, seats, strict=True):
@@ -150,8 +156,37 @@ async def fill(db: Store, rounds: int, rng: random.Random) -> None:
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             rating_rows,
         )
+        await fill_tables(tx, sat, rng)
         await tx.execute("ANALYZE")
     print(f"  filled {rounds} rounds in {time.perf_counter() - start:.1f} s")
+
+
+async def fill_tables(tx: Tx, sat: dict[tuple[int, str], set[int]], rng: random.Random) -> None:
+    """The closed tables of those rounds, with every member's account, buy-in and cash-out.
+
+    ``/flipflop stats`` reads a closed table's net from its ledger entries (``TABLE_NET``): a store
+    without them would be planned as the empty tables they are, not as a server's history is.
+    """
+    people = {(g, m) for (g, _), members in sat.items() for m in members}
+    await tx.executemany(
+        "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, ?, ?)",
+        [(g, m, 10**6, 1.7e9) for g, m in sorted(people)],
+    )
+    await tx.executemany(
+        "INSERT INTO tables (table_id, guild_id, channel_id, status, chips, refunds, version, state,"
+        " updated_at) VALUES (?, ?, ?, 'closed', 0, '{}', 1, '{}', ?)",
+        [(table, g, g, 1.7e9) for g, table in sat],
+    )
+    entries = []
+    for (g, table), members in sat.items():
+        for m in sorted(members):
+            entries.append((g, m, -200, 10**6, "buy_in", table))
+            entries.append((g, m, 200 + rng.randint(-200, 400), 10**6, "cash_out", table))
+    await tx.executemany(
+        "INSERT INTO ledger (guild_id, user_id, change, balance_after, reason, reference, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, 1.7e9)",
+        entries,
+    )
 
 
 QUERIES = {
@@ -179,8 +214,13 @@ SEASON = season_at(1.7e9)
 """The month every benchmark round ends in."""
 
 
-async def explain(db: Store) -> bool:
-    """Print each query's plan; False if any reads a whole table."""
+JUDGED_FROM = 10_000
+"""Rounds from which a plan that reads a whole table fails the goal: below it, reading a small
+table whole is the planner's right choice (a few dozen rating changes, say), not a missing index."""
+
+
+async def explain(db: Store, judged: bool) -> bool:
+    """Print each query's plan; False if any reads a whole table (when ``judged``)."""
     g, m = GUILD0, GUILD0 * 1000 + 1
     params: dict[str, tuple[Any, ...]] = {
         "history (server)": (g, 10),
@@ -205,8 +245,10 @@ async def explain(db: Store) -> bool:
             or "SCAN round_seats" in plan
             or "Seq Scan" in plan
         )
-        ok = ok and not scans
+        ok = ok and not (scans and judged)
         print(f"  plan {name}: {plan}")
+    if not judged:
+        print(f"  plans not judged: fewer than {JUDGED_FROM:,} rounds, where a small table is read whole")
     return ok
 
 
@@ -255,7 +297,7 @@ async def run(dialect: str, target: str, rounds: int, queries: int) -> bool:
                 await conn.execute("VACUUM ANALYZE")  # what autovacuum does to an append-only table
             finally:
                 await conn.close()
-        ok = await explain(db)
+        ok = await explain(db, judged=rounds >= JUDGED_FROM)
         heavy = await stats(db, GUILD0, GUILD0 * 1000 + 1)
         print(f"  busiest member: {heavy.rounds} rounds")
         await measure(db, 20, rng)  # warm-up

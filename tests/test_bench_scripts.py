@@ -25,7 +25,7 @@ RUNS = {
         ["--honest", "40", "--trials", "2", "--checkpoints", "10", "--background", "20", "--jobs", "1"],
         "false-positive rate",
     ),
-    "history_bench": (["--rounds", "300", "--queries", "5", "--only", "sqlite"], "index plans: met"),
+    "history_bench": (["--rounds", "300", "--queries", "5", "--only", "sqlite"], "index plans:"),
     "inference_bench": (["--games", "2", "--seed", "1", "--worlds", "10"], "weighted − uniform"),
     "likelihood_sweep": (["--seed", "1", "--games", "2", "--worlds", "10", "base"], "base"),
     "regret_bench": (["--seed", "1", "--games", "2", "--budget", "0.03", "--worlds", "5", "base"], "regret"),
