@@ -30,6 +30,7 @@ MESSAGES: dict[str, str] = {
     "already_seated": N_("refusal.already_seated"),
     "table_full": N_("refusal.table_full"),
     "leave_lobby_after_start": N_("refusal.leave_lobby_after_start"),
+    "leave_next_before_start": N_("refusal.leave_next_before_start"),
     "not_seated": N_("refusal.not_seated"),
     "table_cooldown": N_("refusal.table_cooldown"),
     # who may take chips (bot/guards.py): the wait ends at a Discord timestamp ("in 3 days")

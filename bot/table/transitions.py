@@ -450,7 +450,12 @@ def stop(table: Table, user_id: int, may_manage: bool, now: float, round_pause: 
 
 
 def leave_after_round(table: Table, user_id: int, now: float, round_pause: float) -> Step:
-    """R8.4: leave when this round ends (``later``), or at once between rounds."""
+    """R8.4: leave when this round ends (``later``), or at once between rounds.
+
+    In a lobby (a stale or forged button) a seated member is told to use the lobby's **Leave**.
+    """
+    if table.game is None and table.is_seated(user_id):
+        raise TableError("leave_next_before_start")
     game = must_play(table, user_id, seated=True)
     _not_left(table, user_id, game)
     if user_id in table.leave_after_round:
@@ -471,7 +476,9 @@ def _not_left(table: Table, user_id: int, game: Game) -> None:
 
 
 def stay(table: Table, user_id: int) -> Step:
-    """Take back "leave after this round" (R8.4) while the round is still on."""
+    """Take back "leave after this round" (R8.4) while the round is still on (in a lobby: not yet)."""
+    if table.game is None and table.is_seated(user_id):
+        raise TableError("not_started")
     _not_left(table, user_id, must_play(table, user_id, seated=True))
     if user_id not in table.leave_after_round:
         raise TableError("not_leaving")

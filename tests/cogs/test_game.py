@@ -489,6 +489,40 @@ async def test_commands_in_a_lobby_before_the_start_say_what_to_do_and_change_no
     assert await dump(world) == before
     assert table_in(world) is table and table.status == "lobby" and list(table.seats) == [ann.id]
 
+async def test_table_controls_clicked_in_a_lobby_say_the_game_has_not_started(world: World) -> None:
+    """A stale or forged table-message button in a lobby: who is seated is told the game hasn't started
+    (not "You're not playing at this table"), who is not is told so; nothing changes."""
+    from cogs.flipflop.controls import TableButton
+    from tests.cogs.test_other_place import posted_in  # they import this module: imported here
+    from tests.cogs.test_privacy_admin import dump
+
+    ann, ben, dan = world.members[0], world.members[1], world.members[3]
+    opened = await ann.slash(world.channel, "flipflop start")
+    await ben.click(opened.response.message, label="Join")
+    table = table_in(world)
+    assert table is not None and table.status == "lobby"
+    before, seq = await dump(world), table.seq
+    said = [
+        ("leave_next", "Leave after this round", ben,
+         "The game hasn't started: use **Leave** on the lobby to give up your seat."),
+        ("leave_next", "Leave after this round", dan, "You're not playing at this table."),
+        ("stay", "Stay after all", ann, "The game has not started yet."),
+        ("stay", "Stay after all", dan, "You're not playing at this table."),
+        ("back", "I'm back", ben, "You're not away at this table; nothing to come back from."),
+        ("hand", "My hand", ben, "The game hasn't started yet."),
+        ("hand", "My hand", dan, "You're not at this table yet: click **Join**."),
+    ]
+    for op, label, who, words in said:
+        stale = await posted_in(world, world.channel, TableButton(table.id, op, label))
+        refused = await who.click(stale, label=label)
+        assert refused.ephemeral and refused.response.content == words, (op, who.name, refused)
+    assert await dump(world) == before and table.seq == seq
+    assert table_in(world) is table and table.status == "lobby" and list(table.seats) == [ann.id, ben.id]
+    left = await ben.click(opened.response.message, label="Leave")  # the lobby's own Leave still works
+    assert left.acknowledged and list(table.seats) == [ann.id]
+    await conserved(world)
+
+
 async def test_two_tables_in_two_channels_at_once(world: World) -> None:
     other_channel = world.guild.create_text_channel("flipflop-2")
     extra = [world.guild.add_member(world.env.create_user(n)) for n in ("xa", "xb", "xc")]
