@@ -75,6 +75,8 @@ OUT_OF_DATE_HAND = N_(
     "⚠️ This control is out of date (it comes from an earlier version of the bot); nothing was done. "
     "Use {command} or click **My hand** on the table for a fresh hand."
 )
+RULES = PREFIX + "r:"
+"""A rules page's buttons (``controls.RulesButton``): they turn the page they are clicked on."""
 QUESTION = PREFIX + "q:"
 """A yes/no question's buttons (``confirm.Confirm``): they answer only in the process that asked it."""
 QUESTION_GONE = N_(
@@ -82,6 +84,24 @@ QUESTION_GONE = N_(
 )
 OUR_SIDE = N_("Something went wrong on our side; nothing was changed. Please try again.")
 log = logging.getLogger("flipflop.controls")
+
+
+def on_rules_page(message: discord.Message | None) -> bool:
+    """Whether ``message`` is a rules page the bot showed: private, and its only controls page buttons.
+
+    A page button edits the message it is clicked on; one forged on another message of the bot's
+    (the table, a result, a hand) must not turn it into a page of the rules.
+    """
+    if message is None or not message.flags.ephemeral or not message.components:
+        return False
+    controls = [
+        item
+        for row in message.components
+        for item in (row.children if isinstance(row, discord.ActionRow) else [row])
+    ]
+    return all(
+        isinstance(item, discord.Button) and (item.custom_id or "").startswith(RULES) for item in controls
+    )
 
 
 async def answer_unknown(interaction: discord.Interaction) -> bool:

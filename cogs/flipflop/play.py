@@ -29,6 +29,7 @@ from bot.runtime import NOTHING_SHOWN, Outcome, Shown, TableClosed, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import Table
 from cogs.flipflop.answer import REFUSED, Answer, FollowUp, may_manage, not_enough
+from cogs.flipflop.control_answers import on_rules_page
 from cogs.flipflop.dealing import Dealing
 from cogs.flipflop.hands import BACK_NOTE, HandClicks
 from cogs.flipflop.notifier import DiscordNotifier
@@ -296,7 +297,11 @@ class Controls(HandClicks, Dealing):
         await self.runtime.placed(table.id, posted)
 
     async def on_rules(self, interaction: discord.Interaction, page: int) -> None:
-        """Turn a page of the rules (in the member's language)."""
+        """Turn a page of the rules (in the member's language); clicked elsewhere, show it privately."""
+        if not on_rules_page(interaction.message):  # forged on another message: that one stays as it is
+            answer = Answer(interaction, fresh=True).start()
+            await answer.private(**rules_screen(page, await self.member_texts(interaction)).send())
+            return
         answer = Answer(interaction).start()
         t = await self.member_texts(interaction)
         await answer.edit(**rules_screen(page, t).edit())

@@ -13,7 +13,7 @@ import discord
 import simcord
 
 from bot.ledger import HOUSE_ID
-from cogs.flipflop.controls import LobbyButton, PlayAgainButton, TableButton
+from cogs.flipflop.controls import LobbyButton, PlayAgainButton, RulesButton, TableButton
 from tests.cogs.helpers import conserved, runtime, table_in
 from tests.cogs.test_game import ended_game
 from tests.conftest import World
@@ -99,6 +99,24 @@ async def test_lobby_and_table_controls_from_elsewhere_change_nothing(world: Wor
     assert table.leave_after_round == []
     assert await world.bot.ledger.balance(world.guild.id, HOUSE_ID) == house
     await conserved(world)
+
+
+async def test_a_rules_button_forged_on_a_public_message_turns_no_page_of_it(world: World) -> None:
+    """Audit: a rules page button edits the message it is clicked on, so one forged on the table
+    message (or any public one of the bot's) turned it into a rules page for everyone. Only a rules
+    page (private) turns; elsewhere the page comes as a new private message and nothing changes."""
+    ann, ben = world.members[:2]
+    forged = await posted_in(world, world.channel, RulesButton(2, "next", "Next ▶"))
+    page = await ben.click(forged, label="Next ▶")
+    assert page.ephemeral and page.response.embeds[0].footer.text == "Page 2 of 9"
+    kept = next(m for m in world.channel.history() if m.id == forged.id)
+    assert kept.content == "control" and not kept.embeds and _custom_ids(kept) == ["ff:r:2:next"]
+    turned = await ben.click(page.response.message, label="Next ▶")  # the private page turns as ever
+    assert turned.response.embeds[0].footer.text == "Page 3 of 9"
+    assert turned.response.message.id == page.response.message.id
+    back = await ann.click(forged, label="Next ▶")  # clicked again, by another member: still private
+    assert back.ephemeral and back.response.embeds[0].footer.text == "Page 2 of 9"
+    assert next(m for m in world.channel.history() if m.id == forged.id).content == "control"
 
 
 def _custom_ids(message: Any) -> list[str]:
