@@ -309,6 +309,13 @@ class Ledger:
         async with self.db.transaction() as tx:
             return await self.open_account(tx, guild_id, user_id)
 
+    async def held(self, guild_id: int, user_id: int) -> int | None:
+        """The balance of an account already open, else None (nothing is opened: one who left has none)."""
+        row = await self.db.fetchone(
+            "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        return None if row is None else int(row[0])
+
     async def credit(
         self,
         tx: Tx,

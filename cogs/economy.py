@@ -25,7 +25,7 @@ from bot.ledger import (
 )
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from cogs.leaderboards import Leaderboards, medal
-from cogs.member_names import look_up, member_name
+from cogs.member_names import NO_RECORDS, departed, look_up, member_name, named
 from cogs.newcomers import newcomer_wait
 
 if TYPE_CHECKING:
@@ -45,6 +45,8 @@ def _refuse_bot(member: discord.abc.User, me: discord.abc.User | None, t: Texts)
     return None
 
 
+NO_CHIPS = N_("{name} isn't a member of this server and has no chips here; nothing was changed.")
+"""``/chips take`` from someone who left (or was never here) with no account: none is opened."""
 NOT_A_SEASON = N_("A season is current, previous or all time. Nothing was changed.")
 
 
@@ -64,9 +66,11 @@ class Economy(Leaderboards, commands.Cog):
         return self.bot.ledger
 
     @app_commands.command(name="balance", description="Your chips (or another member's) and rank here.")
-    @app_commands.describe(member="Whose balance to show (default: yours)")
+    @app_commands.describe(member="Whose balance (default: yours); someone who left the server too")
     @app_commands.guild_only()
-    async def balance(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+    async def balance(
+        self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
+    ) -> None:
         assert interaction.guild is not None
         target = member or interaction.user
         t = await self.bot.languages.reader(interaction)
@@ -76,6 +80,12 @@ class Economy(Leaderboards, commands.Cog):
         guild = interaction.guild.id
         await self.ledger.balance(guild, interaction.user.id)
         who = account_of(target, self.bot.user)
+        if departed(target) and who != HOUSE_ID:  # one who left: their account as it is, none opened
+            held = await self.ledger.held(guild, who)
+            if held is None:
+                text = t.gettext(NO_RECORDS).format(name=as_written(target.display_name))
+                await interaction.response.send_message(text, ephemeral=True)
+                return
         balance = await self.ledger.balance(guild, who)
         if who == HOUSE_ID:
             await interaction.response.send_message(
@@ -97,7 +107,7 @@ class Economy(Leaderboards, commands.Cog):
             text = t.gettext("You have **{chips}** — #{place} of {total} in {server}.").format(**shown)
         else:
             text = t.gettext("{name} has **{chips}** — #{place} of {total} in {server}.").format(
-                name=as_written(target.display_name), **shown
+                name=named(target, t), **shown
             )
         if held := self._at_tables(guild, target.id):  # bought in: those chips are not in the balance
             text += " " + t.gettext("At a table now: **{chips}** more.").format(chips=t.chips(held))
@@ -223,7 +233,7 @@ class Economy(Leaderboards, commands.Cog):
     )
 
     async def _refused(
-        self, interaction: discord.Interaction, member: discord.Member, reason: str
+        self, interaction: discord.Interaction, member: discord.Member | discord.User, reason: str
     ) -> str | None:
         """Why a grant or take can not be done as asked (a bot, a blank or long reason), or None."""
         t = await self.bot.languages.reader(interaction)
@@ -271,28 +281,36 @@ class Economy(Leaderboards, commands.Cog):
 
     @chips_group.command(name="take", description="Take chips from a member (Manage Server only).")
     @app_commands.describe(
-        member="Who loses the chips",
+        member="Who loses the chips (someone who left the server too)",
         amount="How many chips",
         reason="Why (kept for the audit; only managers see it)",
     )
     @app_commands.checks.has_permissions(manage_guild=True)
     async def take(
-        self, interaction: discord.Interaction, member: discord.Member, amount: Amount, reason: Reason
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | discord.User,
+        amount: Amount,
+        reason: Reason,
     ) -> None:
         assert interaction.guild is not None
         if (msg := await self._refused(interaction, member, reason)) is not None:
             await interaction.response.send_message(msg, ephemeral=True)
             return
         t = await self.bot.languages.reader(interaction)
+        who = account_of(member, self.bot.user)
+        if departed(member) and who != HOUSE_ID and await self.ledger.held(interaction.guild.id, who) is None:
+            text = t.gettext(NO_CHIPS).format(name=as_written(member.display_name))  # none taken nor opened
+            await interaction.response.send_message(text, ephemeral=True)
+            return
         try:
-            who = account_of(member, self.bot.user)
             balance = await self.ledger.take(
                 interaction.guild.id, who, amount, interaction.user.id, note=check_note(reason)
             )
         except InsufficientChips as e:
             await interaction.response.send_message(
                 t.gettext("{name} has only {balance}; you can't take {chips}. Nothing was changed.").format(
-                    name=as_written(member.display_name), balance=t.chips(e.balance), chips=t.chips(amount)
+                    name=named(member, t), balance=t.chips(e.balance), chips=t.chips(amount)
                 ),
                 ephemeral=True,
             )
@@ -302,7 +320,7 @@ class Economy(Leaderboards, commands.Cog):
             t.gettext("➖ {admin} took **{chips}** from {member}. Their balance: {balance}.").format(
                 admin=interaction.user.mention,
                 chips=t.chips(amount),
-                member=member.mention,
+                member=named(member, t) if departed(member) else member.mention,
                 balance=t.chips(balance),
             )
         )

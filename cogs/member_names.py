@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 
 import discord
 
+from bot.client import as_written
+from bot.i18n import N_, Texts
 from bot.table.model import Table
 
 log = logging.getLogger(__name__)
@@ -56,6 +58,25 @@ def member_name(guild: discord.Guild | None, member_id: int, known: Mapping[int,
     return discord.utils.escape_markdown(name) if name else f"<@{member_id}>"
 
 
+GONE = N_("{name} (no longer in this server)")
+"""Someone a look-up names who is no member here any more (``/balance``, ``/flipflop stats``, …)."""
+NO_RECORDS = N_("{name} isn't a member of this server and has no Flip Flop records here.")
+
+
+def departed(user: discord.abc.User) -> bool:
+    """A user option Discord resolved without a member: not in this server (they left, or an id was pasted).
+
+    Look-ups still show their records here; nothing gives them chips.
+    """
+    return not isinstance(user, discord.Member)
+
+
+def named(user: discord.abc.User, t: Texts) -> str:
+    """A user's display name as written, "(no longer in this server)" after it for one who is not a member."""
+    name = as_written(user.display_name)
+    return t.gettext(GONE).format(name=name) if departed(user) else name
+
+
 def known_names(guild_id: int, tables: Iterable[Table], *people: discord.abc.User) -> dict[int, str]:
     """Names seated at this server's open tables, then those of the ``people`` at hand (they win)."""
     out: dict[int, str] = {}
@@ -67,4 +88,6 @@ def known_names(guild_id: int, tables: Iterable[Table], *people: discord.abc.Use
     return out
 
 
-__all__ = ["LOOK_UP_SECONDS", "known_names", "look_up", "member_name"]
+__all__ = [
+    "GONE", "LOOK_UP_SECONDS", "NO_RECORDS", "departed", "known_names", "look_up", "member_name", "named"
+]

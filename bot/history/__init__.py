@@ -3,7 +3,7 @@
 Writes (inside the transaction of the action that ended a round or game):
 ``record_round`` stores a finished round's transcript and what each seat's
 round came to, derived from that transcript by replaying it; ``record_game``
-updates ratings from a game's standings. Reads: ``history``,
+updates ratings from a game's standings. Reads: ``history``, ``known_here``,
 ``round_story``, ``stats``, ``rating``, ``leaderboard_by_rating``, ``rating_place``,
 ``season_leaderboard`` (a season's time range: ``bot.history.seasons``).
 
@@ -22,6 +22,7 @@ from bot.history.queries import (
     SeatLine,
     Stats,
     history,
+    known_here,
     leaderboard_by_rating,
     rating,
     rating_place,
@@ -45,6 +46,7 @@ __all__ = [
     "computer_level",
     "computer_member",
     "history",
+    "known_here",
     "leaderboard_by_rating",
     "rating",
     "rating_place",

@@ -278,6 +278,17 @@ TABLE_REASONS: tuple[str, ...] = get_args(TableReason)
 """The ledger's reasons for chips moving between a balance and a table."""
 
 
+async def known_here(db: Reader, guild_id: int, member: int) -> bool:
+    """Whether ``member`` has a chips account or a recorded round in this server (one who left may)."""
+    check_guild(guild_id)
+    row = await db.fetchone(
+        "SELECT 1 FROM accounts WHERE guild_id = ? AND user_id = ?"
+        " UNION ALL SELECT 1 FROM round_players WHERE guild_id = ? AND user_id = ? LIMIT 1",
+        (guild_id, check_member(member), guild_id, member),
+    )
+    return row is not None
+
+
 async def _table_net(db: Reader, guild_id: int, member: int) -> int:
     """Chips a member's games at tables took from or gave to their balance: what stats call net.
 

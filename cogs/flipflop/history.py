@@ -17,9 +17,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import send_ephemeral
+from bot.client import as_written, send_ephemeral
 from bot.fair_deal import Reveal
-from bot.history import RoundStory, history, round_story, stats
+from bot.history import RoundStory, history, known_here, round_story, stats
 from bot.i18n import N_, Texts
 from bot.presentation.limits import CONTENT, shorten
 from bot.presentation.refusals import explain
@@ -28,6 +28,7 @@ from bot.table.model import TableError
 from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.layout import watch_button
 from cogs.flipflop.story import history_line, stats_text, story_lines, who
+from cogs.member_names import NO_RECORDS, departed, named
 from engine.events import PotCarried, PotPaid
 from engine.fairness import Verification
 
@@ -227,19 +228,24 @@ class HistoryCommands(commands.Cog):
         )
 
     @app_commands.command(name="history", description="The last rounds played here (or by a member).")
-    @app_commands.describe(member="Only rounds this member played")
-    async def history(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+    @app_commands.describe(member="Only rounds this member played (someone who left the server too)")
+    async def history(
+        self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
+    ) -> None:
         assert interaction.guild is not None
         t = await self.bot.languages.reader(interaction)
         if member is not None and member.bot:
             await send_ephemeral(interaction, t.gettext(NO_BOTS))
             return
+        if member is not None and not await self._known(interaction.guild.id, member, t, interaction):
+            return
         rounds = await history(self.bot.db, interaction.guild.id, None if member is None else member.id, 10)
+        shown = "" if member is None else named(member, t) if departed(member) else member.mention
         if not rounds:
             none = (
                 t.gettext("No finished rounds in this server yet.")
                 if member is None
-                else t.gettext("No finished rounds with {member} yet.").format(member=member.mention)
+                else t.gettext("No finished rounds with {member} yet.").format(member=shown)
             )
             await send_ephemeral(interaction, none, allowed_mentions=NONE)
             return
@@ -248,7 +254,7 @@ class HistoryCommands(commands.Cog):
             if member is None
             else t.gettext(
                 "📜 **Last rounds with {member}** (newest first; `/flipflop round id:` tells one):"
-            ).format(member=member.mention)
+            ).format(member=shown)
         )
         for summary in rounds:  # whole lines only, within Discord's 2,000 characters
             line = history_line(summary, t)
@@ -311,13 +317,27 @@ class HistoryCommands(commands.Cog):
         )
 
     @app_commands.command(name="stats", description="A member's Flip Flop record and skill rating here.")
-    @app_commands.describe(member="Whose stats (default: yours)")
-    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+    @app_commands.describe(member="Whose stats (default: yours); someone who left the server too")
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
+    ) -> None:
         assert interaction.guild is not None
         target = member or interaction.user
         t = await self.bot.languages.reader(interaction)
         if target.bot:
             await send_ephemeral(interaction, t.gettext(NO_BOTS))
             return
+        if not await self._known(interaction.guild.id, target, t, interaction):
+            return
         found = await stats(self.bot.db, interaction.guild.id, target.id)
-        await send_ephemeral(interaction, stats_text(target.id, found, t), allowed_mentions=NONE)
+        name = named(target, t) if departed(target) else None  # a mention for a member
+        await send_ephemeral(interaction, stats_text(target.id, found, t, name), allowed_mentions=NONE)
+
+    async def _known(
+        self, guild_id: int, user: discord.abc.User, t: Texts, interaction: discord.Interaction
+    ) -> bool:
+        """A member, or one who left with records here; else "no records" is said (and False)."""
+        if not departed(user) or await known_here(self.bot.db, guild_id, user.id):
+            return True
+        await send_ephemeral(interaction, t.gettext(NO_RECORDS).format(name=as_written(user.display_name)))
+        return False

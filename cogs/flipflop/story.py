@@ -110,11 +110,15 @@ def history_line(summary: RoundSummary, t: Texts) -> str:
     return f"{head}\n  {players}"
 
 
-def stats_text(member: int, s: Stats, t: Texts) -> str:
-    """``/flipflop stats``: a member's record here, and their rating as its ordinal (μ − 3σ)."""
+def stats_text(member: int, s: Stats, t: Texts, name: str | None = None) -> str:
+    """``/flipflop stats``: a member's record here, and their rating as its ordinal (μ − 3σ).
+
+    ``name`` (written out) names one who left the server, whom a mention may not show.
+    """
+    shown = who(member, t) if name is None else name
     if s.rounds == 0:
         return t.gettext("{member} hasn't finished a round of Flip Flop in this server yet.").format(
-            member=who(member, t)
+            member=shown
         )
     wins, n = s.wins, t.number
     ways = t.gettext(
@@ -130,7 +134,7 @@ def stats_text(member: int, s: Stats, t: Texts) -> str:
     biggest = t.chips(s.biggest_pot) if s.biggest_pot is not None else t.gettext("none yet")
     net = ("+" if s.net >= 0 else "") + n(s.net)
     lines = [
-        t.gettext("📊 **{member}** in this server").format(member=who(member, t)),
+        t.gettext("📊 **{member}** in this server").format(member=shown),
         t.ngettext(
             "Games **{games}** · rounds **{rounds}** · net **{net}** chip",
             "Games **{games}** · rounds **{rounds}** · net **{net}** chips",

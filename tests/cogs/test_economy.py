@@ -6,6 +6,7 @@ import pytest
 import simcord
 from discord import app_commands
 
+from tests.cogs.helpers import conserved
 from tests.conftest import World
 
 
@@ -344,28 +345,72 @@ async def test_balance_names_the_chips_at_a_table_too(world: World) -> None:
     assert "At a table" not in (await ann.slash(world.channel, "balance")).response.content
 
 
-@pytest.mark.parametrize(
-    ("command", "options"),
-    [
-        ("balance", {}),
-        ("flipflop stats", {}),
-        ("flipflop history", {}),
-        ("chips grant", {"amount": 5, "reason": "back pay"}),
-        ("chips take", {"amount": 5, "reason": "left with them"}),
-    ],
-)
-async def test_a_member_who_left_the_server_is_named_as_such_and_nothing_changes(
-    world: World, command: str, options: dict[str, object]
-) -> None:
-    """Discord sends a user who is no member (they left, or an id was pasted) without a member."""
-    gone = world.env.create_user("gone")
-    await world.bot.ledger.balance(world.guild.id, gone.id)  # they had an account here
+async def test_a_member_who_left_is_looked_up_and_named_as_gone_and_nothing_changes(world: World) -> None:
+    """Someone who left keeps their account, rounds and stats here: /balance, /flipflop stats and
+    /flipflop history show them (Discord sends a user option without a member: they left, or an id was
+    pasted), named as written and "(no longer in this server)"; no look-up opens or moves anything."""
+    from tests.cogs.test_game import ended_game  # it imports conftest fixtures: imported here
+
+    ann, ben, cat = world.members[:3]
+    await ended_game(world, [ann, ben, cat])
+    world.guild.remove_member(cat)
+    gone = cat.user
     before = await world.bot.db.fetchall("SELECT * FROM ledger ORDER BY id")
-    who = world.admin if command.startswith("chips") else world.members[0]
-    said = await who.slash(world.channel, command, member=gone, **options)
+    balance = (await ann.slash(world.channel, "balance", member=gone)).response.content
+    held = await world.bot.ledger.balance(world.guild.id, cat.id)
+    assert balance.startswith(f"cat (no longer in this server) has **{held:,} chips** — #"), balance
+    stats = await ann.slash(world.channel, "flipflop stats", member=gone)
+    assert stats.ephemeral and stats.response.content.startswith(
+        "📊 **cat (no longer in this server)** in this server\nGames **1** · rounds **1**"
+    ), stats.response.content
+    history = await world.admin.slash(world.channel, "flipflop history", member=gone)
+    assert history.ephemeral and history.response.content.startswith(
+        "📜 **Last rounds with cat (no longer in this server)** (newest first"
+    ), history.response.content
+    assert f"<@{cat.id}>" in history.response.content.splitlines()[-1]  # the round they played, its seats
+    assert await world.bot.db.fetchall("SELECT * FROM ledger ORDER BY id") == before
+
+
+async def test_someone_with_no_records_here_is_told_so_and_no_account_opens(world: World) -> None:
+    """A user who never played nor held chips here (an id pasted): a friendly "no records", no account."""
+    stranger = world.env.create_user("*never*")
+    for command in ("balance", "flipflop stats", "flipflop history"):
+        said = await world.members[0].slash(world.channel, command, member=stranger)
+        assert said.ephemeral and said.response.content == (
+            "\\*never\\* isn't a member of this server and has no Flip Flop records here."
+        ), (command, said.response.content)
+    taken = await world.admin.slash(world.channel, "chips take", member=stranger, amount=5, reason="x")
+    assert taken.ephemeral and taken.response.content == (
+        "\\*never\\* isn't a member of this server and has no chips here; nothing was changed."
+    )
+    opened = await world.bot.db.fetchone("SELECT COUNT(*) FROM accounts WHERE user_id = ?", (stranger.id,))
+    assert opened == (0,)
+
+
+async def test_chips_are_taken_from_one_who_left_but_never_granted_to_them(world: World) -> None:
+    """An admin may take chips back from an account its owner left (a take, audited and conserved like
+    any); a grant to someone who is no member is refused: chips go to people who can play them."""
+    gone = world.env.create_user("*gone*")
+    await world.bot.ledger.balance(world.guild.id, gone.id)  # they had an account here, then left
+    before = await world.bot.db.fetchall("SELECT * FROM ledger ORDER BY id")
+    granted = await world.admin.slash(world.channel, "chips grant", member=gone, amount=5, reason="back pay")
     simcord.assert_error(world.env, app_commands.TransformerError)
-    assert said.ephemeral and said.response.content == (
-        "gone isn't a member of this server (they may have left). Pick a member of this server;"
+    assert granted.ephemeral and granted.response.content == (
+        "\\*gone\\* isn't a member of this server (they may have left). Pick a member of this server;"
         " nothing was changed."
     )
+    too_many = await world.admin.slash(world.channel, "chips take", member=gone, amount=5000, reason="x")
+    assert too_many.ephemeral and too_many.response.content == (
+        "\\*gone\\* (no longer in this server) has only 1,000 chips; you can't take 5,000 chips."
+        " Nothing was changed."
+    )
     assert await world.bot.db.fetchall("SELECT * FROM ledger ORDER BY id") == before
+    taken = await world.admin.slash(world.channel, "chips take", member=gone, amount=400, reason="left")
+    assert not taken.ephemeral and taken.response.content == (
+        f"➖ <@{world.admin.id}> took **400 chips** from \\*gone\\* (no longer in this server)."
+        " Their balance: 600 chips."
+    )
+    assert await world.bot.ledger.held(world.guild.id, gone.id) == 600
+    changes = await world.bot.ledger.admin_changes(world.guild.id)
+    assert [(c.user_id, c.change, c.note) for c in changes] == [(gone.id, -400, "left")]
+    await conserved(world)

@@ -17,6 +17,7 @@ from bot.history import (
     WAYS,
     HistoryError,
     history,
+    known_here,
     leaderboard_by_rating,
     rating,
     record_game,
@@ -183,6 +184,17 @@ async def test_history_is_newest_first_and_filters_by_member(store: Store) -> No
     bens = await history(store, G, member=BEN, limit=100)
     assert [r.round_id for r in bens] == [r.round_id for r in latest if BEN in r.members]
     assert await history(store, G, member=ANN + 500) == []
+
+
+async def test_known_here_is_an_account_or_a_round_in_this_server(store: Store) -> None:
+    """What lets a look-up show someone who left: a round they played here, or a chips account here."""
+    await _played(store, games=1)
+    assert await known_here(store, G, BEN) and not await known_here(store, OTHER_G, BEN)
+    assert not await known_here(store, G, ANN + 500)
+    async with store.transaction() as tx:
+        opened = "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, 0, 1.0)"
+        await tx.execute(opened, (OTHER_G, BEN))
+    assert await known_here(store, OTHER_G, BEN) and not await known_here(store, OTHER_G, ANN)
 
 
 async def test_rounds_of_another_server_are_invisible(store: Store) -> None:

@@ -34,6 +34,13 @@ async def test_account_opens_with_starting_balance_and_entry(ledger: Ledger) -> 
     assert rows == [("starting", 1000, 1000)]
 
 
+async def test_held_reads_an_open_account_and_opens_none(ledger: Ledger) -> None:
+    assert await ledger.held(1, 7) is None
+    assert await ledger.held(1, 7) is None  # still none: reading opened nothing
+    await ledger.balance(1, 7)
+    assert await ledger.held(1, 7) == 1000 and await ledger.held(2, 7) is None
+
+
 async def test_credit_debit_and_insufficient_chips(ledger: Ledger) -> None:
     async with ledger.db.transaction() as tx:
         assert await ledger.credit(tx, G, ANN, 50, "cash_out", reference="t1") == 1050
