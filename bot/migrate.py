@@ -67,7 +67,7 @@ COPIED: dict[str, tuple[str, ...]] = {
         "state",
         "updated_at",
     ),
-    "rounds": ("id", "guild_id", "table_id", "number", "ended_at", "transcript", "result", "reveal"),
+    "rounds": ("id", "guild_id", "table_id", "number", "ended_at", "transcript", "result", "reveal", "away"),
     "round_players": ("round_id", "guild_id", "user_id"),
     "round_seats": (
         "guild_id",

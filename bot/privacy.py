@@ -101,6 +101,7 @@ PERSONAL_DATA: tuple[Stored, ...] = (
     Stored("rounds", "transcript", "text", IN_THEIR_ROUNDS, row_key=("id",)),
     Stored("rounds", "result", "text", IN_THEIR_ROUNDS, row_key=("id",)),
     Stored("rounds", "reveal", "text", IN_THEIR_ROUNDS, row_key=("id",)),
+    Stored("rounds", "away", "text", IN_THEIR_ROUNDS, row_key=("id",)),
     Stored("round_players", "user_id", "id"),
     Stored("round_seats", "seat", "id_text"),
     Stored("round_seats", "user_id", "id"),

@@ -23,7 +23,8 @@ class HistoryError(ValueError):
     ``bad_transcript`` (not a one-round transcript), ``illegal_transcript``
     (an action the rules refuse), ``round_not_over`` (a round still in play is
     never recorded), ``unknown_seat`` (a seat missing from ``members``),
-    ``bad_reveal`` (a revealed seed that does not belong to the round);
+    ``bad_reveal`` (a revealed seed that does not belong to the round), ``bad_away`` (an away
+    seat not dealt in, or a move named that is not one of its actions);
     ``bad_finish`` (``record_game``: standings ``bot.ratings`` refuses);
     ``bad_order``, ``bad_season`` (``season_leaderboard``: what to rank by, its time range).
     Nothing was written when one is raised.

@@ -61,6 +61,8 @@ class RoundOutcome:
     end: str
     seats: tuple[SeatOutcome, ...]
     events: tuple[Event, ...]
+    origins: tuple[int | None, ...] = ()
+    """Each event's transcript action (its index), None for those before the first (the deal)."""
 
 
 EMPTY_SEAT = "~empty"
@@ -104,7 +106,7 @@ def round_outcome(transcript: object) -> RoundOutcome:
     end = result["rounds"][0]["end"]
     if end is None:
         raise HistoryError("round_not_over", "the round is still in play; only finished rounds are recorded")
-    events = _events(transcript)
+    events, origins = _events(transcript)
     start = {s["id"]: s["stack"] for s in transcript["seats"]}
     winners: dict[str, list[str]] = result["rounds"][0]["winners"]
     won: dict[str, dict[str, int | None]] = {}
@@ -129,11 +131,14 @@ def round_outcome(transcript: object) -> RoundOutcome:
         )
         for seat in dealt
     )
-    return RoundOutcome(result, end, seats, tuple(events))
+    return RoundOutcome(result, end, seats, tuple(events), tuple(origins))
 
 
-def _events(transcript: Mapping[str, Any]) -> list[Event]:
-    """Every event of the round, by applying the (already validated) transcript to a ``Game``."""
+def _events(transcript: Mapping[str, Any]) -> tuple[list[Event], list[int | None]]:
+    """Every event of the round, by applying the (already validated) transcript to a ``Game``.
+
+    With each event, the index of the action it came from (None: before the first action).
+    """
     seats = [Seat(s["id"], s["stack"]) for s in transcript["seats"]]
     pots = transcript.get("pots") or {}
     game = Game(seats, transcript["stake"], {pot: pots.get(pot, 0) for pot in POTS})
@@ -143,9 +148,12 @@ def _events(transcript: Mapping[str, Any]) -> list[Event]:
         if leaver in game.seated:
             game.apply(Leave(leaver))
     events = game.start_round(deck=parse_deck(entry["deck"], "deck"), dealer=entry["dealer"])
+    origins: list[int | None] = [None] * len(events)
     for i, action in enumerate(entry["actions"]):
-        events += game.apply(parse_action(action, ids, f"actions[{i}]"))
-    return events
+        caused = game.apply(parse_action(action, ids, f"actions[{i}]"))
+        events += caused
+        origins += [i] * len(caused)
+    return events, origins
 
 
 def from_the_deal(events: Iterable[Event]) -> list[Event]:

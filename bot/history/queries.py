@@ -97,6 +97,16 @@ class RoundStory:
     seated: dict[str, int] = field(default_factory=dict)
     """Seat id → member: ``members``, players of the transcript out of the game, and (when a computer's
     seat is among those) the seats of the table's earlier rounds."""
+    away: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """The seats that were away for some of the round (the computer played for their members), each
+    with the indices of its transcript actions the computer made; empty for a round stored before
+    this was kept (``record_round``'s ``away``)."""
+    origins: tuple[int | None, ...] = ()
+    """Each of ``events``' transcript action (its index), None before the first: whose move it was."""
+
+    def by_computer(self, seat: str) -> frozenset[int]:
+        """The indices of ``seat``'s actions the computer made for it while its member was away."""
+        return frozenset(self.away.get(seat, ()))
 
 
 @dataclass(frozen=True)
@@ -193,13 +203,13 @@ async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | 
     if isinstance(round_id, bool) or not isinstance(round_id, int) or not 0 < round_id < 2**63:
         return None
     row = await db.fetchone(
-        "SELECT table_id, number, ended_at, transcript, result, reveal FROM rounds"
+        "SELECT table_id, number, ended_at, transcript, result, reveal, away FROM rounds"
         " WHERE id = ? AND guild_id = ?",
         (round_id, guild_id),
     )
     if row is None:
         return None
-    table_id, number, ended_at, transcript_json, result_json, reveal_json = row
+    table_id, number, ended_at, transcript_json, result_json, reveal_json, away_json = row
     members = {
         seat: int(user_id)
         for seat, user_id in await db.fetchall(
@@ -222,7 +232,8 @@ async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | 
         ):
             seated.setdefault(seat, int(user_id))
     named = {seat: computer_seat(seat, member) for seat, member in seated.items()}
-    events = round_outcome(transcript).events
+    outcome = round_outcome(transcript)
+    events = outcome.events
     lines = story(events, named)
     if reveal is not None:
         transcript["reveal"] = reveal
@@ -239,6 +250,8 @@ async def round_story(db: Reader, guild_id: int, round_id: int) -> RoundStory | 
         events,
         named,
         seated,
+        {str(seat): tuple(int(i) for i in moves) for seat, moves in json.loads(away_json or "{}").items()},
+        outcome.origins,
     )
 
 

@@ -55,6 +55,7 @@ async def record_round(
     members: Mapping[str, int],
     *,
     reveal: Mapping[str, Any] | None = None,
+    away: Mapping[str, Sequence[int]] | None = None,
 ) -> int:
     """Store a finished round and what each seat's round came to; return the round's id.
 
@@ -63,8 +64,11 @@ async def record_round(
     ``members`` maps its seat ids to Discord user ids (computers: their
     level's ``COMPUTER_MEMBERS`` id); ``number`` is the table's round number
     (1 opens a game); ``reveal`` is ``Reveal.public()`` of the round's fair
-    deal, checked against the deck dealt before it is stored. Raises
-    ``HistoryError`` and writes nothing for bad input (see its codes).
+    deal, checked against the deck dealt before it is stored; ``away`` the seats that were away
+    for some of the round (their members' seats played by the computer), each with the indices of
+    its transcript actions the computer made for it (``Table.away_moves``), stored beside the
+    transcript (whose format stays docs/TRANSCRIPT.md's). Raises ``HistoryError`` and writes
+    nothing for bad input (see its codes).
     """
     check_guild(guild_id)
     if not isinstance(table_id, str) or not table_id:
@@ -82,9 +86,10 @@ async def record_round(
         raise HistoryError("unknown_seat", f"no member given for seat(s) {', '.join(missing)}")
     who = {s.seat: check_member(members[s.seat]) for s in outcome.seats}
     revealed = _checked_reveal(reveal, number, transcript) if reveal is not None else None
+    away_json = _checked_away(away, transcript, {s.seat for s in outcome.seats}) if away else None
     row = await tx.fetchone(
-        "INSERT INTO rounds (guild_id, table_id, number, ended_at, transcript, result, reveal)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO rounds (guild_id, table_id, number, ended_at, transcript, result, reveal, away)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             guild_id,
             table_id,
@@ -93,6 +98,7 @@ async def record_round(
             json.dumps(transcript, separators=(",", ":")),
             json.dumps(outcome.result, separators=(",", ":")),
             revealed,
+            away_json,
         ),
     )
     assert row is not None
@@ -105,6 +111,26 @@ async def record_round(
         INSERT_SEAT, [seat_row(guild_id, who[s.seat], round_id, number, s) for s in outcome.seats]
     )
     return round_id
+
+
+def _checked_away(
+    away: Mapping[str, Sequence[int]], transcript: Mapping[str, Any], dealt: set[str]
+) -> str:
+    """The away seats as stored JSON, once each is a seat dealt in and each index one of its actions."""
+    actions = transcript["rounds"][0]["actions"]
+    kept: dict[str, list[int]] = {}
+    for seat, moves in away.items():
+        if seat not in dealt:
+            raise HistoryError("bad_away", f"seat {seat!r} away, but not dealt into the round")
+        if isinstance(moves, str | bytes) or not isinstance(moves, Sequence):
+            raise HistoryError("bad_away", f"seat {seat!r}: its moves are a list of action indices")
+        for i in moves:
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(actions):
+                raise HistoryError("bad_away", f"seat {seat!r}: {i!r} is not an action of the round")
+            if str(actions[i][0]) != seat:
+                raise HistoryError("bad_away", f"action {i} is {actions[i][0]!r}'s, not seat {seat!r}'s")
+        kept[str(seat)] = sorted(set(moves))
+    return json.dumps(kept, separators=(",", ":"))
 
 
 def _checked_reveal(reveal: Mapping[str, Any], number: int, transcript: Mapping[str, Any]) -> str:

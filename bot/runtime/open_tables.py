@@ -149,6 +149,7 @@ class OpenTables:
                 transcript,
                 members(table, seats),
                 reveal=reveal,
+                away=table.away_moves,
             )
         if any(isinstance(e, GameOver) for e in step.events):
             finishes = [Finish(str(p), chips, last) for p, (chips, last) in table.finishes.items()]

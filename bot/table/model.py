@@ -144,6 +144,10 @@ class Table:
     """Members in away mode (the basic computer plays their seat with their chips): rounds ended away."""
     away_rounds: int = AWAY_ROUNDS_BEFORE_RELEASE
     """Rounds away after which a seat is released and its stack goes home (said on the table)."""
+    away_moves: dict[str, list[int]] = field(default_factory=dict)
+    """The round in play's (or last) seats that were away for some of it, each with the indices of its
+    transcript actions the computer made for them: stored beside the round (``record_round``), so a
+    look back reviews only the member's own moves and the round's story marks the seat with 💤."""
     placement: Placement = field(default_factory=Placement)
     """Where its messages are in Discord (``bot.table.placement``): the runtime's, set by reported facts."""
     log: RoundLog = field(default_factory=RoundLog)
@@ -267,6 +271,7 @@ class Table:
             "practice_rounds": self.practice_rounds,
             "away": {str(k): v for k, v in self.away.items()},
             "away_rounds": self.away_rounds,
+            "away_moves": {seat: list(moves) for seat, moves in self.away_moves.items()},
             "invited": list(self.lobby.invited),
             "thread_id": self.placement.thread_id,
             "lobby_message_id": self.placement.lobby_message_id,
@@ -317,6 +322,7 @@ class Table:
                 practice_rounds=list(data.get("practice_rounds", [])),
                 away={int(k): int(v) for k, v in data.get("away", {}).items()},
                 away_rounds=int(data.get("away_rounds", AWAY_ROUNDS_BEFORE_RELEASE)),
+                away_moves={str(k): [int(i) for i in v] for k, v in data.get("away_moves", {}).items()},
                 placement=Placement(
                     _id_or_none(data["message_id"]),
                     _id_or_none(data.get("thread_id")),

@@ -36,7 +36,7 @@ from bot.table.model import (
 )
 from bot.table.notices import Notice, TableClosed
 from engine import HOUSE_RULES, Card, Game, Leave, Seat
-from engine.actions import Action
+from engine.actions import Action, TonkOut
 from engine.events import Event, GameOver, NextDealer, Pot, RoundEnded, RoundStarted, SeatClosed
 
 log = logging.getLogger("flipflop.tables")
@@ -399,10 +399,30 @@ def apply(table: Table, action: Action, now: float, round_pause: float, by_timer
     """One player's action; the engine's refusal comes back as ``IllegalAction`` (nothing changed)."""
     if table.game is None:
         raise TableError("not_started")
-    events = table.game.apply(action)
+    game = table.game
+    made = _actions_made(game) if by_timer else 0
+    events = game.apply(action)
     if not by_timer:
         table.timeouts.pop(int(action.player), None)
+    elif not table.is_computer(action.player) and table.is_away(action.player):  # the computer, for them
+        table.away_moves.setdefault(action.player, []).extend(range(made, _actions_made(game)))
     return _after_events(table, events, now, round_pause)
+
+
+def _actions_made(game: Game) -> int:
+    """The round's actions so far, counted as its transcript writes them (a tonk out is two spreads)."""
+    if not game.history:
+        return 0
+    record = game.history[-1]
+    return len(record.saved) + sum(2 if isinstance(a, TonkOut) else 1 for a in record.actions)
+
+
+def _away_now(table: Table, user_id: int) -> None:
+    """A member away during the round in play: their seat is one that was away for some of it."""
+    game = table.game
+    pid = table.pid(user_id)
+    if game is not None and game.in_round and game.round is not None and pid in game.round.players:
+        table.away_moves.setdefault(pid, [])
 
 
 def next_round(table: Table, now: float, round_pause: float) -> Step:
@@ -494,6 +514,7 @@ def away(table: Table, user_id: int) -> Step:
     if table.is_away(user_id):
         raise TableError("already_away")
     table.away[user_id] = 0
+    _away_now(table, user_id)
     return Step(bump=False)
 
 
@@ -513,6 +534,7 @@ def timed_out(table: Table, user_id: int) -> Step:
     """A member's turn ran out: one more timeout, and away mode (never removed; the computer plays it)."""
     table.timeouts[user_id] = table.timeouts.get(user_id, 0) + 1
     table.away.setdefault(user_id, 0)
+    _away_now(table, user_id)
     return Step(bump=False)
 
 
@@ -576,12 +598,19 @@ def _after_events(table: Table, events: list[Event], now: float, round_pause: fl
     assert game is not None
     _note_finishes(table, events)
     _note_away(table, events)
+    dealt = next((e for e in events if isinstance(e, RoundStarted)), None)
+    if dealt is not None:  # a new round: its seats away from the deal on (the last round's are stored)
+        table.away_moves = {table.pid(u): [] for u in table.away if table.pid(u) in dealt.players}
     _pass_host(table)
     if not game.in_round and table.fair.in_play_round is not None:
         # the round is over (or the game ended with it): its seed may be shown now, never before
         table.last_reveal = table.fair.reveal(table.fair.in_play_round).public()
     if table.practice and any(isinstance(e, RoundEnded) for e in events):
-        kept = {"number": game.public_view().round_number, "transcript": game.round_transcript()}
+        kept = {
+            "number": game.public_view().round_number,
+            "transcript": game.round_transcript(),
+            "away": {seat: list(moves) for seat, moves in table.away_moves.items()},
+        }
         table.practice_rounds = [*table.practice_rounds, kept][-PRACTICE_ROUNDS_KEPT:]
     if game.over:
         table.status = "closed"

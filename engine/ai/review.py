@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +71,10 @@ class Analysis:
     seconds: float
     per_decision: tuple[float, ...] = ()
     """Seconds each checked decision took (for the benchmark)."""
+    skipped: int = 0
+    """The player's moves the computer made for them while they were away: not reviewed."""
+    own: int = 0
+    """The player's own moves (not a leave): 0 with ``skipped`` when the computer made them all."""
 
 
 class NotAPlayer(ValueError):
@@ -117,6 +121,7 @@ def analyse(
     total: float = REVIEW_TOTAL,
     min_difference: float = MIN_DIFFERENCE,
     clock: Callable[[], float] = time.perf_counter,
+    by_computer: Collection[int] = (),
 ) -> Analysis:
     """Review ``seat``'s decisions in a finished round against the strong player's.
 
@@ -124,12 +129,17 @@ def analyse(
     with a choice, the strong player searches from ``seat``'s view at that moment
     (never a card ``seat`` could not see then) with ``budget`` seconds. Stops
     when ``total`` seconds are used, saying so (``stopped_early``). Raises
-    ``NotAPlayer`` when ``seat`` made no move in the round.
+    ``NotAPlayer`` when ``seat`` made no move in the round. ``by_computer``: the
+    indices of the actions the computer made for ``seat`` while its player was
+    away: they are replayed, never reviewed, and counted (``skipped``).
     """
     start = clock()
     game, actions = _load(transcript)
-    if not any(a.player == seat for a in actions if not isinstance(a, Leave)):
+    mine = [i for i, a in enumerate(actions) if a.player == seat and not isinstance(a, Leave)]
+    if not mine:
         raise NotAPlayer(seat)
+    computers = set(by_computer)
+    skipped = sum(1 for i in mine if i in computers)
     rng = random.Random(seed)
     reviews: list[Review] = []
     times: list[float] = []
@@ -147,7 +157,7 @@ def analyse(
             tonk = _as_tonk(game, actions, i)
             if tonk is not None:
                 action, step = tonk, 2
-            if len(playable(view)) > 1:
+            if i not in computers and len(playable(view)) > 1:  # the computer's moves are replayed only
                 decisions += 1
                 if clock() - start < total:
                     began = clock()
@@ -161,7 +171,9 @@ def analyse(
         for a in actions[i : i + step]:
             game.apply(a)
         i += step
-    return Analysis(seat, decisions, checked, tuple(reviews), stopped, clock() - start, tuple(times))
+    seconds = clock() - start
+    own = len(mine) - skipped
+    return Analysis(seat, decisions, checked, tuple(reviews), stopped, seconds, tuple(times), skipped, own)
 
 
 def _review(
@@ -194,10 +206,15 @@ def _review(
 
 
 def analyse_worker(
-    transcript: Mapping[str, Any], seat: str, seed: int, budget: float, total: float
+    transcript: Mapping[str, Any],
+    seat: str,
+    seed: int,
+    budget: float,
+    total: float,
+    by_computer: tuple[int, ...] = (),
 ) -> Analysis:
     """``analyse`` with positional arguments: a module-level function a process pool can run."""
-    return analyse(transcript, seat, seed=seed, budget=budget, total=total)
+    return analyse(transcript, seat, seed=seed, budget=budget, total=total, by_computer=by_computer)
 
 
 __all__ = [

@@ -97,6 +97,7 @@ async def test_forget_replaces_the_id_everywhere_and_every_amount_stays(played: 
     }  # fmt: skip
     balances = {r[1]: r[2] for r in before["accounts"]}
     rounds_before = [json.loads(r[5]) for r in before["rounds"]]
+    assert any(str(ANN) in json.loads(r[8]) for r in before["rounds"])  # away (their timeouts): a seat id
 
     done = await forget(db, ANN, "member", now=5.0)
 

@@ -193,3 +193,40 @@ def test_a_table_saved_in_the_earlier_format_still_loads() -> None:
     assert table.to_json()["format"] == 2 and Table.from_json(table.to_json()).computers == table.computers
     transitions.start(table, ANN, False, NOW, 8.0)  # and it plays on
     assert table.game is not None and table.game.public_view().round_number == 1
+
+
+def test_the_moves_the_computer_makes_for_an_away_member_are_kept_with_the_round() -> None:
+    """By their index in the round's transcript; the seats away for some of the round kept too
+    (one that never had a move while away among them); saved with the table; a new deal starts over."""
+    table = lobby(ANN, BEN, CAT)
+    transitions.start(table, ANN, False, NOW, 8.0)
+    game = table.game
+    assert game is not None and game.round is not None and table.away_moves == {}
+    rng = random.Random(4)
+    first = game.to_act
+    assert first is not None
+    transitions.timed_out(table, int(first))  # the computer plays the turn that ran out
+    other = next(p for p in game.round.players if p != first)
+    transitions.away(table, int(other))
+    transitions.back(table, int(other), NOW)  # back before their turn: away, with no move of theirs made
+    made: list[int] = []
+    while game.in_round:
+        player = game.to_act
+        assert player is not None
+        by_timer = player == first
+        before = len(game.round_transcript()["rounds"][0]["actions"])  # type: ignore[index]
+        action = rng.choice([a for a in game.legal_actions() if not isinstance(a, Leave)])
+        transitions.apply(table, action, NOW, 8.0, by_timer=by_timer)
+        after = len(game.round_transcript()["rounds"][0]["actions"])  # type: ignore[index]
+        made += list(range(before, after)) if by_timer else []
+    assert made and table.away_moves == {first: made, other: []}
+    actions = game.round_transcript()["rounds"][0]["actions"]  # type: ignore[index]
+    assert all(actions[i][0] == first for i in made)
+    saved = Table.from_json(json.loads(json.dumps(table.to_json())))  # a restart keeps them
+    assert saved.away_moves == table.away_moves
+    old = table.to_json()
+    del old["away_moves"]  # a table saved before they were kept
+    assert Table.from_json(old).away_moves == {}
+    if not game.over:
+        transitions.next_round(table, NOW + 8.0, 8.0)
+        assert game.over or table.away_moves == {first: []}  # still away: from the next deal on
