@@ -128,11 +128,21 @@ def analysis_pages(
 ) -> list[str]:
     """A round looked back at, for the player only: the decisions that differ, or a clean bill.
 
+    The moves the computer made for the player while they were away are not theirs: how many is
+    said, and when it made them all, that alone is said.
+
     Its lines over up to ``most`` messages of at most ``limit`` characters each (a message holds
     2,000; a hand of card faces takes hundreds), the summary first and the footer last; what
     does not fit in them ends with "… and more".
     """
     head = [title]
+    if analysis.skipped and not analysis.own:  # nothing of theirs to look back at: said plainly
+        head.append(
+            t.ngettext("coach.analysis_all_away", "coach.analysis_all_away.plural", analysis.skipped).format(
+                count=t.number(analysis.skipped)
+            )
+        )
+        return ["\n".join(head)]
     if not analysis.reviews:
         head.append(
             t.ngettext(
@@ -149,6 +159,12 @@ def analysis_pages(
                 "coach.analysis_differs.plural",
                 len(analysis.reviews),
             ).format(count=t.number(len(analysis.reviews)), lost=t.decimal(lost))
+        )
+    if analysis.skipped:
+        head.append(
+            t.ngettext("coach.analysis_skipped", "coach.analysis_skipped.plural", analysis.skipped).format(
+                count=t.number(analysis.skipped)
+            )
         )
     tail = []
     if analysis.stopped_early:

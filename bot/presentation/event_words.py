@@ -93,6 +93,14 @@ def _nothing(*_: Any) -> str:
     return ""
 
 
+def away_named(name: str, away: bool = True) -> str:
+    """A seat's name marked 💤 when the computer played it for its away member.
+
+    As the live table's log names it, and ``/flipflop round``'s story and players.
+    """
+    return f"{name} 💤" if away else name
+
+
 @dataclass(frozen=True)
 class Telling:
     """How one reader is told one batch of events."""

@@ -16,7 +16,7 @@ from bot.i18n import N_, Texts
 from bot.i18n.mentions import member
 from bot.presentation import event_words
 from bot.presentation.computer_names import computer_name
-from bot.presentation.event_words import Telling, told
+from bot.presentation.event_words import Telling, away_named, told
 from bot.presentation.render import card, cards
 from bot.presentation.round_picture import Ending
 from bot.runtime.outcomes import (
@@ -239,7 +239,7 @@ def telling(
 
     return Telling(
         t,
-        name=lambda p: seat_name(table, t, p) + (" 💤" if p in away else ""),
+        name=lambda p: away_named(seat_name(table, t, p), p in away),
         who=lambda p: seat_name(table, t, p),
         card=lambda c: card(c, t),
         cards=lambda cs: cards(cs, sort=True, t=t),

@@ -5,9 +5,10 @@ no ledger, no history, no ratings; the commands are in ``cogs/flipflop/practice.
 ``/flipflop hint`` and the **Hint** button of a practice hand show the strong player's
 move with one reason; **Analyse my play** (under ``/flipflop round id:``, and in a
 practice hand after a round) looks back at the clicker's own decisions in a finished
-round. Searches run in the runtime's worker processes (``ComputerPlayers.run``),
-never on the event loop, each within a bounded time. Every refusal is a private
-answer that changes nothing.
+round: not the moves the computer made for them while they were away (kept beside the round,
+``RoundStory.away``, a practice round's ``away``), which it counts instead. Searches run in the
+runtime's worker processes (``ComputerPlayers.run``), never on the event loop, each within a
+bounded time. Every refusal is a private answer that changes nothing.
 """
 
 from __future__ import annotations
@@ -287,7 +288,8 @@ class Coach:
         title = t.gettext("🔍 **Your play in round #{id}** (round {number} at table `{table}`)").format(
             id=found.round_id, number=found.number, table=found.table_id
         )
-        await self._analyse(interaction, found.transcript, seat, title, found.round_id)
+        by_computer = tuple(sorted(found.by_computer(seat))) if seat is not None else ()
+        await self._analyse(interaction, found.transcript, seat, title, found.round_id, by_computer)
 
     async def analyse_practice(self, interaction: discord.Interaction, table_id: str, number: int) -> None:
         """**Analyse my last round** in a practice hand: a round the table keeps (never one in play)."""
@@ -315,7 +317,8 @@ class Coach:
         seat = pid if pid in seats_of(transcript) else None
         title = t.gettext("🔍 **Your play in practice round {number}** (practice chips)")
         title = title.format(number=number)
-        await self._analyse(interaction, transcript, seat, title, number)
+        by_computer = tuple(sorted(kept.get("away", {}).get(seat, ()))) if seat is not None else ()
+        await self._analyse(interaction, transcript, seat, title, number, by_computer)
 
     async def _analyse(
         self,
@@ -324,7 +327,9 @@ class Coach:
         seat: str | None,
         title: str,
         seed: int,
+        by_computer: tuple[int, ...] = (),
     ) -> None:
+        """Look back at ``seat``'s decisions, not the moves the computer made for it (``by_computer``)."""
         t = await self.bot.languages.reader(interaction)
         not_yours = t.gettext(
             "You didn't play in this round: a look back covers only your own decisions, "
@@ -335,7 +340,7 @@ class Coach:
             return
         failed = t.gettext("The look back couldn't finish in time; nothing was changed. Try again later.")
         wait = BUDGETS.review_total + BUDGETS.grace
-        args = (transcript, seat, seed, BUDGETS.review, BUDGETS.review_total)
+        args = (transcript, seat, seed, BUDGETS.review, BUDGETS.review_total, by_computer)
         try:
             analysis: Analysis | None = await self._search(
                 interaction, t, failed, wait, analyse_worker, *args

@@ -27,7 +27,7 @@ from bot.presentation.replay_link import story_file
 from bot.table.model import TableError
 from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.layout import watch_button
-from cogs.flipflop.story import history_line, stats_text, story_lines, who
+from cogs.flipflop.story import history_line, players_line, stats_text, story_lines
 from cogs.member_names import NO_RECORDS, departed, named
 from engine.events import PotCarried, PotPaid
 from engine.fairness import Verification
@@ -281,8 +281,7 @@ class HistoryCommands(commands.Cog):
             if found.reveal
             else t.gettext("No seed: dealt before this bot published its shuffles.")
         )
-        named = (who(found.named.get(seat, m), t) for seat, m in found.members.items())  # "🤖 Basic 2"
-        players = " ".join(dict.fromkeys(named))
+        players = players_line(found, t)  # "🤖 Basic 2"; a seat away for some of the round: 💤
         title = t.gettext("📖 **Round #{id}** — round {number} at table `{table}` {when} · {players}").format(
             id=found.round_id,
             number=t.number(found.number),

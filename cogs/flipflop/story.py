@@ -13,12 +13,11 @@ from dataclasses import replace
 
 from bot.history import RoundSummary, Stats, computer_level
 from bot.history.members import computer_seat
-from bot.history.outcome import from_the_deal
 from bot.history.queries import RoundStory
 from bot.i18n import N_, Texts
 from bot.presentation import event_words
 from bot.presentation.computer_names import computer_name, level_name
-from bot.presentation.event_words import POT_NAME, Telling
+from bot.presentation.event_words import POT_NAME, Telling, away_named
 from bot.presentation.render import plain, plain_cards
 from bot.privacy import PSEUDONYM_FLOOR
 from engine.cards import sort_key
@@ -68,26 +67,47 @@ def story_lines(found: RoundStory, t: Texts, only: tuple[type[Event], ...] = ())
 
     Each event is worded by ``bot.presentation.event_words`` (as the table's log and last
     move said it), every seat named as history names it (``who``), and a card drawn from the
-    stock named too: the round is over. The deal carries the table's round number: the stored
+    stock named too: the round is over. A move the computer made for an away member names their
+    seat with 💤, as the live table's log did (``RoundStory.away``; a round stored before that
+    was kept has none). The deal carries the table's round number: the stored
     transcript replays the round on its own, so the engine counts it as round 1. It names no next
     dealer: the stored round can't tell who left after it (the next round's deal says who dealt).
     ``only``: the lines of these kinds of event alone (``PotPaid``: who won which pot).
     """
-    events = [
-        replace(e, number=found.number) if isinstance(e, RoundStarted) else e
-        for e in from_the_deal(found.events)
-        if not isinstance(e, NextDealer) and (not only or isinstance(e, only))
-    ]
-    told = Telling(
-        t,
-        name=lambda seat: who(found.named.get(seat, seat), t),
-        card=lambda c: plain(c, t),
-        cards=lambda cs: plain_cards(sorted(cs, key=sort_key), t),
-        stacks=found.result.get("stacks", {}),
-        game_ends=any(isinstance(e, GameOver) for e in found.events),
-        open_cards=True,
+    deal = next((i for i, e in enumerate(found.events) if isinstance(e, RoundStarted)), len(found.events))
+    origins = found.origins or (None,) * len(found.events)  # each event's action, when known
+    by_computer = {i: seat for seat, moves in found.away.items() for i in moves}
+    batches: list[tuple[str | None, list[Event]]] = []  # consecutive events, and the seat played for
+    for e, origin in zip(found.events[deal:], origins[deal:], strict=True):
+        if isinstance(e, NextDealer) or (only and not isinstance(e, only)):
+            continue
+        played_for = by_computer.get(origin) if origin is not None else None
+        if not batches or batches[-1][0] != played_for:
+            batches.append((played_for, []))
+        batches[-1][1].append(replace(e, number=found.number) if isinstance(e, RoundStarted) else e)
+
+    def told(played_for: str | None) -> Telling:
+        return Telling(
+            t,
+            name=lambda seat: away_named(who(found.named.get(seat, seat), t), seat == played_for),
+            who=lambda seat: who(found.named.get(seat, seat), t),
+            card=lambda c: plain(c, t),
+            cards=lambda cs: plain_cards(sorted(cs, key=sort_key), t),
+            stacks=found.result.get("stacks", {}),
+            game_ends=any(isinstance(e, GameOver) for e in found.events),
+            open_cards=True,
+        )
+
+    return [line for played_for, events in batches for line in event_words.story(events, told(played_for))]
+
+
+def players_line(found: RoundStory, t: Texts) -> str:
+    """Who played the round, each once; a seat away for some of it marked 💤, as the live table marks it."""
+    named = (
+        away_named(who(found.named.get(seat, member), t), seat in found.away)
+        for seat, member in found.members.items()
     )
-    return event_words.story(events, told)
+    return " ".join(dict.fromkeys(named))
 
 
 def history_line(summary: RoundSummary, t: Texts) -> str:

@@ -97,3 +97,23 @@ def test_practice_chip_amounts_say_practice() -> None:
     assert T.at(False).chips(2) == "2 chips" and practice.at(False).chips(2) == "2 chips"
     be = texts("be").at(True)  # in every language, with its plural forms
     assert be.chips(1) != be.chips(2) != be.chips(5) and "1" in be.chips(1)
+
+
+def test_a_look_back_says_how_many_moves_the_computer_made_while_away_and_when_it_made_them_all() -> None:
+    skipped = analysis_pages(T, Analysis("1", 4, 4, (), False, 1.0, skipped=3, own=6), "title")[0]
+    assert "agrees with all 4 of your decisions" in skipped
+    assert "💤 3 moves the computer made for you while you were away aren't reviewed" in skipped
+    one = analysis_pages(T, Analysis("1", 4, 4, (), False, 1.0, skipped=1, own=6), "title")[0]
+    assert "💤 1 move the computer made for you while you were away isn't reviewed" in one
+    (everything,) = analysis_pages(T, Analysis("1", 0, 0, (), False, 1.0, skipped=5, own=0), "title")
+    assert everything.startswith("title\n💤 You were away for all of your play in this round")
+    assert "all 5 of your moves" in everything and "agrees" not in everything
+    mine = analysis_pages(T, Analysis("1", 4, 4, (), False, 1.0), "title")[0]
+    assert "💤" not in mine  # nobody away (or a round stored before it was kept): as before
+    for language in ("be", "fil", "gu", "ko", "sw"):  # translated, every plural form with its count
+        t = texts(language)
+        for count in (1, 2, 5):
+            text = analysis_pages(t, Analysis("1", 0, 0, (), False, 1.0, skipped=count, own=0), "t")[0]
+            assert "coach." not in text and t.number(count) in text
+            text = analysis_pages(t, Analysis("1", 1, 1, (), False, 1.0, skipped=count, own=1), "t")[0]
+            assert "coach." not in text and "💤" in text
