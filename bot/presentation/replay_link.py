@@ -146,15 +146,34 @@ def fragment(data: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> str:
     return "#r=" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
 
 
-def replay_link(base_url: str, data: Mapping[str, Any], limit: int = LINK_LIMIT) -> str:
-    """The page's address carrying the whole round when it fits in ``limit``, else ``#file``."""
+def speaking(base_url: str, language: str | None) -> str:
+    """The page's address asking it to speak ``language`` (``?lang=ko``, or ``&lang=ko`` after a query)."""
     base = base_url.split("#", 1)[0]
-    forms = [base + fragment(_short_ids(data))]
+    if not language:
+        return base
+    return f"{base}{'&' if '?' in base else '?'}lang={language}"
+
+
+def replay_link(
+    base_url: str, data: Mapping[str, Any], limit: int = LINK_LIMIT, language: str | None = None
+) -> str:
+    """The page's address carrying the whole round when it fits in ``limit``, else ``#file``.
+
+    ``language``: the page speaks it (``?lang=``, before the round's ``#`` part), as the bot spoke
+    to whoever the link is for. It counts in ``limit``: a round that fits only without it goes
+    without it (the page then speaks the browser's language), as the round matters more.
+    """
+    base = base_url.split("#", 1)[0]
+    forms = [fragment(_short_ids(data))]
     compact = binary_fragment(data)
     if compact is not None:
-        forms.append(base + compact)
-    link = min(forms, key=len)
-    return link if len(link) <= limit else base + ASK_FOR_FILE
+        forms.append(compact)
+    shortest = min(forms, key=len)
+    page = speaking(base, language)
+    for address in (page, base):
+        if len(address + shortest) <= limit:
+            return address + shortest
+    return page + ASK_FOR_FILE
 
 
 VERBS = ("draw stock", "draw discard", "drop", "leave", "discard", "spread", "layoff")

@@ -62,7 +62,10 @@ def note(text: str, row: Row = ()) -> discord.ui.LayoutView:
 
 
 def watch_button(base_url: str, data: Mapping[str, Any], t: Texts) -> discord.ui.Button[discord.ui.View]:
-    """**Watch the replay**: a link button to the page, carrying the round when it fits (``replay_link``)."""
-    return discord.ui.Button(
-        style=discord.ButtonStyle.link, label=t.gettext(WATCH), url=replay_link(base_url, data)
-    )
+    """**Watch the replay**: a link button to the page, carrying the round when it fits (``replay_link``).
+
+    The page speaks ``t``'s language: the server's under a public record or ``/flipflop verify``,
+    the reader's under ``/flipflop round`` (their own answer).
+    """
+    url = replay_link(base_url, data, language=t.language)
+    return discord.ui.Button(style=discord.ButtonStyle.link, label=t.gettext(WATCH), url=url)

@@ -9,7 +9,8 @@ from typing import Any
 
 import discord
 
-from bot.presentation.replay_link import LINK_LIMIT, packed, replay_link
+from bot.i18n.catalogs import texts
+from bot.presentation.replay_link import LINK_LIMIT, WATCH, packed, replay_link
 from bot.settings import load_settings
 from engine.replay import replay
 from tests.cogs.helpers import displayed, walk
@@ -48,7 +49,8 @@ async def test_round_verify_and_records_offer_the_replay_when_the_page_has_an_ad
     # names the bot knows (the one asking, the table's while it is open); the page numbers the rest
     assert "ann" in data["names"].values() and set(data["names"].values()) <= {"ann", "ben", "cat"}
     assert replay(data)[1] == 0  # still a transcript engine.replay reads
-    assert url == replay_link(PAGE, data)
+    assert url == replay_link(PAGE, data, language="en")  # the page speaks the reader's language
+    assert url.startswith(PAGE + "?lang=en#")
     if "#b=" in url:  # the whole round rides in the link, exactly as packed from the file
         assert unpadded(url.split("#b=", 1)[1]) == packed(data)
     else:
@@ -108,3 +110,42 @@ def test_a_link_never_passes_discords_limit() -> None:
     assert replay_link(long_base, round_data) == long_base + "#file"
     assert len(replay_link(PAGE, round_data)) <= LINK_LIMIT
     assert data["rounds"] == []
+
+
+async def test_the_page_speaks_the_language_the_bot_spoke_to_whoever_clicks(world: World) -> None:
+    """A round's record and /flipflop verify are public: the server's language; /flipflop round
+    answers its reader alone: theirs."""
+    world.bot.settings = world.bot.settings.model_copy(update={"replay_url": PAGE})
+    ann, ben, cat = world.members[:3]
+    await play_game(world, [ann, ben, cat], seed_text=None)  # in English (it clicks English labels)
+    records = [b["url"] for m in world.channel.history() for b in link_buttons(m)]
+    assert records and all(u.startswith(PAGE + "?lang=en#") and len(u) <= LINK_LIMIT for u in records)
+    await world.admin.slash(world.channel, "flipflop config", language="be")
+    await ann.slash(world.channel, "flipflop language", language="ko")
+    ids = [row[0] for row in await world.bot.db.fetchall("SELECT id FROM rounds ORDER BY id")]
+    answer = await ann.slash(world.channel, "flipflop round", id=ids[0])
+    [button] = link_buttons(answer.response)
+    assert button["label"] == texts("ko").gettext(WATCH)
+    assert button["url"].startswith(PAGE + "?lang=ko#") and len(button["url"]) <= LINK_LIMIT
+    theirs = await ben.slash(world.channel, "flipflop round", id=ids[0])
+    [button] = link_buttons(theirs.response)
+    assert button["url"].startswith(PAGE + "?lang=en#")  # ben chose nothing: his Discord's English
+    verified = await ann.slash(world.channel, "flipflop verify", round=ids[0])
+    [button] = link_buttons(verified.response)
+    assert button["url"].startswith(PAGE + "?lang=be#")  # public: the server's language, not ann's
+
+
+def test_the_language_counts_in_the_limit_and_gives_way_to_the_round() -> None:
+    from tests.browser.replay_rounds import played_round
+
+    data = played_round(3, seed=11, interactions=2)
+    bare = replay_link(PAGE, data)
+    assert "lang=" not in bare and "#b=" in bare
+    fragment = bare[len(PAGE) :]
+    assert replay_link(PAGE, data, language="fil") == PAGE + "?lang=fil" + fragment
+    assert replay_link(PAGE, data, len(bare) + len("?lang=fil"), "fil") == PAGE + "?lang=fil" + fragment
+    # fits only without the language: the round goes, the page speaks the browser's language
+    assert replay_link(PAGE, data, len(bare) + len("?lang=fil") - 1, "fil") == bare
+    assert replay_link(PAGE, data, len(bare) - 1, "fil") == PAGE + "?lang=fil#file"
+    assert replay_link(PAGE + "?v=2", data, language="ko").startswith(PAGE + "?v=2&lang=ko#b=")
+    assert len(replay_link(PAGE, played_round(5, seed=4, interactions=16), language="fil")) <= LINK_LIMIT
