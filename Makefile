@@ -10,7 +10,7 @@ STAMP_BROWSER := $(VENV)/.installed-browser
 # module, setup.py or pyproject.toml installs (and compiles) again.
 BUILD_INPUTS := pyproject.toml setup.py $(wildcard engine/*.py)
 
-.PHONY: run test test-browser check-web web-vendor play lint bench clean
+.PHONY: run test test-browser check-web web-vendor replay-words play lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -96,6 +96,11 @@ check-web: web/node_modules/.installed
 # committed, so the bot serves it without npm; run this after changing the pinned version.
 web-vendor: web/node_modules/.installed
 	cd web && npm run --silent vendor
+
+# The replay page's words in every language (web/replay/words/<lang>.json), from the catalogs: the
+# page is static, so they are committed; run this after changing a translation (docs/LANGUAGES.md).
+replay-words: $(STAMP_RUN)
+	$(BIN)/python -m bot.presentation.replay_words --write
 
 COMPUTERS ?= 0
 MEMBERS ?= 3

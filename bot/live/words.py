@@ -5,12 +5,14 @@ server's language with every state, as the Discord table reads; the page's label
 and the table's small print (``web/replay/js/table.js``) are the member's, as their private
 hand is. Each is a message id of the catalogs (``N_``), so ``tests/bot/test_catalogs.py``
 keeps all six languages whole; the page fills ``{name}``-style blanks itself and falls back to
-its English where a word is missing (the replay page, which has no member, always does).
+its English where a word is missing. The replay page shows the table's words too, in its reader's
+language (``bot.presentation.replay_words``).
 """
 
 from __future__ import annotations
 
 from bot.i18n import N_, Texts
+from bot.presentation.render import SUIT_WORD
 
 WORDS: dict[str, str] = {
     # the page (web/live/js/live.js)
@@ -76,6 +78,8 @@ WORDS: dict[str, str] = {
     "potFlop": N_("flop"),
     "upcardMark": N_("upcard"),
     "newMark": N_("new"),
+    "suitTitle": N_("{pot} suit: {suit}"),
+    **{f"suit{suit}": word for suit, word in SUIT_WORD.items()},
 }
 """Each word's key on the page, and its message id (English)."""
 

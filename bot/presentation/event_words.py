@@ -87,6 +87,23 @@ PLAYS_FOR = {
 }
 ALL_IN = N_("↳ {name} plays for the game pot only (all in).")
 """Sentences that name a pot, one per pot: a language may inflect the pot's name in each."""
+DEALS = N_(
+    "🃏 **Round {number}** — {dealer} deals. Upcard {upcard}: "
+    "flip suit {flip}, flop suit {flop}. Pots: game {game}, flip {flip_pot}, flop {flop_pot}."
+)
+DROPS = N_("✋ {name} drops with **{value}**.")
+LEFT_ROUND = N_("🚪 {name} left the game and forfeits this round.")
+EVERYONE_LEFT = N_("{who} wins the round: everyone else has left it.")
+SIDE_STAKE_TO = N_("↳ {name} pays {other} a side stake of {amount}.")
+SIDE_STAKE_IN = N_("↳ {name} pays a side stake of {amount} into the game pot.")
+AND = N_("{names} and {last}")
+DREW = N_("{name} drew from the stock")
+DREW_CARD = N_("{name} drew {card} from the stock")
+TOOK = N_("{name} took {card} from the discard pile")
+LAID_DOWN = N_("{name} laid down {cards}")
+LAID_OFF = N_("{name} laid {card} off on #{spread}")
+DISCARDED = N_("{name} discarded {card}")
+"""The sentences the replay page says too (``bot.presentation.replay_words``): one translation serves both."""
 
 
 def _nothing(*_: Any) -> str:
@@ -147,15 +164,12 @@ def _names(ids: Sequence[str], s: Telling) -> str:
     names = [f"**{s.name(p)}**" for p in ids]
     if len(names) <= 1:
         return "".join(names)
-    return s.t.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    return s.t.gettext(AND).format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def _round_started(e: RoundStarted, s: Telling) -> list[str]:
     t = s.t
-    line = t.gettext(
-        "🃏 **Round {number}** — {dealer} deals. Upcard {upcard}: "
-        "flip suit {flip}, flop suit {flop}. Pots: game {game}, flip {flip_pot}, flop {flop_pot}."
-    ).format(
+    line = t.gettext(DEALS).format(
         number=t.number(e.number),
         dealer=s.name(e.dealer),
         upcard=s.card(e.upcard),
@@ -178,14 +192,12 @@ def _card_shown(e: CardShown, s: Telling) -> list[str]:
 
 def _dropped(e: Dropped, s: Telling) -> list[str]:
     t = s.t
-    return [
-        t.gettext("✋ {name} drops with **{value}**.").format(name=s.name(e.player), value=t.number(e.value))
-    ]
+    return [t.gettext(DROPS).format(name=s.name(e.player), value=t.number(e.value))]
 
 
 def _player_left(e: PlayerLeft, s: Telling) -> list[str]:
     if e.during_round:
-        left = s.t.gettext("🚪 {name} left the game and forfeits this round.")
+        left = s.t.gettext(LEFT_ROUND)
     else:
         left = s.t.gettext("🚪 {name} left the game.")
     return [left.format(name=s.name(e.player))]
@@ -200,7 +212,7 @@ def _round_ended(e: RoundEnded, s: Telling) -> list[str]:
         who=who, value=value, catchers=_names(e.game_winners, s), low=low
     )
     if e.reason == "out" and e.player and e.hands.get(e.player):
-        head = t.gettext("{who} wins the round: everyone else has left it.").format(who=who)
+        head = t.gettext(EVERYONE_LEFT).format(who=who)
     hands = [
         f"{s.name(p)}: {s.cards(h) if h else t.gettext('no cards')} (**{t.number(e.values[p])}**)"
         for p, h in e.hands.items()
@@ -214,15 +226,11 @@ def _side_stake_paid(e: SideStakePaid, s: Telling) -> list[str]:
         return []
     if e.to_player is not None:
         return [
-            t.gettext("↳ {name} pays {other} a side stake of {amount}.").format(
+            t.gettext(SIDE_STAKE_TO).format(
                 name=s.name(e.player), other=s.name(e.to_player), amount=t.number(e.amount)
             )
         ]
-    return [
-        t.gettext("↳ {name} pays a side stake of {amount} into the game pot.").format(
-            name=s.name(e.player), amount=t.number(e.amount)
-        )
-    ]
+    return [t.gettext(SIDE_STAKE_IN).format(name=s.name(e.player), amount=t.number(e.amount))]
 
 
 def _pot_paid(e: PotPaid, s: Telling) -> list[str]:
@@ -292,26 +300,22 @@ def _game_over(e: GameOver, s: Telling) -> list[str]:
 def _drew(e: Drew, s: Telling) -> list[str]:
     t, name = s.t, s.name(e.player)
     if e.card is None or (e.source == "stock" and not s.open_cards):
-        return [t.gettext("{name} drew from the stock").format(name=name)]
+        return [t.gettext(DREW).format(name=name)]
     if e.source == "stock":
-        return [t.gettext("{name} drew {card} from the stock").format(name=name, card=s.card(e.card))]
-    return [t.gettext("{name} took {card} from the discard pile").format(name=name, card=s.card(e.card))]
+        return [t.gettext(DREW_CARD).format(name=name, card=s.card(e.card))]
+    return [t.gettext(TOOK).format(name=name, card=s.card(e.card))]
 
 
 def _spread_laid(e: SpreadLaid, s: Telling) -> list[str]:
-    return [s.t.gettext("{name} laid down {cards}").format(name=s.name(e.player), cards=s.cards(e.cards))]
+    return [s.t.gettext(LAID_DOWN).format(name=s.name(e.player), cards=s.cards(e.cards))]
 
 
 def _laid_off(e: LaidOff, s: Telling) -> list[str]:
-    return [
-        s.t.gettext("{name} laid {card} off on #{spread}").format(
-            name=s.name(e.player), card=s.card(e.card), spread=e.index + 1
-        )
-    ]
+    return [s.t.gettext(LAID_OFF).format(name=s.name(e.player), card=s.card(e.card), spread=e.index + 1)]
 
 
 def _discarded(e: Discarded, s: Telling) -> list[str]:
-    return [s.t.gettext("{name} discarded {card}").format(name=s.name(e.player), card=s.card(e.card))]
+    return [s.t.gettext(DISCARDED).format(name=s.name(e.player), card=s.card(e.card))]
 
 
 TOLD: dict[type, Callable[[Any, Telling], list[str]]] = {

@@ -18,7 +18,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from bot.i18n.catalogs import texts
+from bot.presentation.event_words import DISCARDED
 from bot.presentation.replay_link import binary_fragment, fragment, replay_link
+from bot.presentation.replay_words import plain
 from engine.replay import replay
 from tests.browser.replay_rounds import played_game, played_round
 
@@ -279,3 +282,107 @@ def test_a_round_too_long_for_a_link_asks_for_its_file(site: str, replay_page: P
     replay_page.goto(link)
     expect(replay_page.locator("#error")).to_contain_text("too long for a link")
     expect(replay_page.locator("#files")).to_be_attached()
+
+
+SUIT_MARK = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def card(code: str) -> str:
+    """A card as the page writes it: ``10♥``, ``A♠``."""
+    return ("10" if code[0] == "T" else code[0]) + SUIT_MARK[code[1]]
+
+
+def first_discard(data: dict[str, Any], language: str) -> tuple[int, str]:
+    """The first discard's step and its caption in ``language``: the bot's round log's sentence."""
+    actions = data["rounds"][0]["actions"]
+    i = next(i for i, a in enumerate(actions) if a[1] == "discard")
+    who, _, code = actions[i]
+    return i + 1, plain(texts(language).gettext(DISCARDED).format(name=data["names"][who], card=card(code)))
+
+
+@pytest.mark.parametrize("language", ["ko", "be"])
+def test_a_link_in_a_language_shows_the_page_in_it(
+    site: str, browser: Browser, shots: Path, language: str
+) -> None:
+    """The bot's link asks for its reader's language: headings, buttons, the moves' captions and
+    the verdict read as the bot's catalogs say them, and none of their English is left."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    t = texts(language)
+    data = played_round(3, seed=11, interactions=2)
+    link = replay_link(site, data, language=language)
+    assert f"?lang={language}#b=" in link and len(link) <= 512
+    page.goto(link)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator("#page-title")).to_have_text(t.gettext("Flip Flop replay"))
+    expect(page).to_have_title(t.gettext("Flip Flop replay"))
+    round_title = t.gettext("Round {number}").format(number=t.number(1))
+    expect(page.locator("#round-title")).to_have_text(f"{round_title} · #11")
+    expect(page.locator("#verify")).to_have_text(t.gettext("Verify this deal"))
+    expect(page.locator("#back")).to_have_text(t.gettext("◀ Back"))
+    expect(page.locator("#play")).to_have_text(t.gettext("▶ Play"))
+    expect(page.locator("#moves-title")).to_have_text(t.gettext("Moves"))
+    expect(page.locator("#language")).to_have_value(language)
+    expect(page.locator("#table .pot-game .pot-name")).to_have_text(t.gettext("game"))
+    step, said = first_discard(data, language)
+    expect(page.locator("#moves")).to_contain_text(said)
+    page.locator(f"#moves button[data-frame='{step}']").first.click()
+    expect(page.locator("#table .caption")).to_contain_text(said)
+    page.locator("#verify").click()
+    expect(page.locator("#verdict")).to_have_attribute("data-ok", "true")
+    expect(page.locator("#verdict")).to_contain_text(t.gettext("✔ This deal checks out"))
+    body = page.locator("body")
+    for english in (
+        "Verify this deal",
+        "Moves",
+        "✔ This deal checks out",
+        "Forward ▶",
+        "discarded",
+        "step 1",
+    ):
+        expect(body).not_to_contain_text(english)
+    page.screenshot(path=shots / f"replay-{language}.png", full_page=True)
+    context.close()
+    assert not errors, errors
+
+
+def test_a_link_without_a_language_speaks_the_browsers(site: str, browser: Browser) -> None:
+    """English in an English browser; a Korean browser reads Korean; one we don't speak, English."""
+    data = played_round(3, seed=11, interactions=2)
+    link = replay_link(site, data)
+    assert "lang=" not in link
+    for locale, language in (("en-US", "en"), ("ko-KR", "ko"), ("de-DE", "en")):
+        context = browser.new_context(locale=locale)
+        page = context.new_page()
+        page.goto(link)
+        t = texts(language)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("#verify")).to_have_text(t.gettext("Verify this deal"))
+        step, said = first_discard(data, language)
+        expect(page.locator("#moves")).to_contain_text(said)
+        context.close()
+
+
+def test_the_language_picker_keeps_the_open_round_and_step(site: str, replay_page: Page) -> None:
+    data = played_round(3, seed=11, interactions=2)
+    page = replay_page
+    page.goto(replay_link(site, data, language="en"))
+    page.locator("#forward").click()
+    page.locator("#forward").click()
+    expect(page.locator("#table")).to_have_attribute("data-frame", "2")
+    page.locator("#language").select_option("sw")
+    t = texts("sw")
+    expect(page.locator("html")).to_have_attribute("lang", "sw")
+    expect(page.locator("#verify")).to_have_text(t.gettext("Verify this deal"))
+    expect(page.locator("#table")).to_have_attribute("data-frame", "2")  # the same round, the same step
+    frames = len(data["rounds"][0]["actions"]) + 1
+    expect(page.locator("#step")).to_have_text(
+        t.gettext("step {number} of {count}").format(number=3, count=frames)
+    )
+    assert "lang=sw" in page.url and "#b=" in page.url  # a link copied now opens the round in Swahili
+    again = page.context.new_page()
+    again.goto(page.url)
+    expect(again.locator("#verify")).to_have_text(t.gettext("Verify this deal"))
+    expect(again.locator("#round-title")).to_contain_text("#11")

@@ -11,11 +11,17 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
+from bot.i18n.catalogs import texts
+from bot.presentation.event_words import AND, DROPS, END_TEXT
 from bot.presentation.replay_link import _short_ids, binary_fragment
+from bot.presentation.replay_words import page_words, plain
 from engine.replay import replay
 from tests.browser.replay_rounds import played_game, played_round
 
 RULES = (Path(__file__).resolve().parents[2] / "web" / "replay" / "js" / "rules.js").as_uri()
+WORDS = (Path(__file__).resolve().parents[2] / "web" / "replay" / "js" / "words.js").as_uri()
 
 
 def page_results(transcripts: list[dict[str, object]]) -> list[dict[str, object]]:
@@ -90,26 +96,35 @@ console.log(JSON.stringify(links.map((l) => unpack(bytes(l.slice(3))))));
         assert got == want
 
 
-def test_a_caught_drop_says_who_caught_it_with_what() -> None:
-    """As the bot's round record says it ("… dropped with 12 but was caught by ben and cat with 12").
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_a_caught_drop_is_said_as_the_bots_round_log_says_it(language: str) -> None:
+    """In the bot's own sentences ("✋ … drops with 12." "🏁 … was caught by … with 12."), in its language.
 
     A transcript without names: the page calls the seats by number."""
     cases = Path(__file__).resolve().parents[1] / "engine" / "cases"
     case = json.loads((cases / "drop-caught-tie.json").read_text())
     script = f"""
 import {{ playTranscript }} from {json.dumps(RULES)};
+import {{ setWords }} from {json.dumps(WORDS)};
 import {{ readFileSync }} from "node:fs";
-const round = playTranscript(JSON.parse(readFileSync(0, "utf8"))).at(-1);
+const [transcript, words] = JSON.parse(readFileSync(0, "utf8"));
+setWords(words);
+const round = playTranscript(transcript).at(-1);
 console.log(JSON.stringify(round.frames.map((f) => f.caption)));
 """
     done = subprocess.run(
         ["node", "--input-type=module", "-e", script],
-        input=json.dumps(case["transcript"]),
+        input=json.dumps([case["transcript"], page_words(language)]),
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
     captions = json.loads(done.stdout)
-    caught = "seat 1 drops with 12 · seat 1 is caught by seat 2 and seat 3 with 12"
-    assert any(caught in c for c in captions), captions
+    t = texts(language)
+    seat = [t.gettext("seat {number}").format(number=n) for n in (1, 2, 3)]
+    drop = t.gettext(DROPS).format(name=seat[0], value=t.number(12))
+    catchers = t.gettext(AND).format(names=seat[1], last=seat[2])
+    caught = t.gettext(END_TEXT["caught"]).format(who=seat[0], value=12, catchers=catchers, low=12)
+    said = plain(f"{drop} · 🏁 {caught}")
+    assert any(said in c for c in captions), (said, captions)

@@ -5,6 +5,7 @@ import { fromFragment, parseRounds, toFragment } from "./codec.js";
 import { ReplayError, playTranscript } from "./rules.js";
 import { drawTable } from "./table.js";
 import { verifyDeal } from "./verify.js";
+import { chooseLanguage, number, say, spoken, useLanguage } from "./words.js";
 
 /**
  * @typedef {{played: import("./rules.js").PlayedRound, reveal: import("./verify.js").Reveal | null,
@@ -35,7 +36,62 @@ const ui = {
   nextRound: /** @type {HTMLButtonElement} */ (byId("next-round")),
   share: /** @type {HTMLButtonElement} */ (byId("share")),
   shared: byId("shared"),
+  language: /** @type {HTMLSelectElement} */ (byId("language")),
 };
+
+/**
+ * Every fixed text of index.html: where (an element's id), what of it (its text, title or aria-label)
+ * and its word; its English is index.html's own.
+ * @type {[string, "text" | "title" | "aria-label", string][]}
+ */
+const FIXED = [
+  ["page-title", "text", "pageTitle"],
+  ["language", "aria-label", "language"],
+  ["tagline", "text", "tagline"],
+  ["pick-files", "text", "pickFiles"],
+  ["prev-round", "text", "previousRound"],
+  ["prev-round", "title", "previousRoundKey"],
+  ["next-round", "text", "nextRound"],
+  ["next-round", "title", "nextRoundKey"],
+  ["share", "text", "share"],
+  ["share", "title", "shareTitle"],
+  ["steps", "aria-label", "stepThrough"],
+  ["first", "title", "firstStep"],
+  ["back", "text", "back"],
+  ["back", "title", "backKey"],
+  ["play", "title", "playKey"],
+  ["forward", "text", "forward"],
+  ["forward", "title", "forwardKey"],
+  ["last", "title", "lastStep"],
+  ["verify", "text", "verify"],
+  ["moves-title", "text", "moves"],
+  ["how-checked", "text", "howChecked"],
+];
+
+/** @param {HTMLElement} e @param {string} what */
+const read = (e, what) => (what === "text" ? e.textContent || "" : e.getAttribute(what) || "").trim().replace(/\s+/g, " ");
+const ENGLISH = FIXED.map(([id, what]) => read(byId(id), what));
+const OPEN_ROUND = read(byId("open-round"), "text").replace("Watch the replay", "{watch}").replace("/flipflop round", "{command}");
+
+/** The page's fixed texts in its language; `<html lang>` follows (a screen reader reads in it). */
+function speakPage() {
+  document.documentElement.lang = spoken();
+  document.title = say("pageTitle", ENGLISH[0]);
+  FIXED.forEach(([id, what, key], i) => {
+    const e = byId(id);
+    if (what === "text") e.textContent = say(key, ENGLISH[i]);
+    else e.setAttribute(what, say(key, ENGLISH[i]));
+  });
+  // "Open a round: follow a **Watch the replay** link …": the button's name bold, the command as code
+  const open = byId("open-round");
+  open.replaceChildren();
+  for (const part of say("openRound", OPEN_ROUND).split(/(\{watch\}|\{command\})/)) {
+    if (part === "{watch}") open.append(Object.assign(document.createElement("strong"), { textContent: say("watch", "Watch the replay") }));
+    else if (part === "{command}") open.append(Object.assign(document.createElement("code"), { textContent: "/flipflop round" }));
+    else open.append(part);
+  }
+  ui.language.value = spoken();
+}
 
 /** @type {import("./codec.js").Envelope[]} what is open, as read: "Link to these rounds" links it */
 let opened = [];
@@ -89,17 +145,18 @@ async function open(read) {
     ui.viewer.hidden = false;
     showRound(0);
   } catch (e) {
-    fail(e instanceof ReplayError ? e.message : `This round could not be opened: ${e instanceof Error ? e.message : String(e)}`);
+    fail(e instanceof ReplayError ? e.message : say("notOpened", "This round could not be opened: {error}", { error: e instanceof Error ? e.message : String(e) }));
   }
 }
 
 /** @param {number} index */
-function showRound(index) {
+function showRound(index, at = 0) {
   stop();
   current = Math.max(0, Math.min(index, rounds.length - 1));
   const r = rounds[current];
   const id = r.roundId !== null ? ` · #${r.roundId}` : "";
-  ui.title.textContent = `Round ${r.played.number}${id}` + (rounds.length > 1 ? ` (${current + 1} of ${rounds.length})` : "");
+  const of = say("roundIndex", "({index} of {count})", { index: number(current + 1), count: number(rounds.length) });
+  ui.title.textContent = say("roundTitle", "Round {number}", { number: number(r.played.number) }) + id + (rounds.length > 1 ? ` ${of}` : "");
   ui.prevRound.disabled = current === 0;
   ui.nextRound.disabled = current === rounds.length - 1;
   ui.prevRound.hidden = ui.nextRound.hidden = rounds.length < 2;
@@ -121,17 +178,17 @@ function showRound(index) {
     li.append(b);
     ui.moves.append(li);
   });
-  go(0);
+  go(at);
 }
 
 /** @param {number} f */
 function go(f) {
   const r = rounds[current].played;
   frame = Math.max(0, Math.min(f, r.frames.length - 1));
-  drawTable(ui.table, r.frames[frame]);
+  drawTable(ui.table, r.frames[frame], say);
   ui.table.dataset.frame = String(frame);
   ui.table.dataset.last = String(frame === r.frames.length - 1);
-  ui.step.textContent = `step ${frame + 1} of ${r.frames.length}`;
+  ui.step.textContent = say("step", "step {number} of {count}", { number: number(frame + 1), count: number(r.frames.length) });
   for (const b of ui.moves.querySelectorAll("button")) {
     const here = Number(/** @type {HTMLElement} */ (b).dataset.frame) === frame && /** @type {HTMLElement} */ (b).dataset.kind !== "end";
     b.classList.toggle("current", here);
@@ -142,7 +199,7 @@ function go(f) {
 function stop() {
   if (timer !== null) clearInterval(timer);
   timer = null;
-  ui.play.textContent = "▶ Play";
+  ui.play.textContent = say("play", "▶ Play");
   ui.play.setAttribute("aria-pressed", "false");
 }
 
@@ -153,7 +210,7 @@ function togglePlay() {
   }
   const r = rounds[current].played;
   if (frame === r.frames.length - 1) go(0);
-  ui.play.textContent = "⏸ Pause";
+  ui.play.textContent = say("pause", "⏸ Pause");
   ui.play.setAttribute("aria-pressed", "true");
   timer = window.setInterval(() => {
     if (frame >= rounds[current].played.frames.length - 1) stop();
@@ -182,7 +239,7 @@ async function verify() {
   ui.verdict.replaceChildren();
   if (r.reveal === null) {
     ui.verdict.dataset.ok = "none";
-    line("This round carries no seeds to check: it was dealt before the bot published its shuffles, or it was saved without them.");
+    line(say("noSeeds", "This round carries no seeds to check: it was dealt before the bot published its shuffles, or it was saved without them."));
     return;
   }
   ui.verify.disabled = true;
@@ -190,35 +247,40 @@ async function verify() {
     const rv = r.reveal;
     const seats = r.played.seatIds;
     const first = rv.round === 1 ? { seats: seats.length, dealerSeat: seats.indexOf(r.played.dealer) } : null;
+    if (!globalThis.crypto || !globalThis.crypto.subtle) {
+      throw new Error(say("noCrypto", "this browser has no Web Crypto (crypto.subtle): open the page over https or from localhost"));
+    }
     const verdict = await verifyDeal(rv, r.played.deck, first);
     ui.verdict.dataset.ok = String(verdict.ok);
-    line(verdict.ok ? "✔ This deal checks out" : "✘ This deal does NOT check out", verdict.ok ? "ok" : "bad");
-    const name = (/** @type {number} */ seat) => r.names[seats[seat]] || seats[seat] || `seat ${seat}`;
+    line(verdict.ok ? say("checksOut", "✔ This deal checks out") : say("doesNotCheckOut", "✘ This deal does NOT check out"), verdict.ok ? "ok" : "bad");
+    const name = (/** @type {number} */ seat) => r.names[seats[seat]] || seats[seat] || say("seat", "seat {number}", { number: seat + 1 });
     for (const c of verdict.checks) {
-      if (c.what === "seed") line(`✘ the server seed is not 64 hex digits: ${c.found}`, "bad");
+      if (c.what === "seed") line(say("badSeed", "✘ the server seed is not 64 hex digits: {seed}", { seed: c.found }), "bad");
       if (c.what === "commitment") {
-        line(c.ok ? `✔ commitment: SHA-256(server seed) = ${c.found}, the commitment published before the round`
-          : `✘ commitment: SHA-256(server seed) is ${c.found}, but the published commitment is ${c.expected}: this is not the seed the bot committed to`, c.ok ? "ok" : "bad");
+        line(c.ok ? say("commitmentOk", "✔ commitment: SHA-256(server seed) = {found}, the commitment published before the round", { found: c.found })
+          : say("commitmentBad", "✘ commitment: SHA-256(server seed) is {found}, but the published commitment is {expected}: this is not the seed the bot committed to", { found: c.found, expected: c.expected }), c.ok ? "ok" : "bad");
       }
       if (c.what === "deck") {
-        if (c.ok) line("✔ deck: server seed + client seed + round number give exactly the deck dealt", "ok");
+        if (c.ok) line(say("deckOk", "✔ deck: server seed + client seed + round number give exactly the deck dealt"), "ok");
         else {
           const i = firstDifference(c.found, c.expected);
           const got = c.found.split(" ");
           const dealt = c.expected.split(" ");
-          line(`✘ deck: the seeds give another deck; the first difference is card ${i + 1}: the seeds give ${label(got[i])}, the round dealt ${label(dealt[i])}`, "bad");
-          line(`the seeds give: ${got.map(label).join(" ")}`, "detail");
+          line(say("deckBad", "✘ deck: the seeds give another deck; the first difference is card {number}: the seeds give {found}, the round dealt {dealt}", { number: number(i + 1), found: label(got[i]), dealt: label(dealt[i]) }), "bad");
+          line(say("deckGiven", "the seeds give: {cards}", { cards: got.map(label).join(" ") }), "detail");
         }
       }
       if (c.what === "dealer") {
-        line(c.ok ? `✔ first dealer: the seeds choose seat ${c.found} (${name(Number(c.found))}), who dealt`
-          : `✘ first dealer: the seeds choose seat ${c.found} (${name(Number(c.found))}), but ${name(Number(c.expected))} dealt`, c.ok ? "ok" : "bad");
+        const seat = { seat: c.found, name: name(Number(c.found)), dealer: name(Number(c.expected)) };
+        line(c.ok ? say("dealerOk", "✔ first dealer: the seeds choose seat {seat} ({name}), who dealt", seat)
+          : say("dealerBad", "✘ first dealer: the seeds choose seat {seat} ({name}), but {dealer} dealt", seat), c.ok ? "ok" : "bad");
       }
     }
-    line(`server seed ${rv.server_seed} · commitment ${rv.commitment} · client seed “${rv.client_seed}” · round ${rv.round}`, "detail");
+    const seeds = { seed: rv.server_seed, commitment: rv.commitment, client: rv.client_seed, number: number(rv.round) };
+    line(say("seeds", "server seed {seed} · commitment {commitment} · client seed “{client}” · round {number}", seeds), "detail");
   } catch (e) {
     ui.verdict.dataset.ok = "error";
-    line(`The check could not run: ${e instanceof Error ? e.message : String(e)}`, "bad");
+    line(say("checkFailed", "The check could not run: {error}", { error: e instanceof Error ? e.message : String(e) }), "bad");
   } finally {
     ui.verify.disabled = false;
   }
@@ -235,7 +297,10 @@ async function share() {
   } catch {
     copied = false; // no clipboard (an http page, a refused permission): the address bar has it
   }
-  ui.shared.textContent = `${copied ? "Copied: the" : "The"} address bar now links to these rounds (${link.length} characters).`;
+  const count = { count: number(link.length) };
+  ui.shared.textContent = copied
+    ? say("copied", "Copied: the address bar now links to these rounds ({count} characters).", count)
+    : say("shared", "The address bar now links to these rounds ({count} characters).", count);
   ui.shared.hidden = false;
 }
 
@@ -254,7 +319,7 @@ function openFiles(files) {
 
 function openHash() {
   if (location.hash === "#file") {
-    fail("This round is too long for a link. Open the JSON file that /flipflop round attaches: drop it here or pick it below.");
+    fail(say("tooLong", "This round is too long for a link. Open the JSON file that {command} attaches: drop it here or pick it below.", { command: "/flipflop round" }));
     ui.error.classList.add("info");
     return;
   }
@@ -299,4 +364,31 @@ document.addEventListener("keydown", (e) => {
   }
 });
 window.addEventListener("hashchange", openHash);
-openHash();
+
+/** Speak `lang` (the picker's, or the link's): the page's words, and what is open drawn again in them. @param {string} lang */
+async function speak(lang) {
+  await useLanguage(lang);
+  speakPage();
+  if (!rounds.length) {
+    if (!ui.error.hidden && location.hash) openHash(); // what the link could not open, said again
+    return;
+  }
+  const [at, step] = [current, frame];
+  rounds = load(opened); // the moves and captions are worded as the round is played
+  showRound(at, step);
+}
+
+ui.language.addEventListener("change", async () => {
+  const lang = ui.language.value;
+  const address = new URL(location.href);
+  address.searchParams.set("lang", lang); // a link copied now opens in this language; the round stays
+  history.replaceState(null, "", address.pathname + address.search + address.hash);
+  await speak(lang);
+});
+
+const offered = Array.from(ui.language.options, (o) => o.value);
+const lang = chooseLanguage(offered, new URLSearchParams(location.search).get("lang"), navigator.languages || [navigator.language]);
+useLanguage(lang).then(() => {
+  speakPage();
+  openHash();
+});

@@ -4,6 +4,7 @@
 
 import { isCard } from "./cards.js";
 import { ReplayError } from "./rules.js";
+import { say } from "./words.js";
 
 /** The newest replay format this page reads (the `version` key the bot writes; absent means 1). */
 export const VERSION = 1;
@@ -33,14 +34,12 @@ function isWhole(v, low) {
  * @returns {Envelope}
  */
 export function checkEnvelope(data, source) {
-  const bad = (/** @type {string} */ why) => new ReplayError(`${source} is not a Flip Flop round: ${why}`);
+  const bad = (/** @type {string} */ why) => new ReplayError(say("notARound", "{source} is not a Flip Flop round: {why}", { source, why }));
   if (!isObject(data)) throw bad("it is not a JSON object with stake, seats and rounds");
   const version = data.version === undefined ? 1 : data.version;
   if (!isWhole(version, 1)) throw bad(`its version ${JSON.stringify(version)} is not a whole number`);
   if (/** @type {number} */ (version) > VERSION) {
-    throw new ReplayError(
-      `${source} was written in replay format ${version}, newer than this page (it reads format ${VERSION} and older): open it with a newer copy of the replay page`
-    );
+    throw new ReplayError(say("newer", "{source} was written in replay format {version}, newer than this page (it reads format {page} and older): open it with a newer copy of the replay page", { source, version: String(version), page: VERSION }));
   }
   for (const key of ["stake", "seats", "rounds"]) if (!(key in data)) throw bad(`"${key}" is missing (was the file cut short or edited?)`);
   if (!isWhole(data.stake, 1)) throw bad("the stake is not a whole number of chips");
@@ -67,7 +66,7 @@ export function checkEnvelope(data, source) {
       throw bad(`${where}'s dealer ${JSON.stringify(rd.dealer)} is not seated`);
     }
     rd.deck.forEach((c, i) => {
-      if (!isCard(c)) throw new ReplayError(`${source}: unknown card code ${JSON.stringify(c)} (card ${i + 1} of ${where}'s deck); cards are written like AS, TD, 7H`);
+      if (!isCard(c)) throw bad(`unknown card code ${JSON.stringify(c)} (card ${i + 1} of ${where}'s deck); cards are written like AS, TD, 7H`);
     });
     if (rd.deck.length !== 52 || new Set(rd.deck).size !== 52) throw bad(`${where}'s deck is not the 52 cards once each (was the file edited?)`);
     rd.actions.forEach((a, ai) => {
@@ -76,7 +75,7 @@ export function checkEnvelope(data, source) {
       if (!ids.includes(a[0])) throw bad(`${at} is played by ${JSON.stringify(a[0])}, who is not seated`);
       if (!VERBS.includes(a[1])) throw bad(`${at} has the unknown verb ${JSON.stringify(a[1])}`);
       const cards = a[1] === "spread" ? (Array.isArray(a[2]) ? a[2] : [null]) : a[1] === "layoff" || a[1] === "discard" ? [a[2]] : [];
-      for (const c of cards) if (!isCard(c)) throw new ReplayError(`${source}: unknown card code ${JSON.stringify(c)} in ${at}`);
+      for (const c of cards) if (!isCard(c)) throw bad(`unknown card code ${JSON.stringify(c)} in ${at}`);
       if (a[1] === "draw" && a[2] !== "stock" && a[2] !== "discard") throw bad(`${at} draws from ${JSON.stringify(a[2])}`);
       if (a[1] === "layoff" && !isWhole(a[3], 0)) throw bad(`${at} names no spread`);
     });
@@ -210,7 +209,7 @@ export function unpack(bytes) {
     }
     out.reveal = { round, server_seed: serverSeed, commitment, client_seed: clientSeed };
   }
-  out.names = Object.fromEntries(ids.map((id) => [id, text() || `seat ${id}`]));
+  out.names = Object.fromEntries(ids.map((id) => [id, text() || say("seat", "seat {number}", { number: id })]));
   if (at !== bytes.length) throw new RangeError("there is data after the round");
   return out;
 }
@@ -225,7 +224,7 @@ export async function fromFragment(hash) {
   const m = /^#?([rb])=(.*)$/s.exec(hash);
   if (!m) return null;
   const damaged = (/** @type {string} */ why) =>
-    new ReplayError(`This link is damaged (${why}). Was it cut short when it was copied? Open the round's JSON file instead.`);
+    new ReplayError(say("damaged", "This link is damaged ({why}). Was it cut short when it was copied? Open the round's JSON file instead.", { why }));
   const bytes = base64url(m[2].trim());
   if (bytes === null) throw damaged("its data is not base64url");
   if (m[1] === "b") {
@@ -235,7 +234,7 @@ export async function fromFragment(hash) {
     } catch (e) {
       throw damaged(e instanceof Error ? e.message : "its data does not unpack");
     }
-    return [checkEnvelope(data, "The link")];
+    return [checkEnvelope(data, say("theLink", "The link"))];
   }
   let json;
   try {
@@ -244,7 +243,7 @@ export async function fromFragment(hash) {
   } catch {
     throw damaged("its data does not unpack");
   }
-  return parseRounds(json, "The link");
+  return parseRounds(json, say("theLink", "The link"));
 }
 
 /**
@@ -258,10 +257,10 @@ export function parseRounds(text, source) {
   try {
     data = JSON.parse(text);
   } catch {
-    throw new ReplayError(`${source} is not JSON (was it cut short or edited?)`);
+    throw new ReplayError(say("notJson", "{source} is not JSON (was it cut short or edited?)", { source }));
   }
   const list = Array.isArray(data) ? data : [data];
-  if (!list.length) throw new ReplayError(`${source} holds no round`);
+  if (!list.length) throw new ReplayError(say("noRound", "{source} holds no round", { source }));
   return list.map((d) => checkEnvelope(d, source));
 }
 

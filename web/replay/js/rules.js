@@ -1,7 +1,10 @@
 // Steps through a transcript (docs/TRANSCRIPT.md) by the rules of docs/RULES.md and records a
 // table state (see table.js) after the deal and after every action. Nothing here touches the page.
+// The captions are the sentences of the bot's own round log (bot/presentation/event_words.py), in
+// the page's language (words.js): English until a language is loaded, and in Node.
 
-import { SISTER, handValue, isCard, label, rank, suit } from "./cards.js";
+import { SISTER, SUIT_MARK, handValue, isCard, label, rank, suit } from "./cards.js";
+import { chips, number, say } from "./words.js";
 
 const POTS = /** @type {const} */ (["game", "flip", "flop"]);
 const HAND = 5;
@@ -38,6 +41,62 @@ function cardsText(cards) {
   return cards.map(label).join(" ");
 }
 
+/** "hearts ♥": a suit as the bot's round log names it. @param {string} s */
+function suitName(s) {
+  const english = /** @type {Record<string, string>} */ ({ H: "hearts", D: "diamonds", S: "spades", C: "clubs" })[s];
+  return `${say(`suit${s}`, english)} ${SUIT_MARK[s]}`;
+}
+
+/** "ann, ben and cat" @param {string[]} names */
+function namesText(names) {
+  if (names.length <= 1) return names.join("");
+  return say("and", "{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
+}
+
+/** A sentence naming a pot: one per pot, as a language may inflect the pot's name in each. */
+const POT_WORDS = {
+  shows: {
+    flip: "👀 {name} shows {card} for the flip pot.",
+    flop: "👀 {name} shows {card} for the flop pot.",
+  },
+  wins: {
+    game: "💰 {names} wins the game pot ({amount}).",
+    flip: "💰 {names} wins the flip pot ({amount}).",
+    flop: "💰 {names} wins the flop pot ({amount}).",
+  },
+  split: {
+    game: "💰 {names} split the game pot ({amount}: {shares}).",
+    flip: "💰 {names} split the flip pot ({amount}: {shares}).",
+    flop: "💰 {names} split the flop pot ({amount}: {shares}).",
+  },
+  carried: {
+    game: "↪️ No one can win the game pot this round: it keeps its {amount} for the next round or the game's end.",
+    flip: "↪️ No one can win the flip pot this round: it keeps its {amount} for the next round or the game's end.",
+    flop: "↪️ No one can win the flop pot this round: it keeps its {amount} for the next round or the game's end.",
+  },
+};
+
+/**
+ * The sentence `kind` for `pot`, its blanks filled.
+ * @param {keyof typeof POT_WORDS} kind @param {string} pot @param {Record<string, string | number>} blanks
+ */
+function potSays(kind, pot, blanks) {
+  const english = /** @type {Record<string, string>} */ (POT_WORDS[kind])[pot];
+  return say(kind + pot[0].toUpperCase() + pot.slice(1), english, blanks);
+}
+
+/** How a round ended, as the bot's round log opens its end. */
+const END_WORDS = /** @type {Record<string, [string, string]>} */ ({
+  out: ["endOut", "{who} went out!"],
+  tonk: ["endTonk", "🎉 Tonk out! {who} laid down two spreads at once."],
+  drop: ["endDrop", "{who} dropped with {value}, and no other hand is as low."],
+  caught: ["endCaught", "{who} dropped with {value} but was caught by {catchers} with {low}."],
+  stock: ["endStock", "The stock ran out ({who} drew the last card): lowest hand wins."],
+  fifty: ["endFifty", "50 at the deal!"],
+  forty_nine: ["endFortyNine", "49 at the deal!"],
+  everyone_left: ["endEveryoneLeft", "{who} wins the round: everyone else has left it."],
+});
+
 /** R6.4: "run", "set" or null. @param {string[]} cards @returns {"run" | "set" | null} */
 export function spreadKind(cards) {
   if (cards.length < 3 || new Set(cards).size !== cards.length) return null;
@@ -73,7 +132,7 @@ export function playTranscript(t, options = {}) {
   const stake = t.stake;
   const order = t.seats.map((s) => s.id);
   /** @type {Record<string, string>} a seat with no name known is called by its number */
-  const names = { ...Object.fromEntries(order.map((p, i) => [p, `seat ${i + 1}`])), ...(options.names || {}) };
+  const names = { ...Object.fromEntries(order.map((p, i) => [p, say("seat", "seat {number}", { number: i + 1 })])), ...(options.names || {}) };
   const seatIndex = new Map(order.map((p, i) => [p, i]));
   /** @type {Record<string, number>} */
   const stacks = Object.fromEntries(t.seats.map((s) => [s.id, s.stack]));
@@ -122,14 +181,18 @@ export function playTranscript(t, options = {}) {
     return shares;
   };
 
-  /** @param {Record<string, number>} shares */
-  const sharesText = (shares) =>
-    Object.entries(shares)
-      .map(([q, a]) => `${nameOf(q, names)} +${a}`)
-      .join(", ");
+  /** The bot's "💰 ann wins the game pot (12 chips)." @param {Pot} pot @param {string[]} ws */
+  const payText = (pot, ws) => {
+    const total = pots[pot];
+    const shares = pay(pot, ws);
+    const who = namesText(Object.keys(shares).map((q) => nameOf(q, names)));
+    if (Object.keys(shares).length === 1) return potSays("wins", pot, { names: who, amount: chips(total) });
+    const each = Object.entries(shares).map(([q, a]) => `${nameOf(q, names)} ${number(a)}`).join(", ");
+    return potSays("split", pot, { names: who, amount: chips(total), shares: each });
+  };
 
   t.rounds.forEach((rd, ri) => {
-    const where = `round ${ri + 1}`;
+    const where = say("round", "round {number}", { number: ri + 1 });
     if (over) throw new ReplayError(`${where} comes after the game was over`);
     for (const leaver of rd.left_before || []) {
       if (seated.includes(leaver)) seated = seated.filter((p) => p !== leaver);
@@ -248,7 +311,7 @@ export function playTranscript(t, options = {}) {
         if (c !== null && (b === null || rank(c) < rank(b[0]))) {
           best[pot] = [c, p];
           showings[p].push(c);
-          notes.push(`${nameOf(p, names)} shows ${label(c)} for the ${pot}`);
+          notes.push(potSays("shows", pot, { name: nameOf(p, names), card: label(c) }));
         }
       });
     };
@@ -270,16 +333,16 @@ export function playTranscript(t, options = {}) {
           if (!dead.has(p) && c !== null && (lead === null || rank(c) < rank(lead[0]))) lead = [c, p];
         }
         if (lead === null) {
-          if (pots[pot]) notes.push(`the ${pot} pot (${pots[pot]}) carries over`);
+          if (pots[pot]) notes.push(potSays("carried", pot, { amount: chips(pots[pot]) }));
           return;
         }
         const b = best[pot];
         if (b === null || b[1] !== lead[1]) {
           showings[lead[1]].push(lead[0]);
-          notes.push(`${nameOf(lead[1], names)} shows ${label(lead[0])} for the ${pot}`);
+          notes.push(potSays("shows", pot, { name: nameOf(lead[1], names), card: label(lead[0]) }));
         }
         won[lead[1]].push(pot);
-        notes.push(`${pot} pot: ${sharesText(pay(pot, [lead[1]]))}`);
+        notes.push(payText(pot, [lead[1]]));
       });
     };
 
@@ -310,28 +373,36 @@ export function playTranscript(t, options = {}) {
       return amount;
     };
 
+    /** The bot's "🏁 ann went out!": how the round ended. @type {string} */
+    let ended = "";
+
     /** R7, R7.6
      * @param {string} reason @param {string[]} winners
-     * @param {{toPot?: string[], toPlayer?: string[], ender?: string}} [side] */
+     * @param {{toPot?: string[], toPlayer?: string[], ender?: string, said?: string, blanks?: Record<string, string | number>}} [side]
+     *   `said`: the end's sentence when it is not the reason's (everyone else left), `blanks` its figures */
     const endRound = (reason, winners, side = {}) => {
       end = reason;
       revealAll = true;
+      const [key, english] = END_WORDS[side.said || reason];
+      ended = "🏁 " + say(key, english, side.blanks || {});
+      notes.push(ended);
       for (const q of side.toPot || []) {
         const a = sideStake(q);
         pots.game += a;
-        if (a) notes.push(`${nameOf(q, names)} pays a side stake of ${a} into the game pot`);
+        if (a) notes.push(say("sideStakeIn", "↳ {name} pays a side stake of {amount} into the game pot.", { name: nameOf(q, names), amount: number(a) }));
       }
       for (const q of side.toPlayer || []) {
         const a = sideStake(q);
         stacks[/** @type {string} */ (side.ender)] += a;
-        if (a) notes.push(`${nameOf(q, names)} pays ${a} to ${nameOf(/** @type {string} */ (side.ender), names)}`);
+        const other = nameOf(/** @type {string} */ (side.ender), names);
+        if (a) notes.push(say("sideStakeTo", "↳ {name} pays {other} a side stake of {amount}.", { name: nameOf(q, names), other, amount: number(a) }));
       }
       for (const w of winners) won[w].push("game");
-      notes.push(`game pot: ${sharesText(pay("game", winners))}`);
+      notes.push(payText("game", winners));
       if (!flipflopPaid) payFlipFlop();
       const staying = players.filter((p) => !dead.has(p) && stacks[p] >= stake);
       const payOutAll = (/** @type {string[]} */ to) => {
-        for (const pot of POTS) if (pots[pot]) notes.push(`the ${pot} pot is shared at the game's end: ${sharesText(pay(pot, to))}`);
+        for (const pot of POTS) if (pots[pot]) notes.push(payText(pot, to));
       };
       if (staying.length < 2 && POTS.some((pot) => pots[pot])) {
         payOutAll(staying.length ? staying : players.filter((p) => !dead.has(p)));
@@ -344,7 +415,7 @@ export function playTranscript(t, options = {}) {
       if (seated.length < 2) {
         payOutAll(seated);
         over = true;
-        notes.push("the game is over");
+        notes.push(say("over", "Game over."));
       }
     };
 
@@ -381,7 +452,26 @@ export function playTranscript(t, options = {}) {
       end: revealAll ? end : null,
     });
 
-    const dealCaption = `${nameOf(dealer, names)} deals; the upcard is ${label(upcard)}: flip suit ${label(upcard).slice(-1)}, flop suit ${flopSuitMark(flopSuit)}`;
+    const roundNumber = options.firstNumber === undefined ? ri + 1 : options.firstNumber + ri;
+    const dealLines = [
+      say("deals", "🃏 Round {number} — {dealer} deals. Upcard {upcard}: flip suit {flip}, flop suit {flop}. Pots: game {game}, flip {flip_pot}, flop {flop_pot}.", {
+        number: number(roundNumber),
+        dealer: nameOf(dealer, names),
+        upcard: label(upcard),
+        flip: suitName(flipSuit),
+        flop: suitName(flopSuit),
+        game: number(pots.game),
+        flip_pot: number(pots.flip),
+        flop_pot: number(pots.flop),
+      }),
+    ];
+    for (const p of players) { // a short stack pays some pots only, and is told which
+      const name = nameOf(p, names);
+      if (paid[p].length === 1 && stacks[p] === 0) dealLines.push(say("playsAllIn", "↳ {name} plays for the game pot only (all in).", { name }));
+      else if (paid[p].length === 1) dealLines.push(say("playsForGame", "↳ {name} plays for the game pot only.", { name }));
+      else if (paid[p].length === 2) dealLines.push(say("playsForGameFlip", "↳ {name} plays for the game and flip pots only.", { name }));
+    }
+    const dealCaption = dealLines.join(" ");
     // R4: the opening 49 / 50
     const values = Object.fromEntries(players.map((p) => [p, handValue(hands[p])]));
     const fifty = players.filter((p) => values[p] === 50);
@@ -394,11 +484,11 @@ export function playTranscript(t, options = {}) {
       beginTurn();
     }
     frames.push(frame([dealCaption, ...notes].join(" · ")));
-    moves.push({ label: `Deal: upcard ${label(upcard)}`, frame: 0, kind: "deal" });
-    if (end !== null) moves.push({ label: `Opening ${end === "fifty" ? "50" : "49"}: the round ends at the deal`, frame: 0, kind: "end" });
+    moves.push({ label: say("dealMove", "Deal: upcard {card}", { card: label(upcard) }), frame: 0, kind: "deal" });
+    if (end !== null) moves.push({ label: ended, frame: 0, kind: "end" });
 
     rd.actions.forEach((action, ai) => {
-      const at = `${where}, move ${ai + 1}`;
+      const at = say("move", "{round}, move {number}", { round: where, number: ai + 1 });
       if (end !== null) throw new ReplayError(`${at} comes after the round was over`);
       const p = /** @type {string} */ (action[0]);
       const verb = /** @type {string} */ (action[1]);
@@ -407,7 +497,7 @@ export function playTranscript(t, options = {}) {
       notes = [];
       /** @param {string} why */
       const refuse = (why) => {
-        throw new ReplayError(`${at} (${who} ${verb}) breaks the rules: ${why}`);
+        throw new ReplayError(say("breaks", "{at} ({name}) breaks the rules: {why}", { at, name: `${who} ${verb}`, why }));
       };
       if (!players.includes(p) || dead.has(p)) refuse("that player is not in the round");
       if (verb !== "leave" && players[turn] !== p) refuse(`it is ${nameOf(players[turn], names)}'s turn`);
@@ -421,20 +511,21 @@ export function playTranscript(t, options = {}) {
         if (phase !== "start") refuse("a second draw");
         const source = action[2];
         if (source === "stock") {
-          hand.push(/** @type {string} */ (stock.pop()));
-          text = stock.length ? `${who} draws from the stock` : `${who} draws the last card of the stock`;
+          const c = /** @type {string} */ (stock.pop());
+          hand.push(c);
+          text = say("drewCard", "{name} drew {card} from the stock", { name: who, card: label(c) }); // the round is over: every card is open
           if (!stock.length) {
             notes.unshift(text);
             const live = players.filter((q) => !dead.has(q));
             const low = Math.min(...live.map((q) => handValue(hands[q])));
-            endRound("stock", live.filter((q) => handValue(hands[q]) === low));
+            endRound("stock", live.filter((q) => handValue(hands[q]) === low), { blanks: { who } });
           }
         } else {
           if (!discard.length) refuse("the discard pile is empty");
           const c = /** @type {string} */ (discard.pop());
           hand.push(c);
           taken = c;
-          text = `${who} takes ${label(c)} from the discard pile`;
+          text = say("took", "{name} took {card} from the discard pile", { name: who, card: label(c) });
         }
         phase = "drawn";
         drawnSize = hand.length;
@@ -447,15 +538,13 @@ export function playTranscript(t, options = {}) {
         for (const c of cards) hand.splice(hand.indexOf(c), 1);
         spreads.push({ owner: p, kind: /** @type {"run" | "set"} */ (kind), cards });
         spreadsThisTurn += 1;
-        text = `${who} spreads ${cardsText(cards)}`;
+        text = say("laidDown", "{name} laid down {cards}", { name: who, cards: cardsText(cards) });
         if (!hand.length) {
           notes.unshift(text);
           if (drawnSize === TONK && spreadsThisTurn === 2 && !layoffsThisTurn) {
-            notes.push(`${who} tonks out`);
-            endRound("tonk", [p], { toPlayer: players.filter((q) => q !== p), ender: p });
+            endRound("tonk", [p], { toPlayer: players.filter((q) => q !== p), ender: p, blanks: { who } });
           } else {
-            notes.push(`${who} goes out`);
-            endRound("out", [p]);
+            endRound("out", [p], { blanks: { who } });
           }
         }
       } else if (verb === "layoff") {
@@ -469,11 +558,10 @@ export function playTranscript(t, options = {}) {
         if (spread.kind === "run" && rank(c) < rank(spread.cards[0])) spread.cards.unshift(c);
         else spread.cards.push(c);
         layoffsThisTurn += 1;
-        text = `${who} lays ${label(c)} off on ${nameOf(spread.owner, names)}'s spread`;
+        text = say("laidOff", "{name} laid {card} off on #{spread}", { name: who, card: label(c), spread: target + 1 });
         if (!hand.length) {
           notes.unshift(text);
-          notes.push(`${who} goes out`);
-          endRound("out", [p]);
+          endRound("out", [p], { blanks: { who } });
         }
       } else if (verb === "discard") {
         if (phase !== "drawn") refuse("a discard before drawing");
@@ -481,11 +569,10 @@ export function playTranscript(t, options = {}) {
         if (c === taken && hand.length > 1) refuse(`${label(c)} was just taken from the discard pile`);
         hand.splice(hand.indexOf(c), 1);
         discard.push(c);
-        text = `${who} discards ${label(c)}`;
+        text = say("discarded", "{name} discarded {card}", { name: who, card: label(c) });
         notes.unshift(text);
         if (!hand.length) {
-          notes.push(`${who} goes out`);
-          endRound("out", [p]);
+          endRound("out", [p], { blanks: { who } });
         } else {
           endTurn();
         }
@@ -495,23 +582,22 @@ export function playTranscript(t, options = {}) {
         const mine = vals[p];
         const others = players.filter((q) => q !== p && !dead.has(q));
         const low = Math.min(...others.map((q) => vals[q]));
-        text = `${who} drops with ${mine}`;
+        text = say("drops", "✋ {name} drops with {value}.", { name: who, value: number(mine) });
         notes.unshift(text);
         if (mine < low) {
-          notes.push(`${who} has the lowest hand`);
-          endRound("drop", [p]);
+          endRound("drop", [p], { blanks: { who, value: number(mine) } });
         } else {
           const catchers = others.filter((q) => vals[q] === low);
-          notes.push(`${who} is caught by ${catchers.map((q) => nameOf(q, names)).join(" and ")} with ${low}`);
-          endRound("caught", catchers, { toPot: [p] });
+          const blanks = { who, value: number(mine), catchers: namesText(catchers.map((q) => nameOf(q, names))), low: number(low) };
+          endRound("caught", catchers, { toPot: [p], blanks });
         }
       } else if (verb === "leave") {
         const wasTurn = players[turn] === p;
         dead.add(p);
-        text = `${who} leaves the round`;
+        text = say("leftRound", "🚪 {name} left the game and forfeits this round.", { name: who });
         notes.unshift(text);
         const live = players.filter((q) => !dead.has(q));
-        if (live.length === 1) endRound("out", live);
+        if (live.length === 1) endRound("out", live, { said: "everyone_left", blanks: { who: nameOf(live[0], names) } });
         else if (wasTurn) endTurn();
       } else {
         throw new ReplayError(`${at}: unknown move ${JSON.stringify(verb)}`);
@@ -519,7 +605,7 @@ export function playTranscript(t, options = {}) {
       if (!notes.length || notes[0] !== text) notes.unshift(text);
       frames.push(frame(notes.join(" · ")));
       moves.push({ label: text, frame: frames.length - 1, kind: verb });
-      if (end !== null) moves.push({ label: endLabel(end), frame: frames.length - 1, kind: "end" });
+      if (end !== null) moves.push({ label: ended, frame: frames.length - 1, kind: "end" });
     });
     played.push({
       number: options.firstNumber === undefined ? ri + 1 : options.firstNumber + ri,
@@ -533,22 +619,4 @@ export function playTranscript(t, options = {}) {
     });
   });
   return played;
-}
-
-/** @param {string} s */
-function flopSuitMark(s) {
-  return label("A" + s).slice(-1);
-}
-
-/** @param {string} end */
-function endLabel(end) {
-  return /** @type {Record<string, string>} */ ({
-    out: "The round ends: out",
-    tonk: "The round ends: tonk out",
-    drop: "The round ends: the drop wins",
-    caught: "The round ends: the dropper is caught",
-    stock: "The round ends: the stock ran out",
-    fifty: "The round ends: opening 50",
-    forty_nine: "The round ends: opening 49",
-  })[end] || `The round ends: ${end}`;
 }

@@ -25,7 +25,7 @@ export function fill(text, blanks = {}) {
 }
 
 /**
- * The table's small print in English: the live page passes its member's words instead.
+ * The table's small print in English: the live page passes its member's words instead, the replay page its reader's.
  * @param {string} _key @param {string} english @param {Record<string, string | number>} [blanks]
  */
 function english(_key, english, blanks = {}) {
@@ -61,7 +61,7 @@ export function drawTable(root, state, say = english) {
     const amount = el("span", "pot-amount", String(state.pots[pot]));
     amount.dataset.amount = String(state.pots[pot]);
     box.append(amount);
-    if (suitOf) box.title = `${pot} suit: ${SUIT_NAME[suitOf]}`;
+    if (suitOf) box.title = say("suitTitle", "{pot} suit: {suit}", { pot: potName(pot, say), suit: say(`suit${suitOf}`, SUIT_NAME[suitOf]) });
     pots.append(box);
   }
   root.append(pots);
