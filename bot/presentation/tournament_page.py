@@ -29,11 +29,6 @@ STOP_RULE = N_(
     " the players still in are placed by their stacks and the prizes are paid by those places."
     " A host who plays in it can stop it only before the first round is in; an admin, at any time."
 )
-CHIPS_RULE = N_(
-    "Everyone starts with {stack} tournament chips; they are not server chips. Only the entry fee"
-    " leaves your balance, and prizes come back to it. The stake starts at {stake} and rises every"
-    " {rounds} rounds; a stack that can't pay the stake is out."
-)
 SHOWN_OUT = 12
 """Players out listed by name (the rest are counted): the page stays within Discord's limits."""
 
@@ -72,7 +67,15 @@ def _about(tour: Tournament, t: Texts) -> str:
         if s.computers
         else t.gettext("Members only: no computer players.")
     )
-    rule = t.gettext(CHIPS_RULE).format(
+    rule = t.ngettext(  # one: "rises every round", never "every 1 rounds"
+        "Everyone starts with {stack} tournament chips; they are not server chips. Only the entry fee"
+        " leaves your balance, and prizes come back to it. The stake starts at {stake} and rises every"
+        " round; a stack that can't pay the stake is out.",
+        "Everyone starts with {stack} tournament chips; they are not server chips. Only the entry fee"
+        " leaves your balance, and prizes come back to it. The stake starts at {stake} and rises every"
+        " {rounds} rounds; a stack that can't pay the stake is out.",
+        s.level_rounds,
+    ).format(
         stack=t.number(STARTING_STACK), stake=t.number(tour.stake), rounds=t.number(s.level_rounds)
     )
     return f"{head}\n{when} {who}\n-# {rule}\n-# {t.gettext(STOP_RULE)}"
@@ -131,7 +134,11 @@ def _standings(tour: Tournament, t: Texts) -> str:
 
 
 def _level(tour: Tournament, t: Texts) -> str:
-    line = t.gettext("Level {level}: stake **{stake}** · {tables} tables · {players} players in").format(
+    line = t.ngettext(
+        "Level {level}: stake **{stake}** · {tables} table · {players} players in",
+        "Level {level}: stake **{stake}** · {tables} tables · {players} players in",
+        len(tour.tables),
+    ).format(
         level=t.number(tour.level),
         stake=t.number(tour.stake),
         tables=t.number(len(tour.tables)),

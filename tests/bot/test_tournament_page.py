@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -60,3 +61,20 @@ def test_a_forgotten_member_is_no_computer_and_no_name() -> None:
     pseudonym = PSEUDONYM_FLOOR - 123456  # what /flipflop privacy forget leaves in a finished tournament
     assert entrant_name(tour, pseudonym, texts("en")) == f"👤 {str(pseudonym)[-4:]}"
     assert entrant_name(tour, -3, texts("en")) == "🤖 Basic 3"
+
+
+def test_one_table_and_one_round_a_level_read_in_the_singular() -> None:
+    """A stake rising every round reads "every round", and the last table "1 table", never "1 tables"."""
+    tour = played("open")  # level_rounds=1
+    text = "\n".join(tournament_page(tour, texts("en")).displays())
+    assert "rises every round;" in text and "every 1 rounds" not in text
+    tour.settings = dataclasses.replace(tour.settings, level_rounds=3)
+    assert "rises every 3 rounds;" in "\n".join(tournament_page(tour, texts("en")).displays())
+    rng = random.Random(2)
+    running = played("running")
+    while running.status == "running" and len(running.tables) > 1:
+        play_round(running, rng)
+        running.advance()
+    assert running.status == "running" and len(running.tables) == 1
+    level = "\n".join(tournament_page(running, texts("en")).displays())
+    assert " · 1 table · " in level and "1 tables" not in level
