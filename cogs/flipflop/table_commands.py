@@ -38,6 +38,7 @@ from cogs.newcomers import newcomer_wait
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
+    from bot.tournament.store import TournamentStore
 
 
 FORUM_TITLE = N_("🃏 Flip Flop · stake {stake} · {seats} seats open")
@@ -68,6 +69,7 @@ class TableCommands(commands.Cog):
     welcomes: ServerWelcomes
     open_here: Callable[..., Coroutine[Any, Any, Table]]
     refused: Callable[[LedgerError | TableError, int, Texts], str]
+    tournaments: TournamentStore
     post_table: Callable[[discord.Interaction, Table], Coroutine[Any, Any, None]]
     welcome: Callable[[discord.Interaction, Table], Coroutine[Any, Any, None]]
 
@@ -182,6 +184,14 @@ class TableCommands(commands.Cog):
             await send_ephemeral(interaction, t.gettext(missing))
         return table
 
+    async def _tournament_here(self, interaction: discord.Interaction) -> bool:
+        """A tournament runs in this channel, which has no table of its own (``/flipflop stop``)."""
+        channel, guild = interaction.channel_id, interaction.guild_id
+        if channel is None or guild is None or self.runtime.in_channel(channel) is not None:
+            return False
+        tour = await self.tournaments.in_channel(guild, channel)
+        return tour is not None and tour.status == "running"
+
     def _my_tournament_table(self, interaction: discord.Interaction) -> Table | None:
         """In a tournament's channel, whose tables are its threads: the table the member plays at."""
         for table in self.runtime.tables.values():
@@ -244,6 +254,10 @@ class TableCommands(commands.Cog):
         name="stop", description="End the game at this channel's table (host or Manage Server)."
     )
     async def stop(self, interaction: discord.Interaction) -> None:
+        if await self._tournament_here(interaction):  # its tables are threads; its message has Stop
+            t = await self.bot.languages.reader(interaction)
+            await Answer(interaction).refused(TableError("tournament_table_stop"), t, None)
+            return
         table = await self._channel_table(interaction, NO_TABLE_TO_STOP, mine=False)
         if table is None:
             return

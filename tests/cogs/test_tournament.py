@@ -990,8 +990,26 @@ async def test_flipflop_stop_in_the_tournaments_channel_touches_no_table(world: 
     before = len(thread.history())
     said = await boss.slash(world.channel, "flipflop stop")
     text = said.response.content
-    assert said.ephemeral and "There's no table in this channel" in text, text
+    assert said.ephemeral and "**Stop (prizes by the stacks)** on the tournament's message" in text, text
     await world.env.settle()
     assert len(thread.history()) == before  # the table's thread was told nothing
     assert (await tournament_now(world)).status == "running"
+    await clean(world)
+
+
+async def test_flipflop_stop_in_a_tournaments_channel_points_to_its_stop_button(world: World) -> None:
+    """The channel has no table of its own (the tables are threads): ``/flipflop stop`` there says how a
+    tournament stops instead of "There's no table in this channel", and changes nothing."""
+    ann = world.members[0]
+    lobby = await opened(world, ann, fee=20, seats=6)
+    await ann.click(lobby, label="Join")
+    before = await ann.slash(world.channel, "flipflop stop")  # open for entries: it has Cancel
+    assert before.ephemeral and before.response.content == "There's no table in this channel."
+    await ann.click(lobby, label="Start")
+    for who in (ann, world.admin):
+        said = await who.slash(world.channel, "flipflop stop")
+        assert said.ephemeral and "**Stop (prizes by the stacks)** on the tournament's message" in (
+            said.response.content
+        ), said.response.content
+    assert (await tournament_now(world)).status == "running" and await balance(world, ann) == 980
     await clean(world)
