@@ -317,6 +317,12 @@ class AdminCommands(commands.Cog):
         t = await self.bot.languages.reader(interaction)
         rounds = await played_rounds(self.bot.db, interaction.guild.id)
         found = flagged(rounds)
+        if not rounds:  # a new server: "latest 0 rounds" would read as if some had been checked
+            text = t.gettext(
+                "No round has ended in this server yet, so there is nothing to check. Nothing was changed."
+            )
+            await send_ephemeral(interaction, text)
+            return
         if not found:
             none = t.ngettext(
                 "No pair of members looks like chip dumping in this server's latest round."

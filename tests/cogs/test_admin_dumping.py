@@ -70,3 +70,10 @@ async def test_a_single_round_is_counted_in_the_singular(world: World) -> None:
     assert result.response.content == (
         "No pair of members looks like chip dumping in this server's latest round. Nothing was changed."
     )
+
+
+async def test_a_server_without_rounds_says_there_is_nothing_to_check(world: World) -> None:
+    said = await world.admin.slash(world.channel, "flipflop admin dumping")
+    assert said.ephemeral and said.response.content == (
+        "No round has ended in this server yet, so there is nothing to check. Nothing was changed."
+    )
