@@ -391,8 +391,18 @@ NO_LONGER_PLAYING = N_("You're no longer playing at this table.")
 def _out(table: Table, view: PlayerView, t: Texts) -> str | None:
     """Why a hand has nothing left to play (the game is over, its member left or is out), else None."""
     if view.over or table.status != "playing":
+        if table.tournament:  # its one round: the tournament goes on, and no stack goes to a balance
+            return t.gettext(
+                "🏁 This table's round is over: your stack went back to the tournament, whose message"
+                " shows the standings."
+            )
         return t.gettext("🏁 The game is over; this hand is finished.")
     if view.player in view.dead and view.in_round:
+        if table.tournament:
+            return t.gettext(
+                "You left this round; your stack stays in the tournament, and the computer plays your seat"
+                " in its next rounds until you click **I'm back**."
+            )
         return t.gettext("You left this round; your stack comes back when it ends.")
     gone = view.player not in view.seated and int(view.player) in table.finishes
     if gone or view.player in view.dead:  # left, let go, or out of chips (R2.7)

@@ -93,3 +93,24 @@ def test_an_away_members_turn_says_the_computer_plays_it_not_a_timer() -> None:
     assert "Not your turn yet" in between and "until you click **I'm back**" in between, between
     assert "until you click" not in hand_text(table, game.view(next(
         p for p in game.public_view().players if p not in (actor, waiting))), EN)
+
+
+def test_at_a_tournament_table_the_stack_stays_in_the_tournament() -> None:
+    """A tournament table plays one round: its hands never say a stack comes back (to a balance) or
+    that the game is over while the tournament goes on."""
+    seats = [(m, 1000, f"m{m}", 0) for m in (ANN, BEN, CAT, DAN)]
+    table, players = transitions.tournament_table(1, 2, 10, seats, [], 60, NOW, "abc123:1:1")
+    transitions.tournament_round(table, players, {}, NOW)
+    game = table.game
+    assert game is not None and game.round is not None
+    leaver = next(p for p in game.round.players if p != game.to_act)
+    transitions.apply(table, Leave(leaver), NOW, 8.0)
+    left = hand_text(table, game.view(leaver), EN)
+    assert "your stack stays in the tournament" in left and "**I'm back**" in left
+    assert "comes back when it ends" not in left
+    player = next(p for p in game.round.players if p != leaver)
+    play_out(table, random.Random(3))
+    transitions.next_round(table, NOW, 8.0)  # its one round is over: the table's game ends
+    over = hand_text(table, game.view(player), EN)
+    assert game.over and "This table's round is over: your stack went back to the tournament" in over
+    assert "The game is over" not in over
