@@ -38,6 +38,7 @@ from cogs.newcomers import newcomer_wait
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
+    from bot.tournament.model import Tournament
     from bot.tournament.store import TournamentStore
 
 
@@ -51,6 +52,11 @@ FORUM_REFUSED = N_(
 )
 NO_TABLE = N_("There's no table in this channel. Open one with `/flipflop start`.")
 NO_TABLE_TO_STOP = N_("There's no table in this channel.")
+BETWEEN_TOURNAMENT_ROUNDS = N_(
+    "Your tournament table's round is over. The next round is dealt when every table's round is in;"
+    " try again then."
+)
+"""``/flipflop hand`` (``web``, ``table``) from an entrant still in, while no table of theirs is in play."""
 TABLE_IN_THREAD = N_("This channel's game is played in its thread: {thread}. The table is there.")
 """``/flipflop table`` in the lobby's channel while the game plays in a thread: the channel stays quiet."""
 
@@ -181,16 +187,18 @@ class TableCommands(commands.Cog):
             table = self._my_tournament_table(interaction)
         if table is None:
             t = await self.bot.languages.reader(interaction)
-            await send_ephemeral(interaction, t.gettext(missing))
+            tour = await self._tournament_here(interaction) if mine else None
+            still_in = tour is not None and interaction.user.id in tour.alive()
+            await send_ephemeral(interaction, t.gettext(BETWEEN_TOURNAMENT_ROUNDS if still_in else missing))
         return table
 
-    async def _tournament_here(self, interaction: discord.Interaction) -> bool:
-        """A tournament runs in this channel, which has no table of its own (``/flipflop stop``)."""
+    async def _tournament_here(self, interaction: discord.Interaction) -> Tournament | None:
+        """The tournament running in this channel, which has no table of its own, if any."""
         channel, guild = interaction.channel_id, interaction.guild_id
         if channel is None or guild is None or self.runtime.in_channel(channel) is not None:
-            return False
+            return None
         tour = await self.tournaments.in_channel(guild, channel)
-        return tour is not None and tour.status == "running"
+        return tour if tour is not None and tour.status == "running" else None
 
     def _my_tournament_table(self, interaction: discord.Interaction) -> Table | None:
         """In a tournament's channel, whose tables are its threads: the table the member plays at."""
@@ -254,7 +262,7 @@ class TableCommands(commands.Cog):
         name="stop", description="End the game at this channel's table (host or Manage Server)."
     )
     async def stop(self, interaction: discord.Interaction) -> None:
-        if await self._tournament_here(interaction):  # its tables are threads; its message has Stop
+        if await self._tournament_here(interaction) is not None:  # its tables are threads; its message: Stop
             t = await self.bot.languages.reader(interaction)
             await Answer(interaction).refused(TableError("tournament_table_stop"), t, None)
             return

@@ -1013,3 +1013,24 @@ async def test_flipflop_stop_in_a_tournaments_channel_points_to_its_stop_button(
         ), said.response.content
     assert (await tournament_now(world)).status == "running" and await balance(world, ann) == 980
     await clean(world)
+
+
+async def test_between_its_rounds_an_entrant_is_told_the_next_one_comes(world: World) -> None:
+    """Once an entrant's table has played its round, ``/flipflop hand`` in the tournament's channel says
+    the next round is coming, not "There's no table in this channel. Open one with /flipflop start"."""
+    ann, dan = world.members[0], world.members[3]
+    lobby = await opened(world, ann, fee=20, seats=6)
+    await ann.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    table = next(t for t in runtime(world).tables.values() if t.is_seated(ann.id))
+    table.status = "closed"  # as its round's end leaves it while the other table plays on
+    try:
+        for command in ("flipflop hand", "flipflop table"):
+            said = await ann.slash(world.channel, command)
+            assert said.ephemeral and said.response.content.startswith(
+                "Your tournament table's round is over. The next round is dealt when every table's"
+            ), said.response.content
+        stranger = await dan.slash(world.channel, "flipflop hand")  # not entered: as before
+        assert stranger.response.content.startswith("There's no table in this channel.")
+    finally:
+        table.status = "playing"
