@@ -213,9 +213,9 @@ def _round_ended(e: RoundEnded, s: Telling) -> list[str]:
     )
     if e.reason == "out" and e.player and e.hands.get(e.player):
         head = t.gettext(EVERYONE_LEFT).format(who=who)
+    none = t.gettext("no cards")
     hands = [
-        f"{s.name(p)}: {s.cards(h) if h else t.gettext('no cards')} (**{t.number(e.values[p])}**)"
-        for p, h in e.hands.items()
+        f"{s.name(p)}: {s.cards(h) if h else none} (**{t.number(e.values[p])}**)" for p, h in e.hands.items()
     ]
     return [f"🏁 {head}\n" + "\n".join(hands)]  # the seed follows the round's payments (``_worded``)
 

@@ -105,7 +105,8 @@ def _place(number: int, t: Texts) -> str:
 
 
 def _standings(tour: Tournament, t: Texts) -> str:
-    lines = [f"**{t.gettext('Standings')}**"]
+    heading = t.gettext("Standings")  # (a gettext inside an f-string is never extracted, so never translated)
+    lines = [f"**{heading}**"]
     place = 1
     for group in tour.standings():
         for e in group:
@@ -161,7 +162,8 @@ def _level(tour: Tournament, t: Texts) -> str:
 
 def _prizes(tour: Tournament, t: Texts) -> str:
     won = tour.prizes()
-    lines = [f"**{t.gettext('Prizes')}**"]
+    heading = t.gettext("Prizes")
+    lines = [f"**{heading}**"]
     for e, prize in sorted(
         won.items(), key=lambda kv: (tour.place_of(kv[0]), list(tour.entrants).index(kv[0]))
     ):

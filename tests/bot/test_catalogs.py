@@ -272,3 +272,23 @@ def test_placeholders_are_compared_by_name() -> None:
     assert placeholders("no fields") == []
     with pytest.raises(ValueError):
         placeholders("{broken")
+
+
+GETTEXT_IN_FSTRING = re.compile(r"""\{[^{}"']*\.n?gettext\(\s*['"]""")
+"""``f"**{t.gettext('Standings')}**"``: pybabel does not look inside an f-string, so the words are never
+extracted and every language shows them in English."""
+
+
+def test_no_message_is_written_inside_an_f_string() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for folder in ("bot", "cogs", "engine")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if GETTEXT_IN_FSTRING.search(line)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_tournament_headings_are_extracted(template: Catalog) -> None:
+    assert {("Standings", None), ("Prizes", None)} <= keys(template)
