@@ -17,10 +17,11 @@ from bot.client import send_ephemeral
 from bot.i18n import LANGUAGES, N_, Texts, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
-from bot.ledger import GuildSettings, LedgerError, setting_range
+from bot.ledger import MAX_AMOUNT, GuildSettings, LedgerError, setting_range
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from cogs.flipflop.cards import STYLE_CHOICES, config_line
 from cogs.flipflop.notifier import DiscordNotifier
+from engine import HOUSE_RULES
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -114,6 +115,18 @@ def buy_in_warning(s: GuildSettings, t: Texts) -> list[str]:
     ]
 
 
+def buy_in_hint(error: LedgerError, stake: int, buy_in: int, t: Texts) -> str:
+    """After a stake the server's buy-in doesn't suit (R2.1): two buy-ins that would, to give with it."""
+    if error.code not in ("buy_in_not_multiple", "buy_in_too_small"):
+        return ""
+    low = max(HOUSE_RULES.min_buy_in_stakes * stake, buy_in // stake * stake)
+    if low + stake > MAX_AMOUNT:
+        return ""
+    return " " + t.gettext(
+        "The server's buy-in is {buy_in}: give a `buy_in` with the stake, such as {low} or {high}."
+    ).format(buy_in=t.chips(buy_in), low=t.number(low), high=t.number(low + stake))
+
+
 class SettingsCommands(commands.Cog):
     """``/flipflop config``, ``notify`` and ``language`` (mixed into the group cog)."""
 
@@ -175,7 +188,11 @@ class SettingsCommands(commands.Cog):
                 s = await ledger.update_settings(interaction.guild.id, **changes)
             except LedgerError as e:
                 t = await books.reader(interaction)
-                await send_ephemeral(interaction, t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t)))
+                refusal = t.gettext(NOTHING_CHANGED).format(refusal=explain(e, t))
+                if stake is not None and buy_in is None:  # the server's buy-in doesn't suit the new stake
+                    before = await ledger.settings(interaction.guild.id)
+                    refusal += buy_in_hint(e, stake, before.default_buy_in, t)
+                await send_ephemeral(interaction, refusal)
                 return
         else:
             s = await ledger.settings(interaction.guild.id)

@@ -259,6 +259,24 @@ async def test_config_refuses_unplayable_stakes(world: World, options: dict[str,
     assert (await world.bot.ledger.settings(world.guild.id)).default_stake == 5
 
 
+async def test_a_stake_alone_that_the_servers_buy_in_doesnt_suit_names_buy_ins_that_would(
+    world: World,
+) -> None:
+    """The server's buy-in (200) is no multiple of 7, nor four stakes of 60: refused, with two that are."""
+    seven = await world.admin.slash(world.channel, "flipflop config", stake=7)
+    assert seven.ephemeral and seven.response.content == (
+        "The buy-in must be a multiple of the stake (7). Nothing was changed. The server's "
+        "buy-in is 200 chips: give a `buy_in` with the stake, such as 196 or 203."
+    )
+    sixty = await world.admin.slash(world.channel, "flipflop config", stake=60)
+    assert "such as 240 or 300." in sixty.response.content
+    named = await world.admin.slash(world.channel, "flipflop config", stake=7, buy_in=200)
+    assert "such as" not in named.response.content  # the admin named the buy-in: the refusal alone
+    assert (await world.bot.ledger.settings(world.guild.id)).default_stake == 5
+    taken = await world.admin.slash(world.channel, "flipflop config", stake=7, buy_in=203)
+    assert "Settings saved" in taken.response.content
+
+
 async def test_config_is_for_admins_only(world: World) -> None:
     # Discord applies default permissions to whole groups only, so /flipflop config is
     # offered to everyone in the /flipflop group and refused at run time.
