@@ -60,6 +60,23 @@ def rating_line(t: Texts, name: str, entry: RatingEntry, yours: bool) -> str:
     return t.gettext("{member} — rating **{rating}** ({games})").format(**shown)
 
 
+TOURNAMENT_ROWS = 3
+"""Entrants a season's board lists under "Tournaments this season" (most prizes first)."""
+
+
+def more_entrants(count: int, t: Texts) -> list[str]:
+    """The line under the season's tournament rows that says how many more played, if any."""
+    if count <= 0:
+        return []
+    return [
+        t.ngettext(
+            "… and {count} more player",
+            "… and {count} more players",
+            count,
+        ).format(count=t.number(count))
+    ]
+
+
 def signed(x: float, t: Texts) -> str:
     """A rating change with its sign: "+1.5", "−0.3", "0.0"."""
     shown = t.decimal(abs(x))
@@ -132,7 +149,8 @@ class Leaderboards:
         current = season_at(now, months)
         chosen = current if which == "current" else current.previous()
         top = await season_leaderboard(self.bot.db, guild.id, chosen.start, chosen.end, by=by, limit=10)
-        tournaments = (await TournamentStore(self.ledger).results(guild.id, chosen.start, chosen.end))[:3]
+        entrants = await TournamentStore(self.ledger).results(guild.id, chosen.start, chosen.end)
+        tournaments = entrants[:TOURNAMENT_ROWS]
         if not top and not tournaments:
             t = await self.bot.languages.reader(interaction)
             text = t.gettext(SEASON_EMPTY[which]).format(season=season_name(chosen, t))
@@ -183,13 +201,16 @@ class Leaderboards:
             embed.add_field(
                 name=t.gettext("Tournaments this season")[:256],
                 value="\n".join(
-                    t.gettext("{member}: {played} played · {wins} won · prizes **{prizes}**").format(
-                        member=member_name(guild, member, known),
-                        played=t.number(played),
-                        wins=t.number(wins),
-                        prizes=t.chips(prizes),
-                    )
-                    for member, played, wins, prizes in tournaments
+                    [
+                        t.gettext("{member}: {played} played · {wins} won · prizes **{prizes}**").format(
+                            member=member_name(guild, member, known),
+                            played=t.number(played),
+                            wins=t.number(wins),
+                            prizes=t.chips(prizes),
+                        )
+                        for member, played, wins, prizes in tournaments
+                    ]
+                    + more_entrants(len(entrants) - len(tournaments), t)
                 )[:1024],
                 inline=False,
             )

@@ -397,6 +397,17 @@ async def test_the_season_leaderboard_and_ratings_count_tournaments(world: World
     assert "1 played" in fields["Tournaments this season"]
     results = await world.bot.db.fetchall("SELECT COUNT(*) FROM tournament_results")
     assert results == [(2,)]
+    (tid, ended), *_ = await world.bot.db.fetchall("SELECT tournament_id, ended_at FROM tournament_results")
+    async with world.bot.db.transaction() as tx:  # three more finishers: the board lists three, says the rest
+        for n in range(3):
+            await tx.execute(
+                "INSERT INTO tournament_results (tournament_id, guild_id, user_id, place, prize, entrants,"
+                " ended_at) VALUES (?, ?, ?, ?, 0, 6, ?)",
+                (tid, world.guild.id, 10**17 + n, 3 + n, ended),
+            )
+    board = await ann.slash(world.channel, "leaderboard", season="current")
+    rows = {f.name: f.value for f in board.response.embeds[0].fields}["Tournaments this season"]
+    assert rows.count(" played · ") == 3 and rows.endswith("\n… and 2 more players"), rows
 
 
 async def test_tournament_buttons_from_elsewhere_change_nothing(world: World) -> None:
