@@ -39,6 +39,7 @@ WORDS: dict[str, str] = {
     "take": N_("Take {card}"),
     "takeDiscard": N_("Take the discard"),
     "drop": N_("Drop"),
+    "dropValue": N_("Drop ({value})"),
     "spread": N_("Lay down {cards}"),
     "spreadSelected": N_("Lay down selected"),
     "discard": N_("Discard {card}"),

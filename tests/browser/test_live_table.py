@@ -152,6 +152,8 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
                     continue
                 page = players[actor]
                 await expect(page.locator("#turn")).to_have_text("Your turn.")
+                value = table.game.view(actor).hand_value  # the Drop button names it, as Discord's does
+                await expect(page.locator("#drop")).to_have_text(f"Drop ({value})")
                 turns += 1
                 before = int(await watcher.locator("body").get_attribute("data-version") or 0)
                 clicked = time.perf_counter()

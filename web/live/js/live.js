@@ -232,6 +232,7 @@ function drawHand() {
   const top = state && state.table ? state.table.discard[state.table.discard.length - 1] : null;
   ui.take.textContent = top ? say("take", "Take {card}", { card: label(top) }) : say("takeDiscard", "Take the discard");
   ui.drop.disabled = !legal("drop");
+  ui.drop.textContent = say("dropValue", "Drop ({value})", { value: String(you.value) }); // as Discord's
   const spreadValue = picked.join(".");
   ui.spread.disabled = !(picked.length >= 3 && you.legal.some(([o, v]) => o === "spread" && v && sameCards(v, picked)));
   ui.discard.disabled = !(picked.length === 1 && legal("discard", picked[0]));
