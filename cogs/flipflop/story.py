@@ -136,10 +136,9 @@ def stats_text(member: int, s: Stats, t: Texts, name: str | None = None) -> str:
     ``name`` (written out) names one who left the server, whom a mention may not show.
     """
     shown = who(member, t) if name is None else name
-    if s.rounds == 0:
-        return t.gettext("{member} hasn't finished a round of Flip Flop in this server yet.").format(
-            member=shown
-        )
+    if s.rounds == 0:  # a tournament's rounds are not stored, but its games are rated
+        none = t.gettext("{member} hasn't finished a round of Flip Flop in this server yet.")
+        return "\n".join([none.format(member=shown), *([_rating_line(s, t)] if s.rating else [])])
     wins, n = s.wins, t.number
     ways = t.gettext(
         "out {out} · tonk {tonk} · drop {drop} · caught drop {caught} · stock {stock} · 49/50 {deal}"
@@ -166,20 +165,22 @@ def stats_text(member: int, s: Stats, t: Texts, name: str | None = None) -> str:
         ),
         t.gettext("Drops {drops}, caught {caught}").format(drops=n(s.drops), caught=n(s.caught)),
     ]
-    if s.rating is None:
-        lines.append(t.gettext("Rating: none yet (it comes with the first finished game)"))
-    else:
-        r = s.rating.rating
-        lines.append(
-            t.ngettext(
-                "Rating **{rating}** (μ {mu} − 3 × σ {sigma}; {count} rated game)",
-                "Rating **{rating}** (μ {mu} − 3 × σ {sigma}; {count} rated games)",
-                s.rating.games,
-            ).format(
-                rating=t.decimal(r.ordinal),
-                mu=t.decimal(r.mu),
-                sigma=t.decimal(r.sigma, 2),
-                count=n(s.rating.games),
-            )
-        )
+    lines.append(_rating_line(s, t))
     return "\n".join(lines)
+
+
+def _rating_line(s: Stats, t: Texts) -> str:
+    """The rating as ``/flipflop stats`` shows it: its ordinal (μ − 3σ), or none yet."""
+    if s.rating is None:
+        return t.gettext("Rating: none yet (it comes with the first finished game)")
+    r = s.rating.rating
+    return t.ngettext(
+        "Rating **{rating}** (μ {mu} − 3 × σ {sigma}; {count} rated game)",
+        "Rating **{rating}** (μ {mu} − 3 × σ {sigma}; {count} rated games)",
+        s.rating.games,
+    ).format(
+        rating=t.decimal(r.ordinal),
+        mu=t.decimal(r.mu),
+        sigma=t.decimal(r.sigma, 2),
+        count=t.number(s.rating.games),
+    )

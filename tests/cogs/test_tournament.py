@@ -391,6 +391,8 @@ async def test_the_season_leaderboard_and_ratings_count_tournaments(world: World
     await ann.click(await shown(world), label="Stop (prizes by the stacks)")
     rated = await world.bot.db.fetchall("SELECT user_id FROM ratings ORDER BY user_id")
     assert {ann.id, ben.id} <= {r[0] for r in rated}
+    mine = (await ann.slash(world.channel, "flipflop stats")).response.content  # rated, no stored round
+    assert "hasn't finished a round" in mine and "1 rated game)" in mine, mine
     board = await ann.slash(world.channel, "leaderboard", season="current")
     assert not board.ephemeral
     fields = {f.name: f.value for f in board.response.embeds[0].fields}
