@@ -198,12 +198,9 @@ class Economy(Leaderboards, commands.Cog):
         known = await look_up(interaction.guild, [u for u, _ in top], self._known(guild, interaction.user))
         lines = []
         for i, (user_id, balance) in enumerate(top, start=1):
-            name = member_name(interaction.guild, user_id, known)
-            if user_id == interaction.user.id:
-                line = t.gettext("{member} (you) — {chips}").format(member=name, chips=t.chips(balance))
-            else:
-                line = f"{name} — {t.chips(balance)}"
-            lines.append(f"{medal(i, t)} {line}")
+            lines.append(
+                f"{medal(i, t)} {member_name(interaction.guild, user_id, known)} — {t.chips(balance)}"
+            )
         if interaction.user.id not in [u for u, _ in top]:
             place, total = await self.ledger.rank(guild, interaction.user.id)
             mine = await self.ledger.balance(guild, interaction.user.id)

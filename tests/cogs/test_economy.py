@@ -79,9 +79,9 @@ async def test_leaderboard_shows_top_ten_and_the_callers_place(world: World) -> 
     assert text.splitlines()[0].startswith(f"🥇 {extra[-1].name} — ")
     assert "<@" not in text  # an embed does not resolve mentions: a client that never met them shows digits
     assert f"{ann.name} (you)" in text and "`12`" in text
-    top = await extra[-1].slash(world.channel, "leaderboard")  # the caller among the ten is marked too
+    top = await extra[-1].slash(world.channel, "leaderboard")  # the caller among the ten: no line below
     first = top.response.embeds[0].description.splitlines()[0]
-    assert first == f"🥇 {extra[-1].name} (you) — 2,100 chips", first
+    assert first == f"🥇 {extra[-1].name} — 2,100 chips", first
     assert "…" not in top.response.embeds[0].description
 
 
