@@ -140,13 +140,9 @@ class Texts:
         return format_decimal(n, locale=self._number_locale)
 
     def decimal(self, x: float, places: int = 1) -> str:
-        """A number with ``places`` decimals as this language writes it (a rating: ``12.3``, ``12,3``).
-
-        Below zero it takes the minus sign (``−2.8``), as a signed rating change does.
-        """
+        """A number with ``places`` decimals as this language writes it (a rating: ``12.3``, ``12,3``)."""
         pattern = "#,##0." + "0" * places if places > 0 else "#,##0"
-        shown = format_decimal(abs(x), format=pattern, locale=self._number_locale)
-        return f"−{shown}" if round(x, places) < 0 else shown
+        return format_decimal(x, format=pattern, locale=self._number_locale)
 
     def percent(self, n: int) -> str:
         """A whole percentage as this language writes it: "80%", "80 %" in Belarusian."""

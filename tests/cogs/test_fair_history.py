@@ -215,8 +215,7 @@ async def test_verify_history_stats_and_the_rating_leaderboard_after_a_game(
     board = await cat.slash(world.channel, "leaderboard", by="rating")
     lines = board.response.embeds[0].description.splitlines()
     assert len(lines) == 3 and all("rating **" in line for line in lines)
-    found = [re.search(r"rating \*\*(−?[\d.]+)", line) for line in lines]
-    ordinals = [float(m.group(1).replace("−", "-")) for m in found if m is not None]
+    ordinals = [float(re.search(r"rating \*\*(-?[\d.]+)", line).group(1)) for line in lines]  # type: ignore[union-attr]
     assert ordinals == sorted(ordinals, reverse=True)
     assert "(you)" in "\n".join(lines)
 
