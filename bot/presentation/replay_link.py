@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.history import computer_level
-from bot.i18n import N_, Texts
+from bot.i18n import N_, SOURCE_LANGUAGE, Texts
 from bot.presentation.computer_names import computer_name, computer_number
 
 if TYPE_CHECKING:
@@ -147,9 +147,13 @@ def fragment(data: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> str:
 
 
 def speaking(base_url: str, language: str | None) -> str:
-    """The page's address asking it to speak ``language`` (``?lang=ko``, or ``&lang=ko`` after a query)."""
+    """The page's address asking it to speak ``language`` (``?lang=ko``, or ``&lang=ko`` after a query).
+
+    English asks nothing: an English server's links read as they always have, and the page then
+    speaks the browser's language (English unless the browser's is another of the six).
+    """
     base = base_url.split("#", 1)[0]
-    if not language:
+    if not language or language == SOURCE_LANGUAGE:
         return base
     return f"{base}{'&' if '?' in base else '?'}lang={language}"
 

@@ -50,7 +50,7 @@ async def test_round_verify_and_records_offer_the_replay_when_the_page_has_an_ad
     assert "ann" in data["names"].values() and set(data["names"].values()) <= {"ann", "ben", "cat"}
     assert replay(data)[1] == 0  # still a transcript engine.replay reads
     assert url == replay_link(PAGE, data, language="en")  # the page speaks the reader's language
-    assert url.startswith(PAGE + "?lang=en#")
+    assert url.startswith(PAGE + "#")  # English asks for no language: the link reads as it always has
     if "#b=" in url:  # the whole round rides in the link, exactly as packed from the file
         assert unpadded(url.split("#b=", 1)[1]) == packed(data)
     else:
@@ -119,7 +119,7 @@ async def test_the_page_speaks_the_language_the_bot_spoke_to_whoever_clicks(worl
     ann, ben, cat = world.members[:3]
     await play_game(world, [ann, ben, cat], seed_text=None)  # in English (it clicks English labels)
     records = [b["url"] for m in world.channel.history() for b in link_buttons(m)]
-    assert records and all(u.startswith(PAGE + "?lang=en#") and len(u) <= LINK_LIMIT for u in records)
+    assert records and all(u.startswith(PAGE + "#") and len(u) <= LINK_LIMIT for u in records)
     await world.admin.slash(world.channel, "flipflop config", language="be")
     await ann.slash(world.channel, "flipflop language", language="ko")
     ids = [row[0] for row in await world.bot.db.fetchall("SELECT id FROM rounds ORDER BY id")]
@@ -129,7 +129,7 @@ async def test_the_page_speaks_the_language_the_bot_spoke_to_whoever_clicks(worl
     assert button["url"].startswith(PAGE + "?lang=ko#") and len(button["url"]) <= LINK_LIMIT
     theirs = await ben.slash(world.channel, "flipflop round", id=ids[0])
     [button] = link_buttons(theirs.response)
-    assert button["url"].startswith(PAGE + "?lang=en#")  # ben chose nothing: his Discord's English
+    assert button["url"].startswith(PAGE + "#")  # ben chose nothing: his Discord's English, no lang
     verified = await ann.slash(world.channel, "flipflop verify", round=ids[0])
     [button] = link_buttons(verified.response)
     assert button["url"].startswith(PAGE + "?lang=be#")  # public: the server's language, not ann's
@@ -148,4 +148,5 @@ def test_the_language_counts_in_the_limit_and_gives_way_to_the_round() -> None:
     assert replay_link(PAGE, data, len(bare) + len("?lang=fil") - 1, "fil") == bare
     assert replay_link(PAGE, data, len(bare) - 1, "fil") == PAGE + "?lang=fil#file"
     assert replay_link(PAGE + "?v=2", data, language="ko").startswith(PAGE + "?v=2&lang=ko#b=")
+    assert replay_link(PAGE, data, language="en") == bare  # English: the page's own default, no lang
     assert len(replay_link(PAGE, played_round(5, seed=4, interactions=16), language="fil")) <= LINK_LIMIT
