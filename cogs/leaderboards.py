@@ -80,8 +80,8 @@ def more_entrants(count: int, t: Texts) -> list[str]:
 def signed(x: float, t: Texts) -> str:
     """A rating change with its sign: "+1.5", "−0.3", "0.0"."""
     shown = t.decimal(abs(x))
-    if round(x, 1) == 0:
-        return t.decimal(0.0)
+    if shown == t.decimal(0.0):  # shown as zero (babel rounds 0.05 half to even): no sign
+        return shown
     return f"+{shown}" if x > 0 else f"−{shown}"
 
 

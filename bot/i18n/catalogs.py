@@ -140,9 +140,14 @@ class Texts:
         return format_decimal(n, locale=self._number_locale)
 
     def decimal(self, x: float, places: int = 1) -> str:
-        """A number with ``places`` decimals as this language writes it (a rating: ``12.3``, ``12,3``)."""
+        """A number with ``places`` decimals as this language writes it (a rating: ``12.3``, ``12,3``).
+
+        One that shows as zero (``-0.04``, and ``-0.05``: babel rounds half to even) takes no sign.
+        """
         pattern = "#,##0." + "0" * places if places > 0 else "#,##0"
-        return format_decimal(x, format=pattern, locale=self._number_locale)
+        shown = format_decimal(x, format=pattern, locale=self._number_locale)
+        zero = format_decimal(0, format=pattern, locale=self._number_locale)
+        return zero if shown.lstrip("-−") == zero else shown
 
     def percent(self, n: int) -> str:
         """A whole percentage as this language writes it: "80%", "80 %" in Belarusian."""

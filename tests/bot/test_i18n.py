@@ -75,6 +75,16 @@ def test_chip_amounts_use_each_languages_number_format() -> None:
     assert texts(PSEUDO_LANGUAGE).number(1200) == "1,200"
 
 
+def test_a_rating_that_rounds_to_zero_shows_no_sign() -> None:
+    """-0.05 shows as 0.0 (babel rounds half to even), never "-0.0"; a change of +0.05: "0.0", not "+0.0"."""
+    from cogs.leaderboards import signed
+
+    en, be = texts("en"), texts("be")
+    assert [en.decimal(x) for x in (-0.05, -0.04, -0.06, -2.8)] == ["0.0", "0.0", "-0.1", "-2.8"]
+    assert be.decimal(-0.05) == be.decimal(0.0) == "0,0"
+    assert [signed(x, en) for x in (0.05, -0.05, 0.06, -0.06, 0.0)] == ["0.0", "0.0", "+0.1", "−0.1", "0.0"]
+
+
 @pytest.mark.parametrize(
     ("saved", "client", "server", "expected"),
     [
