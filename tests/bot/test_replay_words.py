@@ -89,3 +89,11 @@ def test_the_language_picker_offers_every_language_in_its_own_name() -> None:
     html = (PAGE / "index.html").read_text(encoding="utf-8")
     offered = re.findall(r'<option value="(\w+)">([^<]+)</option>', html)
     assert offered == [(code, language_name(code)) for code in LANGUAGES]
+
+
+def test_the_moves_list_names_the_upcard_as_the_table_marks_it() -> None:
+    """"Deal: upcard 7♥" heads the moves beside a table whose small print marks the upcard: one word for both
+    (Filipino's was left in English, Gujarati's another word than the table's)."""
+    for language in LANGUAGES:
+        words = page_words(language)
+        assert str(words["upcardMark"]).lower() in str(words["dealMove"]).lower(), language
