@@ -20,6 +20,7 @@ from bot.history import (
     known_here,
     leaderboard_by_rating,
     rating,
+    rating_place,
     record_game,
     record_round,
     round_story,
@@ -218,6 +219,24 @@ async def test_the_rating_leaderboard_is_humans_only(store: Store) -> None:
     computer = await rating(store, G, BASIC)
     assert computer is not None and computer.games == 2
     assert [e.member for e in await leaderboard_by_rating(store, G, limit=1)] == [board[0].member]
+
+
+async def test_a_members_rating_place_is_their_place_on_the_board(store: Store) -> None:
+    """``/leaderboard by:rating`` below the ten: humans only, counted as the board counts; ties share."""
+    await _played(store, games=2)
+    board = await leaderboard_by_rating(store, G, limit=10)
+    for i, e in enumerate(board):
+        better = sum(1 for o in board if o.rating.ordinal > e.rating.ordinal)
+        assert await rating_place(store, G, e.member) == (better + 1, len(board)), i
+    assert await rating_place(store, G, ANN + 500) is None  # never rated
+    assert await rating_place(store, OTHER_G, ANN) is None  # rated in another server only
+    async with store.transaction() as tx:  # two members rated alike share their place
+        await tx.execute(
+            "UPDATE ratings SET mu = ?, sigma = ?, ordinal = ? WHERE guild_id = ? AND user_id IN (?, ?)",
+            (30.0, 2.0, 24.0, G, ANN, BEN),
+        )
+    places = {m: await rating_place(store, G, m) for m in (ANN, BEN)}
+    assert places[ANN] == places[BEN] and places[ANN] is not None and places[ANN][1] == 3
 
 
 async def test_a_computer_level_in_two_seats_is_rated_once_on_its_better_finish(store: Store) -> None:
