@@ -69,7 +69,21 @@ async def test_round_verify_and_records_offer_the_replay_when_the_page_has_an_ad
     records = [m for m in world.channel.history() if "### 🃏 Flip Flop — round" in displayed(m)]
     urls = [b["url"] for m in records for b in link_buttons(m)]
     assert len(urls) == len(ids)  # every round, the last (which ended the game) included
-    assert all(u.startswith(PAGE) and len(u) <= LINK_LIMIT for u in urls)
+    assert all(u.startswith(PAGE + "#") and len(u) <= LINK_LIMIT for u in urls)  # English: no lang
+    # the page speaks the language the bot spoke to whoever clicks: a round's record and /flipflop
+    # verify are public (the server's language), /flipflop round answers its reader alone (theirs)
+    await world.admin.slash(world.channel, "flipflop config", language="be")
+    await ann.slash(world.channel, "flipflop language", language="ko")
+    answer = await ann.slash(world.channel, "flipflop round", id=ids[0])
+    [button] = link_buttons(answer.response)
+    assert button["label"] == texts("ko").gettext(WATCH)
+    assert button["url"].startswith(PAGE + "?lang=ko#") and len(button["url"]) <= LINK_LIMIT
+    theirs = await ben.slash(world.channel, "flipflop round", id=ids[0])
+    [button] = link_buttons(theirs.response)
+    assert button["url"].startswith(PAGE + "#")  # ben chose nothing: his Discord's English, no lang
+    verified = await ann.slash(world.channel, "flipflop verify", round=ids[0])
+    [button] = link_buttons(verified.response)
+    assert button["url"].startswith(PAGE + "?lang=be#")  # public: the server's language, not ann's
 
 
 async def test_without_an_address_there_is_no_replay_button_nor_pointer(world: World) -> None:
@@ -110,29 +124,6 @@ def test_a_link_never_passes_discords_limit() -> None:
     assert replay_link(long_base, round_data) == long_base + "#file"
     assert len(replay_link(PAGE, round_data)) <= LINK_LIMIT
     assert data["rounds"] == []
-
-
-async def test_the_page_speaks_the_language_the_bot_spoke_to_whoever_clicks(world: World) -> None:
-    """A round's record and /flipflop verify are public: the server's language; /flipflop round
-    answers its reader alone: theirs."""
-    world.bot.settings = world.bot.settings.model_copy(update={"replay_url": PAGE})
-    ann, ben, cat = world.members[:3]
-    await play_game(world, [ann, ben, cat], seed_text=None)  # in English (it clicks English labels)
-    records = [b["url"] for m in world.channel.history() for b in link_buttons(m)]
-    assert records and all(u.startswith(PAGE + "#") and len(u) <= LINK_LIMIT for u in records)
-    await world.admin.slash(world.channel, "flipflop config", language="be")
-    await ann.slash(world.channel, "flipflop language", language="ko")
-    ids = [row[0] for row in await world.bot.db.fetchall("SELECT id FROM rounds ORDER BY id")]
-    answer = await ann.slash(world.channel, "flipflop round", id=ids[0])
-    [button] = link_buttons(answer.response)
-    assert button["label"] == texts("ko").gettext(WATCH)
-    assert button["url"].startswith(PAGE + "?lang=ko#") and len(button["url"]) <= LINK_LIMIT
-    theirs = await ben.slash(world.channel, "flipflop round", id=ids[0])
-    [button] = link_buttons(theirs.response)
-    assert button["url"].startswith(PAGE + "#")  # ben chose nothing: his Discord's English, no lang
-    verified = await ann.slash(world.channel, "flipflop verify", round=ids[0])
-    [button] = link_buttons(verified.response)
-    assert button["url"].startswith(PAGE + "?lang=be#")  # public: the server's language, not ann's
 
 
 def test_the_language_counts_in_the_limit_and_gives_way_to_the_round() -> None:

@@ -1010,10 +1010,12 @@ async def test_flipflop_stop_in_the_tournaments_channel_touches_no_table(world: 
     await clean(world)
 
 
-async def test_flipflop_stop_in_a_tournaments_channel_points_to_its_stop_button(world: World) -> None:
+async def test_in_a_tournaments_channel_stop_and_hand_say_how_the_tournament_goes_on(world: World) -> None:
     """The channel has no table of its own (the tables are threads): ``/flipflop stop`` there says how a
-    tournament stops instead of "There's no table in this channel", and changes nothing."""
-    ann = world.members[0]
+    tournament stops instead of "There's no table in this channel", and changes nothing; once an
+    entrant's table has played its round, ``/flipflop hand`` there says the next round is coming, not
+    "There's no table in this channel. Open one with /flipflop start"."""
+    ann, dan = world.members[0], world.members[3]
     lobby = await opened(world, ann, fee=20, seats=6)
     await ann.click(lobby, label="Join")
     before = await ann.slash(world.channel, "flipflop stop")  # open for entries: it has Cancel
@@ -1025,16 +1027,6 @@ async def test_flipflop_stop_in_a_tournaments_channel_points_to_its_stop_button(
             said.response.content
         ), said.response.content
     assert (await tournament_now(world)).status == "running" and await balance(world, ann) == 980
-    await clean(world)
-
-
-async def test_between_its_rounds_an_entrant_is_told_the_next_one_comes(world: World) -> None:
-    """Once an entrant's table has played its round, ``/flipflop hand`` in the tournament's channel says
-    the next round is coming, not "There's no table in this channel. Open one with /flipflop start"."""
-    ann, dan = world.members[0], world.members[3]
-    lobby = await opened(world, ann, fee=20, seats=6)
-    await ann.click(lobby, label="Join")
-    await ann.click(lobby, label="Start")
     table = next(t for t in runtime(world).tables.values() if t.is_seated(ann.id))
     table.status = "closed"  # as its round's end leaves it while the other table plays on
     try:
