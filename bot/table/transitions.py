@@ -36,7 +36,7 @@ from bot.table.model import (
 )
 from bot.table.notices import Notice, TableClosed
 from engine import HOUSE_RULES, Card, Game, Leave, Seat
-from engine.actions import Action, TonkOut
+from engine.actions import Action
 from engine.events import Event, GameOver, NextDealer, Pot, RoundEnded, RoundStarted, SeatClosed
 
 log = logging.getLogger("flipflop.tables")
@@ -400,21 +400,19 @@ def apply(table: Table, action: Action, now: float, round_pause: float, by_timer
     if table.game is None:
         raise TableError("not_started")
     game = table.game
-    made = _actions_made(game) if by_timer else 0
+    for_away = by_timer and not table.is_computer(action.player) and table.is_away(action.player)
+    made = _actions_made(game) if for_away else 0  # counted only when the computer plays for a member
     events = game.apply(action)
     if not by_timer:
         table.timeouts.pop(int(action.player), None)
-    elif not table.is_computer(action.player) and table.is_away(action.player):  # the computer, for them
+    elif for_away:
         table.away_moves.setdefault(action.player, []).extend(range(made, _actions_made(game)))
     return _after_events(table, events, now, round_pause)
 
 
 def _actions_made(game: Game) -> int:
-    """The round's actions so far, counted as its transcript writes them (a tonk out is two spreads)."""
-    if not game.history:
-        return 0
-    record = game.history[-1]
-    return len(record.saved) + sum(2 if isinstance(a, TonkOut) else 1 for a in record.actions)
+    """The round's actions so far, as its transcript writes them (``RoundRecord.actions_json``)."""
+    return len(game.history[-1].actions_json()) if game.history else 0
 
 
 def _away_now(table: Table, user_id: int) -> None:
