@@ -173,11 +173,16 @@ def settings_error(error: ValidationError) -> LedgerError:
     return LedgerError("turn_seconds_out_of_range", low=low, high=high)
 
 
+def min_buy_in(stake: int) -> int:
+    """R2.1: the smallest buy-in at a stake (``min_buy_in_stakes`` stakes)."""
+    return HOUSE_RULES.min_buy_in_stakes * stake
+
+
 def check_stakes(stake: int, buy_in: int) -> None:
-    """R2.1: a stake of at least 1 and a buy-in that is a multiple of it, at least ``min_buy_in_stakes``."""
+    """R2.1: a stake of at least 1 and a buy-in that is a multiple of it, at least ``min_buy_in``."""
     if stake < 1:
         raise LedgerError("stake_too_small")
-    minimum = HOUSE_RULES.min_buy_in_stakes * stake
+    minimum = min_buy_in(stake)
     if buy_in < minimum:
         raise LedgerError("buy_in_too_small", minimum=minimum)
     if buy_in % stake:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from bot.fair_deal import PLAYER_SEED_MAX, FairDeal, FairDealError, check_player_seed
-from bot.ledger import HOUSE_ID, Posting, check_stakes
+from bot.ledger import HOUSE_ID, Posting, check_stakes, min_buy_in
 from bot.table.model import (
     AWAY_ROUNDS_BEFORE_RELEASE,
     LOBBY_IDLE_SECONDS,
@@ -35,7 +35,7 @@ from bot.table.model import (
     cash_outs,
 )
 from bot.table.notices import Notice, TableClosed
-from engine import HOUSE_RULES, Card, Game, Leave, Seat
+from engine import Card, Game, Leave, Seat
 from engine.actions import Action
 from engine.events import Event, GameOver, NextDealer, Pot, RoundEnded, RoundStarted, SeatClosed
 
@@ -352,7 +352,7 @@ def tournament_table(
         channel_id=channel_id,
         host_id=0,
         stake=stake,
-        buy_in=stake * HOUSE_RULES.min_buy_in_stakes,
+        buy_in=min_buy_in(stake),
         turn_seconds=turn_seconds,
         last_activity=now,
         opened_at=now,

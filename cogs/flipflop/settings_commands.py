@@ -17,11 +17,10 @@ from bot.client import send_ephemeral
 from bot.i18n import LANGUAGES, N_, Texts, language_name, picker_label
 from bot.i18n import picker as picker_words
 from bot.i18n.languages import SERVER
-from bot.ledger import MAX_AMOUNT, GuildSettings, LedgerError, setting_range
+from bot.ledger import MAX_AMOUNT, GuildSettings, LedgerError, min_buy_in, setting_range
 from bot.presentation.refusals import NOTHING_CHANGED, explain
 from cogs.flipflop.cards import STYLE_CHOICES, config_line
 from cogs.flipflop.notifier import DiscordNotifier
-from engine import HOUSE_RULES
 
 if TYPE_CHECKING:
     from bot.client import FlipFlopBot
@@ -119,7 +118,7 @@ def buy_in_hint(error: LedgerError, stake: int, buy_in: int, t: Texts) -> str:
     """After a stake the server's buy-in doesn't suit (R2.1): two buy-ins that would, to give with it."""
     if error.code not in ("buy_in_not_multiple", "buy_in_too_small"):
         return ""
-    low = max(HOUSE_RULES.min_buy_in_stakes * stake, buy_in // stake * stake)
+    low = max(min_buy_in(stake), buy_in // stake * stake)
     if low + stake > MAX_AMOUNT:
         return ""
     return " " + t.gettext(
