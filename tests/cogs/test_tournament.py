@@ -443,16 +443,21 @@ async def test_tournament_buttons_from_elsewhere_change_nothing(world: World) ->
     await clean(world)
 
 
+async def cancelled(world: World, host: simcord.MemberActor) -> tuple[Any, str]:
+    """A tournament the host entered and then cancelled (every fee back): its message and its id."""
+    lobby = await opened(world, host, fee=100, seats=6, computers=False)
+    await host.click(lobby, label="Join")
+    await host.click(lobby, label="Cancel")
+    return lobby, (await tournament_now(world)).id
+
+
 async def test_a_cancelled_tournament_says_so_to_a_late_click(world: World) -> None:
     """A click that reaches a cancelled tournament (a client still showing its buttons) reads why."""
     from bot.presentation.refusals import explain
     from bot.tournament.model import TournamentError
 
     ann, ben = world.members[:2]
-    lobby = await opened(world, ann, fee=100, seats=6, computers=False)
-    await ann.click(lobby, label="Join")
-    await ann.click(lobby, label="Cancel")
-    tid = (await tournament_now(world)).id
+    _, tid = await cancelled(world, ann)
     store = world.bot.get_cog("FlipFlop").tournaments  # type: ignore[union-attr]
     for late in (store.join(tid, ben.id, "ben"), store.leave(tid, ann.id)):
         with pytest.raises(TournamentError) as refused:
@@ -473,10 +478,7 @@ async def test_every_button_a_client_still_shows_on_a_cancelled_tournament_says_
     from tests.cogs.test_privacy_admin import dump
 
     ann, ben = world.members[:2]
-    lobby = await opened(world, ann, fee=100, seats=6, computers=False)
-    await ann.click(lobby, label="Join")
-    await ann.click(lobby, label="Cancel")
-    tid = (await tournament_now(world)).id
+    lobby, tid = await cancelled(world, ann)
     before = await dump(world)
     for who, op in [(ben, "join"), (ann, "leave"), (ann, "start"), (ann, "cancel"), (world.admin, "stop")]:
         shown = copy.copy(world.env.backend.get_message(world.channel.id, lobby.id))
