@@ -76,13 +76,19 @@ async def kill_mid_round(fake: FakeDiscord, bot: BotProcess) -> None:
         state = bot.table()
         return text_of(fake.messages[state["message_id"]]) if state and state["message_id"] else ""
 
-    def round_shown() -> int:  # the round the table message shows ("— round 2"), 0 before
-        found = re.search(r"— round (\d+)", shown())
+    def round_in(text: str) -> int:  # the round a table message shows ("— round 2"), 0 before
+        found = re.search(r"— round (\d+)", text)
         return int(found.group(1)) if found else 0
+
+    def round_shown() -> int:
+        return round_in(shown())
 
     # the deal's own message (below the lobby) is saved; a loaded machine can take more than 10 s
     await wait_for(lambda: round_shown() >= 1 and to_act(bot) is not None, 30.0)
-    first, dropped = bot.table()["message_id"], round_shown()  # round 1 (2 if round 1 ended at its deal)
+    # the message and its round read from one saved state: a computer's drop between two reads would
+    # pair round 1's message with round 2's number (round 1 may also have ended at its deal)
+    first = bot.table()["message_id"]
+    dropped = round_in(text_of(fake.messages[first]))
     await play_turn(fake, bot, drop_at=99)  # the first player drops: the round ends at once
     # a later round, below the dropped round's record (it too may end at its deal: a dealt 49 or 50)
     await wait_for(lambda: round_shown() > dropped and to_act(bot) is not None, 30.0)
