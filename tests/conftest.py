@@ -100,14 +100,22 @@ async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
 
 
 LONGEST = (
-    "tests/e2e/test_crash.py::test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby",
-    "tests/e2e/test_crash.py::test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish",
     "tests/cogs/test_tournament.py::test_twenty_five_entrants_with_computers_to_the_end",
-    "tests/cogs/test_tournament.py::test_a_restart_mid_round_and_mid_rebalance_carries_on",
     "tests/e2e/test_table_data.py::",
+    "tests/e2e/test_answers.py::test_slow_rest_",
+    "tests/e2e/test_shards.py::",
     "tests/cogs/test_tournament.py::test_a_deleted_table_thread_settles_its_round_and_play_goes_on",
+    "tests/cogs/test_tournament.py::test_members_who_leave_the_server_are_played_for",
+    "tests/cogs/test_tournament.py::test_a_tournament_with_computers_is_played_to_its_prizes",
+    "tests/cogs/test_game.py::test_chips_are_conserved_at_every_step_of_a_four_player_game",
+    "tests/e2e/test_crash.py::test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish",
+    "tests/cogs/test_privacy_admin.py::test_forget_reaches_the_rounds_dealt_after_the_member_was_out",
+    "tests/cogs/test_tournament.py::test_a_restart_mid_round_and_mid_rebalance_carries_on",
+    "tests/engine/test_properties.py::test_random_play_keeps_every_invariant",
+    "tests/e2e/test_crash.py::test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby",
 )
-"""The tests that take longest (``pytest --durations``), longest first: a worker starts each at once."""
+"""The tests that take longest (``pytest --durations`` under ``make test``), longest first: a worker starts
+each at once, so none of them starts near the end and keeps one worker busy after the others are done."""
 
 
 def _order(item: pytest.Item) -> tuple[int, int]:

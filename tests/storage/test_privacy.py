@@ -224,10 +224,11 @@ async def test_an_ordinary_update_or_delete_of_history_is_still_refused(store: S
 
 
 async def test_forgetting_ten_thousand_ledger_rows_is_quick(store: Store) -> None:
-    """The issue's limit (2 s), with room: bench/privacy_bench.py measures it properly."""
+    """The issue's limit (2 s), with room: bench/privacy_bench.py measures it properly (among 20 others
+    like them; four here: filling 210,000 rows took PostgreSQL half a minute of the suite)."""
     from bench.privacy_bench import fill
 
-    await fill(store, rows=10_000, user_id=ANN)
+    await fill(store, rows=10_000, others=4, user_id=ANN)
     started = asyncio.get_running_loop().time()
     done = await forget(store, ANN, "operator")
     took = asyncio.get_running_loop().time() - started
