@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from bot.table import notices
@@ -133,7 +134,15 @@ class Entry:
     """Seats whose move the computer made in this change, their members away (named with 💤)."""
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON data (what is empty is left out: a table is saved at every move)."""
+        """Plain JSON data (what is empty is left out: a table is saved at every move).
+
+        Encoded once (an entry never changes, and the round's log is saved whole at every move);
+        the dict is shared, so it is read, never changed.
+        """
+        return self._encoded
+
+    @cached_property
+    def _encoded(self) -> dict[str, Any]:
         data = {
             "notices": encode(self.notices),
             "events": encode(self.events),
