@@ -386,3 +386,53 @@ def test_the_language_picker_keeps_the_open_round_and_step(site: str, replay_pag
     again.goto(page.url)
     expect(again.locator("#verify")).to_have_text(t.gettext("Verify this deal"))
     expect(again.locator("#round-title")).to_contain_text("#11")
+
+
+def test_the_language_picker_says_everything_shown_again_at_once(site: str, replay_page: Page) -> None:
+    """A switch says again what Verify and Link to these rounds wrote, and the unnamed seats of a
+    compact link (called by number) in the new language, without clicking anything again."""
+    data = played_round(3, seed=11, interactions=2, names=False)
+    page = replay_page
+    page.goto(replay_link(site, data, language="en"))
+    expect(page.locator("#table .seat-name")).to_have_text(["seat 1", "seat 2", "seat 3"])
+    page.locator("#verify").click()
+    verdict = page.locator("#verdict")
+    expect(verdict).to_contain_text("✔ This deal checks out")
+    expect(verdict).to_contain_text("✔ first dealer: the seeds choose seat")
+    page.locator("#share").click()
+    shared = page.locator("#shared")
+    expect(shared).to_contain_text("now links to these rounds")
+    english = shared.inner_text()
+    count = int(english.rsplit("(", 1)[1].split(" ")[0].replace(",", ""))
+    page.locator("#language").select_option("ko")
+    t = texts("ko")
+    seats = [t.gettext("seat {number}").format(number=n) for n in (1, 2, 3)]
+    expect(page.locator("#table .seat-name")).to_have_text(seats)
+    expect(verdict).to_have_attribute("data-ok", "true")
+    expect(verdict).to_contain_text(t.gettext("✔ This deal checks out"))
+    dealer = data["seats"].index(next(s for s in data["seats"] if s["id"] == data["rounds"][0]["dealer"]))
+    first_dealer = t.gettext("✔ first dealer: the seeds choose seat {seat} ({name}), who dealt")
+    expect(verdict).to_contain_text(plain(first_dealer.format(seat=dealer, name=seats[dealer])))
+    note = (
+        "Copied: the address bar now links to these rounds ({count} characters)."
+        if english.startswith("Copied")
+        else "The address bar now links to these rounds ({count} characters)."
+    )
+    expect(shared).to_have_text(t.gettext(note).format(count=t.number(count)))
+    for gone in ("checks out", "first dealer", "address bar", "seat 1"):
+        expect(page.locator("body")).not_to_contain_text(gone)
+
+
+def test_a_files_message_is_said_again_in_the_language_picked(
+    site: str, replay_page: Page, tmp_path: Path
+) -> None:
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(played_round(3, seed=13, interactions=1))[:200])
+    page = replay_page
+    page.goto(site)
+    page.locator("#files").set_input_files(str(path))
+    expect(page.locator("#error")).to_contain_text("is not JSON")
+    page.locator("#language").select_option("ko")
+    said = texts("ko").gettext("{source} is not JSON (was it cut short or edited?)")
+    expect(page.locator("#error")).to_have_text(said.format(source="round.json"))
+    expect(page.locator("#viewer")).to_be_hidden()

@@ -73,6 +73,7 @@ def test_the_bots_compact_links_unpack_in_the_page_to_the_same_round() -> None:
     rounds[3]["reveal"]["client_seed"] = "not-ids-007:x"
     del rounds[4]["reveal"]
     rounds[5]["names"] = {}
+    del rounds[6]["names"][rounds[6]["seats"][1]["id"]]  # one seat of three unnamed
     packed_forms = [binary_fragment(r) for r in rounds]
     script = f"""
 import {{ unpack }} from {json.dumps(CODEC)};
@@ -90,9 +91,7 @@ console.log(JSON.stringify(links.map((l) => unpack(bytes(l.slice(3))))));
     )
     assert done.returncode == 0, done.stderr
     for sent, got in zip(rounds, json.loads(done.stdout), strict=True):
-        want = _short_ids(sent)
-        seats = len(want["seats"])
-        want["names"] = {str(i): want["names"].get(str(i), f"seat {i}") for i in range(1, seats + 1)}
+        want = _short_ids(sent)  # a seat without a name stays without: the page calls it by number
         assert got == want
 
 

@@ -9,7 +9,9 @@ import { chooseLanguage, number, say, spoken, useLanguage } from "./words.js";
 
 /**
  * @typedef {{played: import("./rules.js").PlayedRound, reveal: import("./verify.js").Reveal | null,
- *   names: Record<string, string>, roundId: number | null}} Loaded
+ *   roundId: number | null}} Loaded
+ * @typedef {{kind: "none"} | {kind: "noCrypto"} | {kind: "failed", error: string}
+ *   | {kind: "checked", verdict: Awaited<ReturnType<typeof verifyDeal>>}} Checked what Verify found
  */
 
 const STEP_MS = 900;
@@ -102,17 +104,22 @@ let current = 0;
 let frame = 0;
 /** @type {number | null} */
 let timer = null;
+/** @type {Checked | null} what Verify found for the round shown (null: not clicked), said in `showVerdict` */
+let checked = null;
+/** @type {{copied: boolean, count: number} | null} what "Link to these rounds" did, said in `showShared` */
+let sharedNote = null;
+/** Opens again what the page last tried to open: a switch of language says its message again. */
+let reopen = openHash;
 
 /** @param {import("./codec.js").Envelope[]} envelopes @returns {Loaded[]} */
 function load(envelopes) {
   /** @type {Loaded[]} */
   const out = [];
   for (const env of envelopes) {
-    const names = env.names || {};
-    const played = playTranscript(env, { names, firstNumber: env.number });
+    const played = playTranscript(env, { names: env.names || {}, firstNumber: env.number });
     const single = played.length === 1;
     for (const p of played) {
-      out.push({ played: p, reveal: single && env.reveal ? env.reveal : null, names, roundId: single ? env.round_id ?? null : null });
+      out.push({ played: p, reveal: single && env.reveal ? env.reveal : null, roundId: single ? env.round_id ?? null : null });
     }
   }
   if (envelopes.length > 1) out.sort((a, b) => a.played.number - b.played.number || (a.roundId ?? 0) - (b.roundId ?? 0));
@@ -139,6 +146,7 @@ async function open(read) {
     const loaded = load(envelopes);
     rounds = loaded;
     opened = envelopes;
+    sharedNote = null;
     ui.shared.hidden = true;
     ui.error.hidden = true;
     ui.intro.hidden = true;
@@ -160,8 +168,8 @@ function showRound(index, at = 0) {
   ui.prevRound.disabled = current === 0;
   ui.nextRound.disabled = current === rounds.length - 1;
   ui.prevRound.hidden = ui.nextRound.hidden = rounds.length < 2;
-  ui.verdict.replaceChildren();
-  ui.verdict.removeAttribute("data-ok");
+  checked = null;
+  showVerdict();
   ui.moves.replaceChildren();
   r.played.moves.forEach((m, i) => {
     const li = document.createElement("li");
@@ -236,54 +244,77 @@ function firstDifference(a, b) {
 
 async function verify() {
   const r = rounds[current];
+  if (r.reveal === null || !globalThis.crypto || !globalThis.crypto.subtle) {
+    checked = { kind: r.reveal === null ? "none" : "noCrypto" };
+    showVerdict();
+    return;
+  }
+  const [here, from] = [current, opened];
+  ui.verify.disabled = true;
+  /** @type {Checked} */
+  let found;
+  try {
+    const seats = r.played.seatIds;
+    const first = r.reveal.round === 1 ? { seats: seats.length, dealerSeat: seats.indexOf(r.played.dealer) } : null;
+    found = { kind: "checked", verdict: await verifyDeal(r.reveal, r.played.deck, first) };
+  } catch (e) {
+    found = { kind: "failed", error: e instanceof Error ? e.message : String(e) };
+  } finally {
+    ui.verify.disabled = false;
+  }
+  if (current !== here || opened !== from) return; // another round is shown now
+  checked = found;
+  showVerdict();
+}
+
+/** What Verify found for the round shown, in the page's language now (nothing before it is clicked). */
+function showVerdict() {
   ui.verdict.replaceChildren();
-  if (r.reveal === null) {
+  ui.verdict.removeAttribute("data-ok");
+  if (checked === null) return;
+  const r = rounds[current];
+  if (checked.kind === "none") {
     ui.verdict.dataset.ok = "none";
     line(say("noSeeds", "This round carries no seeds to check: it was dealt before the bot published its shuffles, or it was saved without them."));
     return;
   }
-  ui.verify.disabled = true;
-  try {
-    const rv = r.reveal;
-    const seats = r.played.seatIds;
-    const first = rv.round === 1 ? { seats: seats.length, dealerSeat: seats.indexOf(r.played.dealer) } : null;
-    if (!globalThis.crypto || !globalThis.crypto.subtle) {
-      throw new Error(say("noCrypto", "this browser has no Web Crypto (crypto.subtle): open the page over https or from localhost"));
-    }
-    const verdict = await verifyDeal(rv, r.played.deck, first);
-    ui.verdict.dataset.ok = String(verdict.ok);
-    line(verdict.ok ? say("checksOut", "✔ This deal checks out") : say("doesNotCheckOut", "✘ This deal does NOT check out"), verdict.ok ? "ok" : "bad");
-    const name = (/** @type {number} */ seat) => r.names[seats[seat]] || seats[seat] || say("seat", "seat {number}", { number: seat + 1 });
-    for (const c of verdict.checks) {
-      if (c.what === "seed") line(say("badSeed", "✘ the server seed is not 64 hex digits: {seed}", { seed: c.found }), "bad");
-      if (c.what === "commitment") {
-        line(c.ok ? say("commitmentOk", "✔ commitment: SHA-256(server seed) = {found}, the commitment published before the round", { found: c.found })
-          : say("commitmentBad", "✘ commitment: SHA-256(server seed) is {found}, but the published commitment is {expected}: this is not the seed the bot committed to", { found: c.found, expected: c.expected }), c.ok ? "ok" : "bad");
-      }
-      if (c.what === "deck") {
-        if (c.ok) line(say("deckOk", "✔ deck: server seed + client seed + round number give exactly the deck dealt"), "ok");
-        else {
-          const i = firstDifference(c.found, c.expected);
-          const got = c.found.split(" ");
-          const dealt = c.expected.split(" ");
-          line(say("deckBad", "✘ deck: the seeds give another deck; the first difference is card {number}: the seeds give {found}, the round dealt {dealt}", { number: number(i + 1), found: label(got[i]), dealt: label(dealt[i]) }), "bad");
-          line(say("deckGiven", "the seeds give: {cards}", { cards: got.map(label).join(" ") }), "detail");
-        }
-      }
-      if (c.what === "dealer") {
-        const seat = { seat: c.found, name: name(Number(c.found)), dealer: name(Number(c.expected)) };
-        line(c.ok ? say("dealerOk", "✔ first dealer: the seeds choose seat {seat} ({name}), who dealt", seat)
-          : say("dealerBad", "✘ first dealer: the seeds choose seat {seat} ({name}), but {dealer} dealt", seat), c.ok ? "ok" : "bad");
-      }
-    }
-    const seeds = { seed: rv.server_seed, commitment: rv.commitment, client: rv.client_seed, number: number(rv.round) };
-    line(say("seeds", "server seed {seed} · commitment {commitment} · client seed “{client}” · round {number}", seeds), "detail");
-  } catch (e) {
+  if (checked.kind !== "checked" || r.reveal === null) {
+    const error = checked.kind === "failed" ? checked.error
+      : say("noCrypto", "this browser has no Web Crypto (crypto.subtle): open the page over https or from localhost");
     ui.verdict.dataset.ok = "error";
-    line(say("checkFailed", "The check could not run: {error}", { error: e instanceof Error ? e.message : String(e) }), "bad");
-  } finally {
-    ui.verify.disabled = false;
+    line(say("checkFailed", "The check could not run: {error}", { error }), "bad");
+    return;
   }
+  const { verdict } = checked;
+  const rv = r.reveal;
+  const seats = r.played.seatIds;
+  ui.verdict.dataset.ok = String(verdict.ok);
+  line(verdict.ok ? say("checksOut", "✔ This deal checks out") : say("doesNotCheckOut", "✘ This deal does NOT check out"), verdict.ok ? "ok" : "bad");
+  const name = (/** @type {number} */ seat) => r.played.names[seats[seat]] || seats[seat];
+  for (const c of verdict.checks) {
+    if (c.what === "seed") line(say("badSeed", "✘ the server seed is not 64 hex digits: {seed}", { seed: c.found }), "bad");
+    if (c.what === "commitment") {
+      line(c.ok ? say("commitmentOk", "✔ commitment: SHA-256(server seed) = {found}, the commitment published before the round", { found: c.found })
+        : say("commitmentBad", "✘ commitment: SHA-256(server seed) is {found}, but the published commitment is {expected}: this is not the seed the bot committed to", { found: c.found, expected: c.expected }), c.ok ? "ok" : "bad");
+    }
+    if (c.what === "deck") {
+      if (c.ok) line(say("deckOk", "✔ deck: server seed + client seed + round number give exactly the deck dealt"), "ok");
+      else {
+        const i = firstDifference(c.found, c.expected);
+        const got = c.found.split(" ");
+        const dealt = c.expected.split(" ");
+        line(say("deckBad", "✘ deck: the seeds give another deck; the first difference is card {number}: the seeds give {found}, the round dealt {dealt}", { number: number(i + 1), found: label(got[i]), dealt: label(dealt[i]) }), "bad");
+        line(say("deckGiven", "the seeds give: {cards}", { cards: got.map(label).join(" ") }), "detail");
+      }
+    }
+    if (c.what === "dealer") {
+      const seat = { seat: c.found, name: name(Number(c.found)), dealer: name(Number(c.expected)) };
+      line(c.ok ? say("dealerOk", "✔ first dealer: the seeds choose seat {seat} ({name}), who dealt", seat)
+        : say("dealerBad", "✘ first dealer: the seeds choose seat {seat} ({name}), but {dealer} dealt", seat), c.ok ? "ok" : "bad");
+    }
+  }
+  const seeds = { seed: rv.server_seed, commitment: rv.commitment, client: rv.client_seed, number: number(rv.round) };
+  line(say("seeds", "server seed {seed} · commitment {commitment} · client seed “{client}” · round {number}", seeds), "detail");
 }
 
 async function share() {
@@ -297,17 +328,25 @@ async function share() {
   } catch {
     copied = false; // no clipboard (an http page, a refused permission): the address bar has it
   }
-  const count = { count: number(link.length) };
-  ui.shared.textContent = copied
+  sharedNote = { copied, count: link.length };
+  showShared();
+}
+
+/** What "Link to these rounds" did, in the page's language now: the figures of the link it made. */
+function showShared() {
+  ui.shared.hidden = sharedNote === null;
+  if (sharedNote === null) return;
+  const count = { count: number(sharedNote.count) };
+  ui.shared.textContent = sharedNote.copied
     ? say("copied", "Copied: the address bar now links to these rounds ({count} characters).", count)
     : say("shared", "The address bar now links to these rounds ({count} characters).", count);
-  ui.shared.hidden = false;
 }
 
 /** @param {FileList | File[]} files */
 function openFiles(files) {
   const list = Array.from(files);
   if (!list.length) return;
+  reopen = () => openFiles(list);
   history.replaceState(null, "", location.pathname + location.search);
   open(async () => {
     /** @type {import("./codec.js").Envelope[]} */
@@ -318,6 +357,7 @@ function openFiles(files) {
 }
 
 function openHash() {
+  reopen = openHash;
   if (location.hash === "#file") {
     fail(say("tooLong", "This round is too long for a link. Open the JSON file that {command} attaches: drop it here or pick it below.", { command: "/flipflop round" }));
     ui.error.classList.add("info");
@@ -365,17 +405,24 @@ document.addEventListener("keydown", (e) => {
 });
 window.addEventListener("hashchange", openHash);
 
-/** Speak `lang` (the picker's, or the link's): the page's words, and what is open drawn again in them. @param {string} lang */
+/**
+ * Speak `lang` (the picker's, or the link's): the page's words, and everything shown said again in
+ * them at once: the round open, its unnamed seats, what Verify found, the note of a link made.
+ * @param {string} lang
+ */
 async function speak(lang) {
   await useLanguage(lang);
   speakPage();
   if (!rounds.length) {
-    if (!ui.error.hidden && location.hash) openHash(); // what the link could not open, said again
+    if (!ui.error.hidden) reopen(); // what the link or the files could not open, said again
     return;
   }
-  const [at, step] = [current, frame];
-  rounds = load(opened); // the moves and captions are worded as the round is played
+  const [at, step, found] = [current, frame, checked];
+  rounds = load(opened); // the moves, captions and seats called by number are worded as the round is played
   showRound(at, step);
+  checked = found;
+  showVerdict();
+  showShared();
 }
 
 ui.language.addEventListener("change", async () => {

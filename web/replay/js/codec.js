@@ -209,7 +209,8 @@ export function unpack(bytes) {
     }
     out.reveal = { round, server_seed: serverSeed, commitment, client_seed: clientSeed };
   }
-  out.names = Object.fromEntries(ids.map((id) => [id, text() || say("seat", "seat {number}", { number: id })]));
+  // an unnamed seat (an empty name) is left out: the page calls it by its number, in the language it speaks then
+  out.names = Object.fromEntries(ids.map((id) => [id, text()]).filter(([, name]) => name));
   if (at !== bytes.length) throw new RangeError("there is data after the round");
   return out;
 }

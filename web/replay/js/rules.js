@@ -25,7 +25,9 @@ export class ReplayError extends Error {}
  *   caption: string, end: string | null}} TableState
  * @typedef {{label: string, frame: number, kind: string}} Move
  * @typedef {{number: number, title: string, frames: TableState[], moves: Move[], deck: string[],
- *   dealer: string, seatIds: string[], result: {stacks: Record<string, number>, pots: Pots}}} PlayedRound
+ *   dealer: string, seatIds: string[], names: Record<string, string>,
+ *   result: {stacks: Record<string, number>, pots: Pots}}} PlayedRound `names`: seat id → the name
+ *   the page calls it by (its number when no name is known)
  * @typedef {{id: string, stack: number}} SeatIn
  * @typedef {{dealer?: string | null, deck: string[], actions: unknown[][], left_before?: string[]}} RoundIn
  * @typedef {{stake: number, seats: SeatIn[], pots?: Partial<Pots>, rounds: RoundIn[]}} Transcript
@@ -615,6 +617,7 @@ export function playTranscript(t, options = {}) {
       deck,
       dealer,
       seatIds: [...order],
+      names,
       result: { stacks: { ...stacks }, pots: { ...pots } },
     });
   });
