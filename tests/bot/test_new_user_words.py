@@ -87,6 +87,56 @@ def test_swahili_says_dealer_buy_in_and_house_with_the_glossary_words() -> None:
     assert "| mtaji wa kuanzia" in glossary and "| mgawaji" in glossary and "mfuko wa boti" in glossary
 
 
+def forms_of(code: str) -> dict[str, tuple[str, ...]]:
+    """msgid (the singular of a plural) -> every form of its msgstr, of one language's catalog."""
+    with (ROOT / "locales" / code / "LC_MESSAGES" / "flipflop.po").open("rb") as f:
+        cat = read_po(f, locale=code)
+    out: dict[str, tuple[str, ...]] = {}
+    for m in cat:
+        if m.id:
+            key = m.id if isinstance(m.id, str) else m.id[0]
+            out[key] = (m.string,) if isinstance(m.string, str) else tuple(m.string)
+    return out
+
+
+PERSON = re.compile(r"\{(name|member|who|admin|dealer)\}")
+"""A message that names a member: they may be anyone."""
+ON_A_SEAT = (
+    "Away",
+    "I'm back",
+    "left",
+    "won {pot}",
+    "showed {cards}",
+    "· 💤 away ({rounds} of {allowed} rounds)",
+)
+"""Labels a member clicks about themselves, and what a seat's badges say of whoever sits there."""
+MASCULINE = re.compile(
+    r"\b(яго|ён|яму|адышоў|вярнуўся|адсутнічаў|выбыў|выйшаў|паспеў|раздаваў|пайшоў|паказаў|выйграў|выдаў|"
+    r"спісаў|гуляў|першым)\b"
+)
+"""He, him, his and a man's past tense: what a member who is not a man must not read about themselves."""
+
+
+def test_belarusian_speaks_of_a_member_whoever_they_are() -> None:
+    """A named member, a seat's badges and the away buttons in Belarusian, in no masculine form: present
+    tense, "у {name}", nouns. A message naming the away buttons says their new labels."""
+    be, english = forms_of("be"), catalog("en")
+    about = [
+        msgid
+        for msgid in be
+        if msgid in ON_A_SEAT
+        or PERSON.search(english.get(msgid) or msgid)
+        or "I'm back" in msgid
+        or "away" in msgid.lower()
+    ]
+    assert len(about) > 80
+    for msgid in about:
+        for said in be[msgid]:
+            assert not MASCULINE.search(said), (msgid, said)
+    assert be["Away"] == ("Адысці",) and be["I'm back"] == ("Вярнуцца",)  # infinitives, as «Пачаць»
+    assert not any(re.search("Я вярнуўся|[Аа]дышоў", s) for forms in be.values() for s in forms)
+
+
 def test_suits_come_from_one_system() -> None:
     assert catalog("be")["hearts"] == "чырвы"
     gu = catalog("gu")
