@@ -137,6 +137,35 @@ def test_belarusian_speaks_of_a_member_whoever_they_are() -> None:
     assert not any(re.search("Я вярнуўся|[Аа]дышоў", s) for forms in be.values() for s in forms)
 
 
+def english_of(msgid: str, english: dict[str, str]) -> str:
+    """The English a message says: its msgid, or a coded message's words in the English catalog."""
+    return english.get(msgid) or msgid
+
+
+def test_swahili_names_the_upcard_and_the_ace_one_way() -> None:
+    """The upcard is the glossary's "kadi iliyofichuliwa" wherever a message names it (the card's mark is
+    the term's own adjective, as be, fil, ko and gu shorten theirs), never "karata ya wazi" or "wazi"; the
+    ace and the face cards are what a card's name calls them ("ekari", "mzungu wa …"), never English."""
+    sw, english = forms_of("sw"), catalog("en")
+    upcard = [m for m in sw if "upcard" in english_of(m, english).lower()]
+    ace = [m for m in sw if re.search(r"\baces?\b", english_of(m, english))]
+    faces = [m for m in sw if re.search(r"\b(jack|queen|king)\b", english_of(m, english))]
+    assert len(upcard) >= 10 and len(ace) >= 3 and len(faces) >= 3
+    for msgid in upcard:
+        for said in sw[msgid]:
+            assert "iliyofichuliwa" in said and not re.search(r"\bwazi\b", said), (msgid, said)
+    for msgid in ace:
+        for said in sw[msgid]:
+            assert "ekari" in said and not re.search(r"\baces?\b", said), (msgid, said)
+    for msgid in faces:
+        for said in sw[msgid]:
+            assert "mzungu" in said and not re.search(r"\b(jack|queen|king)\b", said), (msgid, said)
+    glossary = (ROOT / "docs" / "LANGUAGES.md").read_text(encoding="utf-8")
+    swahili = glossary[glossary.index("### Swahili") : glossary.index("### Korean")]
+    assert re.search(r"\| upcard \|.*\| kadi iliyofichuliwa", swahili)
+    assert re.search(r"\| ace \|.*\| ekari", swahili)
+
+
 def test_suits_come_from_one_system() -> None:
     assert catalog("be")["hearts"] == "чырвы"
     gu = catalog("gu")
