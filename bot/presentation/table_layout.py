@@ -413,7 +413,7 @@ def _notes(table: Table, v: PublicView, pid: str, t: Texts) -> list[str]:
     if pid.isdigit() and table.is_away(pid):
         notes.append(
             t.gettext("· 💤 away ({rounds} of {allowed} rounds)").format(
-                rounds=t.number(table.away[int(pid)]), allowed=t.number(table.away_rounds)
+                rounds=t.number(table.away_round(pid)), allowed=t.number(table.away_rounds)
             )
         )
     return notes

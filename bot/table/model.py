@@ -200,6 +200,15 @@ class Table:
         """A member whose seat the computer plays for now."""
         return int(user_id) in self.away
 
+    def away_round(self, user_id: int | str) -> int:
+        """Which of the rounds away before release (``away_rounds``) an away member is in: "away 1/3".
+
+        The round in play is one of them (its end is counted, ``transitions._note_away``), so the
+        round the member went away in is their first; between rounds, the rounds ended away.
+        """
+        ended = self.away[int(user_id)]
+        return ended + 1 if self.game is not None and self.game.in_round else ended
+
     def leaves_after_round(self, user_id: int | str) -> bool:
         """A member who asked to leave when this round ends (R8.4)."""
         return int(user_id) in self.leave_after_round

@@ -170,7 +170,7 @@ async def test_every_viewer_sees_who_is_away_as_the_discord_tables_picture_marks
         table = h.runtime.tables[table.id]
         seats = viewer_state(table, DAN, texts("en"), h.clock())["table"]["seats"]
         assert {s["id"]: s["awayLabel"] for s in seats} == {
-            p: (f"away 0/{table.away_rounds}" if p == away else "") for p in table.game.order
+            p: (f"away 1/{table.away_rounds}" if p == away else "") for p in table.game.order  # a first round
         }
 
 

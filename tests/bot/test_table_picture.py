@@ -6,6 +6,7 @@ import dataclasses
 import io
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from bot.presentation.table_picture import (
     POT_LABEL,
     STOCK,
     UPCARD,
+    away_label,
     height,
     labels,
     render,
@@ -115,3 +117,29 @@ def test_the_middles_labels_are_drawn_whole_in_every_language(
     render.__wrapped__(scene, "classic")
     middle = [label for label, _, _ in scene.pots] + [f"{scene.words[0]} 29", *scene.words[1:3]]
     assert all(label in drawn for label in middle), (middle, drawn)
+
+
+async def test_the_round_a_member_went_away_in_is_their_first_of_the_rounds_away(tmp_path: Path) -> None:
+    """Seen in a playtest: "away 0/3" on the seat of someone just gone away read as not away yet.
+    The round in play is counted when it ends, so it is the first; between rounds, the rounds ended."""
+    from bot.presentation.table_layout import table_page
+    from engine import Drop
+    from tests.bot.runtime.fakes import harness
+
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        assert table.game is not None and table.away_rounds == 3
+        away = next(p for p in table.game.order if p != table.game.to_act)
+        await h.runtime.away(table.id, int(away))
+        table = h.runtime.tables[table.id]
+        en = texts("en")
+        assert away_label(table, away, en) == "away 1/3"
+        assert "💤 away (1 of 3 rounds)" in "\n".join(table_page(table, en, picture=False).displays())
+        assert table.game is not None and (to_act := table.game.to_act) is not None and to_act != away
+        await h.runtime.act(table.id, int(to_act), table.seq, Drop(to_act))  # the round ends
+        table = h.runtime.tables[table.id]
+        assert table.game is not None and not table.game.in_round and table.away[int(away)] == 1
+        assert away_label(table, away, en) == "away 1/3"  # one ended away, none in play
+        await h.until(lambda: h.runtime.tables[table.id].game.in_round, step=1.0)  # type: ignore[union-attr]
+        table = h.runtime.tables[table.id]
+        assert table.is_away(away) and away_label(table, away, en) == "away 2/3"

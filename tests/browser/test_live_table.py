@@ -217,7 +217,7 @@ async def test_a_round_on_the_live_page_two_players_and_a_spectator(tmp_path: Pa
 
 async def test_every_page_marks_an_away_seat_as_the_discord_table_does(tmp_path: Path) -> None:
     """Seen in a playtest: only the away member's own page said so. A spectator's page marks the
-    seat with the table picture's words ("away 0/3")."""
+    seat with the table picture's words ("away 1/3": the round they went away in is their first)."""
     async with (
         playground(tmp_path / "play.sqlite3", members=3, preview=False, cards="plain") as pg,
         async_playwright() as pw,
@@ -234,7 +234,7 @@ async def test_every_page_marks_an_away_seat_as_the_discord_table_does(tmp_path:
             await pg.bot.runtime.away(table.id, ann.id)
             badge = page.locator("#table .badge.away")
             await expect(badge).to_have_count(1)
-            await expect(badge).to_have_text(f"💤 away 0/{table.away_rounds}")
+            await expect(badge).to_have_text(f"💤 away 1/{table.away_rounds}")
             seat = page.locator("#table .seat").filter(has=page.locator(".badge.away"))
             await expect(seat).to_contain_text(plain_text(table.names[ann.id]))
         finally:
