@@ -142,10 +142,14 @@ def fair_line(table: Table, t: Texts) -> str:
         return ""
     public = table.fair.to_public()
     if public["pending"] is not None and not table.stop_after_round:
-        return "🔒 " + t.gettext("Round {round} commitment: `{commitment}`").format(
-            round=t.number(public["pending"]["round"]), commitment=public["pending"]["commitment"]
-        )
-    return fair_prefix(table)
+        shown, commitment = public["pending"], public["pending"]["commitment"]
+    elif (shown := public["in_play"] or public["pending"]) is not None:  # named too, not a bare `1a2b…`
+        commitment = shown["commitment"][:PREFIX] + "…"
+    else:
+        return ""
+    return "🔒 " + t.gettext("Round {round} commitment: `{commitment}`").format(
+        round=t.number(shown["round"]), commitment=commitment
+    )
 
 
 def fair_text(table: Table, t: Texts) -> str:

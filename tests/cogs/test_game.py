@@ -417,7 +417,7 @@ async def test_host_stops_the_game_after_the_round_and_everyone_is_paid(world: W
     assert g.in_round  # a draw and a discard (no drop): the round goes on
     # no round 2 will be dealt: its commitment is no longer offered, the one in play is
     assert "Round 2 commitment" not in displayed(table_message(world))
-    assert "🔒 `" in displayed(table_message(world))
+    assert "🔒 Round 1 commitment: `" in displayed(table_message(world))  # named, short
     while g.in_round:
         await play_simple_turn(world, member_by_pid(world, g.to_act), drop_below=60, hands=hands)  # type: ignore[arg-type]
     await world.env.advance_time(world.bot.pause_between_rounds + 1)
