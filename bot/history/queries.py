@@ -308,30 +308,42 @@ async def _table_net(db: Reader, guild_id: int, member: int) -> int:
     A closed table's part is its ledger entries (cash-outs and refunds less the buy-in), so the
     chips of the pots shared when a game ends between rounds (R8.3: the host stops it, the
     others leave) or of a round given up when a manager closes the table count too: a round's
-    own net holds only what that round moved. A table still open (or one the ledger never
-    saw) counts its finished rounds so far. Tournament fees and prizes are not a table's: a
-    tournament's results are on ``/leaderboard season:``. Computers have no ledger: their
-    stats count their rounds.
+    own net holds only what that round moved. A table still open counts its finished rounds so
+    far. Tournament fees and prizes are not a table's: a tournament's results are on
+    ``/leaderboard season:``. Computers have no ledger: their stats count their rounds.
     """
     row = await db.fetchone(TABLE_NET, table_net_params(guild_id, member))
     assert row is not None
     return int(row[0])
 
 
+_OPEN_TABLES = "SELECT t.table_id FROM tables t WHERE t.guild_id = ? AND t.status != 'closed'"
+_AT_TABLES = f"l.reason IN ({', '.join('?' * len(TABLE_REASONS))})"
 TABLE_NET = (  # one statement, so one snapshot: a table closing meanwhile counts once, not twice
-    "SELECT (SELECT COALESCE(SUM(s.net), 0) FROM round_seats s JOIN rounds r ON r.id = s.round_id"
-    " LEFT JOIN tables t ON t.table_id = r.table_id"
-    " WHERE s.guild_id = ? AND s.user_id = ? AND (t.status IS NULL OR t.status != 'closed'))"
-    " + (SELECT COALESCE(SUM(l.change), 0) FROM ledger l JOIN tables t ON t.table_id = l.reference"
-    f" WHERE l.guild_id = ? AND l.user_id = ? AND l.reason IN ({', '.join('?' * len(TABLE_REASONS))})"
-    " AND t.status = 'closed')"
+    "SELECT (SELECT COALESCE(SUM(s.net), 0) FROM round_seats s WHERE s.guild_id = ? AND s.user_id = ?"
+    " AND s.round_id IN (SELECT r.id FROM rounds r WHERE r.guild_id = ?"
+    f" AND r.table_id IN ({_OPEN_TABLES})))"
+    " + (SELECT COALESCE(SUM(l.change), 0) FROM ledger l WHERE l.guild_id = ? AND l.user_id = ?"
+    f" AND {_AT_TABLES} AND l.reference IS NOT NULL)"
+    " - (SELECT COALESCE(SUM(l.change), 0) FROM tables t JOIN ledger l ON l.reference = t.table_id"
+    f" WHERE t.guild_id = ? AND t.status != 'closed' AND l.guild_id = ? AND l.user_id = ? AND {_AT_TABLES})"
 )
-"""A member's net chips at tables (``_table_net``): open tables' rounds, closed tables' ledger entries."""
+"""A member's net chips at tables (``_table_net``): open tables' rounds, closed tables' ledger entries.
+
+Read from the server's few open tables (``tables_open_by_guild``), never by looking up the table of
+each of the member's rounds: the rounds' nets at the open tables, plus every table entry of the
+member's in the ledger (``ledger_at_tables``, an index range) less the open tables' entries. What
+is left of the ledger is exactly the closed tables' entries because every round and every table
+entry is written in the transaction that saves its table's row, in the table's server
+(``OpenTables.commit``: a lobby's first entry, the host's buy-in, with its first save; and
+``close_unreadable``), and no table's row is ever deleted: no round or entry names a table
+that has no row, or one of another server."""
 
 
 def table_net_params(guild_id: int, member: int) -> tuple[int | str, ...]:
     """``TABLE_NET``'s parameters (the benchmark explains it with the same)."""
-    return (guild_id, member, guild_id, member, *TABLE_REASONS)
+    entries: tuple[int | str, ...] = (guild_id, member, *TABLE_REASONS)
+    return (guild_id, member, guild_id, guild_id, *entries, guild_id, *entries)
 
 
 async def rating(db: Reader, guild_id: int, member: int) -> RatingEntry | None:

@@ -27,6 +27,7 @@ from bot.history import (
     stats,
 )
 from bot.history.outcome import EMPTY_SEAT, replayable
+from bot.history.queries import TABLE_NET, TABLE_REASONS, table_net_params
 from bot.ratings import Finish
 from bot.storage import IntegrityError, Store
 from engine import Card, Game, Seat
@@ -93,7 +94,17 @@ def _tally(
 async def _play_game(
     store: Store, rng: random.Random, seats: list[str], played: Played, guild: int = G, table: str = "t1"
 ) -> None:
-    """One whole game of computer strategies; every finished round recorded, then the game rated."""
+    """One whole game of computer strategies; every finished round recorded, then the game rated.
+
+    The table's row is saved first, still open, as the runtime saves a table before its first round.
+    """
+    async with store.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO tables (table_id, guild_id, channel_id, status, chips, refunds, version, state,"
+            " updated_at) VALUES (?, ?, 1, 'playing', 0, '{}', 1, '{}', 1.0)"
+            " ON CONFLICT (table_id) DO NOTHING",
+            (table, guild),
+        )
     game = Game([Seat(s, 40) for s in seats], 5)
     strategy = {
         s: BasicStrategy() if i == 1 else RandomStrategy() for i, s in enumerate(seats)
@@ -467,3 +478,101 @@ async def test_stats_net_counts_the_share_of_the_pots_when_a_game_ends(
         assert got.rounds == 1
         assert got.net == await h.ledger.balance(T_G, member) - 1000, member
     assert (await stats(store, T_G, T_ANN)).net == 5  # paid 15, won the game pot's 15, shared 5
+    rows = await store.fetchone(  # what TABLE_NET rests on: each round and table entry has its table's row
+        "SELECT (SELECT COUNT(*) FROM rounds), (SELECT COUNT(*) FROM rounds r WHERE NOT EXISTS"
+        " (SELECT 1 FROM tables t WHERE t.table_id = r.table_id AND t.guild_id = r.guild_id)),"
+        f" (SELECT COUNT(*) FROM ledger l WHERE l.reason IN ({', '.join(repr(r) for r in TABLE_REASONS)})"
+        " AND NOT EXISTS (SELECT 1 FROM tables t WHERE t.table_id = l.reference AND t.guild_id = l.guild_id))"
+    )
+    assert rows == (1, 0, 0)
+
+
+EACH_ROUNDS_TABLE = (  # migration 15's net chips: the table of each of the member's rounds looked up
+    "SELECT (SELECT COALESCE(SUM(s.net), 0) FROM round_seats s JOIN rounds r ON r.id = s.round_id"
+    " LEFT JOIN tables t ON t.table_id = r.table_id"
+    " WHERE s.guild_id = ? AND s.user_id = ? AND (t.status IS NULL OR t.status != 'closed'))"
+    " + (SELECT COALESCE(SUM(l.change), 0) FROM ledger l JOIN tables t ON t.table_id = l.reference"
+    " WHERE l.guild_id = ? AND l.user_id = ? AND l.reason IN ('buy_in', 'refund', 'cash_out')"
+    " AND t.status = 'closed')"
+)
+
+
+async def test_net_chips_read_from_the_open_tables_equal_each_rounds_table_looked_up(store: Store) -> None:
+    """``TABLE_NET`` reads a server's open tables, not the table of each of a member's rounds: same net.
+
+    An open table counts its rounds, a closed one its ledger entries (the chips shared when it closed
+    too), a lobby its buy-ins not at all; another server's tables, other reasons and an entry naming
+    no table never count. A round whose table has no row, which the bot never stores (each round is
+    recorded in the transaction that saves its table), counted as an open table's before; now not.
+    """
+
+    async def net(guild: int, member: int) -> tuple[int, int]:
+        new = await store.fetchone(TABLE_NET, table_net_params(guild, member))
+        old = await store.fetchone(EACH_ROUNDS_TABLE, (guild, member, guild, member))
+        assert new is not None and old is not None
+        return int(new[0]), int(old[0])
+
+    async def table(guild: int, table_id: str, status: str) -> None:
+        async with store.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO tables (table_id, guild_id, channel_id, status, chips, refunds, version, state,"
+                " updated_at) VALUES (?, ?, 1, ?, 0, '{}', 1, '{}', 1.0) ON CONFLICT (table_id)"
+                " DO UPDATE SET status = excluded.status",
+                (table_id, guild, status),
+            )
+
+    async def round_at(guild: int, table_id: str, nets: dict[int, int]) -> None:
+        async with store.transaction() as tx:
+            row = await tx.fetchone(
+                "INSERT INTO rounds (guild_id, table_id, number, ended_at, transcript, result)"
+                " VALUES (?, ?, 1, 1.0, '{}', '{}') RETURNING id",
+                (guild, table_id),
+            )
+            assert row is not None
+            await tx.executemany(
+                "INSERT INTO round_seats (guild_id, user_id, round_id, seat, opening, net, dropped, caught)"
+                " VALUES (?, ?, ?, ?, 1, ?, 0, 0)",
+                [(guild, m, row[0], str(m), n) for m, n in nets.items()],
+            )
+
+    async def entries(guild: int, table_id: str | None, *changes: tuple[int, int, str]) -> None:
+        async with store.transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO ledger (guild_id, user_id, change, balance_after, reason, reference, created_at)"
+                " VALUES (?, ?, ?, 1000, ?, ?, 1.0)",
+                [(guild, m, change, reason, table_id) for m, change, reason in changes],
+            )
+
+    async with store.transaction() as tx:
+        await tx.executemany(
+            "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, 1000, 1.0)",
+            [(G, ANN), (G, BEN), (OTHER_G, ANN)],
+        )
+    await table(G, "closed", "playing")
+    await entries(G, "closed", (ANN, -100, "buy_in"), (BEN, -100, "buy_in"))
+    await round_at(G, "closed", {ANN: 30, BEN: -30})
+    await table(G, "open", "playing")
+    await entries(G, "open", (ANN, -200, "buy_in"), (BEN, -200, "buy_in"))
+    await round_at(G, "open", {ANN: -15, BEN: 15})
+    await round_at(G, "open", {ANN: 40, BEN: -40})
+    await table(G, "lobby", "lobby")
+    await entries(G, "lobby", (ANN, -50, "buy_in"))
+    await table(OTHER_G, "elsewhere", "playing")
+    await entries(OTHER_G, "elsewhere", (ANN, -300, "buy_in"))
+    await round_at(OTHER_G, "elsewhere", {ANN: 7})
+    await entries(G, None, (ANN, 500, "daily"), (ANN, 9, "refund"))
+    assert await net(G, ANN) == (55, 55)  # open: both tables' rounds (30 - 15 + 40)
+    assert await net(G, BEN) == (-55, -55)
+    assert await net(OTHER_G, ANN) == (7, 7)
+    await entries(G, "closed", (ANN, 100 + 30 + 5, "cash_out"), (BEN, 100 - 30 + 5, "cash_out"))
+    await table(G, "closed", "closed")  # 10 carried chips shared when it closed: its ledger counts them
+    assert await net(G, ANN) == (35 + 25, 35 + 25)
+    assert await net(G, BEN) == (-25 - 25, -25 - 25)
+    await entries(G, "lobby", (ANN, 50, "refund"))
+    await table(G, "lobby", "closed")
+    await entries(G, "open", (ANN, 200 + 25, "cash_out"), (BEN, 200 - 25, "cash_out"))
+    await table(G, "open", "closed")
+    assert await net(G, ANN) == (35 + 25, 35 + 25)
+    assert await net(G, BEN) == (-25 - 25, -25 - 25)
+    await round_at(G, "no row", {ANN: 1000})
+    assert await net(G, ANN) == (60, 1060)
