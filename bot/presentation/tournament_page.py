@@ -206,10 +206,9 @@ def tournament_page(tour: Tournament, t: Texts) -> Page:
     elif tour.status == "finished" and tour.stopped and _fees_back(tour):
         blocks = (t.gettext("It was stopped before any stack changed: every entry fee went back."),)
         title, colour = t.gettext("🏆 Flip Flop tournament — stopped"), OVER
-    elif tour.status == "finished":  # by the rules, or stopped by a manager (prizes by the stacks)
+    elif tour.status == "finished":
         blocks = (_prizes(tour, t), _standings(tour, t))
-        stopped = t.gettext("🏆 Flip Flop tournament — stopped")
-        title, colour = stopped if tour.stopped else t.gettext("🏆 Flip Flop tournament — finished"), OVER
+        title, colour = t.gettext("🏆 Flip Flop tournament — finished"), OVER  # by the rules, or stopped
     else:
         blocks = (t.gettext("The tournament was cancelled; every entry fee went back."),)
         title, colour = t.gettext("🏆 Flip Flop tournament — cancelled"), OVER
