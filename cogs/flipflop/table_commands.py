@@ -57,6 +57,15 @@ BETWEEN_TOURNAMENT_ROUNDS = N_(
     " try again then."
 )
 """``/flipflop hand`` (``web``, ``table``) from an entrant still in, while no table of theirs is in play."""
+OPEN_TOURNAMENT_CANCEL = N_(
+    "This channel's tournament hasn't started yet, so there's no game to stop. To call it off, click"
+    " **Cancel** on the tournament's message: every entry fee goes back."
+)
+OPEN_TOURNAMENT_NOT_YOURS = N_(
+    "This channel's tournament hasn't started yet, so there's no game to stop. Only its host or a member"
+    " with **Manage Server** can cancel it; if you entered, **Leave** on its message gives your fee back."
+)
+"""``/flipflop stop`` where a tournament is open for entries: its host's or a manager's, anyone else's."""
 TABLE_IN_THREAD = N_("This channel's game is played in its thread: {thread}. The table is there.")
 """``/flipflop table`` in the lobby's channel while the game plays in a thread: the channel stays quiet."""
 
@@ -192,13 +201,15 @@ class TableCommands(commands.Cog):
             await send_ephemeral(interaction, t.gettext(BETWEEN_TOURNAMENT_ROUNDS if still_in else missing))
         return table
 
-    async def _tournament_here(self, interaction: discord.Interaction) -> Tournament | None:
-        """The tournament running in this channel, which has no table of its own, if any."""
+    async def _tournament_here(
+        self, interaction: discord.Interaction, statuses: tuple[str, ...] = ("running",)
+    ) -> Tournament | None:
+        """The tournament (running, or in ``statuses``) in this channel, which has no table of its own."""
         channel, guild = interaction.channel_id, interaction.guild_id
         if channel is None or guild is None or self.runtime.in_channel(channel) is not None:
             return None
         tour = await self.tournaments.in_channel(guild, channel)
-        return tour if tour is not None and tour.status == "running" else None
+        return tour if tour is not None and tour.status in statuses else None
 
     def _my_tournament_table(self, interaction: discord.Interaction) -> Table | None:
         """In a tournament's channel, whose tables are its threads: the table the member plays at."""
@@ -262,9 +273,14 @@ class TableCommands(commands.Cog):
         name="stop", description="End the game at this channel's table (host or Manage Server)."
     )
     async def stop(self, interaction: discord.Interaction) -> None:
-        if await self._tournament_here(interaction) is not None:  # its tables are threads; its message: Stop
+        if (tour := await self._tournament_here(interaction, ("open", "running"))) is not None:
             t = await self.bot.languages.reader(interaction)
-            await Answer(interaction).refused(TableError("tournament_table_stop"), t, None)
+            if tour.status == "running":  # its tables are threads; its message has Stop
+                await Answer(interaction).refused(TableError("tournament_table_stop"), t, None)
+                return
+            manages = interaction.user.id == tour.host_id or may_manage(interaction)  # its message has Cancel
+            said = OPEN_TOURNAMENT_CANCEL if manages else OPEN_TOURNAMENT_NOT_YOURS
+            await send_ephemeral(interaction, t.gettext(said))
             return
         table = await self._channel_table(interaction, NO_TABLE_TO_STOP, mine=False)
         if table is None:

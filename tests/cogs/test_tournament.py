@@ -1014,14 +1014,24 @@ async def test_flipflop_stop_in_the_tournaments_channel_touches_no_table(world: 
 
 async def test_in_a_tournaments_channel_stop_and_hand_say_how_the_tournament_goes_on(world: World) -> None:
     """The channel has no table of its own (the tables are threads): ``/flipflop stop`` there says how a
-    tournament stops instead of "There's no table in this channel", and changes nothing; once an
+    tournament is cancelled (open for entries: its host's or a manager's **Cancel**) or stops (running)
+    instead of "There's no table in this channel", and changes nothing; once an
     entrant's table has played its round, ``/flipflop hand`` there says the next round is coming, not
     "There's no table in this channel. Open one with /flipflop start"."""
-    ann, dan = world.members[0], world.members[3]
+    ann, ben, dan = world.members[0], world.members[1], world.members[3]
     lobby = await opened(world, ann, fee=20, seats=6)
     await ann.click(lobby, label="Join")
-    before = await ann.slash(world.channel, "flipflop stop")  # open for entries: it has Cancel
-    assert before.ephemeral and before.response.content == "There's no table in this channel."
+    await ben.click(lobby, label="Join")
+    not_started = "This channel's tournament hasn't started yet, so there's no game to stop. "
+    for who, then in [
+        (ann, "To call it off, click **Cancel** on the tournament's message: every entry fee goes back."),
+        (world.admin, "To call it off, click **Cancel**"),
+        (ben, "Only its host or a member with **Manage Server** can cancel it; if you entered, **Leave**"),
+        (dan, "Only its host or a member with **Manage Server** can cancel it"),
+    ]:
+        said = await who.slash(world.channel, "flipflop stop")  # open for entries: it has Cancel
+        assert said.ephemeral and said.response.content.startswith(not_started + then), said.response.content
+    assert (await tournament_now(world)).status == "open" and await balance(world, ben) == 980
     await ann.click(lobby, label="Start")
     for who in (ann, world.admin):
         said = await who.slash(world.channel, "flipflop stop")
