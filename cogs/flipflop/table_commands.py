@@ -57,6 +57,10 @@ BETWEEN_TOURNAMENT_ROUNDS = N_(
     " try again then."
 )
 """``/flipflop hand`` (``web``, ``table``) from an entrant still in, while no table of theirs is in play."""
+NOT_ENTERED = N_("You're not in this channel's tournament, so you have no hand or table here.")
+WATCH_TABLES = N_("To watch, open one of its tables' threads: {threads}.")
+WATCH_ON_WEB = N_("There, `/flipflop web` opens the table in your browser.")
+"""``/flipflop hand`` (``web``, ``table``) in a running tournament's channel from a member not entered."""
 OPEN_TOURNAMENT_CANCEL = N_(
     "This channel's tournament hasn't started yet, so there's no game to stop. To call it off, click"
     " **Cancel** on the tournament's message: every entry fee goes back."
@@ -197,9 +201,24 @@ class TableCommands(commands.Cog):
         if table is None:
             t = await self.bot.languages.reader(interaction)
             tour = await self._tournament_here(interaction) if mine else None
-            still_in = tour is not None and interaction.user.id in tour.alive()
-            await send_ephemeral(interaction, t.gettext(BETWEEN_TOURNAMENT_ROUNDS if still_in else missing))
+            if tour is not None and interaction.user.id in tour.alive():
+                said = t.gettext(BETWEEN_TOURNAMENT_ROUNDS)
+            elif tour is not None and interaction.user.id not in tour.entrants:
+                said = self._not_entered(tour, t)
+            else:  # no tournament running here, or an entrant who is out of it
+                said = t.gettext(missing)
+            await send_ephemeral(interaction, said)
         return table
+
+    def _not_entered(self, tour: Tournament, t: Texts) -> str:
+        """A member not in the tournament running here: where its tables can be watched."""
+        lines = [t.gettext(NOT_ENTERED)]
+        if tour.threads:
+            threads = ", ".join(f"<#{thread}>" for _, thread in sorted(tour.threads.items()))
+            lines.append(t.gettext(WATCH_TABLES).format(threads=threads))
+            if self.bot.live is not None:
+                lines.append(t.gettext(WATCH_ON_WEB))
+        return " ".join(lines)
 
     async def _tournament_here(
         self, interaction: discord.Interaction, statuses: tuple[str, ...] = ("running",)

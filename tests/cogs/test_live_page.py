@@ -218,6 +218,38 @@ async def test_web_without_a_table_or_without_the_server_says_so(world: World) -
     assert result.ephemeral and "LIVE_URL" in (result.response.content or "")
 
 
+@pytest.mark.simcord(settle_timeout=30.0)  # the start deals its tables, as in tests/cogs/test_tournament.py
+async def test_someone_not_in_a_running_tournament_is_pointed_to_its_tables_to_watch(world: World) -> None:
+    """``/flipflop hand`` in a running tournament's channel, from a member not entered, says so and names
+    its tables' threads and ``/flipflop web`` there (the live page is on); ``/flipflop web`` in a thread
+    opens that table to watch, hands hidden."""
+    from tests.cogs.test_tournament import opened, tournament_now
+
+    ann, ben, dan = world.members[0], world.members[1], world.members[3]
+    lobby = await opened(world, ann, fee=20, seats=6)
+    for who, button in ((ann, "Join"), (ben, "Join"), (ann, "Start")):
+        await who.click(lobby, label=button)
+    tour = await tournament_now(world)
+    said = await dan.slash(world.channel, "flipflop hand")
+    threads = ", ".join(f"<#{tour.threads[n]}>" for n in sorted(tour.threads))
+    assert said.ephemeral and said.response.content.startswith(
+        "You're not in this channel's tournament, so you have no hand or table here."
+        f" To watch, open one of its tables' threads: {threads}. There, </flipflop web:"
+    ), said.response.content
+    assert said.response.content.endswith("> opens the table in your browser.")
+    thread = next(th for th in world.channel.threads if th.id == tour.threads[min(tour.threads)])
+    link = await dan.slash(thread, "flipflop web")
+    found = LINK.search(link.response.content or "")
+    assert link.ephemeral and found, link.response.content
+    async with aiohttp.ClientSession() as http:
+        page = Page(http, found.group(1))
+        status, body = await page.sign_in(found.group(2))
+        assert status == 200, body
+        await page.open(body["session"])
+        state = await page.next("state")
+        assert state["you"] is None and all(isinstance(s["hand"], int) for s in state["table"]["seats"])
+
+
 async def test_a_dropped_socket_resumes_at_the_current_state(world: World) -> None:
     ann, ben, cat = world.members[:3]
     table = await open_table(world, [ann, ben, cat])

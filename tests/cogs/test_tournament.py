@@ -942,8 +942,8 @@ async def test_two_edits_finding_the_message_gone_post_it_again_once(
 
 async def test_in_the_tournaments_channel_hand_and_table_find_the_members_own_table(world: World) -> None:
     """The tables are the tournament's threads: /flipflop hand in its channel shows the member's hand
-    at their table, /flipflop table points to that table's thread; someone not playing is told there
-    is no table here."""
+    at their table, /flipflop table points to that table's thread; someone not entered is told so and
+    which threads to open to watch (not "There's no table in this channel. Open one")."""
     ann, ben, cat = world.members[:3]
     lobby = await opened(world, ann, fee=100, seats=6)
     await ann.click(lobby, label="Join")
@@ -959,8 +959,12 @@ async def test_in_the_tournaments_channel_hand_and_table_find_the_members_own_ta
     table = await ann.slash(world.channel, "flipflop table")
     assert table.ephemeral and f"<#{mine.channel_id}>" in table.response.content
     assert mine.channel_id in tour.threads.values()
-    outsider = await cat.slash(world.channel, "flipflop hand")
-    assert outsider.ephemeral and "There's no table in this channel" in outsider.response.content
+    outsider = await cat.slash(world.channel, "flipflop hand")  # not entered: where to watch (no live page)
+    threads = ", ".join(f"<#{tour.threads[n]}>" for n in sorted(tour.threads))
+    assert outsider.ephemeral and outsider.response.content == (
+        "You're not in this channel's tournament, so you have no hand or table here."
+        f" To watch, open one of its tables' threads: {threads}."
+    )
     assert len(world.channel.history()) == before  # the channel got nothing from it
     await clean(world)
 
@@ -1016,8 +1020,9 @@ async def test_in_a_tournaments_channel_stop_and_hand_say_how_the_tournament_goe
     """The channel has no table of its own (the tables are threads): ``/flipflop stop`` there says how a
     tournament is cancelled (open for entries: its host's or a manager's **Cancel**) or stops (running)
     instead of "There's no table in this channel", and changes nothing; once an
-    entrant's table has played its round, ``/flipflop hand`` there says the next round is coming, not
-    "There's no table in this channel. Open one with /flipflop start"."""
+    entrant's table has played its round, ``/flipflop hand`` there says the next round is coming (and to
+    a member not entered, that they are not in it), not "There's no table in this channel. Open one with
+    /flipflop start"."""
     ann, ben, dan = world.members[0], world.members[1], world.members[3]
     lobby = await opened(world, ann, fee=20, seats=6)
     await ann.click(lobby, label="Join")
@@ -1047,7 +1052,9 @@ async def test_in_a_tournaments_channel_stop_and_hand_say_how_the_tournament_goe
             assert said.ephemeral and said.response.content.startswith(
                 "Your tournament table's round is over. The next round is dealt when every table's"
             ), said.response.content
-        stranger = await dan.slash(world.channel, "flipflop hand")  # not entered: as before
-        assert stranger.response.content.startswith("There's no table in this channel.")
+        stranger = await dan.slash(world.channel, "flipflop hand")  # not entered: not "open a table"
+        assert stranger.ephemeral and stranger.response.content.startswith(
+            "You're not in this channel's tournament, so you have no hand or table here. To watch, open"
+        ), stranger.response.content
     finally:
         table.status = "playing"
