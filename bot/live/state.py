@@ -18,7 +18,7 @@ from bot.cards import SUIT_TEXT
 from bot.i18n import Texts
 from bot.presentation.render import look
 from bot.presentation.table_picture import away_label
-from bot.presentation.table_render import last_move_line, log_lines, seat_name
+from bot.presentation.table_render import last_move_line, log_lines, seat_name, table_round
 from bot.table.model import Table
 from bot.table.transitions import game_ends
 from engine.codec import control_of
@@ -130,7 +130,7 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
     mine = game.view(pid) if pid is not None else None
     seats = [_seat(table, view, p, mine, t) for p in _seats_shown(game.order, view)]
     state = {
-        "round": view.round_number,
+        "round": table_round(table, view.round_number),  # a tournament table's: the tournament's round
         "stake": view.stake,
         "pots": {pot: view.pots.get(pot, 0) for pot in POTS},  # type: ignore[call-overload]
         "upcard": view.upcard.code if view.upcard is not None else None,

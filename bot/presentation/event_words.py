@@ -138,6 +138,8 @@ class Telling:
     """Practice chips never reach a balance: a leaving seat's stack is not said to go back."""
     tournament: bool = False
     """A tournament's table for one round: its stacks and pots go back to the tournament."""
+    rounds_before: int = 0
+    """Added to a deal's round number: a tournament table's one round is told as the tournament's."""
     last_round: Mapping[str, int] = field(default_factory=dict)
     """Each player's last round dealt into: equal stacks rank the one who lasted longer first."""
     open_cards: bool = False
@@ -170,7 +172,7 @@ def _names(ids: Sequence[str], s: Telling) -> str:
 def _round_started(e: RoundStarted, s: Telling) -> list[str]:
     t = s.t
     line = t.gettext(DEALS).format(
-        number=t.number(e.number),
+        number=t.number(e.number + s.rounds_before),
         dealer=s.name(e.dealer),
         upcard=s.card(e.upcard),
         flip=suit_name(e.flip_suit, t),

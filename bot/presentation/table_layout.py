@@ -274,7 +274,7 @@ def _pictured_page(table: Table, t: Texts, last_line: str, log: Sequence[str], w
     footer = t.gettext("Table {table} · stake {stake} · click My hand to see your cards and play").format(
         table=table.id, stake=t.chips(table.stake)
     )
-    title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
+    title = round_title(table, v.round_number, t) if v.round_number else "🃏 Flip Flop"
     blocks = ("\n".join(turn), "\n".join(f"-# {line}" for line in small))
     page = Page(
         title,
@@ -306,7 +306,7 @@ def _table_page(
     v = table.game.public_view()
     if table.status == "closed" and v.to_act is not None:
         v = replace(v, to_act=None)  # closed mid-round: its cards stay as they were, nobody is to act
-    title = round_title(v.round_number, t) if v.round_number else "🃏 Flip Flop"
+    title = round_title(table, v.round_number, t) if v.round_number else "🃏 Flip Flop"
     footer = (
         t.gettext("Table {table} · click My hand to see your cards and play")
         if table.status == "playing"

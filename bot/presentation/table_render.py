@@ -207,9 +207,21 @@ def log_text(lines: Sequence[str], room: int = LOG_CHARS) -> str:
     return "…" + text[-(room - 1) :].split("\n", 1)[-1]
 
 
-def round_title(number: int, t: Texts) -> str:
-    """The table message's title during round ``number`` (and the finished round's record)."""
-    return t.gettext("🃏 Flip Flop — round {number}").format(number=t.number(number))
+def table_round(table: Table, number: int) -> int:
+    """Round ``number`` of the table's game as its players count it.
+
+    A tournament's table plays one round, the tournament's next (its ref reads
+    ``<tournament>:<table>:<rounds played>``): its game's round 1 is told as the tournament's round,
+    as the tournament's message counts it. Any other table counts its own game's rounds.
+    """
+    if table.tournament is None:
+        return number
+    return int(table.tournament.rsplit(":", 1)[1]) + number
+
+
+def round_title(table: Table, number: int, t: Texts) -> str:
+    """The table message's title during its game's round ``number`` (and the finished round's record)."""
+    return t.gettext("🃏 Flip Flop — round {number}").format(number=t.number(table_round(table, number)))
 
 
 def telling(
@@ -248,6 +260,7 @@ def telling(
         ending=ending,
         practice=table.practice,
         tournament=table.tournament is not None,
+        rounds_before=table_round(table, 0),
         last_round={str(u): last for u, (_, last) in table.finishes.items()},
         dealt=lambda number: dealt_line(table, number, t, commitment),
         revealed=revealed,
@@ -325,7 +338,7 @@ def ending_of(table: Table, entries: Sequence[Entry], t: Texts) -> Ending | None
         ended = entry.ended
         if ended is not None:
             return Ending(
-                number=entry.round,
+                number=table_round(table, entry.round),
                 hands=tuple(
                     (seat_name(table, t, p), tuple(h), ended.values.get(p, 0)) for p, h in ended.hands.items()
                 ),

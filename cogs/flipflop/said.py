@@ -98,5 +98,5 @@ def game_finished(table: Table) -> bool:
 def round_record(table: Table, number: int, entries: Sequence[Entry], t: Texts) -> RoundRecord:
     """Round ``number``'s record in the channel, drawn from its saved log: its story and its picture."""
     style = t.faces.style if t.faces is not None else "classic"
-    title = practice_title(table, round_title(number, t), t)
+    title = practice_title(table, round_title(table, number, t), t)
     return RoundRecord(title, tuple(log_lines(table, entries, t)), ending_of(table, entries, t), style)

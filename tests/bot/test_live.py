@@ -216,6 +216,31 @@ async def test_the_page_names_members_where_discord_mentions_them_and_counts_to_
     assert plain("⏹️ <@42> will stop", {}) == "⏹️ 👤 42 will stop"  # not at the table: a pseudonym
 
 
+def test_a_tournament_table_shows_the_tournaments_round_on_the_page_as_on_discord() -> None:
+    """A tournament's table plays one round, its game's round 1: the page's header read "round 1" in
+    every round of the tournament. It shows the tournament's round, as the Discord table (its title,
+    its deal's line) and the tournament's message count it; another table counts its own rounds."""
+    from bot.i18n import texts
+    from bot.presentation.table_layout import table_page
+    from bot.presentation.table_render import event_lines
+    from bot.table import transitions
+
+    en = texts("en")
+    players = [(ANN, 1000, "Ann", 0), (BEN, 1000, "Ben", 0), (CAT, 1000, "Cat", 0)]
+    for ref, shown in (("t1:2:0", 1), ("t1:2:2", 3)):  # no round played yet; two rounds played
+        table, seats = transitions.tournament_table(1, 2, 10, players, [], 60, 0.0, ref)
+        step = transitions.tournament_round(table, seats, {}, 0.0)
+        assert table.game is not None and table.game.public_view().round_number == 1
+        assert viewer_state(table, ANN, en, 0.0)["table"]["round"] == shown
+        assert table_page(table, en).title == f"🃏 Flip Flop — round {shown}"
+        assert table_page(table, en, picture=False).title == f"🃏 Flip Flop — round {shown}"
+        dealt = [line for line in event_lines(table, step.events, en) if "deals. Upcard" in line]
+        assert len(dealt) == 1 and dealt[0].startswith(f"🃏 **Round {shown}** — "), dealt
+    table.tournament = None  # the same game at an ordinary table: its own round 1
+    assert viewer_state(table, ANN, en, 0.0)["table"]["round"] == 1
+    assert table_page(table, en).title == "🃏 Flip Flop — round 1"
+
+
 # ---------------------------------------------------------------------- links
 
 
