@@ -18,7 +18,7 @@ from bot.cards import SUIT_TEXT
 from bot.i18n import Texts
 from bot.presentation.render import look
 from bot.presentation.table_picture import away_label
-from bot.presentation.table_render import last_move_line, log_lines, seat_name, table_round
+from bot.presentation.table_render import hand_finished, last_move_line, log_lines, seat_name, table_round
 from bot.table.model import Table
 from bot.table.transitions import game_ends
 from engine.codec import control_of
@@ -114,6 +114,7 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
         "status": table.status,
         "seq": table.seq,
         "practice": table.practice,
+        "tournament": table.tournament is not None,  # a finished hand says where its stack went
         "stake": table.stake,
         "now": now,
         "deadline": table.turn_deadline,
@@ -151,13 +152,15 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
 
 
 def _you(table: Table, mine: PlayerView) -> dict[str, Any]:
-    legal = [list(control_of(a)) for a in mine.legal if control_of(a)[0] != "leave"]
+    finished = hand_finished(table, mine)  # as the Discord hand then: its cards, nothing to click
+    legal = [] if finished else [list(control_of(a)) for a in mine.legal if control_of(a)[0] != "leave"]
     return {
         "seat": mine.player,
         "seq": table.seq,
         "hand": [c.code for c in mine.hand],
         "value": mine.hand_value,
-        "canAct": mine.can_act,
+        "canAct": mine.can_act and not finished,
+        "finished": finished,
         "phase": mine.phase,
         "drawn": mine.just_drawn.code if mine.just_drawn is not None else None,
         "legal": legal,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bot.i18n import N_, Texts
 from bot.presentation.render import SUIT_WORD
+from bot.presentation.table_render import HAND_FINISHED, TOURNAMENT_HAND_FINISHED
 
 WORDS: dict[str, str] = {
     # the page (web/live/js/live.js)
@@ -56,6 +57,8 @@ WORDS: dict[str, str] = {
     "lastMoves": N_("Last moves"),
     "lobby": N_("Lobby: {names}. The game starts when the host clicks Start in Discord."),
     "closed": N_("This table has closed."),
+    "handFinished": HAND_FINISHED,
+    "tournamentHandFinished": TOURNAMENT_HAND_FINISHED,
     "over": N_("Game over."),
     "yourTurn": N_("Your turn."),
     "toActLine": N_("{name} to act."),

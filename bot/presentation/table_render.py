@@ -401,15 +401,27 @@ NO_LONGER_PLAYING = N_("You're no longer playing at this table.")
 """A hand (or **My hand**) of a member who played in this game and is not seated any more."""
 
 
+def hand_finished(table: Table, view: PlayerView) -> bool:
+    """The game is over, or the table closed: a hand shows its cards and offers nothing to play.
+
+    As Discord's hand (``cogs.flipflop.screens.hand_screen``) and the live page's (``bot.live.state``).
+    """
+    return view.over or table.status != "playing"
+
+
+HAND_FINISHED = N_("🏁 The game is over; this hand is finished.")
+TOURNAMENT_HAND_FINISHED = N_(
+    "🏁 This table's round is over: your stack went back to the tournament, whose message shows the"
+    " standings."
+)
+"""A finished hand (``hand_finished``): an ordinary table's, a tournament table's."""
+
+
 def _out(table: Table, view: PlayerView, t: Texts) -> str | None:
     """Why a hand has nothing left to play (the game is over, its member left or is out), else None."""
-    if view.over or table.status != "playing":
-        if table.tournament:  # its one round: the tournament goes on, and no stack goes to a balance
-            return t.gettext(
-                "🏁 This table's round is over: your stack went back to the tournament, whose message"
-                " shows the standings."
-            )
-        return t.gettext("🏁 The game is over; this hand is finished.")
+    if hand_finished(table, view):
+        # a tournament table's one round: the tournament goes on, and no stack goes to a balance
+        return t.gettext(TOURNAMENT_HAND_FINISHED if table.tournament else HAND_FINISHED)
     if view.player in view.dead and view.in_round:
         if table.tournament:
             return t.gettext(

@@ -35,7 +35,7 @@ from bot.presentation.round_picture import render as render_round
 from bot.presentation.rules_pages import rules_pages
 from bot.presentation.table_layout import IN_PICTURE, closed_page, lobby_page, note_page, table_page
 from bot.presentation.table_picture import HAND_FILE, render_hand
-from bot.presentation.table_render import hand_text, log_text
+from bot.presentation.table_render import hand_finished, hand_text, log_text
 from bot.table.model import Table
 from cogs.flipflop.coach import AnalyseButton
 from cogs.flipflop.controls import (
@@ -221,7 +221,7 @@ def hand_screen(
     if table.practice:
         text += "\n" + t.gettext(PRACTICE_HAND)
     shown = hand_files(view, t, drawn)
-    if view.over or table.status != "playing":
+    if hand_finished(table, view):
         return Screen(content=text, view=None, attachments=shown)
     return Screen(
         content=text,

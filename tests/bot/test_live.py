@@ -241,6 +241,36 @@ def test_a_tournament_table_shows_the_tournaments_round_on_the_page_as_on_discor
     assert table_page(table, en).title == "🃏 Flip Flop — round 1"
 
 
+async def test_a_finished_hand_offers_no_move_on_the_page_as_in_discord(tmp_path: Path) -> None:
+    """The table closed mid-round (its cards as they were), or the game over: Discord's hand shows its
+    cards and nothing to click, and so does the page's state (it kept the moves: greyed at the game's
+    end, and still live at a table closed on someone's turn)."""
+    from bot.i18n import texts
+
+    async with harness(tmp_path / "t.db") as h:
+        for close in (True, False):
+            table = await h.game()
+            game = table.game
+            assert game is not None and game.to_act is not None
+            actor = int(game.to_act)
+            you = viewer_state(table, actor, texts("en"), h.clock())["you"]
+            assert you["legal"] and you["canAct"] and you["finished"] is False
+            if close:
+                await h.runtime.close_by_manager(table.id, ANN)
+            else:
+                await h.runtime.stop(table.id, ANN, may_manage=False)  # the game ends with this round
+                while game.in_round:
+                    to_act = game.to_act
+                    assert to_act is not None
+                    await h.runtime.act(table.id, int(to_act), table.seq, Drop(to_act))
+                await h.advance(61)  # the round's pause, then the game's end
+            assert game.public_view().over != close and table.status == "closed"
+            for seat in (ANN, BEN, CAT):
+                you = viewer_state(table, seat, texts("en"), h.clock())["you"]
+                assert you["finished"] and you["legal"] == [] and not you["canAct"], (close, you)
+                assert you["hand"] == [c.code for c in game.view(str(seat)).hand]  # its last cards
+
+
 # ---------------------------------------------------------------------- links
 
 

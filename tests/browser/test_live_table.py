@@ -23,7 +23,7 @@ from simcord.results import to_discord_message
 
 from bot.live.state import plain as plain_text
 from bot.playground import playground, seat_computers
-from engine import Spread
+from engine import Drop, Spread
 from tests.browser.clicks import SHOTS
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, WAIT_MS
 
@@ -352,6 +352,46 @@ async def test_a_turn_played_with_the_keyboard_alone_and_every_card_named(tmp_pa
             await page.keyboard.press("Enter")
             await expect(page.locator(f'#hand button[data-card="{worst.code}"]')).to_have_count(0)
             assert worst not in table.game.view(actor).hand  # discarded at the table, not only on the page
+        finally:
+            await browser.close()
+
+
+async def test_at_the_games_end_the_page_shows_the_last_hand_without_its_moves(tmp_path: Path) -> None:
+    """Seen in a playtest: once the game was over, a player's page still showed their hand's moves,
+    greyed. As Discord's hand then, it shows the hand's last cards and says the game is over, with no
+    move and no card to pick."""
+    async with (
+        playground(
+            tmp_path / "play.sqlite3", members=2, preview=False, cards="plain", computer_pause=(0.2, 0.4)
+        ) as pg,
+        async_playwright() as pw,
+    ):
+        ann, ben = pg.members
+        table = await started(pg)
+        runtime = pg.bot.runtime
+        assert runtime is not None
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await (await browser.new_context(viewport={"width": 1200, "height": 900})).new_page()
+            page.set_default_timeout(WAIT_MS)
+            await page.goto(await link_for(pg, ann))
+            await expect(page.locator("#moves-bar")).to_be_visible()
+            await runtime.stop(table.id, ann.id, may_manage=False)  # the game ends with this round
+            members = (str(ann.id), str(ben.id))
+            while table.game.public_view().in_round:  # the members drop; the computer plays its turns
+                actor = table.game.public_view().to_act
+                if actor in members:
+                    await runtime.act(table.id, int(actor), table.seq, Drop(actor))
+                else:
+                    await asyncio.sleep(0.05)
+            await expect(page.locator("#turn")).to_have_text("Game over.")
+            await expect(page.locator("#moves-bar")).to_be_hidden()
+            await expect(page.locator("#hint")).to_have_text("🏁 The game is over; this hand is finished.")
+            last = table.game.view(str(ann.id)).hand
+            await expect(page.locator("#hand .card")).to_have_count(len(last))
+            await expect(page.locator("#hand button")).to_have_count(0)  # nothing to pick
+            await expect(page.locator("#hand")).to_have_attribute("aria-label", "Your hand")
+            await page.screenshot(path=SHOTS / "live-game-over.png")
         finally:
             await browser.close()
 

@@ -5,11 +5,12 @@ import { cardFace, label } from "../../replay/js/cards.js";
 import { drawTable, fill } from "../../replay/js/table.js";
 
 /**
- * @typedef {{id: string, status: string, seq: number, practice: boolean, stake: number, now: number,
+ * @typedef {{id: string, status: string, seq: number, practice: boolean, tournament?: boolean, stake: number, now: number,
  *   deadline: number | null, nextRound: number | null, moves: string[], lobby: string[], last: string,
  *   toAct?: string | null, over?: boolean, version: number}} Info
  * @typedef {{seat: string, seq: number, hand: string[], value: number, canAct: boolean,
- *   phase: string | null, drawn: string | null, legal: [string, string | null][], away: boolean, gone?: boolean}} You
+ *   phase: string | null, drawn: string | null, legal: [string, string | null][], away: boolean, gone?: boolean,
+ *   finished?: boolean}} You
  * @typedef {{type: "state", info: Info, table: import("../../replay/js/rules.js").TableState | null,
  *   you: You | null}} State
  * @typedef {{type: "answer", id: number | null, ok: boolean, message?: string}} Answer
@@ -50,6 +51,7 @@ const ui = {
   discard: button("discard"),
   back: button("back"),
   away: byId("away"),
+  moves: byId("moves-bar"),
   mineTitle: byId("mine-title"),
   logTitle: byId("log-title"),
 };
@@ -204,6 +206,21 @@ function drawHand() {
   else if (gone) ui.who.textContent = say("gone", "You're out of this game now: you can still watch the table.");
   else if (you) ui.who.textContent = say("signedIn", "Signed in"); // seated since (a lobby, then the deal)
   if (!you || gone) return;
+  if (you.finished) {
+    // the game is over (or the table closed): the hand's last cards and why, no moves, as Discord's hand
+    ui.moves.hidden = true;
+    ui.away.hidden = true;
+    ui.layoffs.replaceChildren();
+    selected = new Set();
+    ui.hand.setAttribute("aria-label", say("yourHand", "Your hand"));
+    ui.hand.replaceChildren(...you.hand.map((code) => cardFace(code)));
+    ui.hint.textContent = state && state.info.tournament
+      ? say("tournamentHandFinished", "🏁 This table's round is over: your stack went back to the tournament, whose message shows the standings.")
+      : say("handFinished", "🏁 The game is over; this hand is finished.");
+    return;
+  }
+  ui.moves.hidden = false;
+  ui.hand.setAttribute("aria-label", say("yourCards", "Your cards: press a card to select it"));
   ui.away.hidden = !you.away;
   ui.back.hidden = !you.away;
   selected = new Set([...selected].filter((c) => you.hand.includes(c)));
