@@ -283,7 +283,8 @@ async def test_crash_mid_turn_after_a_pot_and_between_rounds_then_finish(running
         g = state["game"]
         r = g["round"]
         if killed_after_pot and killed_between_rounds and not stopping and r is not None and r["end"] is None:
-            await fake.slash(801, "ann", "flipflop", "stop", channel_id=bot.channel_id)
+            host = int(state["host_id"])  # ann's, unless she is out of chips: the host moved on
+            await fake.slash(host, PLAYERS[host], "flipflop", "stop", channel_id=bot.channel_id)
             stopping = True
         if r is not None and r["end"] is None and r["flipflop_paid"] and not killed_after_pot:
             await bot.kill()  # right after the flip and flop were paid
@@ -359,8 +360,9 @@ async def test_a_game_in_a_thread_survives_kills_and_ends_on_its_lobby(running: 
             continue
         if killed_between_rounds and not stopping:  # dealt again in the thread after the kill: the host
             # stops the game after this round (a game left to its end ran 36 rounds, 270 s, now and then)
-            asked = await fake.slash(801, "ann", "flipflop", "stop", channel_id=CHANNEL_ID)
-            said = fake.message_of(asked)  # hers alone; the game's thread is told, the channel nothing
+            host = int(state["host_id"])  # ann's, unless she is out of chips: the host moved on
+            asked = await fake.slash(host, PLAYERS[host], "flipflop", "stop", channel_id=CHANNEL_ID)
+            said = fake.message_of(asked)  # the host's alone; the game's thread is told, the channel nothing
             assert said["flags"] & EPHEMERAL and "will stop the game" in said["content"], said
             await wait_for(
                 lambda: any(
