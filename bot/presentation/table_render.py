@@ -175,6 +175,11 @@ def reveal_line(
             "🔓 Round {round} server seed: `{server_seed}` (practice rounds are not kept for "
             "`/flipflop verify`)."
         ).format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"])
+    if table.tournament:  # nor are a tournament table's (its chips are the tournament's)
+        return "\n" + t.gettext(
+            "🔓 Round {round} server seed: `{server_seed}` (tournament rounds are not kept for "
+            "`/flipflop verify`)."
+        ).format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"])
     check = f"`/flipflop verify round:{round_id}`" if round_id else "`/flipflop verify`"
     return "\n" + t.gettext(
         "🔓 Round {round} server seed: `{server_seed}` — check the deal with {check}."

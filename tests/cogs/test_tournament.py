@@ -197,6 +197,9 @@ async def test_a_tournament_with_computers_is_played_to_its_prizes(world: World)
     # open a table for server chips), and a forged Play again is refused, nothing opened
     threads = [m for th in world.channel.threads for m in th.history()]
     assert threads and not [m for m in threads if "Play again" in buttons(m)]
+    # its rounds are not stored: a round's seed is published, without a /flipflop verify that finds nothing
+    seeds = [displayed(m) for m in threads if "server seed" in displayed(m)]
+    assert seeds and all("tournament rounds are not kept" in s and "check the deal" not in s for s in seeds)
     rows = await world.bot.db.fetchall("SELECT table_id, state FROM tables")
     ended = [t for t, state in rows if json.loads(state).get("tournament")]
     assert ended and (before := await balance(world, ben))
