@@ -170,16 +170,19 @@ def reveal_line(
         reveal, round_id = table.last_reveal, table.last_round_id
     if reveal is None:
         return ""
-    if table.practice:  # practice rounds are not stored, so /flipflop verify can not find them
-        return "\n" + t.gettext(
-            "🔓 Round {round} server seed: `{server_seed}` (practice rounds are not kept for "
-            "`/flipflop verify`)."
-        ).format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"])
-    if table.tournament:  # nor are a tournament table's (its chips are the tournament's)
-        return "\n" + t.gettext(
-            "🔓 Round {round} server seed: `{server_seed}` (tournament rounds are not kept for "
-            "`/flipflop verify`)."
-        ).format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"])
+    if table.practice or table.tournament:  # not stored (not the server's chips): verify can't find them
+        unkept = (
+            t.gettext(
+                "🔓 Round {round} server seed: `{server_seed}` (practice rounds are not kept for "
+                "`/flipflop verify`)."
+            )
+            if table.practice
+            else t.gettext(
+                "🔓 Round {round} server seed: `{server_seed}` (tournament rounds are not kept for "
+                "`/flipflop verify`)."
+            )
+        )
+        return "\n" + unkept.format(round=t.number(reveal["round"]), server_seed=reveal["server_seed"])
     check = f"`/flipflop verify round:{round_id}`" if round_id else "`/flipflop verify`"
     return "\n" + t.gettext(
         "🔓 Round {round} server seed: `{server_seed}` — check the deal with {check}."
