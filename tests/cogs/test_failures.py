@@ -160,3 +160,16 @@ async def test_controls_a_client_still_shows_after_the_table_closed_say_so_and_c
         ), custom_id
     assert await dump(world) == before and table_in(world) is None
     await conserved(world)
+
+
+async def test_direct_messages_offer_no_commands_and_get_no_answer(world: World, sent: Any) -> None:
+    """Every command is registered for servers only: Discord lists none in a member's direct messages
+    with the bot (so none can be sent from there), and a message written to the bot is not answered."""
+    ann = world.members[0]
+    assert "flipflop start" in ann.available_commands(world.channel)
+    assert ann.user.available_commands() == ()
+    before = len(sent.texts)
+    await ann.send_dm("how do I play?")
+    await world.env.advance_time(5)
+    assert sent.texts[before:] == []
+    assert await world.bot.ledger.audit(world.guild.id) == []
