@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from bot.i18n import N_, Texts
 from bot.i18n.mentions import member
@@ -121,13 +122,24 @@ def dressed(table: Table, page: Page, t: Texts) -> Page:
     return replace(page, title=title, blocks=(banner, *page.blocks), footer=footer)
 
 
+def playing_under(table: Table) -> dict[str, Any] | None:
+    """The public commitment the table plays under now, else the next one; None when closed or none."""
+    if table.status == "closed":
+        return None
+    public = table.fair.to_public()
+    now: dict[str, Any] | None = public["in_play"] or public["pending"]
+    return now
+
+
+def short(commitment: dict[str, Any]) -> str:
+    """A commitment's start, as the table shows it beside its round."""
+    return str(commitment["commitment"])[:PREFIX] + "…"
+
+
 def fair_prefix(table: Table) -> str:
     """The start of the commitment the table plays under now (else the next one), or "" for none."""
-    if table.status == "closed":
-        return ""
-    public = table.fair.to_public()
-    now = public["in_play"] or public["pending"]
-    return f"🔒 `{now['commitment'][:PREFIX]}…`" if now is not None else ""
+    now = playing_under(table)
+    return f"🔒 `{short(now)}`" if now is not None else ""
 
 
 def fair_line(table: Table, t: Texts) -> str:
@@ -138,15 +150,13 @@ def fair_line(table: Table, t: Texts) -> str:
     the deal shows it from the start. Once the game is to stop at this round's end, no next round
     is dealt: the line is back to the commitment in play.
     """
-    if table.status == "closed":
+    if (shown := playing_under(table)) is None:
         return ""
-    public = table.fair.to_public()
-    if public["pending"] is not None and not table.stop_after_round:
-        shown, commitment = public["pending"], public["pending"]["commitment"]
-    elif (shown := public["in_play"] or public["pending"]) is not None:  # named too, not a bare `1a2b…`
-        commitment = shown["commitment"][:PREFIX] + "…"
-    else:
-        return ""
+    pending = table.fair.to_public()["pending"]
+    if pending is not None and not table.stop_after_round:
+        shown, commitment = pending, pending["commitment"]
+    else:  # named too, not a bare `1a2b…`
+        commitment = short(shown)
     return "🔒 " + t.gettext("Round {round} commitment: `{commitment}`").format(
         round=t.number(shown["round"]), commitment=commitment
     )
