@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -61,15 +62,16 @@ def wait_for_url(proc: subprocess.Popen[str], timeout: float, log: Path) -> str:
     raise AssertionError(f"the playground printed no address:\n{''.join(seen)}\n{log.read_text()}")
 
 
-@pytest.fixture(scope="module")
-def playground_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``python -m bot.playground`` on any free port and its own temporary database, stopped at the end."""
-    tmp = tmp_path_factory.mktemp("playground")
+@contextmanager
+def playground_process(tmp: Path, *options: str) -> Iterator[str]:
+    """``python -m bot.playground`` with ``options`` and its own database in ``tmp``: its address.
+
+    Stopped at the end with Ctrl-C, the playground's own clean shutdown; it must not have died
+    or raised meanwhile (its standard error is ``tmp/stderr.log``).
+    """
     stderr = open(tmp / "stderr.log", "w")  # noqa: SIM115 - closed below, after the process
     proc = subprocess.Popen(
-        # Cards as text (no emoji pictures): the test reads them in the page's text.
-        [sys.executable, "-m", "bot.playground", "--members", "3", "--cards", "plain"]
-        + ["--db", str(tmp / "play.sqlite3")],
+        [sys.executable, "-m", "bot.playground", *options, "--db", str(tmp / "play.sqlite3")],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=stderr,
@@ -80,7 +82,7 @@ def playground_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield wait_for_url(proc, START_TIMEOUT, tmp / "stderr.log")
         alive = proc.poll() is None
     finally:
-        proc.send_signal(signal.SIGINT)  # the playground's own clean shutdown (Ctrl-C)
+        proc.send_signal(signal.SIGINT)
         try:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
@@ -92,6 +94,15 @@ def playground_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = (tmp / "stderr.log").read_text()
     assert alive, f"the playground died during the test:\n{log}"
     assert "Traceback" not in log, f"the bot raised while it was played:\n{log}"
+
+
+@pytest.fixture(scope="module")
+def playground_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The playground on any free port and its own temporary database, stopped at the end."""
+    # Cards as text (no emoji pictures): the test reads them in the page's text.
+    tmp = tmp_path_factory.mktemp("playground")
+    with playground_process(tmp, "--members", "3", "--cards", "plain") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -7,17 +7,13 @@ says where it went, and ``/flipflop hand`` typed there opens their seat's hand.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ROOT, START_TIMEOUT, wait_for_url
+from tests.browser.conftest import playground_process
 from tests.browser.test_playground import EPHEMERAL, Seat
 
 
@@ -25,32 +21,9 @@ from tests.browser.test_playground import EPHEMERAL, Seat
 def playground_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The playground with ``--threads`` and two computer players seated at ann's table."""
     tmp = tmp_path_factory.mktemp("playground-threads")
-    stderr = open(tmp / "stderr.log", "w")  # noqa: SIM115 - closed below, after the process
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bot.playground", "--members", "3", "--cards", "plain", "--threads"]
-        + ["--computers", "2", "--db", str(tmp / "play.sqlite3")],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=stderr,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        yield wait_for_url(proc, START_TIMEOUT, tmp / "stderr.log")
-        alive = proc.poll() is None
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        stderr.close()
-        if proc.stdout is not None:
-            proc.stdout.close()
-    log = (tmp / "stderr.log").read_text()
-    assert alive, f"the playground died during the test:\n{log}"
-    assert "Traceback" not in log, f"the bot raised while it was played:\n{log}"
+    options = ("--members", "3", "--cards", "plain", "--threads", "--computers", "2")
+    with playground_process(tmp, *options) as url:
+        yield url
 
 
 def test_the_game_goes_to_a_thread_and_the_seat_is_played_from_the_channel(page: Page, shots: Path) -> None:
