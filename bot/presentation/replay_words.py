@@ -103,8 +103,15 @@ WORDS: dict[str, str] = {
         " {found}, the round dealt {dealt}"
     ),
     "deckGiven": N_("the seeds give: {cards}"),
-    "dealerOk": N_("✔ first dealer: the seeds choose seat {seat} ({name}), who dealt"),
-    "dealerBad": N_("✘ first dealer: the seeds choose seat {seat} ({name}), but {dealer} dealt"),
+    # {index} counts seats from 0 as docs/FAIRNESS.md and docs/verify_deal.py do; {name} may be the
+    # page's "seat {number}", which counts from 1, so the index is never called a seat here
+    "dealerOk": N_(
+        "✔ first dealer: the seeds draw {index} (0 is the first player who joined), that is {name}, who dealt"
+    ),
+    "dealerBad": N_(
+        "✘ first dealer: the seeds draw {index} (0 is the first player who joined), that is {name},"
+        " but {dealer} dealt"
+    ),
     "seeds": N_("server seed {seed} · commitment {commitment} · client seed “{client}” · round {number}"),
     "checkFailed": N_("The check could not run: {error}"),
     "noCrypto": N_(

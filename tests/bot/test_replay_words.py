@@ -97,3 +97,21 @@ def test_the_moves_list_names_the_upcard_as_the_table_marks_it() -> None:
     for language in LANGUAGES:
         words = page_words(language)
         assert str(words["upcardMark"]).lower() in str(words["dealMove"]).lower(), language
+
+
+def test_the_first_dealer_line_never_calls_the_seeds_index_a_seat() -> None:
+    """The seeds' dealer is an index from 0 (docs/FAIRNESS.md, verify_deal.py); a seat the link names no
+    one for is "seat 1" for that same player on the page. The line once read "seat 0 (seat 1)": now the
+    index is explained and the name said once, in every language."""
+    for language in LANGUAGES:
+        words = page_words(language)
+        seat = str(words["seat"])
+        for index in range(5):
+            name = seat.format(number=index + 1)
+            for key in ("dealerOk", "dealerBad"):
+                blanks = {"index": index, "seat": index, "name": name, "dealer": seat.format(number=9)}
+                said = str(words[key]).format(**blanks)  # ("seat": the index's blank until it was renamed)
+                assert name in said and said.count(name) == 1, (language, said)
+                assert seat.format(number=index) not in said, (language, said)  # "seat 0" is no one's name
+                rest = said.replace(name, "")
+                assert str(index) in rest and "0" in rest, (language, said)  # the index, and what 0 is

@@ -308,9 +308,10 @@ function showVerdict() {
       }
     }
     if (c.what === "dealer") {
-      const seat = { seat: c.found, name: name(Number(c.found)), dealer: name(Number(c.expected)) };
-      line(c.ok ? say("dealerOk", "✔ first dealer: the seeds choose seat {seat} ({name}), who dealt", seat)
-        : say("dealerBad", "✘ first dealer: the seeds choose seat {seat} ({name}), but {dealer} dealt", seat), c.ok ? "ok" : "bad");
+      // {index} counts from 0 as FAIRNESS.md does; a name may be "seat {number}", counted from 1
+      const seat = { index: c.found, name: name(Number(c.found)), dealer: name(Number(c.expected)) };
+      line(c.ok ? say("dealerOk", "✔ first dealer: the seeds draw {index} (0 is the first player who joined), that is {name}, who dealt", seat)
+        : say("dealerBad", "✘ first dealer: the seeds draw {index} (0 is the first player who joined), that is {name}, but {dealer} dealt", seat), c.ok ? "ok" : "bad");
     }
   }
   const seeds = { seed: rv.server_seed, commitment: rv.commitment, client: rv.client_seed, number: number(rv.round) };
