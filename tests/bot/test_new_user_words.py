@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from babel.messages.pofile import read_po
 
 from bot.i18n import texts
 from bot.i18n.languages import LANGUAGES
+from bot.presentation.replay_words import page_words
 from bot.presentation.rules_pages import PAGES, rules_pages
 from bot.presentation.table_render import notice_line
 from bot.runtime.outcomes import TimedOut
@@ -164,6 +166,20 @@ def test_swahili_names_the_upcard_and_the_ace_one_way() -> None:
     swahili = glossary[glossary.index("### Swahili") : glossary.index("### Korean")]
     assert re.search(r"\| upcard \|.*\| kadi iliyofichuliwa", swahili)
     assert re.search(r"\| ace \|.*\| ekari", swahili)
+
+
+def test_swahili_calls_a_card_kadi_in_every_message() -> None:
+    """A playing card is the glossary's "kadi", as the sheet and the upcard's "kadi iliyofichuliwa" say it;
+    a few messages said "karata" beside it (the hand's "Karata zako", the replay's face-down card)."""
+    sw = forms_of("sw")
+    said = [s for forms in sw.values() for s in forms]
+    assert [s for s in said if re.search(r"\bkarata\b", s, re.IGNORECASE)] == []
+    assert sum(bool(re.search(r"\bkadi\b", s, re.IGNORECASE)) for s in said) >= 70
+    assert sw["Your cards: press a card to select it"] == ("Kadi zako: bonyeza kadi ili kuichagua",)
+    assert "karata" not in json.dumps(page_words("sw"), ensure_ascii=False).lower()
+    glossary = (ROOT / "docs" / "LANGUAGES.md").read_text(encoding="utf-8")
+    swahili = glossary[glossary.index("### Swahili") : glossary.index("### Korean")]
+    assert re.search(r"\| card \|.*\| kadi \(pl\. kadi\)", swahili)
 
 
 def test_suits_come_from_one_system() -> None:
