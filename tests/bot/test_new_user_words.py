@@ -182,6 +182,20 @@ def test_swahili_calls_a_card_kadi_in_every_message() -> None:
     assert re.search(r"\| card \|.*\| kadi \(pl\. kadi\)", swahili)
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_tournament_page_says_what_happens_to_an_away_seat(language: str) -> None:
+    """A tournament table's away seat is played by the computer in every later round until **I'm back**
+    and never let go (``transitions.next_round`` ends a tournament table before any release; each
+    round's table starts its rounds away anew); the page once said it was "blinded out" as the stake
+    rose, which it is not: the computer plays the hand, and the stack may still win a prize."""
+    t = texts(language)
+    page = next(i for i, p in enumerate(PAGES) if p.title == "rules.tournaments.title")
+    body = rules_pages(t)[page].body
+    for button in ("Away", "I'm back"):
+        assert f"**{t.gettext(button)}**" in body, (language, button)
+    assert "blinded" not in rules_pages(texts("en"))[page].body
+
+
 def test_suits_come_from_one_system() -> None:
     assert catalog("be")["hearts"] == "чырвы"
     gu = catalog("gu")
