@@ -36,6 +36,7 @@ from bot.runtime.outcomes import (
 from bot.table.log import Entry
 from bot.table.model import Table
 from bot.table.transitions import dealt_commitment, game_ends
+from bot.tournament.ref import TableRef
 from engine import Card
 from engine.events import CardShown, Event, PotCarried, PotPaid, RoundEnded
 from engine.view import PlayerView, PublicView
@@ -224,7 +225,7 @@ def table_round(table: Table, number: int) -> int:
     """
     if table.tournament is None:
         return number
-    return int(table.tournament.rsplit(":", 1)[1]) + number
+    return TableRef.parse(table.tournament).played + number
 
 
 def round_title(table: Table, number: int, t: Texts) -> str:

@@ -153,7 +153,7 @@ class Table:
     log: RoundLog = field(default_factory=RoundLog)
     """What the table shows of the game: the round's log, the last move, the finished round's log."""
     tournament: str | None = None
-    """A tournament's table for one round (``<tournament>:<table>:<round>``): tournament chips, no ledger."""
+    """A tournament's table for one round (``bot.tournament.ref.TableRef``): tournament chips, no ledger."""
 
     @property
     def plays_in(self) -> int:

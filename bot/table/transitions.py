@@ -324,7 +324,7 @@ TournamentSeat = tuple[int, int, str, int]
 
 
 def tournament_table_id(ref: str) -> str:
-    """The id of the table a tournament deals for ``ref`` (``<tournament>:<table>:<round>``).
+    """The id of the table a tournament deals for ``ref`` (a ``TableRef`` as text).
 
     Derived from the ref, so a table that ended before the tournament recorded it (a restart, a
     database fault between the two) is found again by its ref, not dealt a second time.

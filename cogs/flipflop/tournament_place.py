@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.runtime import TableRuntime
 from bot.storage import StoreError
 from bot.tournament.model import Tournament, TournamentError
+from bot.tournament.ref import TableRef
 from bot.tournament.store import TournamentStore
 from cogs.flipflop.tournament_view import NO_PINGS, tournament_view
 
@@ -119,9 +120,8 @@ class TournamentPlace(commands.Cog):
 
     async def close_tournament_tables(self, tour: Tournament, actor: int) -> None:
         """A stopped tournament's tables close now (their round is given up; the prizes are paid)."""
-        for table in [
-            t for t in self.runtime.tables.values() if (t.tournament or "").startswith(f"{tour.id}:")
-        ]:
+        dealt = [t for t in self.runtime.tables.values() if t.tournament]
+        for table in [t for t in dealt if TableRef.parse(t.tournament or "").tournament == tour.id]:
             try:
                 await self.runtime.close_by_manager(table.id, actor)
             except Exception:  # one table that will not close must not keep the others open

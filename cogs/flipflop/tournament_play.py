@@ -28,6 +28,7 @@ from bot.storage import StoreError
 from bot.table.model import Table, TableError
 from bot.table.transitions import tournament_table_id
 from bot.tournament.model import Tournament, TournamentError
+from bot.tournament.ref import TableRef
 from cogs.flipflop.delivery import UNKNOWN_MESSAGE
 from cogs.flipflop.tournament_place import TournamentPlace
 from cogs.flipflop.tournament_view import NO_PINGS, tournament_view
@@ -41,11 +42,6 @@ log = logging.getLogger("flipflop.tournament")
 POTS: dict[str, Pot] = {"game": "game", "flip": "flip", "flop": "flop"}
 DEAL_AGAIN = (30.0, 600.0)
 """A table left undealt (its thread not opened, a fault) is dealt again in 30 s, then 1, 2… up to 10 min."""
-
-
-def ref_of(tour: Tournament, table: int) -> str:
-    """A runtime table's tournament reference: ``<tournament>:<table>:<round>``."""
-    return f"{tour.id}:{table}:{tour.round}"
 
 
 def round_result(table: Table) -> tuple[dict[int, int], dict[str, int], set[int]]:
@@ -116,7 +112,7 @@ class TournamentPlay(TournamentPlace):
             tour, advanced = await self._record(table)
         except StoreError:
             log.exception("Tournament table %s's round could not be recorded; trying again", table.tournament)
-            self._try_later(table.tournament.split(":")[0])
+            self._try_later(TableRef.parse(table.tournament).tournament)
             return
         if tour is None:
             return
@@ -130,8 +126,8 @@ class TournamentPlay(TournamentPlace):
         None: it can not be recorded. A round told twice is recorded once.
         """
         assert table.tournament is not None
-        tid, number, dealt = table.tournament.split(":")
-        n, rnd = int(number), int(dealt)
+        ref = TableRef.parse(table.tournament)
+        tid, n, rnd = ref.tournament, ref.table, ref.played
         stacks, pots, away = round_result(table)
         advanced = []
 
@@ -163,7 +159,7 @@ class TournamentPlay(TournamentPlace):
         """
         recorded = False
         for n in tour.tables:
-            ref = ref_of(tour, n)
+            ref = str(TableRef.of(tour, n))
             if not self._due(tour, n, ref):
                 continue
             ended = await self.runtime.open_tables.repository.ended(tournament_table_id(ref))
@@ -244,7 +240,7 @@ class TournamentPlay(TournamentPlace):
         settings = await self.bot.ledger.settings(tour.guild_id)
         left = 0
         for n, players in list(tour.tables.items()):
-            ref = ref_of(tour, n)
+            ref = str(TableRef.of(tour, n))
             if not self._due(tour, n, ref):
                 continue
             thread = await self._thread(tour, n)

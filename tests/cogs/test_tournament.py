@@ -16,7 +16,8 @@ from bot.i18n import texts
 from bot.ledger import HOUSE_ID
 from bot.table.model import TableError
 from bot.tournament.model import Tournament
-from cogs.flipflop.tournament_play import DEAL_AGAIN, TournamentPlay, ref_of
+from bot.tournament.ref import TableRef
+from cogs.flipflop.tournament_play import DEAL_AGAIN, TournamentPlay
 from tests.cogs.helpers import buttons, deny_bot, displayed, message, runtime
 from tests.cogs.test_restart import restart, settle_within
 from tests.conftest import World
@@ -303,8 +304,8 @@ async def test_a_restart_mid_round_and_mid_rebalance_carries_on(
     def dealt() -> dict[int, int]:  # the tournament's tables dealt in this round: number -> seats
         out: dict[int, int] = {}
         for table in world.bot.runtime.tables.values():  # type: ignore[union-attr]
-            if table.tournament and table.tournament.endswith(f":{tour.round}"):
-                out[int(table.tournament.split(":")[-2])] = len(table.seats)
+            if table.tournament and (ref := TableRef.parse(table.tournament)).played == tour.round:
+                out[ref.table] = len(table.seats)
         return out
 
     def accounted(now: Tournament) -> bool:  # every table in play, or its round already ended
@@ -589,7 +590,8 @@ async def test_a_passing_failure_to_open_a_thread_stops_nothing(world: World) ->
     tour = await tournament_now(world)
     assert len(tour.threads) == 2 and tour.status == "running" and not tour.stopped and not play._next_try
     in_play = {t.tournament for t in runtime(world).tables.values()}
-    assert all(tour.played.get(n) or ref_of(tour, n) in in_play for n in tour.tables), (tour.played, in_play)
+    dealt = {n: str(TableRef.of(tour, n)) for n in tour.tables}
+    assert all(tour.played.get(n) or dealt[n] in in_play for n in tour.tables), (tour.played, in_play)
     await clean(world)
 
 
@@ -852,8 +854,7 @@ async def test_a_round_that_ended_just_before_a_crash_is_recorded_not_dealt_agai
     await stop_and_restart(world, db_path)
     assert not [t for t in runtime(world).tables.values() if t.tournament == ref]  # not dealt again
     tour = await tournament_now(world)
-    _, number, dealt = ref.split(":")
-    n, rnd = int(number), int(dealt)
+    n, rnd = TableRef.parse(ref).table, TableRef.parse(ref).played
     assert tour.round > rnd or tour.played.get(n)  # recorded (the round advanced if it was the last)
     # as that table ended it (the tables may play on while the restart settles: the round's own record)
     assert [result for r, table, result in told if (r, table) == (rnd, n)][:1] == [stacks], told
@@ -1061,3 +1062,4 @@ async def test_in_a_tournaments_channel_stop_and_hand_say_how_the_tournament_goe
         ), stranger.response.content
     finally:
         table.status = "playing"
+
