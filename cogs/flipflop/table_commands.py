@@ -58,9 +58,14 @@ BETWEEN_TOURNAMENT_ROUNDS = N_(
 )
 """``/flipflop hand`` (``web``, ``table``) from an entrant still in, while no table of theirs is in play."""
 NOT_ENTERED = N_("You're not in this channel's tournament, so you have no hand or table here.")
+OUT_OF_TOURNAMENT = N_(
+    "You're out of this channel's tournament (you went out in round {round}, in place {place} of"
+    " {entrants}), so you have no hand or table here."
+)
 WATCH_TABLES = N_("To watch, open one of its tables' threads: {threads}.")
 WATCH_ON_WEB = N_("There, `/flipflop web` opens the table in your browser.")
-"""``/flipflop hand`` (``web``, ``table``) in a running tournament's channel from a member not entered."""
+"""``/flipflop hand`` (``web``, ``table``) in a running tournament's channel from a member not entered
+(or out of it: ``OUT_OF_TOURNAMENT``, then where to watch)."""
 OPEN_TOURNAMENT_CANCEL = N_(
     "This channel's tournament hasn't started yet, so there's no game to stop. To call it off, click"
     " **Cancel** on the tournament's message: every entry fee goes back."
@@ -203,18 +208,33 @@ class TableCommands(commands.Cog):
             tour = await self._tournament_here(interaction) if mine else None
             if tour is not None and interaction.user.id in tour.alive():
                 said = t.gettext(BETWEEN_TOURNAMENT_ROUNDS)
-            elif tour is not None and interaction.user.id not in tour.entrants:
-                said = self._not_entered(tour, t)
-            else:  # no tournament running here, or an entrant who is out of it
+            elif tour is not None:
+                said = self._not_playing(tour, interaction.user.id, t)
+            else:  # no tournament running here
                 said = t.gettext(missing)
             await send_ephemeral(interaction, said)
         return table
 
-    def _not_entered(self, tour: Tournament, t: Texts) -> str:
-        """A member not in the tournament running here: where its tables can be watched."""
-        lines = [t.gettext(NOT_ENTERED)]
-        if tour.threads:
-            threads = ", ".join(f"<#{thread}>" for _, thread in sorted(tour.threads.items()))
+    def _not_playing(self, tour: Tournament, member: int, t: Texts) -> str:
+        """A member not entered in the tournament running here, or out of it: where its tables can be watched.
+
+        An entrant who is out is told when they went out and where they finished (as its message's
+        standings say).
+        """
+        out = tour.entrants[member].out_round if member in tour.entrants else None
+        if out is None:
+            lines = [t.gettext(NOT_ENTERED)]
+        else:
+            lines = [
+                t.gettext(OUT_OF_TOURNAMENT).format(
+                    round=t.number(out),
+                    place=t.number(tour.place_of(member)),
+                    entrants=t.number(len(tour.entrants)),
+                )
+            ]
+        playing = sorted((n, thread) for n, thread in tour.threads.items() if n in tour.tables)
+        if playing:  # a table broken in a rebalance keeps its thread, where nothing plays any more
+            threads = ", ".join(f"<#{thread}>" for _, thread in playing)
             lines.append(t.gettext(WATCH_TABLES).format(threads=threads))
             if self.bot.live is not None:
                 lines.append(t.gettext(WATCH_ON_WEB))

@@ -1063,3 +1063,50 @@ async def test_in_a_tournaments_channel_stop_and_hand_say_how_the_tournament_goe
     finally:
         table.status = "playing"
 
+
+async def test_an_entrant_who_is_out_is_told_so_and_where_to_watch(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entrant put out of a running tournament had no table left, and ``/flipflop hand`` (or ``table``)
+    in its channel told them "There's no table in this channel. Open one with /flipflop start". They are
+    told they are out, when and in what place, and which tables' threads to watch: only the tables
+    still playing (a table broken in the rebalance keeps its thread, where nothing plays any more), as a
+    member not entered is told."""
+    import cogs.flipflop.tournament_play as tournament_play
+
+    ann, ben, cat = world.members[:3]
+    lobby = await opened(world, ann, fee=100, seats=6)
+    await ann.click(lobby, label="Join")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    real_result = tournament_play.round_result
+
+    def busted(table: Any) -> Any:  # ann's table ends its round with her stack gone to a neighbour
+        stacks, pots, away = real_result(table)
+        if stacks.get(ann.id):
+            neighbour = next(e for e in stacks if e != ann.id)
+            stacks[neighbour], stacks[ann.id] = stacks[neighbour] + stacks[ann.id], 0
+        return stacks, pots, away
+
+    monkeypatch.setattr(tournament_play, "round_result", busted)
+    for _ in range(200):
+        tour = await tournament_now(world)
+        if tour.round:
+            break
+        await world.env.advance_time(10)
+    assert tour.status == "running" and tour.entrants[ann.id].out_round == 1, tour
+    assert len(tour.tables) == 1 and len(tour.threads) == 2  # ann's table broke; its thread is still there
+    watch = f" To watch, open one of its tables' threads: <#{tour.threads[next(iter(tour.tables))]}>."
+    before = len(world.channel.history())
+    for command in ("flipflop hand", "flipflop table"):
+        said = await ann.slash(world.channel, command)
+        assert said.ephemeral and said.response.content == (
+            "You're out of this channel's tournament (you went out in round 1, in place 6 of 6), so you"
+            " have no hand or table here." + watch
+        ), said.response.content
+    outsider = await cat.slash(world.channel, "flipflop hand")
+    assert outsider.ephemeral and outsider.response.content == (
+        "You're not in this channel's tournament, so you have no hand or table here." + watch
+    ), outsider.response.content
+    assert len(world.channel.history()) == before  # the channel got nothing from it
+    await clean(world)
