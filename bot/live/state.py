@@ -114,7 +114,7 @@ def viewer_state(table: Table, viewer: int | None, t: Texts, now: float) -> dict
         "status": table.status,
         "seq": table.seq,
         "practice": table.practice,
-        "tournament": table.tournament is not None,  # a finished hand says where its stack went
+        "tournament": table.tournament is not None,  # its end (turn line, hand) says where the stacks went
         "stake": table.stake,
         "now": now,
         "deadline": table.turn_deadline,

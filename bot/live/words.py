@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from bot.i18n import N_, Texts
 from bot.presentation.render import SUIT_WORD
-from bot.presentation.table_render import HAND_FINISHED, TOURNAMENT_HAND_FINISHED
+from bot.presentation.table_render import (
+    GAME_OVER,
+    HAND_FINISHED,
+    TOURNAMENT_HAND_FINISHED,
+    TOURNAMENT_TABLE_OVER,
+)
 
 WORDS: dict[str, str] = {
     # the page (web/live/js/live.js)
@@ -59,7 +64,8 @@ WORDS: dict[str, str] = {
     "closed": N_("This table has closed."),
     "handFinished": HAND_FINISHED,
     "tournamentHandFinished": TOURNAMENT_HAND_FINISHED,
-    "over": N_("Game over."),
+    "over": GAME_OVER,
+    "tournamentOver": TOURNAMENT_TABLE_OVER,
     "yourTurn": N_("Your turn."),
     "toActLine": N_("{name} to act."),
     "nextRound": N_("next round in {seconds} s"),

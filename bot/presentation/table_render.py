@@ -424,6 +424,11 @@ TOURNAMENT_HAND_FINISHED = N_(
     " standings."
 )
 """A finished hand (``hand_finished``): an ordinary table's, a tournament table's."""
+GAME_OVER = N_("Game over.")
+TOURNAMENT_TABLE_OVER = N_("This table's round is over: its stacks went back to the tournament.")
+"""The turn line once a table's game is over (the live page's, and so the Activity's and the
+playground's): an ordinary table's, a tournament table's. At a tournament's table the game is its one
+round, not the tournament (the last table's end may finish it: nothing here says it goes on)."""
 
 
 def _out(table: Table, view: PlayerView, t: Texts) -> str | None:

@@ -396,6 +396,45 @@ async def test_at_the_games_end_the_page_shows_the_last_hand_without_its_moves(t
             await browser.close()
 
 
+async def test_at_a_tournament_tables_end_the_page_does_not_say_game_over(tmp_path: Path) -> None:
+    """A tournament table's game is its one round: at its end the page said "Game over." while the hand
+    beside it said the stack went back to the tournament (which plays on). Its turn line says what
+    ended: this table's round, its stacks back with the tournament."""
+    async with (
+        playground(
+            tmp_path / "play.sqlite3", members=2, preview=False, cards="plain", computer_pause=(0.2, 0.4)
+        ) as pg,
+        async_playwright() as pw,
+    ):
+        ann, ben = pg.members
+        opened = await ann.slash(pg.channel, "flipflop tournament", fee=10, seats=6)
+        assert opened.response is not None and not opened.ephemeral, opened
+        lobby = opened.response.message
+        assert (await ann.click(lobby, label="Join")).acknowledged
+        assert (await ben.click(lobby, label="Join")).acknowledged
+        assert (await ann.click(lobby, label="Start")).acknowledged
+        runtime: Any = pg.bot.runtime
+        table = next(t for t in runtime.tables.values() if t.tournament and t.is_seated(ann.id))
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await (await browser.new_context(viewport={"width": 1200, "height": 900})).new_page()
+            page.set_default_timeout(WAIT_MS)
+            await page.goto(await link_for(pg, ann))  # in the tournament's channel: her table's page
+            await expect(page.locator("#moves-bar")).to_be_visible()
+            while table.game.public_view().in_round:  # ann drops; the computers play their turns
+                if table.game.public_view().to_act == str(ann.id):
+                    await runtime.act(table.id, ann.id, table.seq, Drop(str(ann.id)))
+                else:
+                    await asyncio.sleep(0.05)
+            over = "This table's round is over: its stacks went back to the tournament."
+            await expect(page.locator("#turn")).to_have_text(over)  # after the round's pause, its end
+            hint = "🏁 This table's round is over: your stack went back to the tournament"
+            await expect(page.locator("#hint")).to_contain_text(hint)
+            await expect(page.locator("#moves-bar")).to_be_hidden()
+        finally:
+            await browser.close()
+
+
 async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None:
     """ann chose Korean: her page's labels, buttons and the table's small print are Korean; what the
     table says (its caption, the moves) stays in the server's language, as the Discord table does."""

@@ -319,7 +319,9 @@ function draw() {
   ui.lobby.textContent = info.status === "lobby"
     ? say("lobby", "Lobby: {names}. The game starts when the host clicks Start in Discord.", { names: info.lobby.join(", ") })
     : "";
-  if (info.over) ui.turn.textContent = say("over", "Game over.");
+  // a tournament table's game is its one round: the tournament is not over with it
+  if (info.over && info.tournament) ui.turn.textContent = say("tournamentOver", "This table's round is over: its stacks went back to the tournament.");
+  else if (info.over) ui.turn.textContent = say("over", "Game over.");
   else if (info.status === "closed") ui.turn.textContent = say("closed", "This table has closed.");
   else if (state.you && state.you.canAct) ui.turn.textContent = say("yourTurn", "Your turn.");
   else ui.turn.textContent = info.toAct ? say("toActLine", "{name} to act.", { name: info.toAct }) : "";
