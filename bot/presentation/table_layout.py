@@ -348,11 +348,14 @@ def _ending(table: Table, t: Texts, whole: bool) -> list[str]:
 
 def _header(table: Table, v: PublicView, t: Texts) -> str:
     """Stake; dealer, upcard and the pots' suits; whose turn it is (or when the next deal comes)."""
-    lines = [
-        t.gettext("Stake **{stake}** · buy-in {buy_in}").format(
-            stake=t.chips(table.stake), buy_in=t.chips(table.buy_in)
-        )
-    ]
+    if table.tournament:  # the stacks are the tournament's: no one bought in at this table
+        lines = [t.gettext("Stake **{stake}**").format(stake=t.chips(table.stake))]
+    else:
+        lines = [
+            t.gettext("Stake **{stake}** · buy-in {buy_in}").format(
+                stake=t.chips(table.stake), buy_in=t.chips(table.buy_in)
+            )
+        ]
     if v.players and v.upcard is not None and v.flip_suit is not None and v.flop_suit is not None:
         lines.append(
             t.gettext("Dealer **{dealer}** · upcard {upcard} · flip suit {flip} · flop suit {flop}").format(
@@ -424,7 +427,9 @@ def _notes(table: Table, v: PublicView, pid: str, t: Texts) -> list[str]:
         notes.append(t.gettext("(dealer)"))
     if pid.isdigit() and int(pid) in table.leave_after_round:
         notes.append(t.gettext("· leaving after this round"))
-    if pid.isdigit() and table.is_away(pid):
+    if pid.isdigit() and table.is_away(pid) and table.tournament:  # never released: nothing to count
+        notes.append(t.gettext("· 💤 away (the computer plays)"))
+    elif pid.isdigit() and table.is_away(pid):
         notes.append(
             t.gettext("· 💤 away ({rounds} of {allowed} rounds)").format(
                 rounds=t.number(table.away_round(pid)), allowed=t.number(table.away_rounds)
@@ -500,9 +505,14 @@ def closed_page(table: Table, t: Texts, last_line: str = "", log: Sequence[str] 
     else:  # the last round's story whole: no record of its own follows it
         page = table_page(table, t, last_line, log, whole=True, picture=False)
     title = t.gettext("🃏 Flip Flop — table closed")
-    footer = t.gettext("Table {table} · this table is closed; open a new one with {command}").format(
-        table=table.id, command="/flipflop start"
-    )
+    if table.tournament:  # its players are the tournament's: no new table for them to open here
+        footer = t.gettext(
+            "Table {table} · this table is closed; the tournament's message shows where it stands"
+        ).format(table=table.id)
+    else:
+        footer = t.gettext("Table {table} · this table is closed; open a new one with {command}").format(
+            table=table.id, command="/flipflop start"
+        )
     if table.practice:
         title, _, footer = practice_dress(t, title, None, footer)
     return fit_page(replace(page, title=title, footer=footer, colour=state_colour(table), fair=False))

@@ -110,9 +110,14 @@ AWAY = N_("away {rounds}/{allowed}")
 
 
 def away_label(table: Table, pid: str, t: Texts) -> str:
-    """``away 1/3`` on an away member's seat (``Table.away_round``, of the rounds before release), else ""."""
+    """``away 1/3`` on an away member's seat (``Table.away_round``, of the rounds before release), else "".
+
+    A tournament table's away seat is played until its member is back, never released: ``away``.
+    """
     if not (pid.isdigit() and int(pid) not in table.computers and table.is_away(pid)):
         return ""
+    if table.tournament:  # a tournament never lets an away seat go: no rounds to count
+        return t.gettext("away")
     return t.gettext(AWAY).format(rounds=t.number(table.away_round(pid)), allowed=t.number(table.away_rounds))
 POT_LABEL = {"game": N_("Game pot"), "flip": N_("Flip pot"), "flop": N_("Flop pot")}
 

@@ -39,8 +39,26 @@ def now() -> float:
 STALE_NOTE = N_("⚠️ That control was from an earlier turn; nothing was done. Here is your hand now:")
 
 
-def away_note(t: Texts, rounds: int) -> str:
-    """What **Away** answers on the member's private hand: who plays, until when, and what happens after."""
+def away_note(t: Texts, table: Table) -> str:
+    """What **Away** answers on the member's private hand: who plays, until when, and what happens after.
+
+    As the table's away rule (``away_rule``) says it: a tournament keeps the seat, a practice table's
+    chips never reach a balance.
+    """
+    rounds = table.away_rounds
+    if table.tournament:
+        return t.gettext(
+            "💤 You're away: the basic computer plays your seat with your tournament chips, in this round "
+            "and the next ones, until you click **I'm back** (here or on the table)."
+        )
+    if table.practice:
+        return t.ngettext(
+            "💤 You're away: the basic computer plays your seat until you click **I'm back** (here or on the "
+            "table). After {rounds} round away your seat is released.",
+            "💤 You're away: the basic computer plays your seat until you click **I'm back** (here or on the "
+            "table). After {rounds} rounds away your seat is released.",
+            rounds,
+        ).format(rounds=t.number(rounds))
     return t.ngettext(
         "💤 You're away: the basic computer plays your seat with your chips until you click **I'm back** "
         "(here or on the table). After {rounds} round away your seat is released and your stack goes back "
@@ -148,7 +166,7 @@ class HandClicks:
 
         async def reply(outcome: Outcome) -> Shown:
             note = (
-                away_note(t, outcome.table.away_rounds)
+                away_note(t, outcome.table)
                 if op == "away"
                 else t.gettext(BACK_NOTE)
             )

@@ -20,7 +20,8 @@ def table(rounds: int, practice: bool = False) -> Table:
 def said(lang: str, rounds: int) -> list[str]:
     """Every sentence that names the away rounds, for a table that releases a seat after ``rounds``."""
     t = texts(lang)
-    lines = [away_rule(table(rounds), t), away_rule(table(rounds, practice=True), t), away_note(t, rounds)]
+    lines = [away_rule(table(rounds), t), away_rule(table(rounds, practice=True), t)]
+    lines += [away_note(t, table(rounds)), away_note(t, table(rounds, practice=True))]
     for timed_out in (False, True):
         line = notice_line(table(rounds), WentAway(player=11, timed_out=timed_out, rounds=rounds), t)
         assert line is not None
