@@ -167,6 +167,10 @@ class Reveal:
             f'--deck "{" ".join(dealt_deck)}"'
         )
 
+    def dealer_seat(self, seats: int) -> int:
+        """The first dealer these seeds draw among ``seats`` players (0 = the first to join; R3.1)."""
+        return first_dealer(seed_from_hex(self.server_seed), self.client_seed, self.round, seats)
+
     def check(self, dealt_deck: Sequence[str]) -> Verification:
         """Check this reveal against its commitment and the deck that was dealt (``/flipflop verify``)."""
         return verify(

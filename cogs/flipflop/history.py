@@ -24,10 +24,11 @@ from bot.i18n import N_, Texts
 from bot.presentation.limits import CONTENT, shorten
 from bot.presentation.refusals import explain
 from bot.presentation.replay_link import story_file
+from bot.presentation.replay_words import WORDS
 from bot.table.model import TableError
 from cogs.flipflop.coach import analyse_view
 from cogs.flipflop.layout import watch_button
-from cogs.flipflop.story import history_line, players_line, stats_text, story_lines
+from cogs.flipflop.story import history_line, players_line, stats_text, story_lines, who
 from cogs.member_names import NO_RECORDS, departed, named
 from engine.events import PotCarried, PotPaid
 from engine.fairness import Verification
@@ -79,6 +80,26 @@ def _checks(result: Verification, t: Texts) -> list[str]:
             )
         )
     return out
+
+
+def dealer_check(found: RoundStory, reveal: Reveal, t: Texts) -> tuple[bool, str] | None:
+    """A table's first round: is who dealt the dealer the seeds draw (R3.1)? None for a later round.
+
+    In the replay page's words (its **Verify this deal** makes the same check): the index counts
+    from 0 as docs/FAIRNESS.md and its checkers do.
+    """
+    if reveal.round != 1:
+        return None
+    seats = [str(seat["id"]) for seat in found.transcript["seats"]]
+    dealt = str(found.transcript["rounds"][0].get("dealer"))
+    drawn = reveal.dealer_seat(len(seats))
+
+    def name(seat: str) -> str:
+        return who(found.named.get(seat) or found.members.get(seat) or seat, t)
+
+    ok = seats[drawn] == dealt
+    words = t.gettext(WORDS["dealerOk"] if ok else WORDS["dealerBad"])
+    return ok, words.format(index=drawn, name=name(seats[drawn]), dealer=name(dealt))
 
 
 def fit_lines(lines: list[str], room: int, cut: str, keep_first: int = 2) -> str:
@@ -179,14 +200,18 @@ class HistoryCommands(commands.Cog):
         reveal = Reveal(**found.reveal)
         dealt = found.transcript["rounds"][0]["deck"]
         result = reveal.check(dealt)
+        lines = _checks(result, t)
+        dealer = dealer_check(found, reveal, t)
+        if dealer is not None:
+            lines.append(dealer[1])
         head = (
             t.gettext("✅ Round #{id} (round {number} at table `{table}`) was dealt fairly:").format(
                 id=found.round_id, number=t.number(found.number), table=found.table_id
             )
-            if result.ok
+            if result.ok and (dealer is None or dealer[0])
             else t.gettext("❌ Round #{id} does NOT check out:").format(id=found.round_id)
         )
-        checks = "\n".join(f"• {line}" for line in _checks(result, t))
+        checks = "\n".join(f"• {line}" for line in lines)
         values = {
             "server_seed": reveal.server_seed,
             "commitment": reveal.commitment,
@@ -221,7 +246,10 @@ class HistoryCommands(commands.Cog):
         seeds = t.gettext(SEEDS_IN_FILE).format(
             **values, length=t.number(len(reveal.client_seed)), file=f"`{CLIENT_SEED_FILE}`"
         )
-        text = f"{head}\n{checks}\n{seeds}\n```\n{reveal.command(dealt, CLIENT_SEED_FILE)}\n```{browser}"
+        tail = f"\n{seeds}\n```\n{reveal.command(dealt, CLIENT_SEED_FILE)}\n```{browser}"
+        # the command whole, the checks' lines giving way if need be (the verdict is in the head)
+        checks = fit_lines(checks.split("\n"), CONTENT - len(head) - 1 - len(tail), "…", keep_first=1)
+        text = f"{head}\n{checks}{tail}"
         whole = discord.File(io.BytesIO(reveal.client_seed.encode()), filename=CLIENT_SEED_FILE)
         await interaction.response.send_message(
             shorten(text, CONTENT), file=whole, allowed_mentions=NONE, view=view

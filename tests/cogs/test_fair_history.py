@@ -189,6 +189,16 @@ async def test_verify_history_stats_and_the_rating_leaderboard_after_a_game(
     text = verified.response.content
     assert "was dealt fairly" in text and "commitment: OK" in text and "deck: OK" in text
     assert "python -m engine.fairness verify --server-seed" in text
+    # a table's first round: the first dealer is checked too, named as the round names them
+    row = await world.bot.db.fetchone("SELECT transcript FROM rounds WHERE id = 1")
+    assert row is not None
+    transcript = json.loads(row[0])
+    seats = [seat["id"] for seat in transcript["seats"]]
+    dealer = transcript["rounds"][0]["dealer"]
+    assert (
+        f"• ✔ first dealer: the seeds draw {seats.index(dealer)} (0 is the first player who joined), "
+        f"that is <@{dealer}>, who dealt"
+    ) in text
     # the command it prints, run as printed, checks the round: every line OK, status 0
     command = text.split("```\n")[1].split("\n```")[0]
     argv = shlex.split(command)
@@ -402,3 +412,30 @@ async def test_a_members_seat_out_of_the_game_is_named_without_reading_the_table
     finally:
         db.fetchall = original  # type: ignore[method-assign]
     assert not [sql for sql in asked if "table_id = ?" in sql], asked
+
+
+async def test_verify_says_a_first_dealer_the_seeds_did_not_draw_and_checks_no_dealer_later(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R3.1's first dealer comes from the seeds (docs/FAIRNESS.md): a round 1 whose dealer is not the
+    one the seeds draw does not check out, and both are named; a later round has no first dealer to check.
+
+    Stored rounds are append-only, so the seeds are made to draw the next seat instead."""
+    from bot.fair_deal import Reveal
+
+    ann, ben, cat = world.members[:3]
+    await play_game(world, [ann, ben, cat], seed_text=None)
+    row = await world.bot.db.fetchone("SELECT transcript FROM rounds WHERE id = 1")
+    assert row is not None
+    transcript = json.loads(row[0])
+    seats = [seat["id"] for seat in transcript["seats"]]
+    dealer = transcript["rounds"][0]["dealer"]
+    drawn = seats[(seats.index(dealer) + 1) % len(seats)]
+    true_draw = Reveal.dealer_seat
+    monkeypatch.setattr(Reveal, "dealer_seat", lambda self, n: (true_draw(self, n) + 1) % n)
+    text = (await ben.slash(world.channel, "flipflop verify", round=1)).response.content
+    assert "Round #1 does NOT check out" in text and "commitment: OK" in text and "deck: OK" in text
+    assert f"• ✘ first dealer: the seeds draw {seats.index(drawn)} " in text
+    assert f"that is <@{drawn}>, but <@{dealer}> dealt" in text
+    later = (await ben.slash(world.channel, "flipflop verify", round=2)).response.content
+    assert "was dealt fairly" in later and "first dealer" not in later
