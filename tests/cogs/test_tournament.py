@@ -1097,6 +1097,10 @@ async def test_an_entrant_who_is_out_is_told_so_and_where_to_watch(
     assert tour.status == "running" and tour.entrants[ann.id].out_round == 1, tour
     assert len(tour.tables) == 1 and len(tour.threads) == 2  # ann's table broke; its thread is still there
     watch = f" To watch, open one of its tables' threads: <#{tour.threads[next(iter(tour.tables))]}>."
+    # The table left plays on with computers only (ben timed out): each move's timer also fires in
+    # real time under simcord, so every command would wait for a stream of moves to settle (25 s
+    # each, and past simcord's limit on a loaded machine). Its next moves are an hour away instead.
+    runtime(world).computer_pause = (3600.0, 3600.0)
     before = len(world.channel.history())
     for command in ("flipflop hand", "flipflop table"):
         said = await ann.slash(world.channel, command)
