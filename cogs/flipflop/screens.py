@@ -213,10 +213,13 @@ def hand_screen(
 
     The cards are buttons (see ``bot.presentation.hand_controls``); ``selection`` is what the player has
     picked to lay down (``~`` and card codes), or None. A finished game (or closed table)
-    offers nothing to click.
+    offers nothing to click. The card the turn's draw brought is marked however the hand comes to
+    be shown (the draw's answer, Refresh, **My hand** again, a draw made on the live page): the
+    engine's ``just_drawn``, unless ``drawn`` names it.
     """
     assert table.game is not None
     view = table.game.view(table.pid(user_id))
+    drawn = drawn or view.just_drawn
     text = hand_text(table, view, t.at(table.practice), note, drawn)
     if table.practice:
         text += "\n" + t.gettext(PRACTICE_HAND)

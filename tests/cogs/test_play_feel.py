@@ -28,6 +28,7 @@ from tests.cogs.helpers import (
     runtime,
     table_in,
     table_message,
+    walk,
 )
 from tests.conftest import World
 
@@ -217,6 +218,26 @@ async def test_the_card_just_drawn_is_marked_and_cards_look_alike(world: World) 
     drawn = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
     assert drawn.response.content.count("*(just drawn)*") == 1
     assert "\ufe0f" not in drawn.response.content.split("\n")[0]  # no emoji suits: one look for all four
+
+
+async def test_the_card_just_drawn_stays_marked_when_the_hand_is_shown_again(world: World) -> None:
+    # Refresh, My hand again or a draw made on the live page: the hand is drawn anew, and the
+    # card the turn brought is still the one marked (as the live page marks it, from the engine)
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    actor = member(world, g.to_act)
+    hand = await my_hand(world, actor)
+    drawn = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
+    just = g.view(str(actor.id)).just_drawn
+    assert just is not None
+    await actor.click(drawn.response.message, label="Refresh")
+    refreshed = message(world, table.channel_id, hand.id)
+    again = await my_hand(world, actor)
+    for shown in (refreshed, again):
+        assert shown.content.count("*(just drawn)*") == 1, shown.content
+        ids = [str(c.get("custom_id", "")).split(":") for c in walk(shown) if c.get("style") == 1]
+        assert [p[5] for p in ids if len(p) > 5 and p[4] == "discard"] == [just.code]  # the one blue card
 
 
 async def test_the_dealer_sees_the_upcard_marked_in_their_hand(world: World) -> None:
