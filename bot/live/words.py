@@ -59,6 +59,9 @@ WORDS: dict[str, str] = {
         "Those cards are not a run (3 or more in a row of one suit) or a set (3 or 4 of one rank)."
     ),
     "notThatDiscard": N_("You can't discard the card you took from the discard pile this turn."),
+    "pickToDiscard": N_(
+        "👆 Pick a card, then Discard it; or pick three or more that make a run or a set, then Lay down."
+    ),
     "lastMoves": N_("Last moves"),
     "lobby": N_("Lobby: {names}. The game starts when the host clicks Start in Discord."),
     "closed": N_("This table has closed."),

@@ -343,11 +343,19 @@ async def test_a_turn_played_with_the_keyboard_alone_and_every_card_named(tmp_pa
             await tab_to(page, "#draw")
             await page.keyboard.press("Enter")
             await expect(page.locator("#table .pile.stock")).to_have_attribute("data-count", str(stock - 1))
+            # drawn, nothing picked: every move is greyed, and the page says what to do next (a playtest
+            # found the page silent there, where Discord's hand says to click a card to discard it)
+            await expect(page.locator("#discard")).to_be_disabled()
+            await expect(page.locator("#hint")).to_have_text(
+                "👆 Pick a card, then Discard it; or pick three or more that make a run or a set,"
+                " then Lay down."
+            )
             worst = max(table.game.view(actor).hand, key=lambda c: (c.value, c.code))
             await tab_to(page, f'#hand button[data-card="{worst.code}"]')
             await page.keyboard.press("Space")
             picked = page.locator(f'#hand button[data-card="{worst.code}"]')
             await expect(picked).to_have_attribute("aria-pressed", "true")
+            await expect(page.locator("#hint")).to_be_empty()  # Discard now names the card
             await tab_to(page, "#discard")
             await page.keyboard.press("Enter")
             await expect(page.locator(f'#hand button[data-card="{worst.code}"]')).to_have_count(0)
@@ -488,7 +496,7 @@ async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None
             await expect(page.locator("#hint")).to_contain_text("런")
             for card in three:
                 await page.locator(f'#hand button[data-card="{card.code}"]').click()
-            await expect(page.locator("#hint")).to_be_empty()
+            await expect(page.locator("#hint")).to_contain_text("버리세요")  # nothing picked: what comes next
             if SHOTS:
                 await page.screenshot(path=str(SHOTS / "live-ko.png"), full_page=True)
         finally:

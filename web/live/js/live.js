@@ -261,6 +261,9 @@ function drawHand() {
     ui.hint.textContent = say("notASpread", "Those cards are not a run (3 or more in a row of one suit) or a set (3 or 4 of one rank).");
   } else if (picked.length === 1 && ui.discard.disabled && canDiscard) {
     ui.hint.textContent = say("notThatDiscard", "You can't discard the card you took from the discard pile this turn.");
+  } else if (picked.length === 0 && canDiscard) {
+    // drawn, nothing picked: every move is greyed until a card is, so the page says what comes next
+    ui.hint.textContent = say("pickToDiscard", "👆 Pick a card, then Discard it; or pick three or more that make a run or a set, then Lay down.");
   } else {
     ui.hint.textContent = "";
   }
