@@ -453,7 +453,7 @@ AWAY_SEAT = N_("💤 You're away: the computer plays your seat until you click *
 """An away member's hand between their turns (on their turn: ``AWAY_TURN``)."""
 
 
-def _hand_state(table: Table, view: PlayerView, t: Texts) -> list[str]:
+def _hand_state(table: Table, view: PlayerView, t: Texts, away_said: bool = False) -> list[str]:
     if not view.in_round:
         if table.stop_after_round:
             return [t.gettext("The round is over; the game ends now.")]
@@ -462,14 +462,22 @@ def _hand_state(table: Table, view: PlayerView, t: Texts) -> list[str]:
         return _turn_lines(table, view, t)
     else:
         lines = [t.gettext("⏳ Not your turn yet: this hand updates itself when your turn comes.")]
-    return [*lines, t.gettext(AWAY_SEAT)] if table.is_away(view.player) else lines
+    return [*lines, t.gettext(AWAY_SEAT)] if table.is_away(view.player) and not away_said else lines
 
 
-def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: Card | None = None) -> str:
+def hand_text(
+    table: Table,
+    view: PlayerView,
+    t: Texts,
+    note: str = "",
+    drawn: Card | None = None,
+    away_said: bool = False,
+) -> str:
     """A player's private hand: cards sorted, value, and what to do now.
 
     The card just drawn is marked, and so is the dealer's upcard while the
-    dealer holds it (everyone saw it dealt face up, R3.2).
+    dealer holds it (everyone saw it dealt face up, R3.2). ``away_said``: the ``note`` already
+    says the member is away (the answer to **Away**), so the hand's own away line is left out.
     """
     lines = [note] if note else []
     out = _out(table, view, t)
@@ -477,7 +485,7 @@ def hand_text(table: Table, view: PlayerView, t: Texts, note: str = "", drawn: C
         lines.append(out or t.gettext("You're not in this round."))
         return "\n".join(lines)
     lines.append(_hand_line(view, t, drawn))
-    lines.extend([out] if out else _hand_state(table, view, t))
+    lines.extend([out] if out else _hand_state(table, view, t, away_said))
     return "\n".join(lines)
 
 

@@ -170,9 +170,8 @@ class HandClicks:
                 if op == "away"
                 else t.gettext(BACK_NOTE)
             )
-            if await self._answered(
-                table.id, answer.edit(**hand_screen(outcome.table, user_id, t, note).edit())
-            ):
+            screen = hand_screen(outcome.table, user_id, t, note, away_said=op == "away")
+            if await self._answered(table.id, answer.edit(**screen.edit())):
                 self.notifier.remember_hand(outcome.table, user_id, interaction, t)
             return NOTHING_SHOWN  # a private hand: the table is told all
 

@@ -208,6 +208,7 @@ def hand_screen(
     note: str = "",
     drawn: Card | None = None,
     selection: str | None = None,
+    away_said: bool = False,
 ) -> Screen:
     """A player's private hand in their language ``t``, with controls for exactly their legal actions now.
 
@@ -215,12 +216,13 @@ def hand_screen(
     picked to lay down (``~`` and card codes), or None. A finished game (or closed table)
     offers nothing to click. The card the turn's draw brought is marked however the hand comes to
     be shown (the draw's answer, Refresh, **My hand** again, a draw made on the live page): the
-    engine's ``just_drawn``, unless ``drawn`` names it.
+    engine's ``just_drawn``, unless ``drawn`` names it. ``away_said``: the ``note`` says the member is
+    away (the answer to **Away**), so the hand does not say it again.
     """
     assert table.game is not None
     view = table.game.view(table.pid(user_id))
     drawn = drawn or view.just_drawn
-    text = hand_text(table, view, t.at(table.practice), note, drawn)
+    text = hand_text(table, view, t.at(table.practice), note, drawn, away_said)
     if table.practice:
         text += "\n" + t.gettext(PRACTICE_HAND)
     shown = hand_files(view, t, drawn)

@@ -240,6 +240,22 @@ async def test_the_card_just_drawn_stays_marked_when_the_hand_is_shown_again(wor
         assert [p[5] for p in ids if len(p) > 5 and p[4] == "discard"] == [just.code]  # the one blue card
 
 
+async def test_away_is_said_once_on_the_hand_that_clicked_it(world: World) -> None:
+    # a playtest: the answer to Away said "You're away" twice, the click's note and the hand's own line
+    table = await open_table(world, world.members[:3])
+    g = table.game
+    assert g is not None
+    m = next(x for x in world.members[:3] if str(x.id) != g.to_act)  # not on their turn
+    hand = await my_hand(world, m)
+    await m.click(hand, label="Away")
+    shown = message(world, table.channel_id, hand.id)
+    assert table.is_away(m.id)
+    assert shown.content.count("You're away") == 1, shown.content
+    assert "After 3 rounds away your seat is released" in shown.content  # the click's note, whole
+    again = await my_hand(world, m)  # shown again later: the hand's own line says it
+    assert again.content.count("You're away") == 1, again.content
+
+
 async def test_the_dealer_sees_the_upcard_marked_in_their_hand(world: World) -> None:
     table = await open_table(world, world.members[:3])
     g = table.game
