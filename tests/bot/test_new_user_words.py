@@ -139,6 +139,39 @@ def test_belarusian_speaks_of_a_member_whoever_they_are() -> None:
     assert not any(re.search("Я вярнуўся|[Аа]дышоў", s) for forms in be.values() for s in forms)
 
 
+GU_MASCULINE = re.compile(
+    r"(?<![\u0A80-\u0AFF])(પાછો|આવ્યો|જોડાયો|જીત્યો|હાર્યો|બેઠો|બેઠેલો|રહ્યો|નીકળ્યો|પહોંચ્યો|(?<!થઈ )ગયો)"
+    r"(?![\u0A80-\u0AFF])"
+)
+"""A man's perfect tense (…યો) and "પાછો" (back): what a member who is not a man must not read."""
+
+
+def test_gujarati_speaks_of_a_member_whoever_they_are() -> None:
+    """Gujarati marks a man or a woman in the perfect tense ("હું પાછો આવ્યો", a woman "પાછી આવી"). The
+    buttons a member clicks about themselves say the present (**દૂર છું**, **હું હાજર છું**); a named member
+    and "you" take the honorific plural (…યા) or the present. Every message naming the button says it."""
+    gu, english = forms_of("gu"), catalog("en")
+    about = [
+        msgid
+        for msgid in gu
+        if msgid in ON_A_SEAT
+        or PERSON.search(english_of(msgid, english))
+        or "I'm back" in english_of(msgid, english)
+        or "away" in english_of(msgid, english).lower()
+    ]
+    assert len(about) > 80
+    for msgid in about:
+        for said in gu[msgid]:
+            assert not GU_MASCULINE.search(said), (msgid, said)
+    assert gu["Away"] == ("દૂર છું",) and gu["I'm back"] == ("હું હાજર છું",)
+    back = [m for m in gu if "I'm back" in english_of(m, english) and m != "I'm back"]
+    assert len(back) >= 15
+    for msgid in back:
+        for said in gu[msgid]:
+            assert "હું હાજર છું" in said, (msgid, said)
+    assert not any(re.search("પાછો આવ્યો|પાછી આવી", s) for forms in gu.values() for s in forms)
+
+
 def english_of(msgid: str, english: dict[str, str]) -> str:
     """The English a message says: its msgid, or a coded message's words in the English catalog."""
     return english.get(msgid) or msgid
