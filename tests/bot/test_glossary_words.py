@@ -81,7 +81,8 @@ NEVER = {
     "be": r"\bдроп|\bстос\b",  # a drop is падзенне, a stack стэк
     "sw": r"\brundo\b(?! la kutupa)|\b(stacks?|pots?)\b|\brangi ya\b",  # a stack is chipsi, a pot chungu
     "ko": r"\(으\)로|을\(를\)|버린 카드 더미|무늬",  # a particle after a value; a suit is 수트
-    "gu": r"સ્ટેક|પત્ત|ઢગલ",  # સ્ટેક is "stake" (the stake is દાવ, a stack સ્ટૅક); a card is કાર્ડ
+    # સ્ટેક is "stake" (the stake is દાવ, a stack સ્ટૅક); a card is કાર્ડ; away is દૂર (not "absent")
+    "gu": r"સ્ટેક|પત્ત|ઢગલ|ગેરહાજર",
 }
 """What a catalog must not say, outside its placeholders and a transcript's field names."""
 

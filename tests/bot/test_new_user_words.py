@@ -172,6 +172,17 @@ def test_gujarati_speaks_of_a_member_whoever_they_are() -> None:
     assert not any(re.search("પાછો આવ્યો|પાછી આવી", s) for forms in gu.values() for s in forms)
 
 
+def test_gujarati_says_away_as_the_button_does() -> None:
+    """A seat's badge and the table picture said ગેરહાજર ("absent") where the button (**દૂર છું**) and every
+    explanation say દૂર; the tournament page said "ગેરહાજર બેઠક". One word, the glossary's."""
+    gu = forms_of("gu")
+    assert gu["away"] == ("દૂર",) and gu["away {rounds}/{allowed}"] == ("દૂર {rounds}/{allowed}",)
+    assert not any("ગેરહાજર" in s for forms in gu.values() for s in forms)
+    glossary = (ROOT / "docs" / "LANGUAGES.md").read_text(encoding="utf-8")
+    gujarati = glossary[glossary.index("### Gujarati") : glossary.index("### Cards said in words")]
+    assert re.search(r"\| away \(.*\| \*\*દૂર છું\*\*.*દૂર wherever", gujarati)
+
+
 def english_of(msgid: str, english: dict[str, str]) -> str:
     """The English a message says: its msgid, or a coded message's words in the English catalog."""
     return english.get(msgid) or msgid
