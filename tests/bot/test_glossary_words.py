@@ -11,24 +11,13 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
+
+from tests.bot.test_new_user_words import forms_of
 
 ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = re.compile(r"\{\{?[a-z_]*\}?\}")
 JSON_FIELDS = re.compile(r"JSON|^seats\b|seats\[|\{where\}|rounds\[|^pots must")
 """English of a message that names a transcript's fields (their names stay English in every language)."""
-
-
-def forms_of(code: str) -> dict[str, tuple[str, ...]]:
-    """msgid (the singular of a plural) -> every form of its msgstr, of one language's catalog."""
-    with (ROOT / "locales" / code / "LC_MESSAGES" / "flipflop.po").open("rb") as f:
-        cat = read_po(f, locale=code)
-    out: dict[str, tuple[str, ...]] = {}
-    for m in cat:
-        if m.id:
-            key = m.id if isinstance(m.id, str) else m.id[0]
-            out[key] = (m.string,) if isinstance(m.string, str) else tuple(m.string)
-    return out
 
 
 def english() -> dict[str, str]:
