@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from bot.tournament.model import Tournament
 
-_NUMBER = re.compile("[0-9]+")
+_REF = re.compile("(.+):(0|[1-9][0-9]*):(0|[1-9][0-9]*)", re.DOTALL)
+"""The text ``str`` makes: numbers without leading zeros, so a reference reads back to the same text
+(a tournament table's id is a hash of it)."""
 
 
 @dataclass(frozen=True)
@@ -34,11 +36,10 @@ class TableRef:
 
     @classmethod
     def parse(cls, text: str) -> TableRef:
-        """Read a reference back; ``ValueError`` when ``text`` is not one."""
-        tournament, table, played = text.rsplit(":", 2)
-        if not tournament or not _NUMBER.fullmatch(table) or not _NUMBER.fullmatch(played):
+        """Read a reference back (its ``str`` is ``text``); ``ValueError`` when ``text`` is not one."""
+        if (found := _REF.fullmatch(text)) is None:
             raise ValueError(f"not a tournament table's reference: {text!r}")
-        return cls(tournament, int(table), int(played))
+        return cls(found[1], int(found[2]), int(found[3]))
 
     def __str__(self) -> str:
         return f"{self.tournament}:{self.table}:{self.played}"

@@ -120,9 +120,16 @@ class TournamentPlace(commands.Cog):
 
     async def close_tournament_tables(self, tour: Tournament, actor: int) -> None:
         """A stopped tournament's tables close now (their round is given up; the prizes are paid)."""
-        dealt = [t for t in self.runtime.tables.values() if t.tournament]
-        for table in [t for t in dealt if TableRef.parse(t.tournament or "").tournament == tour.id]:
+        for table in [t for t in self.runtime.tables.values() if of_tournament(t.tournament or "", tour)]:
             try:
                 await self.runtime.close_by_manager(table.id, actor)
             except Exception:  # one table that will not close must not keep the others open
                 log.exception("Tournament %s: table %s did not close", tour.id, table.id)
+
+
+def of_tournament(ref: str, tour: Tournament) -> bool:
+    """Whether a table's reference is one of ``tour``'s tables (a reference that does not read is not)."""
+    try:
+        return TableRef.parse(ref).tournament == tour.id
+    except ValueError:
+        return False

@@ -33,7 +33,9 @@ def test_a_tournaments_table_is_referred_to_in_its_current_round() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "t1", "t1:2", ":2:3", "t1:x:3", "t1:2:", "t1:2:-1", "t1:-2:3", "t1:2:3.0", "t1:٢:3"]
+    "text",
+    ["", "t1", "t1:2", ":2:3", "t1:x:3", "t1:2:", "t1:2:-1", "t1:-2:3", "t1:2:3.0", "t1:٢:3"]
+    + ["t1:02:3", "t1:2:007"],  # a leading zero would not read back to the same text
 )
 def test_what_is_not_a_reference_is_refused(text: str) -> None:
     with pytest.raises(ValueError):
@@ -45,3 +47,13 @@ def test_a_tournament_tables_rounds_count_on_from_the_rounds_played() -> None:
     table, _ = tournament_table(1, 2, 10, seats, [], 60, 0.0, str(TableRef("t1", 2, 6)))
     assert table_round(table, 1) == 7
     assert table_round(Table(id="x", guild_id=1, channel_id=2, host_id=3, stake=10, buy_in=100), 1) == 1
+
+
+def test_a_table_whose_reference_does_not_read_is_no_tournaments_table() -> None:
+    """Closing a stopped tournament's tables looks at every tournament table: one reference that does
+    not read must not stop the others from closing."""
+    from cogs.flipflop.tournament_place import of_tournament
+
+    tour = Tournament("t1", 1, 2, 3, TournamentSettings(fee=10, seats=6))
+    assert of_tournament("t1:2:0", tour) and not of_tournament("t2:2:0", tour)
+    assert not of_tournament("t1", tour) and not of_tournament("t1:02:0", tour)
