@@ -395,12 +395,13 @@ AWAY_TURN = N_("💤 You're away: the computer plays this turn for you, unless y
 """An away member's hand on their turn: a move of theirs brings them back (``TableRuntime.act``)."""
 
 
-def _turn_lines(table: Table, view: PlayerView, t: Texts) -> list[str]:
+def _turn_lines(table: Table, view: PlayerView, t: Texts, away_said: bool = False) -> list[str]:
     lines = [_turn_prompt(view, t)]
     if view.phase != "start":
         lines.append(t.gettext("👆 Click one of your cards below to discard it."))
     if table.is_away(view.player):  # the computer plays the turn after its pause: no timer to race
-        lines.append(t.gettext(AWAY_TURN))
+        if not away_said:  # else the note above the hand (the answer to **Away**) says it
+            lines.append(t.gettext(AWAY_TURN))
     elif table.turn_deadline:
         lines.append(t.gettext("⏳ Time runs out {when}.").format(when=f"<t:{int(table.turn_deadline)}:R>"))
     return lines
@@ -459,7 +460,7 @@ def _hand_state(table: Table, view: PlayerView, t: Texts, away_said: bool = Fals
             return [t.gettext("The round is over; the game ends now.")]
         lines = [t.gettext("The round is over. The next deal starts by itself.")]
     elif view.can_act:
-        return _turn_lines(table, view, t)
+        return _turn_lines(table, view, t, away_said)
     else:
         lines = [t.gettext("⏳ Not your turn yet: this hand updates itself when your turn comes.")]
     return [*lines, t.gettext(AWAY_SEAT)] if table.is_away(view.player) and not away_said else lines
@@ -525,6 +526,18 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
         )
     if isinstance(notice, WentAway):
         who = seat_name(table, t, notice.player)
+        if table.tournament:  # never released: the tournament keeps the seat away in its next rounds
+            return (
+                t.gettext(
+                    "💤 {name} ran out of time and is away: the basic computer plays their seat with their "
+                    "tournament chips, in this round and the next ones, until they click **I'm back**."
+                )
+                if notice.timed_out
+                else t.gettext(
+                    "💤 {name} stepped away: the basic computer plays their seat with their tournament "
+                    "chips, in this round and the next ones, until they click **I'm back**."
+                )
+            ).format(name=who)
         if notice.timed_out:
             text = t.ngettext(
                 "💤 {name} ran out of time and is away: the basic computer plays their seat with their chips "

@@ -52,3 +52,24 @@ def test_every_language_names_the_rounds_in_every_away_sentence(lang: str, round
     t = texts(lang)
     for line in said(lang, rounds):
         assert t.number(rounds) in line and "{" not in line, line
+
+
+def test_the_hand_that_answers_away_on_its_turn_says_it_once() -> None:
+    """The answer to **Away** (its note) says the member is away; on their own turn the hand's line
+    "You're away: the computer plays this turn…" said it a second time (a reviewer found it)."""
+    from bot.presentation.table_render import hand_text
+    from bot.table import transitions
+    from engine import Game, Seat
+
+    t = texts("en")
+    played = table(3)
+    played.game = Game([Seat("11", 40), Seat("12", 40), Seat("13", 40)], 5)
+    played.fair.commit(1)
+    transitions.deal(played)
+    to_act = played.game.public_view().to_act
+    assert to_act is not None
+    played.away = {int(to_act): 0}
+    shown = hand_text(played, played.game.view(to_act), t, away_note(t, played), None, away_said=True)
+    assert shown.count("You're away") == 1 and "Your turn" in shown, shown
+    again = hand_text(played, played.game.view(to_act), t)  # shown again later: the hand's own line
+    assert again.count("You're away") == 1, again

@@ -12,7 +12,9 @@ import pytest
 from bot.i18n import LANGUAGES, texts
 from bot.presentation.table_layout import closed_page, table_page
 from bot.presentation.table_picture import away_label
+from bot.presentation.table_render import notice_line
 from bot.table.model import Table
+from bot.table.notices import WentAway
 from bot.table.transitions import tournament_round, tournament_table
 from cogs.flipflop.hands import away_note
 from tests.bot.test_round_log_lines import table as cash_table
@@ -40,6 +42,9 @@ def test_an_away_seat_at_a_tournament_table_counts_no_rounds_to_a_release() -> N
     note = away_note(en, table)
     assert "tournament chips" in note and "I'm back" in note
     assert "released" not in note and "balance" not in note
+    for timed_out in (True, False):  # what the table is told when ann goes away
+        told = notice_line(table, WentAway(ANN, timed_out, table.away_rounds), en)
+        assert told is not None and "tournament chips" in told and "released" not in told, told
 
 
 def test_a_tournament_table_names_no_buy_in_and_no_new_table_to_open() -> None:
@@ -64,11 +69,13 @@ def test_other_tables_keep_their_count_buy_in_and_way_back() -> None:
 def test_every_language_says_it(lang: str) -> None:
     table, t = tournament(), texts(lang)
     said = [away_label(table, str(ANN), t), words(table, lang), away_note(t, table)]
+    went = [notice_line(table, WentAway(ANN, timed_out, table.away_rounds), t) for timed_out in (True, False)]
+    said += [line or "" for line in went]
     table.status = "closed"
     said.append(closed_page(table, t).footer)
     for line in said:
         assert line and "{" not in line, line
-    for line in (said[0], said[2]):  # no count of rounds to a release that never comes
+    for line in (said[0], said[2], said[3], said[4]):  # no count of rounds to a release that never comes
         assert t.number(10) not in line, line
     assert away_label(table, str(ANN), t) != away_label(table, str(BEN), t)
     if lang != "en":  # translated, not the English
