@@ -427,11 +427,11 @@ def _notes(table: Table, v: PublicView, pid: str, t: Texts) -> list[str]:
         notes.append(t.gettext("(dealer)"))
     if pid.isdigit() and int(pid) in table.leave_after_round:
         notes.append(t.gettext("· leaving after this round"))
-    if pid.isdigit() and table.is_away(pid) and table.tournament:  # never released: nothing to count
-        notes.append(t.gettext("· 💤 away (the computer plays)"))
-    elif pid.isdigit() and table.is_away(pid):
+    if pid.isdigit() and table.is_away(pid):
         notes.append(
-            t.gettext("· 💤 away ({rounds} of {allowed} rounds)").format(
+            t.gettext("· 💤 away (the computer plays)")  # a tournament never releases it: nothing to count
+            if table.tournament
+            else t.gettext("· 💤 away ({rounds} of {allowed} rounds)").format(
                 rounds=t.number(table.away_round(pid)), allowed=t.number(table.away_rounds)
             )
         )
