@@ -148,13 +148,16 @@ class Reveal:
         """What goes into the round's result and transcript (the seed is revealed: the round is over)."""
         return asdict(self)
 
-    def command(self, dealt_deck: Sequence[str], client_seed_file: str | None = None) -> str:
+    def command(
+        self, dealt_deck: Sequence[str], client_seed_file: str | None = None, seats: int | None = None
+    ) -> str:
         """The command line that checks this round (docs/FAIRNESS.md, "Checking a round").
 
         ``python -m engine.fairness verify`` with every value filled in: the seeds, the
-        commitment and ``dealt_deck``; it says OK or MISMATCH for each. With
-        ``client_seed_file`` the client seed is read from that file (a long one is offered
-        as a file rather than written out in the message).
+        commitment and ``dealt_deck``; it says OK or MISMATCH for each, and with ``seats`` (a
+        table's first round) the first dealer's seat. With ``client_seed_file`` the client seed
+        is read from that file (a long one is offered as a file rather than written out in the
+        message).
         """
         quoted = (
             f'"$(cat {client_seed_file})"'
@@ -164,17 +167,16 @@ class Reveal:
         return (
             f"python -m engine.fairness verify --server-seed {self.server_seed} "
             f"--commitment {self.commitment} --client-seed {quoted} --round {self.round} "
-            f'--deck "{" ".join(dealt_deck)}"'
+            f'--deck "{" ".join(dealt_deck)}"' + ("" if seats is None else f" --seats {seats}")
         )
 
-    def dealer_seat(self, seats: int) -> int:
-        """The first dealer these seeds draw among ``seats`` players (0 = the first to join; R3.1)."""
-        return first_dealer(seed_from_hex(self.server_seed), self.client_seed, self.round, seats)
+    def check(self, dealt_deck: Sequence[str], seats: int | None = None) -> Verification:
+        """Check this reveal against its commitment and the deck that was dealt (``/flipflop verify``).
 
-    def check(self, dealt_deck: Sequence[str]) -> Verification:
-        """Check this reveal against its commitment and the deck that was dealt (``/flipflop verify``)."""
+        With ``seats`` (a table's first round) the result holds the first dealer the seeds draw.
+        """
         return verify(
-            seed_from_hex(self.server_seed), self.commitment, self.client_seed, self.round, dealt_deck
+            seed_from_hex(self.server_seed), self.commitment, self.client_seed, self.round, dealt_deck, seats
         )
 
 

@@ -174,11 +174,16 @@ def first_dealer(server_seed: bytes, client_seed: str, round: int, seats: int) -
 
 @dataclass(frozen=True)
 class Verification:
-    """What ``verify`` found: the commitment check, and the deck check when a deck was given."""
+    """What ``verify`` found: the commitment, the deck when one was given, the first dealer's seat.
+
+    ``first_dealer`` is the seat the seeds draw when the number of seats was given (R3.1: a
+    table's first round), to compare with who dealt.
+    """
 
     commitment_matches: bool
     deck_matches: bool | None
     expected_deck: tuple[str, ...] | None
+    first_dealer: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -198,6 +203,8 @@ class Verification:
                 if self.deck_matches
                 else "deck: MISMATCH, the seeds give another deck: " + " ".join(self.expected_deck or ())
             )
+        if self.first_dealer is not None:
+            out.append(f"first dealer: seat {self.first_dealer} (seat 0 is the first player who joined)")
         return out
 
 
@@ -207,20 +214,26 @@ def verify(
     client_seed: str | None = None,
     round: int | None = None,
     deck: Sequence[str] | None = None,
+    seats: int | None = None,
 ) -> Verification:
     """Check a revealed seed against its commitment and, when all three are given, the dealt deck.
 
     ``client_seed``, ``round`` and ``deck`` go together: give all or none
-    (else ``FairnessInputError``). Malformed values raise ``FairnessInputError``.
+    (else ``FairnessInputError``). With ``seats`` (a table's first round: how many sat) the
+    result also holds the first dealer's seat the seeds draw, to compare with who dealt.
+    Malformed values raise ``FairnessInputError``.
     """
     matches = hmac.compare_digest(commitment(server_seed), commitment_from_hex(published_commitment))
     if client_seed is None and round is None and deck is None:
+        if seats is not None:
+            raise FairnessInputError("give the client seed, the round and the deck with the seats")
         return Verification(matches, None, None)
     if client_seed is None or round is None or deck is None:
         raise FairnessInputError("give the client seed, the round and the deck together")
     dealt = parse_deck(deck)
     expected = deck_codes(server_seed, client_seed, round)
-    return Verification(matches, dealt == expected, tuple(expected))
+    dealer = None if seats is None else first_dealer(server_seed, client_seed, round, seats)
+    return Verification(matches, dealt == expected, tuple(expected), dealer)
 
 
 def _hmac_blocks(server_seed: bytes, prefix: str) -> Iterator[bytes]:
@@ -278,6 +291,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--client-seed", metavar="TEXT", help="the published client seed")
     check.add_argument("--round", type=_round_arg, metavar="N", help="the round number")
     check.add_argument("--deck", metavar="CODES", help='the dealt deck, e.g. "AC 2C 3C …" (52 codes)')
+    check.add_argument(
+        "--seats", type=int, metavar="N", help="a first round: how many sat, to print the first dealer"
+    )
     return parser
 
 
@@ -292,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "dealer":
             print(first_dealer(seed, args.client_seed, args.round, args.seats))
             return 0
-        result = verify(seed, args.commitment, args.client_seed, args.round, args.deck)
+        result = verify(seed, args.commitment, args.client_seed, args.round, args.deck, args.seats)
     except FairnessInputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

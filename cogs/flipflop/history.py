@@ -82,17 +82,22 @@ def _checks(result: Verification, t: Texts) -> list[str]:
     return out
 
 
-def dealer_check(found: RoundStory, reveal: Reveal, t: Texts) -> tuple[bool, str] | None:
+def first_round_seats(found: RoundStory, reveal: Reveal) -> int | None:
+    """How many sat at a table's first round, whose dealer the seeds draw (R3.1); None for a later one."""
+    return len(found.transcript["seats"]) if reveal.round == 1 else None
+
+
+def dealer_check(found: RoundStory, result: Verification, t: Texts) -> tuple[bool, str] | None:
     """A table's first round: is who dealt the dealer the seeds draw (R3.1)? None for a later round.
 
     In the replay page's words (its **Verify this deal** makes the same check): the index counts
     from 0 as docs/FAIRNESS.md and its checkers do.
     """
-    if reveal.round != 1:
+    drawn = result.first_dealer
+    if drawn is None:
         return None
     seats = [str(seat["id"]) for seat in found.transcript["seats"]]
     dealt = str(found.transcript["rounds"][0].get("dealer"))
-    drawn = reveal.dealer_seat(len(seats))
 
     def name(seat: str) -> str:
         return who(found.named.get(seat) or found.members.get(seat) or seat, t)
@@ -199,9 +204,10 @@ class HistoryCommands(commands.Cog):
         t = await self.bot.languages.public(interaction)
         reveal = Reveal(**found.reveal)
         dealt = found.transcript["rounds"][0]["deck"]
-        result = reveal.check(dealt)
+        seats = first_round_seats(found, reveal)
+        result = reveal.check(dealt, seats)
         lines = _checks(result, t)
-        dealer = dealer_check(found, reveal, t)
+        dealer = dealer_check(found, result, t)
         if dealer is not None:
             lines.append(dealer[1])
         head = (
@@ -239,14 +245,14 @@ class HistoryCommands(commands.Cog):
                 "Check it yourself: anyone can recompute this deck from the seeds with the bot's open-source "
                 "checker (`/flipflop round id:{id}` gives the whole round as a file):"
             ).format(id=found.round_id)
-            text = f"{head}\n{checks}\n{inline}\n{how}\n```\n{reveal.command(dealt)}\n```"
+            text = f"{head}\n{checks}\n{inline}\n{how}\n```\n{reveal.command(dealt, seats=seats)}\n```"
         if len(text) <= CONTENT:  # the client seed once, in the command that checks it
             await interaction.response.send_message(text, allowed_mentions=NONE, view=view)
             return
         seeds = t.gettext(SEEDS_IN_FILE).format(
             **values, length=t.number(len(reveal.client_seed)), file=f"`{CLIENT_SEED_FILE}`"
         )
-        tail = f"\n{seeds}\n```\n{reveal.command(dealt, CLIENT_SEED_FILE)}\n```{browser}"
+        tail = f"\n{seeds}\n```\n{reveal.command(dealt, CLIENT_SEED_FILE, seats)}\n```{browser}"
         # the command whole, the checks' lines giving way if need be (the verdict is in the head)
         checks = fit_lines(checks.split("\n"), CONTENT - len(head) - 1 - len(tail), "…", keep_first=1)
         text = f"{head}\n{checks}{tail}"

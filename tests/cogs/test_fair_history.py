@@ -203,8 +203,11 @@ async def test_verify_history_stats_and_the_rating_leaderboard_after_a_game(
     command = text.split("```\n")[1].split("\n```")[0]
     argv = shlex.split(command)
     assert argv[:3] == ["python", "-m", "engine.fairness"]
+    assert argv[-2:] == ["--seats", str(len(seats))]  # a first round: the command draws the dealer too
     assert fairness.main(argv[3:]) == 0
-    assert capsys.readouterr().out.count(": OK") == 2
+    printed = capsys.readouterr().out
+    assert printed.count(": OK") == 2
+    assert f"first dealer: seat {seats.index(dealer)} (seat 0 is the first player who joined)" in printed
     await a_first_dealer_the_seeds_did_not_draw_does_not_check_out(world, monkeypatch, seats, dealer)
     history = await ann.slash(world.channel, "flipflop history")
     latest = await world.bot.db.fetchone("SELECT MAX(id) FROM rounds WHERE guild_id = ?", (world.guild.id,))
@@ -423,16 +426,23 @@ async def a_first_dealer_the_seeds_did_not_draw_does_not_check_out(
 
     Stored rounds are append-only, so the seeds are made to draw the next seat instead (in the game the
     test above played: a game of its own would add a minute of the suite's CPU)."""
+    from dataclasses import replace
+
     from bot.fair_deal import Reveal
 
     ben = world.members[1]
     drawn = seats[(seats.index(dealer) + 1) % len(seats)]
-    true_draw = Reveal.dealer_seat
+    true_check = Reveal.check
+
+    def next_seat_drawn(self: Reveal, deck: list[str], n: int | None = None) -> fairness.Verification:
+        result = true_check(self, deck, n)
+        return result if n is None else replace(result, first_dealer=(seats.index(dealer) + 1) % n)
+
     with monkeypatch.context() as patched:
-        patched.setattr(Reveal, "dealer_seat", lambda self, n: (true_draw(self, n) + 1) % n)
+        patched.setattr(Reveal, "check", next_seat_drawn)
         text = (await ben.slash(world.channel, "flipflop verify", round=1)).response.content
     assert "Round #1 does NOT check out" in text and "commitment: OK" in text and "deck: OK" in text
     assert f"• ✘ first dealer: the seeds draw {seats.index(drawn)} " in text
     assert f"that is <@{drawn}>, but <@{dealer}> dealt" in text
     later = (await ben.slash(world.channel, "flipflop verify", round=2)).response.content
-    assert "was dealt fairly" in later and "first dealer" not in later
+    assert "was dealt fairly" in later and "first dealer" not in later and "--seats" not in later

@@ -357,6 +357,24 @@ def test_cli_dealer_prints_the_seat() -> None:
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "seats" in bad.stderr
 
 
+def test_cli_verify_with_seats_prints_the_first_dealer_after_the_checks() -> None:
+    """``/flipflop verify`` prints this for a table's first round: the seeds' dealer beside the checks."""
+    seed, client, round_number, seats, seat = DEALER_VECTORS[0]
+    commit = commitment(seed)
+    deck = " ".join(deck_codes(seed, client, round_number))
+    args = ["--server-seed", seed.hex(), "--commitment", commit, "--client-seed", client]
+    proc = run_cli("verify", *args, "--round", str(round_number), "--deck", deck, "--seats", str(seats))
+    assert proc.returncode == 0, proc.stderr
+    last = proc.stdout.splitlines()[-1]
+    assert last == f"first dealer: seat {seat} (seat 0 is the first player who joined)"
+    assert proc.stdout.count(": OK") == 2
+    for bad in (["--seats", "0"], ["--seats", "53"]):
+        refused = run_cli("verify", *args, "--round", str(round_number), "--deck", deck, *bad)
+        assert (refused.returncode, refused.stdout) == (2, "") and "seats" in refused.stderr
+    alone = run_cli("verify", "--server-seed", seed.hex(), "--commitment", commit, "--seats", "3")
+    assert (alone.returncode, alone.stdout) == (2, "") and "Traceback" not in alone.stderr
+
+
 def test_main_returns_the_status_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     seed, client, round_number, commit, deck = VECTORS[0]
     assert fairness.main(["verify", "--server-seed", seed.hex(), "--commitment", commit]) == 0
