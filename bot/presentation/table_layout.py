@@ -429,8 +429,8 @@ def _notes(table: Table, v: PublicView, pid: str, t: Texts) -> list[str]:
         notes.append(t.gettext("· leaving after this round"))
     if pid.isdigit() and table.is_away(pid):
         notes.append(
-            t.gettext("· 💤 away (the computer plays)")  # a tournament never releases it: nothing to count
-            if table.tournament
+            t.gettext("· 💤 away (the computer plays)")  # never released: no rounds to count
+            if not table.releases_away_seats
             else t.gettext("· 💤 away ({rounds} of {allowed} rounds)").format(
                 rounds=t.number(table.away_round(pid)), allowed=t.number(table.away_rounds)
             )

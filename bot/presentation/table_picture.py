@@ -116,7 +116,7 @@ def away_label(table: Table, pid: str, t: Texts) -> str:
     """
     if not (pid.isdigit() and int(pid) not in table.computers and table.is_away(pid)):
         return ""
-    if table.tournament:  # a tournament never lets an away seat go: no rounds to count
+    if not table.releases_away_seats:  # a tournament's: no rounds to count
         return t.gettext("away")
     return t.gettext(AWAY).format(rounds=t.number(table.away_round(pid)), allowed=t.number(table.away_rounds))
 POT_LABEL = {"game": N_("Game pot"), "flip": N_("Flip pot"), "flop": N_("Flop pot")}

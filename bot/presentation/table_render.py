@@ -76,7 +76,7 @@ def away_rule(table: Table, t: Texts) -> str:
     so its rule says less.
     """
     rounds = table.away_rounds
-    if table.tournament:  # one round at this table; the tournament keeps the seat away in its next ones
+    if not table.releases_away_seats:  # a tournament's: it keeps the seat away in its next rounds
         return t.gettext(
             "💤 Away (your click, or a turn that runs out): the basic computer plays your seat with your "
             "tournament chips, in this round and the next ones, until you click **I'm back**."
@@ -526,7 +526,7 @@ def notice_line(table: Table, notice: Notice, t: Texts) -> str | None:
         )
     if isinstance(notice, WentAway):
         who = seat_name(table, t, notice.player)
-        if table.tournament:  # never released: the tournament keeps the seat away in its next rounds
+        if not table.releases_away_seats:  # a tournament's: it keeps the seat away in its next rounds
             return (
                 t.gettext(
                     "💤 {name} ran out of time and is away: the basic computer plays their seat with their "

@@ -200,6 +200,15 @@ class Table:
         """A member whose seat the computer plays for now."""
         return int(user_id) in self.away
 
+    @property
+    def releases_away_seats(self) -> bool:
+        """Whether an away seat is let go after ``away_rounds`` rounds away (its stack home).
+
+        A tournament's table plays one round and hands its away seats on to the tournament's next
+        table, which keeps them away until their members are back: it never releases one.
+        """
+        return self.tournament is None
+
     def away_round(self, user_id: int | str) -> int:
         """Which of the rounds away before release (``away_rounds``) an away member is in: "away 1/3".
 

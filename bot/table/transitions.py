@@ -82,6 +82,8 @@ def humans_playing_on(table: Table) -> list[str]:
 
 def released(table: Table) -> list[int]:
     """The members away for ``away_rounds`` rounds: the next deal lets their seats go (their stacks home)."""
+    if not table.releases_away_seats:
+        return []
     return [u for u, rounds in table.away.items() if rounds >= table.away_rounds]
 
 

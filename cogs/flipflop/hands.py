@@ -46,7 +46,7 @@ def away_note(t: Texts, table: Table) -> str:
     chips never reach a balance.
     """
     rounds = table.away_rounds
-    if table.tournament:
+    if not table.releases_away_seats:  # a tournament's
         return t.gettext(
             "💤 You're away: the basic computer plays your seat with your tournament chips, in this round "
             "and the next ones, until you click **I'm back** (here or on the table)."

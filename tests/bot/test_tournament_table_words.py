@@ -15,7 +15,7 @@ from bot.presentation.table_picture import away_label
 from bot.presentation.table_render import notice_line
 from bot.table.model import Table
 from bot.table.notices import WentAway
-from bot.table.transitions import tournament_round, tournament_table
+from bot.table.transitions import released, tournament_round, tournament_table
 from cogs.flipflop.hands import away_note
 from tests.bot.test_round_log_lines import table as cash_table
 
@@ -45,6 +45,15 @@ def test_an_away_seat_at_a_tournament_table_counts_no_rounds_to_a_release() -> N
     for timed_out in (True, False):  # what the table is told when ann goes away
         told = notice_line(table, WentAway(ANN, timed_out, table.away_rounds), en)
         assert told is not None and "tournament chips" in told and "released" not in told, told
+
+
+def test_a_tournament_table_never_lets_an_away_seat_go_however_long_it_is_away() -> None:
+    """The one fact the words above follow (``Table.releases_away_seats``): the deal releases none."""
+    table = tournament()
+    table.away[ANN] = table.away_rounds + 5
+    assert not table.releases_away_seats and released(table) == []
+    cash = cash_table(away={ANN: 3}, away_rounds=3)
+    assert cash.releases_away_seats and released(cash) == [ANN]
 
 
 def test_a_tournament_table_names_no_buy_in_and_no_new_table_to_open() -> None:
