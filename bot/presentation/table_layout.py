@@ -162,13 +162,27 @@ def fair_line(table: Table, t: Texts) -> str:
     )
 
 
+FAIR_HOW = N_(
+    "How it works: before each deal the bot publishes a commitment, the SHA-256 fingerprint of a secret "
+    "server seed it can no longer change. The deal mixes that seed with a client seed made from the players' "
+    "own clicks (and `/flipflop seed` texts), so the bot can neither choose nor foresee the deck; the server "
+    "seed is revealed when the round ends."
+)
+"""The **Fair deal** answer's first words to a newcomer: what the digits below are for (docs/FAIRNESS.md)."""
+
+
 def fair_text(table: Table, t: Texts) -> str:
-    """The private answer to **Fair deal**: the commitments and the client seed whole, and how to check."""
-    lines = commitment_lines(table, t, seed_room=FAIR_SEED)
+    """The private answer to **Fair deal**: what it is for, the commitments, the client seed, how to check.
+
+    The client seed gives way by the length of the explanation, so the answer keeps within Discord's
+    2,000 characters in every language.
+    """
+    how = t.gettext(FAIR_HOW)
+    lines = commitment_lines(table, t, seed_room=FAIR_SEED - len(how))
     if not lines:
         return ""
     check = t.gettext("Once a round ends, `/flipflop verify` checks its deal against it.")
-    return "**" + t.gettext("🔒 Fair deal") + f"**\n{lines}\n{check}"
+    return "**" + t.gettext("🔒 Fair deal") + f"**\n{how}\n{lines}\n{check}"
 
 
 def backs(count: int, t: Texts) -> str:
