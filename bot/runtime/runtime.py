@@ -121,11 +121,12 @@ class TableRuntime(RuntimeCore):
         """
         if practice is not None and practice[1] not in LEVELS:
             raise TableError("pick_a_level")
+        table_id = await self._unused_id()  # awaited before the checks below, which nothing interleaves
         if self.in_channel(channel_id) is not None:
             raise TableError("table_exists")
         now = self.clock()
         table = transitions.open_lobby(
-            secrets.token_hex(4),
+            table_id,
             guild_id,
             channel_id,
             host_id,
@@ -150,6 +151,13 @@ class TableRuntime(RuntimeCore):
                 for _ in range(computers):
                     await self._commit(table, lambda t: transitions.seat_computer(t, level, now))
         return table
+
+    async def _unused_id(self) -> str:
+        """A new table's id: 32 random bits that no table open here or saved (even closed) has."""
+        while True:
+            table_id = secrets.token_hex(4)
+            if self.get(table_id) is None and not await self.open_tables.repository.taken(table_id):
+                return table_id
 
     async def play_again(
         self,

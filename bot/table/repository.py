@@ -98,6 +98,10 @@ class TableRepository:
             table.version += 1
         return saved == 1
 
+    async def taken(self, table_id: str) -> bool:
+        """Whether a table was ever saved with this id (open or closed, in any server)."""
+        return await self.db.fetchone("SELECT 1 FROM tables WHERE table_id = ?", (table_id,)) is not None
+
     async def saved(self, tx: Tx, table_id: str) -> Table | None:
         """The table as it is saved now (None when it is closed, gone or unreadable)."""
         row = await tx.fetchone("SELECT status, version, state FROM tables WHERE table_id = ?", (table_id,))
