@@ -1,7 +1,9 @@
 """Settings, read from the environment and ``.env`` when asked for (never at import).
 
-pydantic-settings reads them: each field names its variable (``DISCORD_TOKEN``,
-…), a blank variable counts as not set, the environment wins over ``.env``.
+pydantic-settings checks them: each field names its variable (``DISCORD_TOKEN``,
+…), a blank variable counts as not set, the environment wins over ``.env``. A line of ``.env``
+is read as plain text, exactly as the same variable in the environment (pydantic-settings' own
+``.env`` reader would decode it as JSON first: ``SHARD_IDS=0`` an int, ``0.5,4`` an error).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
+from dotenv import dotenv_values
 from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
@@ -30,7 +33,7 @@ class SettingsError(Exception):
 
 
 class _Environ(PydanticBaseSettingsSource):
-    """The process environment (or the mapping ``load_settings`` was given), blanks left out."""
+    """The process environment (or the mapping ``load_settings`` made of it and ``.env``), blanks left out."""
 
     def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
         return None, field_name, False
@@ -325,8 +328,8 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """Arguments first, then the environment, then ``.env``."""
-        return init_settings, _Environ(settings_cls), dotenv_settings
+        """Arguments first, then the environment over ``.env`` (``load_settings`` lays one over the other)."""
+        return init_settings, _Environ(settings_cls)
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -357,12 +360,20 @@ def variable(field: str) -> str:
     return str(alias.choices[-1]) if isinstance(alias, AliasChoices) else field.upper()
 
 
+def dotenv_lines(env_file: str | Path) -> dict[str, str]:
+    """The variables a ``.env`` file sets, as text (names in capitals); none when there is no file."""
+    if not Path(env_file).is_file():
+        return {}
+    return {name.upper(): value for name, value in dotenv_values(env_file).items() if value is not None}
+
+
 def load_settings(environ: Mapping[str, str] | None = None, env_file: str | Path = ".env") -> Settings:
     """Build the settings from ``.env`` (if present) overlaid by the environment (or ``environ``)."""
-    token = _environ.set(environ)
+    source = os.environ if environ is None else environ
+    given = {name: value for name, value in source.items() if value.strip()}  # blank: not set
+    token = _environ.set({**dotenv_lines(env_file), **given})
     try:
-        env = env_file if Path(env_file).is_file() else None
-        return Settings(_env_file=env)  # type: ignore[call-arg]  # pydantic-settings' own argument
+        return Settings()
     except ValidationError as e:
         err = e.errors()[0]
         if not err["loc"]:  # a check across settings: its message names them

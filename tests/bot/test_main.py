@@ -59,6 +59,19 @@ def test_settings_defaults_and_dotenv(tmp_path: Path) -> None:
     assert load_settings({}, tmp_path / "missing").database_path == Path("data/flipflop.sqlite3")
 
 
+def test_a_dotenv_line_reads_as_the_same_variable_in_the_environment(tmp_path: Path) -> None:
+    """``SHARD_IDS=0`` or ``EDIT_BACKOFF_SECONDS=0.5,4`` in ``.env`` is text, as in the environment."""
+    env_file = tmp_path / ".env"
+    lines = {"SHARD_COUNT": "2", "SHARD_IDS": "0", "EDIT_BACKOFF_SECONDS": "0.5,4"}
+    env_file.write_text("".join(f"{k}={v}\n" for k, v in lines.items()))
+    s = load_settings({}, env_file)
+    assert (s.shard_ids, s.edit_backoff_seconds) == ((0,), (0.5, 4.0))
+    assert s == load_settings(lines, tmp_path / "none")
+    env_file.write_text("SHARD_COUNT=2\nSHARD_IDS=one\n")
+    with pytest.raises(SettingsError, match="SHARD_IDS"):
+        load_settings({}, env_file)
+
+
 def test_bad_log_level(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match="LOG_LEVEL"):
         load_settings({"LOG_LEVEL": "loud"}, tmp_path / "none")
