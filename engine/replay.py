@@ -149,11 +149,17 @@ def replay(data: object) -> tuple[dict[str, Any], int]:
     return result, 0
 
 
+USAGE = "usage: python -m engine.replay TRANSCRIPT.json"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: read the file, print the result as JSON, return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["-h"], ["--help"]):  # asked for, not a file of that name
+        print(__doc__ or USAGE)  # the docstring says it all (gone only under python -OO)
+        return 0
     if len(args) != 1:
-        print("usage: python -m engine.replay TRANSCRIPT.json", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     try:
         with open(args[0], encoding="utf-8") as f:

@@ -137,6 +137,18 @@ def test_bad_json_and_missing_file_exit_2_without_traceback(tmp_path: Path) -> N
     assert missing.returncode == 2 and "Can not read" in missing.stderr
 
 
+def test_help_says_how_to_run_it_and_reads_no_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--help`` is asked for, not a file of that name ("Can not read --help", status 2, before)."""
+    from engine.replay import main
+
+    for asked in ("--help", "-h"):
+        assert main([asked]) == 0
+        out = capsys.readouterr()
+        assert "python -m engine.replay TRANSCRIPT.json" in out.out and "Exit status" in out.out
+        assert out.err == ""
+    assert main([]) == 2 and "usage:" in capsys.readouterr().err
+
+
 def test_game_log_replays_to_the_same_result() -> None:
     """The engine's own log is a transcript: replaying it gives the same stacks."""
     import random
