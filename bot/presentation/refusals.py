@@ -126,7 +126,7 @@ MESSAGES: dict[str, str] = {
     "tournament_too_few": N_("refusal.tournament_too_few"),
     "tournament_cancel_after_start": N_("refusal.tournament_cancel_after_start"),
     "tournament_host_only": N_("refusal.tournament_host_only"),
-    "tournament_stop_entered": N_("refusal.tournament_stop_entered"),
+    "tournament_stop_started": N_("refusal.tournament_stop_started"),
     "tournament_not_running": N_("refusal.tournament_not_running"),
     "tournament_no_such_table": N_("refusal.tournament_no_such_table"),
 }

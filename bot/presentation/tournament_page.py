@@ -27,7 +27,7 @@ PAYOUT_NAMES = {
 STOP_RULE = N_(
     "If it can't go on (no member left in it, or the host or an admin stops it),"
     " the players still in are placed by their stacks and the prizes are paid by those places."
-    " A host who plays in it can stop it only before the first round is in; an admin, at any time."
+    " Its host can stop it only before the first round is in; an admin, at any time."
 )
 SHOWN_OUT = 12
 """Players out listed by name (the rest are counted): the page stays within Discord's limits."""

@@ -269,15 +269,15 @@ class Tournament:
             raise TournamentError("tournament_host_only")
 
     def check_stopper(self, member: int, manages_server: bool) -> None:
-        """**Stop** places everyone by their stacks: a host playing in it may not pick that moment.
+        """**Stop** places everyone by their stacks: the host may not pick that moment.
 
-        Once any table's round is in, only a member with Manage Server may stop a tournament its
-        host is entered in (else a host who leads could stop it and take the pool, the house's fees
-        for computer players with it).
+        Once any table's round is in, only a member with Manage Server may stop it: else a host who
+        leads could stop it and take the pool, the house's fees for computer players with it, and a
+        host who does not play (a friend, or an alt: opening takes no chips) could do it for one who does.
         """
         self.check_manager(member, manages_server)
-        if not manages_server and member in self.entrants and (self.round > 0 or any(self.played.values())):
-            raise TournamentError("tournament_stop_entered")
+        if not manages_server and (self.round > 0 or any(self.played.values())):
+            raise TournamentError("tournament_stop_started")
 
     def cancel(self) -> None:
         """Called off before the start (the store gives the fees back)."""

@@ -916,6 +916,34 @@ async def test_a_host_playing_in_it_can_not_stop_it_once_a_round_is_in(world: Wo
     await clean(world)
 
 
+async def test_a_host_who_does_not_play_can_not_stop_it_for_a_friend_in_the_lead(world: World) -> None:
+    """ann hosts without playing; ben plays against five computers paid by the house. Once a round is
+    in, ann's Stop would pay by the stacks at the moment she picks, for ben: the same grab as a host in
+    the lead, made by two accounts (an alt hosts: opening a tournament takes no chips). Refused, nothing
+    changes; an admin may still stop it."""
+    ann, ben = world.members[:2]
+    lobby = await opened(world, ann, fee=100, seats=6, payout="winner")
+    await ben.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")  # five computers, their fees from the house
+    tour = await tournament_now(world)
+    cog = world.bot.get_cog("FlipFlop")
+    assert isinstance(cog, TournamentPlay)
+
+    def ben_won_a_round(t: Tournament) -> None:  # stands for a round in, ben ahead
+        t.entrants[ben.id].stack += 500
+        t.entrants[-1].stack -= 500
+        t.played[next(iter(t.played))] = 1
+
+    await cog.tournaments.update(tour.id, ben_won_a_round)
+    refused = await ann.click(await shown(world), label="Stop (prizes by the stacks)")
+    assert refused.ephemeral and "Manage Server" in refused.response.content, refused.response.content
+    assert "playing in" not in refused.response.content  # ann is not: said as it is
+    assert (await tournament_now(world)).status == "running" and await balance(world, ben) == 900
+    stopped = await world.admin.click(await shown(world), label="Stop (prizes by the stacks)")
+    assert not stopped.ephemeral and (await tournament_now(world)).status == "finished"
+    await clean(world)
+
+
 async def test_two_edits_finding_the_message_gone_post_it_again_once(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
