@@ -1017,9 +1017,10 @@ async def test_flipflop_stop_in_a_tournament_tables_thread_is_refused_privately(
     thread = next(t for t in world.channel.threads if t.id == mine.channel_id)
     before, said = await dump(world), len(thread.history())
     words = (
-        "A tournament table plays one round and ends by itself. To end the tournament, its host or a"
-        " manager clicks **Stop (prizes by the stacks)** on the tournament's message."
-    )
+        "A tournament table plays one round and ends by itself. To end the tournament, a member with"
+        " **Manage Server** clicks **Stop (prizes by the stacks)** on the tournament's message (its host"
+        " can too, until the first round is in)."
+    )  # the host alone stops it only before a round is in (a leader's friend could hand them the pool)
     for who in [world.admin, ann]:
         refused = await who.slash(thread, "flipflop stop")
         assert refused.ephemeral and refused.response.content.startswith(words), refused.response.content
