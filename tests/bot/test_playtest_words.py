@@ -1,0 +1,44 @@
+"""Words a playtest in Filipino, Belarusian and Swahili found wrong in the catalogs, each held to its fix."""
+
+from __future__ import annotations
+
+import re
+
+from tests.bot.test_glossary_words import english
+from tests.bot.test_new_user_words import forms_of
+
+WON = re.compile(r"\b(won|wins?|winning)\b")
+"""English that speaks of winning (chips, rounds, pots won)."""
+
+
+def test_swahili_never_says_what_was_won_was_lost() -> None:
+    """*kushindwa*, the passive of *kushinda*, is read as "to be beaten, to fail": "raundi 5 zilizoshindwa"
+    said "5 rounds lost" where the leaderboard meant rounds won. What a member won is what they won
+    (*alizoshinda*)."""
+    sw, en = forms_of("sw"), english()
+    wrong = {
+        msgid: form
+        for msgid, forms in sw.items()
+        if WON.search(en.get(msgid, msgid))
+        for form in forms
+        if re.search(r"\w+shindwa\b", form)
+    }
+    assert not wrong, wrong
+
+
+def test_swahili_a_round_won_by_catching_a_drop_is_not_being_caught() -> None:
+    """/flipflop stats lists the ways a member won rounds; the one won by catching another's drop said
+    *kukamatwa* ("being caught"), as if they had been caught."""
+    [ways] = forms_of("sw")[
+        "out {out} · tonk {tonk} · drop {drop} · caught drop {caught} · stock {stock} · 49/50 {deal}"
+    ]
+    caught = re.search(r"· ([^·]*)\{caught\}", ways)
+    assert caught is not None, ways
+    assert "kukamatwa" not in caught.group(1) and "kukamata" in caught.group(1), ways
+
+
+def test_belarusian_writes_one_apostrophe() -> None:
+    """камп'ютар in the lobby and камп’ютар in a tournament: one apostrophe in every message (as the
+    glossary writes круп'е)."""
+    curly = [m for m, forms in forms_of("be").items() if any("’" in f for f in forms)]
+    assert not curly, curly
