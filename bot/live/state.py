@@ -21,6 +21,7 @@ from bot.presentation.table_picture import away_label
 from bot.presentation.table_render import hand_finished, last_move_line, log_lines, seat_name, table_round
 from bot.table.model import Table
 from bot.table.transitions import game_ends
+from engine.cards import Card, sort_key
 from engine.codec import control_of
 from engine.view import PlayerView, PublicView
 
@@ -79,13 +80,18 @@ def plain(line: str, names: dict[int, str] | None = None) -> str:
     return _MARKS.sub("", line).translate(_PAGE_SUITS)
 
 
+def shown_hand(cards: Sequence[Card]) -> list[str]:
+    """A hand's cards in the order the Discord hand shows them (by suit, then rank), as codes."""
+    return [c.code for c in sorted(cards, key=sort_key)]
+
+
 def _hand_of(view: PublicView, pid: str, mine: PlayerView | None) -> list[str] | int:
     """A seat's hand as this viewer may see it: their own cards, a revealed hand, else a count."""
     if mine is not None and mine.player == pid:
-        return [c.code for c in mine.hand]
+        return shown_hand(mine.hand)
     revealed = view.revealed.get(pid)
     if revealed is not None:
-        return [c.code for c in revealed]
+        return shown_hand(revealed)
     return view.card_counts.get(pid, 0)
 
 
@@ -157,7 +163,7 @@ def _you(table: Table, mine: PlayerView) -> dict[str, Any]:
     return {
         "seat": mine.player,
         "seq": table.seq,
-        "hand": [c.code for c in mine.hand],
+        "hand": shown_hand(mine.hand),
         "value": mine.hand_value,
         "canAct": mine.can_act and not finished,
         "finished": finished,

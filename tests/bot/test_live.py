@@ -13,10 +13,11 @@ import pytest
 
 from bot.live.hub import LiveHub, Watcher
 from bot.live.links import Links, Pass, Sessions, SignInRefused
-from bot.live.state import viewer_state
+from bot.live.state import shown_hand, viewer_state
 from bot.runtime import Outcome
 from bot.table.model import Table
 from engine import Drop, Leave
+from engine.cards import sort_key
 from engine.codec import control_of
 from tests.bot.runtime.fakes import ANN, BEN, CAT, DAN, FakeClock, Harness, harness
 
@@ -73,7 +74,7 @@ def check(text: str, table: Table, viewer: int | None) -> None:
     if viewer is None or mine not in game.order:
         assert you is None
     else:
-        assert you["seat"] == mine and you["hand"] == [c.code for c in game.view(mine).hand]
+        assert you["seat"] == mine and you["hand"] == shown_hand(game.view(mine).hand)
 
 
 async def play_randomly(h: Harness, table: Table, rng: random.Random, rounds: int = 8) -> int:
@@ -156,6 +157,26 @@ async def test_a_players_own_state_has_their_hand_and_their_moves_in_the_codecs_
         assert [s["hand"] for s in spectator["table"]["seats"]] == [5, 5, 5] or all(
             isinstance(s["hand"], int) for s in spectator["table"]["seats"]
         )
+
+
+async def test_a_players_hand_on_the_page_is_in_the_order_of_their_discord_hand(tmp_path: Path) -> None:
+    """Seen in a playtest: the page drew the hand as dealt (J♠ 7♦ 9♦ A♣ 2♠) beside the Discord hand's
+    card buttons sorted by suit and rank; the same hand reads in one order in both."""
+    from bot.i18n import texts
+    from bot.presentation.hand_controls import card_rows
+
+    async with harness(tmp_path / "t.db") as h:
+        table = await h.game()
+        game = table.game
+        assert game is not None
+        for seat in game.order:
+            view = game.view(seat)
+            discord = [c.code for row in card_rows(view.hand) for c in row]
+            state = viewer_state(table, int(seat), texts("en"), h.clock())
+            assert state["you"]["hand"] == discord
+            [mine] = [s for s in state["table"]["seats"] if s["id"] == seat]
+            assert mine["hand"] == discord
+        assert any(game.view(s).hand != sorted(game.view(s).hand, key=sort_key) for s in game.order)
 
 
 async def test_every_viewer_sees_who_is_away_as_the_discord_tables_picture_marks_it(tmp_path: Path) -> None:
@@ -268,7 +289,7 @@ async def test_a_finished_hand_offers_no_move_on_the_page_as_in_discord(tmp_path
             for seat in (ANN, BEN, CAT):
                 you = viewer_state(table, seat, texts("en"), h.clock())["you"]
                 assert you["finished"] and you["legal"] == [] and not you["canAct"], (close, you)
-                assert you["hand"] == [c.code for c in game.view(str(seat)).hand]  # its last cards
+                assert you["hand"] == shown_hand(game.view(str(seat)).hand)  # its last cards
 
 
 # ---------------------------------------------------------------------- links

@@ -15,6 +15,7 @@ import simcord
 
 from bot.client import FlipFlopBot
 from bot.live.server import LiveServer, bind
+from bot.live.state import shown_hand
 from engine import Draw
 from tests.bot.runtime.fakes import FakeClock
 from tests.cogs.helpers import conserved, message, my_hand, open_table, runtime, table_in, table_message
@@ -155,7 +156,7 @@ async def test_players_play_on_the_page_and_discord_shows_the_same_table(
         for page in pages.values():
             state = await page.latest()
             assert state["table"]["discard"] == seen["table"]["discard"]
-            assert state["you"]["hand"] == [c.code for c in current.game.view(state["you"]["seat"]).hand]
+            assert state["you"]["hand"] == shown_hand(current.game.view(state["you"]["seat"]).hand)
         # a refused move changes nothing: out of turn, an old control, a move that is not one
         other = next(p for uid, p in pages.items() if str(uid) != current.game.to_act)
         before = current.seq
@@ -274,7 +275,7 @@ async def test_a_dropped_socket_resumes_at_the_current_state(world: World) -> No
         now = await again.next("state")
         assert now["info"]["seq"] == table.seq > first["info"]["seq"]
         assert now["table"]["discard"] == [c.code for c in game.public_view().discard_pile]
-        assert now["you"]["hand"] == [c.code for c in game.view(str(cat.id)).hand]
+        assert now["you"]["hand"] == shown_hand(game.view(str(cat.id)).hand)
 
 
 async def test_the_page_speaks_the_members_language_and_an_away_member_comes_back(world: World) -> None:
