@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from tests.bot.test_catalogs import TRANSLATED
 from tests.bot.test_glossary_words import english
 from tests.bot.test_new_user_words import forms_of
 
@@ -42,3 +45,12 @@ def test_belarusian_writes_one_apostrophe() -> None:
     glossary writes круп'е)."""
     curly = [m for m, forms in forms_of("be").items() if any("’" in f for f in forms)]
     assert not curly, curly
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_live_pages_title_says_live_as_its_badge_does(language: str) -> None:
+    """The live page's tab title and the badge beside its heading say "live" with one word; Swahili's
+    title said *meza hai* ("a living table") beside the badge's *moja kwa moja*."""
+    forms = forms_of(language)
+    [title], [badge] = forms["Flip Flop live table"], forms["live"]
+    assert badge.casefold() in title.casefold(), (title, badge)
