@@ -54,3 +54,16 @@ def test_the_live_pages_title_says_live_as_its_badge_does(language: str) -> None
     forms = forms_of(language)
     [title], [badge] = forms["Flip Flop live table"], forms["live"]
     assert badge.casefold() in title.casefold(), (title, badge)
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_the_first_hands_tip_is_not_named_as_the_hint_is(language: str) -> None:
+    """A practice hand shows both "💡 Tip: on your turn draw a card…" and the coach's "💡 **Hint:** …";
+    Swahili named both *Kidokezo*, so the tip read as the coach's answer."""
+    forms = forms_of(language)
+    [tip] = forms["rules.first_hand_tip"]
+    [hint] = forms["coach.hint"]
+    [button] = forms["Hint"]
+    tip_word = tip.split(":")[0].strip()
+    assert tip_word, tip
+    assert tip_word != (button or "Hint") and tip_word not in hint.split(":")[0], (tip, hint, button)
