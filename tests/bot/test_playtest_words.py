@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.bot.test_catalogs import TRANSLATED
-from tests.bot.test_glossary_words import english
+from tests.bot.test_glossary_words import PLACEHOLDER, english
 from tests.bot.test_new_user_words import forms_of
 
 WON = re.compile(r"\b(won|wins?|winning)\b")
@@ -67,3 +67,24 @@ def test_the_first_hands_tip_is_not_named_as_the_hint_is(language: str) -> None:
     tip_word = tip.split(":")[0].strip()
     assert tip_word, tip
     assert tip_word != (button or "Hint") and tip_word not in hint.split(":")[0], (tip, hint, button)
+
+
+COMMITMENT = {"fil": "pangako", "be": "абавязацельств", "sw": "ahadi"}
+"""The word each catalog uses for the fair deal's commitment, as the table says it (🔒 Fair deal: …)."""
+
+
+@pytest.mark.parametrize("language", sorted(COMMITMENT))
+def test_the_commitment_has_one_name_on_discord_and_on_the_replay_page(language: str) -> None:
+    """Filipino's table says *pangako* and /flipflop verify "pangako: OK", but the replay page's own
+    check said "✔ commitment: …" (and named it so in its how-to): every message says the table's word."""
+    en, word = english(), COMMITMENT[language]
+    [table] = forms_of(language)["🔒 Fair deal: commitment `{commitment}`"]
+    assert word in table.casefold()
+    wrong = {
+        msgid: form
+        for msgid, forms in forms_of(language).items()
+        if re.search(r"\bcommitment", PLACEHOLDER.sub("", en.get(msgid, msgid)), re.I)
+        for form in forms
+        if word not in PLACEHOLDER.sub("", form).casefold()
+    }
+    assert not wrong, wrong
