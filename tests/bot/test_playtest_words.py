@@ -88,3 +88,24 @@ def test_the_commitment_has_one_name_on_discord_and_on_the_replay_page(language:
         if word not in PLACEHOLDER.sub("", form).casefold()
     }
     assert not wrong, wrong
+
+
+AMOUNT = r"\**\{(chips|amount|prize|balance|stack|fee)\}"
+"""A Belarusian amount of chips, written in the nominative ("1 фішка", "21 фішка", "5 фішак")."""
+NOT_NOMINATIVE = re.compile(
+    r"\b(налічвае|забірае|забраць|атрымлівае|выйграе|захоўвае|назад|са стала|з)\s+" + AMOUNT
+)
+"""Where Belarusian needs another case: the object of a verb ("1 фішку"), after "з" ("з 1 фішкай")."""
+
+
+def test_belarusian_writes_an_amount_where_the_nominative_is_right() -> None:
+    """An amount is formatted in the nominative, so "налічвае **1 фішка** удзельніку" (a grant of one
+    chip, or 21) read wrong; such sentences put the amount after a colon or as the subject instead.
+    And the preposition у is ў after a vowel ("Банк гульні у гэтым раўндзе" was one left)."""
+    wrong = {
+        msgid: form
+        for msgid, forms in forms_of("be").items()
+        for form in forms
+        if NOT_NOMINATIVE.search(form) or re.search(r"[аеёіоуыэюя] у ", PLACEHOLDER.sub("", form))
+    }
+    assert not wrong, wrong
