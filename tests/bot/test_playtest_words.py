@@ -109,3 +109,10 @@ def test_belarusian_writes_an_amount_where_the_nominative_is_right() -> None:
         if NOT_NOMINATIVE.search(form) or re.search(r"[аеёіоуыэюя] у ", PLACEHOLDER.sub("", form))
     }
     assert not wrong, wrong
+
+
+def test_swahili_a_lone_host_is_not_told_1_have_sat() -> None:
+    """The host who clicks Start alone reads how many are seated: 1. Swahili said "1 wamekaa" (a plural
+    verb after the number); the count now follows a colon ("waliokaa hadi sasa: 1")."""
+    [refusal] = forms_of("sw")["refusal.too_few_players"]
+    assert not re.search(r"\{seated\} wa", refusal), refusal
