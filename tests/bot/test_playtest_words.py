@@ -116,3 +116,10 @@ def test_swahili_a_lone_host_is_not_told_1_have_sat() -> None:
     verb after the number); the count now follows a colon ("waliokaa hadi sasa: 1")."""
     [refusal] = forms_of("sw")["refusal.too_few_players"]
     assert not re.search(r"\{seated\} wa", refusal), refusal
+
+
+def test_swahili_tells_an_away_member_hupo() -> None:
+    """The hand said "Hupo kwa muda" ("you're not here for a while") in one message and "Haupo kwa muda"
+    in the next: "hupo" is "you are not here" (the negative of "upo"), in every message."""
+    wrong = {m: f for m, forms in forms_of("sw").items() for f in forms if re.search(r"\bhaupo\b", f, re.I)}
+    assert not wrong, wrong
