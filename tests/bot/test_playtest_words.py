@@ -123,3 +123,18 @@ def test_swahili_tells_an_away_member_hupo() -> None:
     in the next: "hupo" is "you are not here" (the negative of "upo"), in every message."""
     wrong = {m: f for m, forms in forms_of("sw").items() for f in forms if re.search(r"\bhaupo\b", f, re.I)}
     assert not wrong, wrong
+
+
+def test_belarusian_calls_a_round_a_round_in_a_tournament_too() -> None:
+    """A tournament's message said "Турнір Flip Flop — раздача 3" while its tables' titles said
+    "Flip Flop — раўнд 3" for the same round (the glossary's word is раўнд): раздача is a deal, and only
+    where the English says deal."""
+    en = english()
+    wrong = {
+        msgid: form
+        for msgid, forms in forms_of("be").items()
+        if re.search(r"\brounds?\b", en.get(msgid, msgid)) and not re.search(r"\bdeal", en.get(msgid, msgid))
+        for form in forms
+        if "раздач" in form
+    }
+    assert not wrong, wrong
