@@ -274,10 +274,11 @@ class Tournament:
         Once any table's round is in, only a member with Manage Server may stop it: else a host who
         leads could stop it and take the pool, the house's fees for computer players with it, and a
         host who does not play (a friend, or an alt: opening takes no chips) could do it for one who does.
+        Then any other member is told so too, not sent to the host, who may no longer.
         """
-        self.check_manager(member, manages_server)
         if not manages_server and (self.round > 0 or any(self.played.values())):
             raise TournamentError("tournament_stop_started")
+        self.check_manager(member, manages_server)
 
     def cancel(self) -> None:
         """Called off before the start (the store gives the fees back)."""

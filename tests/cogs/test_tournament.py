@@ -887,6 +887,19 @@ async def test_a_fault_at_the_timed_start_is_tried_again(
     await clean(world)
 
 
+async def a_round_in_won_by(world: World, member: simcord.MemberActor) -> None:
+    """Stands for the tournament's first round in: ``member`` took 500 chips from a computer."""
+    cog = world.bot.get_cog("FlipFlop")
+    assert isinstance(cog, TournamentPlay)
+
+    def won(t: Tournament) -> None:
+        t.entrants[member.id].stack += 500
+        t.entrants[-1].stack -= 500
+        t.played[next(iter(t.played))] = 1
+
+    await cog.tournaments.update((await tournament_now(world)).id, won)
+
+
 async def test_a_host_playing_in_it_can_not_stop_it_once_a_round_is_in(world: World) -> None:
     """ann hosts and plays, five computers paid by the house: once a round is in, her Stop would pay
     by the stacks at the moment she picks (a lead: the whole pool, 500 of it the house's). Refused,
@@ -895,16 +908,7 @@ async def test_a_host_playing_in_it_can_not_stop_it_once_a_round_is_in(world: Wo
     lobby = await opened(world, ann, fee=100, seats=6, payout="winner")
     await ann.click(lobby, label="Join")
     await ann.click(lobby, label="Start")  # five computers, their fees from the house
-    tour = await tournament_now(world)
-    cog = world.bot.get_cog("FlipFlop")
-    assert isinstance(cog, TournamentPlay)
-
-    def ann_won_a_round(t: Tournament) -> None:  # stands for a round in, ann ahead
-        t.entrants[ann.id].stack += 500
-        t.entrants[-1].stack -= 500
-        t.played[next(iter(t.played))] = 1
-
-    await cog.tournaments.update(tour.id, ann_won_a_round)
+    await a_round_in_won_by(world, ann)
     refused = await ann.click(await shown(world), label="Stop (prizes by the stacks)")
     assert refused.ephemeral and "Manage Server" in refused.response.content
     assert (await tournament_now(world)).status == "running" and await balance(world, ann) == 900
@@ -925,16 +929,10 @@ async def test_a_host_who_does_not_play_can_not_stop_it_for_a_friend_in_the_lead
     lobby = await opened(world, ann, fee=100, seats=6, payout="winner")
     await ben.click(lobby, label="Join")
     await ann.click(lobby, label="Start")  # five computers, their fees from the house
-    tour = await tournament_now(world)
-    cog = world.bot.get_cog("FlipFlop")
-    assert isinstance(cog, TournamentPlay)
-
-    def ben_won_a_round(t: Tournament) -> None:  # stands for a round in, ben ahead
-        t.entrants[ben.id].stack += 500
-        t.entrants[-1].stack -= 500
-        t.played[next(iter(t.played))] = 1
-
-    await cog.tournaments.update(tour.id, ben_won_a_round)
+    await a_round_in_won_by(world, ben)
+    for who in (ben, world.members[2]):  # a player, a bystander: told who may stop it now, not the host
+        told = (await who.click(await shown(world), label="Stop (prizes by the stacks)")).response.content
+        assert "Manage Server" in told and "host" not in told, told
     refused = await ann.click(await shown(world), label="Stop (prizes by the stacks)")
     assert refused.ephemeral and "Manage Server" in refused.response.content, refused.response.content
     assert "playing in" not in refused.response.content  # ann is not: said as it is
