@@ -29,7 +29,9 @@ Command line (exit status 0 = checked and correct, 1 = a mismatch, 2 = malformed
     python -m engine.fairness deck --server-seed HEX --client-seed TEXT --round N
     python -m engine.fairness dealer --server-seed HEX --client-seed TEXT --round N --seats N
     python -m engine.fairness verify --server-seed HEX --commitment HEX
-        [--client-seed TEXT --round N --deck "AC 2C …"]   (one line)
+        [--client-seed TEXT --round N --deck "AC 2C …" [--seats N]]   (one line)
+
+``verify --seats`` (a table's first round: how many sat) prints the first dealer's seat too.
 """
 
 from __future__ import annotations
