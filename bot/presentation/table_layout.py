@@ -54,7 +54,7 @@ LOG_ROOM = 1200
 PREFIX = 12
 """Hex digits of a commitment the table shows; the Fair deal button shows it whole."""
 FAIR_SEED = 1500
-"""Of a client seed, the private Fair deal answer shows this much (a message holds 2,000 characters)."""
+"""Room for the Fair deal answer's explanation and client seed (a message holds 2,000 characters)."""
 IN_PICTURE = N_("In the picture: {names}")
 """Who is who where a picture could not draw a name ("#3 = 🦊"): said in words, which any script reads."""
 INVITED_ROOM = 1000

@@ -23,8 +23,11 @@ async def test_a_new_table_never_takes_a_saved_tables_id(
         first = await h.lobby((ANN,))
         await h.runtime.leave_lobby(first.id, ANN)  # closes the empty lobby: its row stays, closed
         assert h.runtime.get(first.id) is None
-        drawn = iter([first.id, first.id, "0badc0de"])
-        monkeypatch.setattr(runtime_module.secrets, "token_hex", lambda n: next(drawn))
+        drawn = [first.id, first.id, "0badc0de"]
+        real = runtime_module.secrets.token_hex
+        monkeypatch.setattr(  # the ids drawn for tables first; any other caller gets real ones
+            runtime_module.secrets, "token_hex", lambda n=None: drawn.pop(0) if drawn and n == 4 else real(n)
+        )
         second = await h.runtime.open(G, CH, BEN, NAMES[BEN], 5, 200, 60)
         assert second.id == "0badc0de" and h.runtime.get("0badc0de") is second
         assert second.seats == [BEN]
