@@ -279,6 +279,13 @@ async def playground(
             finally:
                 stop.set()
                 await driver
+                # as the real bot stops, before simcord cancels whatever bot work is left: no timer
+                # left, no move cut short, and what the last moves send and record done (work still
+                # under way after simcord's settle timeout is cancelled, as it was before)
+                if bot.runtime is not None:
+                    await bot.runtime.shutdown()
+                with contextlib.suppress(TimeoutError):
+                    await env.settle()
     finally:
         if live_server is not None:
             await live_server.stop()

@@ -6,11 +6,14 @@ import asyncio
 import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import aiohttp
+import pytest
 
 from bot.playground import playground
 from bot.runtime.computers import ComputerPlayers
+from bot.table.repository import TableRepository
 from engine.actions import Drop
 from tests.cogs.helpers import displayed
 
@@ -126,6 +129,42 @@ async def test_an_away_seat_is_played_and_each_next_round_dealt_without_a_click(
                 await runtime.act(table.id, ben.id, table.seq, Drop(game.to_act))
             await asyncio.sleep(0.1)
         assert rounds() >= 3, f"the table stalled with no click ({table.status}, next {table.next_round_at})"
+
+
+async def test_a_timeout_under_way_as_the_playground_stops_is_finished_and_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A turn's timer is the bot's own work, which simcord cuts short as it stops: the playground
+    stops as the bot does (``TableRuntime.shutdown``), so a timeout under way is finished and saved."""
+    saving = asyncio.Event()
+    save = TableRepository.save
+
+    async def slow_save(self: TableRepository, tx: Any, table: Any) -> bool:
+        if table.away and not saving.is_set():  # the timeout's save, slowed (a loaded machine)
+            saving.set()
+            await asyncio.get_running_loop().run_in_executor(None, time.sleep, 1.0)
+        return await save(self, tx, table)
+
+    monkeypatch.setattr(TableRepository, "save", slow_save)
+    db = tmp_path / "p.sqlite3"
+    async with playground(db, members=3, preview=False) as world:
+        ann, ben, cat = world.members
+        lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+        for member in (ben, cat):
+            await member.click(lobby, label="Join")
+        runtime = world.bot.runtime
+        assert runtime is not None
+        table = runtime.in_channel(world.channel.id)
+        assert table is not None
+        table.turn_seconds = 6  # beyond a click's settling (5 s), which would run a timer due sooner
+        await ann.click(lobby, label="Start")
+        assert table.game is not None and table.game.to_act is not None
+        idle = int(table.game.to_act)
+        await asyncio.wait_for(saving.wait(), 30)  # no click: the turn runs out; stop while it is saved
+    async with playground(db, members=3, preview=False) as world:
+        assert world.bot.runtime is not None
+        again = world.bot.runtime.in_channel(world.channel.id)
+        assert again is not None and again.is_away(idle)  # the timeout was saved, not cut short
 
 
 async def test_worker_processes_leave_ctrl_c_to_the_bot() -> None:
