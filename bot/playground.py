@@ -121,8 +121,10 @@ async def drive_computers(
     as soon as the bot has answered it (as at a table of people); the computers' moves then
     appear one by one. simcord's clock moves only with clicks, so a round a computer ended
     would wait for its next deal until someone clicked: ``advance`` (the env's
-    ``advance_time``) moves the clock on to the deal instead. Stops once ``stop`` is set,
-    never in the middle of a move (a move cut short would leave its database transaction open).
+    ``advance_time``) moves the clock on to the deal instead. The timer of the member's turn a
+    move gives is the bot's own work all the same (``bot.runtime.scheduler``): simcord runs it
+    out in real seconds. Stops once ``stop`` is set, never in the middle of a move (a move cut
+    short would leave its database transaction open).
     """
     rng = rng or random.Random()
     loop = asyncio.get_running_loop()
@@ -247,8 +249,9 @@ async def playground(
             people = [guild.add_member(env.create_user(n)) for n in NAMES[:members]]
             await bot.wait_until_ready()
             if live_server is not None:
-                # in simcord's scope (its clock and webhooks), as the bot's own work: a page's move then
-                # edits the open Discord hands, and its turn clock is the playground's
+                # on simcord's clock and webhooks (not as the bot's own work): a page's move then edits the
+                # open Discord hands, and its turn clock is the playground's; the turn's timer it arms is
+                # the bot's all the same (bot.runtime.scheduler), so simcord runs it out in real seconds
                 with env.time_context():
                     await live_server.start()
             await card_emojis_in_preview(env, bot)

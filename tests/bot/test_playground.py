@@ -131,6 +131,38 @@ async def test_an_away_seat_is_played_and_each_next_round_dealt_without_a_click(
         assert rounds() >= 3, f"the table stalled with no click ({table.status}, next {table.next_round_at})"
 
 
+async def test_a_members_turn_after_a_computers_move_runs_out_in_real_seconds(tmp_path: Path) -> None:
+    """The playground moves the computers from outside the bot's work (``drive_computers``): the turn
+    their move gave a member was timed by a timer simcord's clock never ran, and an idle member was
+    never timed out. Now it runs out in real seconds, as one given by a click."""
+    turn = 6  # seconds: beyond a click's settling (5 s), which would run a timer due sooner
+    for attempt in range(8):  # until a computer has the first turn (the first dealer is random)
+        async with playground(
+            tmp_path / f"p{attempt}.sqlite3", members=1, preview=False, computers=2, computer_pause=(0.1, 0.2)
+        ) as world:
+            runtime = world.bot.runtime
+            assert runtime is not None
+            table = runtime.in_channel(world.channel.id)
+            assert table is not None
+            table.turn_seconds = turn
+            (ann,) = world.members
+            lobby = [m for m in world.channel.history() if m.id == table.message_id][0]
+            await ann.click(lobby, label="Start")
+            assert table.game is not None and table.game.to_act is not None
+            if not table.is_computer(table.game.to_act):
+                continue
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 30
+            while table.game.to_act != str(ann.id) and loop.time() < deadline:  # the computers move
+                await asyncio.sleep(0.05)
+            assert table.game.to_act == str(ann.id) and not table.is_away(ann.id)
+            while not table.is_away(ann.id) and loop.time() < deadline:  # no click from here on
+                await asyncio.sleep(0.05)
+            assert table.is_away(ann.id), "an idle member's turn never ran out"
+            return
+    raise AssertionError("a computer never had the first turn in eight deals")
+
+
 async def test_a_timeout_under_way_as_the_playground_stops_is_finished_and_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -501,3 +501,39 @@ async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None
                 await page.screenshot(path=str(SHOTS / "live-ko.png"), full_page=True)
         finally:
             await browser.close()
+
+
+async def test_a_turn_drawn_on_the_page_runs_out_when_nobody_clicks(tmp_path: Path) -> None:
+    """Seen in a playtest: after a draw on the page the turn never ran out ("⏱ 0 s" for 80 s), where one
+    drawn in Discord did. The turn's timer is the bot's own, whoever moved: left idle, the seat times out
+    in real seconds and goes away (the computer plays it), and the page says so."""
+    turn = 3  # seconds: the timeout comes a few real seconds after the draw
+    async with (
+        playground(
+            tmp_path / "play.sqlite3", members=2, preview=False, cards="plain", computer_pause=(0.2, 0.4)
+        ) as pg,
+        async_playwright() as pw,
+    ):
+        table = await started(pg)
+        table.turn_seconds = turn  # the table's own timer from the next move on
+        members = {str(m.id): m for m in pg.members}
+        for _ in range(400):  # the computer may be first: wait for a member's turn
+            if table.game.public_view().to_act in members:
+                break
+            await asyncio.sleep(0.05)
+        actor = table.game.public_view().to_act
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await (await browser.new_context(viewport={"width": 1200, "height": 900})).new_page()
+            page.set_default_timeout(WAIT_MS)
+            await page.goto(await link_for(pg, members[actor]))
+            await expect(page.locator("#turn")).to_have_text("Your turn.")
+            await page.locator("#draw").click()
+            await expect(page.locator("#discard")).to_have_text("Discard selected")  # drawn, then idle
+            drawn = time.monotonic()
+            await expect(page.locator("#away")).to_be_visible(timeout=(turn + 20) * 1000)
+            assert table.is_away(int(actor))
+            assert time.monotonic() - drawn >= turn - 1  # ran out on its clock, not at once
+            await expect(page.locator("#back")).to_be_visible()  # I'm back, as the Discord hand offers
+        finally:
+            await browser.close()

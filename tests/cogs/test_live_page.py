@@ -304,3 +304,24 @@ async def test_the_page_speaks_the_members_language_and_an_away_member_comes_bac
         again = await page.move("back", None, table.seq)  # not away any more: refused, nothing changes
         assert not again["ok"] and not table.is_away(ann.id)
         await conserved(world)
+
+
+async def test_a_turn_drawn_on_the_page_runs_out_as_one_drawn_in_discord(world: World) -> None:
+    """Seen in a playtest: a draw on the page armed the turn's timer as the page's work, not the bot's,
+    and simcord's clock never ran it out. Drawn on the page and left idle, the seat times out when its
+    turn's seconds have passed and goes away, as after a draw by the hand's button."""
+    ann, ben, cat = world.members[:3]
+    table = await open_table(world, [ann, ben, cat])
+    assert table.game is not None
+    actor = next(m for m in (ann, ben, cat) if str(m.id) == table.game.to_act)
+    async with aiohttp.ClientSession() as http:
+        page = await signed_in(world, http, actor)
+        drawn = await page.move("stock", None, table.seq)
+        assert drawn["ok"], drawn
+        await world.env.advance_time(table.turn_seconds - 1)
+        assert not table.is_away(actor.id)  # not yet: the draw gave the turn its full time
+        await world.env.advance_time(2)
+        assert table.is_away(actor.id) and table.game.to_act != str(actor.id)
+        state = await page.latest()
+        assert state["you"]["away"]  # the page says so
+    await conserved(world)
