@@ -4,6 +4,11 @@ The computers move a moment after their turn comes, as at a real practice table;
 member clicks **Hint** on their turn (the coach answers, only to them), draws and
 discards by clicking a card (the bot's own card faces), drops on their next turn, and
 once the round is over opens **Analyse my last round**.
+
+The member's turn runs in real seconds (the playground's turn timer): a hint's search that
+waited on a loaded machine once outlasted the default minute, the turn ran out and the answer
+said the table had moved on. The server's admin gives the table the longest turn the settings
+allow (``LONG_TURN``), far beyond every wait here, so only the test's own waits can end it.
 """
 
 from __future__ import annotations
@@ -15,8 +20,12 @@ from pathlib import Path
 import pytest
 from playwright.async_api import expect
 
+from bot.ledger import setting_range
 from cogs.flipflop import coach
 from tests.browser.clicks import Room, played
+
+LONG_TURN = setting_range("turn_seconds")[1]
+"""The longest turn ``/flipflop config turn_seconds:`` allows (an hour)."""
 
 
 async def turn_of(room: Room, name: str, timeout: float = 30.0) -> None:
@@ -37,11 +46,16 @@ async def test_a_practice_round_with_a_hint_and_a_look_back(
     async with played(tmp_path / "play.sqlite3", "practice", members=1, computer_pause=pause) as (pg, page):
         room = Room(pg, page)
         me = pg.members[0].name
+        # an hour a turn, as the server's admin sets it: no wait below can outlast the member's turn
+        config = await pg.admin.slash(pg.channel, "flipflop config", turn_seconds=LONG_TURN)
+        assert config.ephemeral
+        assert (await pg.bot.ledger.settings(pg.channel.guild.id)).turn_seconds == LONG_TURN
         await room.slash("/flipflop practice")
         await expect(room.button("Start", room.table)).to_be_visible()
         await expect(room.table).to_contain_text(room.gettext("Basic computer").split()[0])
         await room.button("Start", room.table).click()
         await expect(room.button("My hand")).to_be_visible()
+        assert room.game_table().turn_seconds == LONG_TURN
         await room.shot("practice-1-started")
 
         # My turn: the hand says it is a practice table; Hint answers with the strong player's move.
