@@ -74,9 +74,19 @@ def command_mentions(commands: Iterable[app_commands.AppCommand]) -> dict[str, s
 
 
 def remember_commands(commands: Iterable[app_commands.AppCommand]) -> dict[str, str]:
-    """Keep the synced commands' mentions: sentences name them clickably (``bot.i18n.mentions``)."""
+    """Keep the synced commands' mentions: sentences name them clickably (``bot.i18n.mentions``).
+
+    Into the bot's own mapping when it has one (``FlipFlopBot.setup_hook`` makes it before the
+    cogs load): the turn timers' context, taken as the cogs load (``bot.runtime.scheduler``),
+    then knows them too.
+    """
     mentions = command_mentions(commands)
-    COMMANDS.set(mentions)
+    known = COMMANDS.get()
+    if isinstance(known, dict):
+        known.clear()
+        known.update(mentions)
+    else:
+        COMMANDS.set(dict(mentions))
     return mentions
 
 
@@ -187,6 +197,7 @@ class FlipFlopBot(commands.AutoShardedBot):
         """Open resources and load cogs before connecting (discord.py's examples)."""
         await self.open_database()
         await self.tree.set_translator(CommandTranslator())
+        COMMANDS.set({})  # this bot's mentions, filled in once synced (``remember_commands``)
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)
