@@ -1,0 +1,43 @@
+"""Words a playtest in Gujarati and Korean found wrong in the catalogs, each held to its fix."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.bot.test_new_user_words import forms_of
+
+GAME = {"gu": "ફ્લિપ ફ્લોપ", "ko": "플립플롭"}
+"""The game's name as each rule sheet writes it (docs/LANGUAGES.md, "Names are kept")."""
+
+
+@pytest.mark.parametrize("language", sorted(GAME))
+def test_the_game_has_one_name(language: str) -> None:
+    """The tournament's message said "Flip Flop ટુર્નામેન્ટ" / "Flip Flop 토너먼트" above tables titled
+    "ફ્લિપ ફ્લોપ — રાઉન્ડ 3" / "플립플롭 — 라운드 3"; the live and replay pages' titles, the leaderboard's
+    "no records" and the replay's "not a round" likewise. One name, the sheet's."""
+    said = forms_of(language)
+    latin = [(msgid, form) for msgid, forms in said.items() for form in forms if "Flip Flop" in form]
+    assert not latin, latin
+    assert sum(GAME[language] in form for forms in said.values() for form in forms) >= 40
+
+
+def test_gujarati_spells_balance_and_command_one_way() -> None:
+    """The audit said બૅલેન્સ where every other message says બેલેન્સ, and two messages said આદેશ for a
+    command where the others say કમાન્ડ."""
+    said = [form for forms in forms_of("gu").values() for form in forms]
+    assert not [s for s in said if "બૅલેન્સ" in s or "આદેશ" in s]
+    assert sum("બેલેન્સ" in s for s in said) >= 30 and sum("કમાન્ડ" in s for s in said) >= 5
+
+
+def test_korean_says_chips_once_before_an_amount() -> None:
+    """A chip amount already says 칩 ("칩 25개"): the audit read "들어온 칩 칩 4,250개". A 칩 before a
+    placeholder is only for a bare number that 개 follows ("칩 {fee}개")."""
+    twice = [
+        (msgid, form)
+        for msgid, forms in forms_of("ko").items()
+        for form in forms
+        if re.search(r"칩 \{\w+\}(?!개)", form)
+    ]
+    assert not twice, twice
