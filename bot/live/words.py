@@ -23,6 +23,7 @@ from bot.presentation.table_render import (
 WORDS: dict[str, str] = {
     # the page (web/live/js/live.js)
     "pageTitle": N_("Flip Flop live table"),
+    "gameName": N_("Flip Flop"),
     "liveTag": N_("live"),
     "signIn": N_(
         "Sign in with the private link /flipflop web sends you in Discord: it opens this page and works once."

@@ -50,3 +50,19 @@ def test_a_tournament_tables_end_is_not_game_over_on_the_page() -> None:
     transitions.next_round(table, 0.0, 0.0)  # the table's one round is over
     info = viewer_state(table, 1, texts("en"), 0.0)["info"]
     assert info["over"] and info["tournament"]
+
+
+def test_the_live_pages_heading_names_the_game_as_its_title_does() -> None:
+    """The page's heading said "Flip Flop" in Latin letters in every language while its tab title said
+    플립플롭 / ફ્લિપ ફ્લોપ, as the Korean and Gujarati rule sheets name the game: the heading's name is a
+    word of the page, filled in by ``web/live/js/live.js`` as the title is."""
+    from bot.i18n import LANGUAGES
+
+    for language in LANGUAGES:
+        words = page_words(texts(language))
+        assert words["gameName"] in words["pageTitle"], language
+    assert page_words(texts("ko"))["gameName"] == "플립플롭"
+    assert page_words(texts("gu"))["gameName"] == "ફ્લિપ ફ્લોપ"
+    web = Path(__file__).resolve().parents[2] / "web" / "live"
+    assert 'byId("game-name").textContent = say("gameName"' in (web / "js" / "live.js").read_text()
+    assert '<h1><span id="game-name">' in (web / "index.html").read_text()

@@ -471,6 +471,7 @@ async def test_a_member_reads_the_page_in_their_language(tmp_path: Path) -> None
             assert "game" not in facts and "flip" not in facts and "게임" in facts, facts
             await expect(page.locator("html")).to_have_attribute("lang", "ko")  # a screen reader reads Korean
             await expect(page).to_have_title("플립플롭 라이브 테이블")
+            await expect(page.locator("#game-name")).to_have_text("플립플롭")  # the heading names it so too
             await expect(page.locator("#live-tag")).to_have_text("라이브")
             named = "내 카드: 카드를 눌러 선택하세요"
             await expect(page.locator("#hand")).to_have_attribute("aria-label", named)

@@ -88,6 +88,7 @@ function speak(given) {
   words = given || {};
   if (words.lang) document.documentElement.lang = words.lang;
   document.title = say("pageTitle", "Flip Flop live table");
+  byId("game-name").textContent = say("gameName", "Flip Flop");
   byId("live-tag").textContent = say("liveTag", "live");
   byId("signin-text").textContent = say("signIn", byId("signin-text").textContent || "");
   ui.hand.setAttribute("aria-label", say("yourCards", "Your cards: press a card to select it"));
