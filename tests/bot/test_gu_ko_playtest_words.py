@@ -41,3 +41,11 @@ def test_korean_says_chips_once_before_an_amount() -> None:
         if re.search(r"칩 \{\w+\}(?!개)", form)
     ]
     assert not twice, twice
+
+
+def test_korean_calls_a_hand_핸드_when_it_sends_the_live_page() -> None:
+    """/flipflop web said 손패 ("hands stay hidden", "with your hand to play") where the table, its buttons
+    (**내 핸드**) and the live page itself say 핸드, the glossary's word."""
+    said = [form for forms in forms_of("ko").values() for form in forms]
+    assert not [s for s in said if "손패" in s]
+    assert sum("핸드" in s for s in said) >= 50
