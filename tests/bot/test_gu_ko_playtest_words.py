@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from tests.bot.test_glossary_words import GLOSSARY
 from tests.bot.test_new_user_words import forms_of
 
 GAME = {"gu": "ફ્લિપ ફ્લોપ", "ko": "플립플롭"}
@@ -49,3 +50,11 @@ def test_korean_calls_a_hand_핸드_when_it_sends_the_live_page() -> None:
     said = [form for forms in forms_of("ko").values() for form in forms]
     assert not [s for s in said if "손패" in s]
     assert sum("핸드" in s for s in said) >= 50
+
+
+@pytest.mark.parametrize("language", sorted(GAME))
+def test_the_pages_name_the_discard_pile_as_the_table_does(language: str) -> None:
+    """Under the discard pile the replay and live pages said કાઢી નાખેલાં ("the discarded ones") where the
+    table's picture and every message say the glossary's કાઢી નાખવાનો ખૂંટો."""
+    [label] = forms_of(language)["discard {count}"]
+    assert re.search(GLOSSARY[language]["discard pile"], label), label
