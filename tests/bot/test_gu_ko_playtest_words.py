@@ -58,3 +58,12 @@ def test_the_pages_name_the_discard_pile_as_the_table_does(language: str) -> Non
     table's picture and every message say the glossary's કાઢી નાખવાનો ખૂંટો."""
     [label] = forms_of(language)["discard {count}"]
     assert re.search(GLOSSARY[language]["discard pile"], label), label
+
+
+def test_korean_a_seat_without_a_name_takes_님_as_a_player() -> None:
+    """The replay page names a seat it has no name for "seat 2", and says "{name} 님이 …" of whoever sits
+    there: "2번 자리 님이 카드를 버렸어요" honoured the seat. A player, numbered, reads as a person."""
+    said = forms_of("ko")
+    [seat] = said["seat {number}"]
+    [discarded] = said["{name} discarded {card}"]
+    assert "님" in discarded and "자리" not in seat and "플레이어" in seat, seat
