@@ -67,3 +67,17 @@ def test_korean_a_seat_without_a_name_takes_님_as_a_player() -> None:
     [seat] = said["seat {number}"]
     [discarded] = said["{name} discarded {card}"]
     assert "님" in discarded and "자리" not in seat and "플레이어" in seat, seat
+
+
+def test_gujarati_writes_a_members_case_ending_apart_as_everywhere() -> None:
+    """After a member's name or mention Gujarati's messages write the ending apart ("<@ann> એ <@ben> ને
+    50 ચિપ્સ આપી"); the audit's list of grants, the dumping report and a spread's title ran it on
+    ("@adminએ @benને"), beside the same grant said spaced in the channel."""
+    person = r"\{(name|member|admin|who|taker|player|dealer)\}"
+    run_on = [
+        (msgid, form)
+        for msgid, forms in forms_of("gu").items()
+        for form in forms
+        if re.search(person + r"(એ|ને|નો|ની|નું|નાં|ના)(?![\u0A80-\u0AFF])", form)
+    ]
+    assert not run_on, run_on
