@@ -32,6 +32,13 @@ def test_gujarati_spells_balance_and_command_one_way() -> None:
     assert sum("બેલેન્સ" in s for s in said) >= 30 and sum("કમાન્ડ" in s for s in said) >= 5
 
 
+def test_gujarati_spells_the_bot_one_way() -> None:
+    """The privacy messages said બૉટ where the other 29 messages say બોટ."""
+    said = [form for forms in forms_of("gu").values() for form in forms]
+    assert not [s for s in said if "બૉટ" in s]
+    assert sum("બોટ" in s for s in said) >= 30
+
+
 def test_korean_says_chips_once_before_an_amount() -> None:
     """A chip amount already says 칩 ("칩 25개"): the audit read "들어온 칩 칩 4,250개". A 칩 before a
     placeholder is only for a bare number that 개 follows ("칩 {fee}개")."""
