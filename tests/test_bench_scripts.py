@@ -2,7 +2,9 @@
 
 Each is run as the docs say (``.venv/bin/python bench/NAME.py …``) in a process of its own. What
 is checked is that it runs on the code as it is now and prints the line its figures are read
-from, not the figures themselves (tiny runs, a shared machine). bench/live_bench.py is run by
+from, not the figures themselves (tiny runs, a shared machine): a script that says its goal was
+"NOT met" and exits 1 for it (history_bench: a p99 of 28 ms against 20 under a loaded CI run)
+has still run. bench/live_bench.py is run by
 tests/bot/test_live_bench.py; the PostgreSQL halves of history_bench and scale_bench and the
 browser ones (live_page, table_height) are left out.
 """
@@ -59,7 +61,8 @@ def run(name: str, cwd: Path) -> str | None:
         timeout=180,
         check=False,
     )
-    if done.returncode != 0:
+    judged = done.returncode == 1 and "NOT met" in done.stdout  # a goal missed: a figure, not a fault
+    if done.returncode != 0 and not judged:
         return f"{name}: status {done.returncode}\n{done.stdout[-1500:]}{done.stderr[-2500:]}"
     if figure not in done.stdout:
         return f"{name}: no {figure!r} in\n{done.stdout[-1500:]}"
