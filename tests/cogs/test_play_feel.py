@@ -209,13 +209,21 @@ async def test_spreads_are_numbered_from_one(world: World) -> None:
     assert runtime(world).get(table.id) is table
 
 
-async def test_the_card_just_drawn_is_marked_and_cards_look_alike(world: World) -> None:
+async def drawn_from_stock(world: World) -> tuple[Table, simcord.MemberActor, Any, Any]:
+    """A table of three where the member to act opened their hand and drew from the stock.
+
+    The table, that member, their hand as opened and the answer to the draw.
+    """
     table = await open_table(world, world.members[:3])
-    g = table.game
-    assert g is not None
-    actor = member(world, g.to_act)
+    assert table.game is not None
+    actor = member(world, table.game.to_act)
     hand = await my_hand(world, actor)
     drawn = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
+    return table, actor, hand, drawn
+
+
+async def test_the_card_just_drawn_is_marked_and_cards_look_alike(world: World) -> None:
+    _, _, _, drawn = await drawn_from_stock(world)
     assert drawn.response.content.count("*(just drawn)*") == 1
     assert "\ufe0f" not in drawn.response.content.split("\n")[0]  # no emoji suits: one look for all four
 
@@ -223,13 +231,9 @@ async def test_the_card_just_drawn_is_marked_and_cards_look_alike(world: World) 
 async def test_the_card_just_drawn_stays_marked_when_the_hand_is_shown_again(world: World) -> None:
     # Refresh, My hand again or a draw made on the live page: the hand is drawn anew, and the
     # card the turn brought is still the one marked (as the live page marks it, from the engine)
-    table = await open_table(world, world.members[:3])
-    g = table.game
-    assert g is not None
-    actor = member(world, g.to_act)
-    hand = await my_hand(world, actor)
-    drawn = await actor.click(hand.message, custom_id=buttons(hand)["Draw from stock"])
-    just = g.view(str(actor.id)).just_drawn
+    table, actor, hand, drawn = await drawn_from_stock(world)
+    assert table.game is not None
+    just = table.game.view(str(actor.id)).just_drawn
     assert just is not None
     await actor.click(drawn.response.message, label="Refresh")
     refreshed = message(world, table.channel_id, hand.id)
