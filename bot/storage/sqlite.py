@@ -98,16 +98,21 @@ class SqliteStore(Store):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteTx]:
-        """One atomic unit of work; rolled back if anything in it raises."""
+        """One atomic unit of work; rolled back if anything in it raises, a cancellation included.
+
+        A statement whose caller is cancelled still runs in aiosqlite's thread (a ``BEGIN``
+        waiting for another process's lock opens its transaction later); the rollback queued
+        behind it closes whatever it opened before the next transaction may begin.
+        """
         async with self._lock:
             tx = SqliteTx(self.conn)
-            await tx.execute("BEGIN IMMEDIATE")
             try:
+                await tx.execute("BEGIN IMMEDIATE")
                 yield tx
+                await tx.execute("COMMIT")
             except BaseException:
-                await tx.execute("ROLLBACK")
+                await _rollback(self.conn)
                 raise
-            await tx.execute("COMMIT")
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """A read, serialised with the writes (they share the one connection)."""
@@ -121,6 +126,26 @@ class SqliteStore(Store):
                 await SqliteTx(self._conn).execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 await self._conn.close()
             self._conn = None
+
+
+async def _rollback(conn: aiosqlite.Connection) -> None:
+    """Roll back what is open once the statements queued before it have run, even if cancelled meanwhile.
+
+    sqlite3's ``rollback`` does nothing outside a transaction (a ``BEGIN`` that failed, a ``COMMIT``
+    that landed). A driver error here is not raised over the caller's own error: the file's
+    transaction ends with the connection at worst. A cancellation meanwhile is raised once it is done.
+    """
+    done = asyncio.ensure_future(conn.rollback())
+    cancelled = False
+    while not done.done():
+        try:
+            await asyncio.shield(done)
+        except asyncio.CancelledError:
+            cancelled = True  # the rollback still has to finish before the lock is let go
+        except sqlite3.Error:
+            break
+    if cancelled:
+        raise asyncio.CancelledError
 
 
 @contextmanager

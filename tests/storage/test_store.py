@@ -266,3 +266,45 @@ async def test_a_sqlite_file_locked_too_long_is_a_conflict(tmp_path: Path) -> No
         async with two.transaction() as tx:  # free again once the first lets go
             await tx.execute("INSERT INTO guild_settings VALUES (3, 1, 1, 1, 4, 60, 1, 'thread', 3)")
         assert await one.fetchall("SELECT guild_id FROM guild_settings") == [(3,)]
+
+
+async def _insert_guild(store: Store, guild: int) -> None:
+    async with store.transaction() as tx:
+        await tx.execute(f"INSERT INTO guild_settings VALUES ({guild}, 1, 1, 1, 4, 60, 1, 'thread', 3)")
+        await tx.execute(f"UPDATE guild_settings SET default_stake = 2 WHERE guild_id = {guild}")
+
+
+async def test_a_transaction_cancelled_anywhere_leaves_the_store_usable(store: Store) -> None:
+    """A task cancelled at any point of a transaction (a shutdown, a timeout) writes all or nothing.
+
+    The next transaction starts as usual: a cancelled ``BEGIN``, statement or ``COMMIT`` still
+    runs in the driver, and what it left open is closed before anyone else gets the store.
+    """
+    turns = [("turns", n) for n in range(12)] + [("ms", n) for n in range(1, 12)]
+    for guild, (unit, n) in enumerate(turns, start=1):
+        task = asyncio.create_task(_insert_guild(store, guild))
+        if unit == "ms":
+            await asyncio.sleep(n / 1000)
+        for _ in range(n if unit == "turns" else 0):
+            await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await asyncio.wait_for(_insert_guild(store, 1000 + guild), 10)  # the store still writes
+        row = await store.fetchone(
+            f"SELECT COUNT(*), MIN(default_stake) FROM guild_settings WHERE guild_id = {guild}"
+        )
+        assert row in ((0, None), (1, 2)), (unit, n, row)  # whole or not at all
+
+
+async def test_a_sqlite_begin_cancelled_while_waiting_for_the_lock_is_rolled_back(tmp_path: Path) -> None:
+    """Cancelled while ``BEGIN IMMEDIATE`` waits for another process: the transaction it opens is closed."""
+    path = tmp_path / "shared.sqlite3"
+    async with open_store(path) as one, SqliteStore(path, busy_timeout_ms=2000) as two:
+        async with one.transaction():
+            task = asyncio.create_task(_insert_guild(two, 1))
+            await asyncio.sleep(0.2)  # two's BEGIN IMMEDIATE waits in the driver's thread
+            task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.wait_for(_insert_guild(two, 2), 10)
+        assert await one.fetchall("SELECT guild_id FROM guild_settings") == [(2,)]
