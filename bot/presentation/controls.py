@@ -22,7 +22,7 @@ from typing import Literal
 from bot.cards import CardEmoji
 from bot.i18n import N_, Texts
 from bot.presentation.table_layout import Page
-from bot.table.model import LEVELS, Table
+from bot.table.model import Table
 
 Style = Literal["primary", "secondary", "success", "danger"]
 Family = Literal["lobby", "table", "hand", "review", "rules", "again"]
@@ -44,7 +44,9 @@ COMPUTER_LEVEL = {
     "strong": (N_("Strong computer"), N_("Thinks ahead by playing out possible hands")),
     "random": (N_("Random computer"), N_("Plays any legal move (for fun)")),
 }
-"""The lobby menu's option for each level (``bot.runtime.LEVELS``, in order): its label and what it does."""
+"""The lobby menu's option for each level (``bot.runtime.LEVELS``, in order): its label and what it does.
+
+The menu offers the levels the table seats (``Table.computer_levels``): no Random where chips are real."""
 
 
 def fit(text: str, room: int) -> str:
@@ -101,7 +103,10 @@ def _button(
 
 
 def lobby_controls(table: Table, page: Page, t: Texts) -> Rows:
-    """Join, Leave, Start, Cancel (Remove computer once one is seated); the host's menu; Fair deal."""
+    """Join, Leave, Start, Cancel (Remove computer once one is seated); the host's menu; Fair deal.
+
+    The menu offers the levels this table seats: Random at a practice table only.
+    """
     seats = [
         _button("lobby", "join", t.gettext("Join"), "success", "🪑"),
         _button("lobby", "leave", t.gettext("Leave")),
@@ -110,7 +115,7 @@ def lobby_controls(table: Table, page: Page, t: Texts) -> Rows:
     ]
     if table.computers:
         seats.append(_button("lobby", "removecpu", t.gettext("Remove computer"), emoji="🤖"))
-    options = tuple(_computer_option(level, t) for level in LEVELS)
+    options = tuple(_computer_option(level, t) for level in table.computer_levels)
     menu = Menu("lobby", "addcpu", fit(t.gettext("🤖 Add a computer player (host)…"), LABEL_CHARS), options)
     return _rows(seats, [menu], _fair_row(page, t))
 

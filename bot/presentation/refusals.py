@@ -39,6 +39,7 @@ MESSAGES: dict[str, str] = {
     # computer players
     "host_adds_computers": N_("refusal.host_adds_computers"),
     "pick_a_level": N_("refusal.pick_a_level"),
+    "practice_only_level": N_("refusal.practice_only_level"),
     "computer_join_after_start": N_("refusal.computer_join_after_start"),
     "house_short": N_("refusal.house_short"),
     "host_removes_computers": N_("refusal.host_removes_computers"),

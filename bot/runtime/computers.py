@@ -15,7 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from bot.table.model import LEVELS as LEVELS  # the levels a host may seat, named for the runtime's callers
+from bot.table.model import LEVELS as LEVELS  # every level (a table seats its computer_levels), for callers
 from engine.actions import Action
 from engine.ai.strategies import STRATEGIES, BasicStrategy, StrongStrategy
 from engine.view import PlayerView

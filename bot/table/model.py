@@ -29,7 +29,11 @@ READABLE_FORMATS = (1, 2)
 MAX_SEATS = HOUSE_RULES.max_players
 MIN_SEATS = HOUSE_RULES.min_players
 LEVELS = ("basic", "strong", "random")
-"""The computer levels a host may seat (what each does: ``bot.presentation.computer_names``)."""
+"""The computer levels; a practice table seats all (what each does: ``bot.presentation.computer_names``)."""
+PRACTICE_ONLY_LEVELS = ("random",)
+"""Levels seated at practice tables only (``Table.computer_levels``): a computer that plays any legal move
+loses about 6.8 chips a round to sound play, so where the house pays real chips it seats only levels that
+play properly, and no member can farm it. A table saved with one seated keeps it (loading is unchanged)."""
 LOBBY_IDLE_SECONDS = 10 * 60
 TIMEOUTS_BEFORE_REMOVAL = 3
 AWAY_ROUNDS_BEFORE_RELEASE = 3
@@ -226,6 +230,15 @@ class Table:
     def pid(user_id: int) -> str:
         """The engine's id for a member."""
         return str(user_id)
+
+    @property
+    def computer_levels(self) -> tuple[str, ...]:
+        """The computer levels a host may seat here (the lobby's menu offers these).
+
+        All of ``LEVELS`` at a practice table; where chips are real (the house pays the buy-ins),
+        only those that play properly (``PRACTICE_ONLY_LEVELS`` left out).
+        """
+        return LEVELS if self.practice else tuple(lv for lv in LEVELS if lv not in PRACTICE_ONLY_LEVELS)
 
     def is_computer(self, user_id: int | str) -> bool:
         """A computer seat."""

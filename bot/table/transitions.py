@@ -23,6 +23,7 @@ from bot.fair_deal import PLAYER_SEED_MAX, FairDeal, FairDealError, check_player
 from bot.ledger import HOUSE_ID, Posting, check_stakes, min_buy_in
 from bot.table.model import (
     AWAY_ROUNDS_BEFORE_RELEASE,
+    LEVELS,
     LOBBY_IDLE_SECONDS,
     MAX_SEATS,
     MIN_SEATS,
@@ -192,7 +193,10 @@ def join(table: Table, user_id: int, name: str, now: float) -> Step:
 def add_computer(
     table: Table, user_id: int, may_manage: bool, level: str, levels: tuple[str, ...], now: float
 ) -> Step:
-    """The host seats a computer player of ``level``; its buy-in comes from the server's house account."""
+    """The host seats a computer player of ``level``; its buy-in comes from the server's house account.
+
+    Only a level the table seats (``Table.computer_levels``): Random at a practice table only.
+    """
     if not _hosts(table, user_id, may_manage):
         raise TableError("host_adds_computers")
     if level not in levels:
@@ -201,7 +205,9 @@ def add_computer(
 
 
 def seat_computer(table: Table, level: str, now: float) -> Step:
-    """Seat a computer player (a practice lobby's, or the host's pick)."""
+    """Seat a computer player (a practice lobby's, or the host's pick) of a level the table seats."""
+    if level not in table.computer_levels:
+        raise TableError("practice_only_level" if level in LEVELS else "pick_a_level")
     if table.status != "lobby":
         raise TableError("computer_join_after_start")
     if len(table.seats) >= MAX_SEATS:

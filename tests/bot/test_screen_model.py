@@ -67,6 +67,10 @@ def test_the_lobby_offers_its_buttons_and_the_hosts_menu() -> None:
     ops = [c.op for c in flat(rows)]
     assert ops[:4] == ["join", "leave", "start", "cancel"] and "removecpu" not in ops
     [menu] = [c for c in flat(rows) if isinstance(c, Menu)]
+    assert [o.value for o in menu.options] == ["basic", "strong"]  # real chips: no Random for the house
+    assert [o.label for o in menu.options] == ["Basic computer", "Strong computer"]
+    practice = lobby(practice=True)
+    [menu] = [c for c in flat(lobby_controls(practice, lobby_page(practice, EN), EN)) if isinstance(c, Menu)]
     assert [o.value for o in menu.options] == ["basic", "strong", "random"]
     table.computers[-1] = ComputerSeat("basic", 1)
     table.seats.append(-1)

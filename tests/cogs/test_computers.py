@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
+from simcord.actors import _component_interaction
 from simcord.builders import UserHandle
+from simcord.enums import ComponentType
 
 from bot.client import create_bot
 from bot.ledger import HOUSE_ID
@@ -23,6 +26,7 @@ from tests.cogs.helpers import (
     section,
     select_id,
     table_in,
+    walk,
 )
 from tests.conftest import GUARDS_OFF, World, make_bot
 
@@ -105,12 +109,56 @@ async def test_only_the_host_adds_and_removes_computers(world: World) -> None:
     await conserved(world)
 
 
+def menu_levels(lobby: Any) -> list[str]:
+    """The levels the lobby's computer menu offers."""
+    [menu] = [c for c in walk(lobby) if c.get("type") == 3 and c["custom_id"].endswith(":addcpu")]
+    return [o["value"] for o in menu["options"]]
+
+
+async def test_a_real_chip_table_seats_basic_or_strong_computers_never_random(world: World) -> None:
+    """Random loses about 6.8 chips a round to sound play: seated for the house's chips, it is farmed."""
+    ann, ben = world.members[:2]
+    lobby = (await ann.slash(world.channel, "flipflop start")).response.message
+    await ben.click(lobby, label="Join")
+    lobby = world.channel.history()[-1]
+    assert menu_levels(lobby) == ["basic", "strong"]
+    table = table_in(world)
+    assert table is not None
+    g, before = world.guild.id, (list(table.seats), dict(table.lobby.stacks), displayed(lobby))
+    balances = [await world.bot.ledger.balance(g, who) for who in (HOUSE_ID, ann.id, ben.id)]
+    stored = world.env.backend.get_message(world.channel.id, lobby.id)  # a stale or forged pick of Random
+    data: dict[str, Any] = {
+        "custom_id": select_id(lobby, "addcpu"),
+        "component_type": ComponentType.STRING_SELECT,
+        "values": ["random"],
+    }
+    refused = await _component_interaction(ann, stored, data)
+    assert refusal_from_the_menu(refused) == (
+        "🤖 Random computers play only at practice tables: at a table played for real chips the house"
+        " seats Basic or Strong. Nothing was changed."
+    )
+    assert (table.seats, table.lobby.stacks, displayed(world.channel.history()[-1])) == before
+    assert [await world.bot.ledger.balance(g, who) for who in (HOUSE_ID, ann.id, ben.id)] == balances
+    await add_computer(world, ann, world.channel.history()[-1], "strong")
+    assert list(table.computers.values()) == [ComputerSeat("strong", 1)]
+    await ann.click(world.channel.history()[-1], label="Cancel")
+    await conserved(world)
+    # a practice table (practice chips, nothing from the house) seats Random too
+    balances = [await world.bot.ledger.balance(g, who) for who in (HOUSE_ID, ann.id, ben.id)]
+    lobby = (await ann.slash(world.channel, "flipflop practice", computers=1)).response.message
+    assert menu_levels(lobby) == ["basic", "strong", "random"]
+    await add_computer(world, ann, lobby, "random")
+    table = table_in(world)
+    assert table is not None and [c.level for c in table.computers.values()] == ["basic", "random"]
+    assert [await world.bot.ledger.balance(g, who) for who in (HOUSE_ID, ann.id, ben.id)] == balances
+
+
 async def test_one_human_and_two_computers_play_to_the_end(world: World) -> None:
     ann = world.members[0]
     lobby = (await ann.slash(world.channel, "flipflop start", stake=5, buy_in=20)).response.message
     await add_computer(world, ann, lobby, "basic")
     lobby = world.channel.history()[-1]
-    await add_computer(world, ann, lobby, "random")
+    await add_computer(world, ann, lobby, "basic")
     lobby = world.channel.history()[-1]
     await ann.click(lobby, label="Start")
     hands = Hands(world)

@@ -54,7 +54,7 @@ async def test_one_human_and_four_fast_computers_stay_within_five_edits_per_five
     ann = world.members[0]
     await world.bot.ledger.grant(world.guild.id, HOUSE_ID, 10_000, actor_id=world.admin.id)
     lobby = (await ann.slash(world.channel, "flipflop start", stake=5, buy_in=100)).response.message
-    for level in ["random", "random", "basic", "basic"]:
+    for level in ["basic", "basic", "basic", "basic"]:  # Random plays at practice tables only
         await ann.select(lobby, [level], custom_id=select_id(lobby, "addcpu"))
         lobby = world.channel.history()[-1]
     traffic = watch(world, real_time=True)

@@ -76,7 +76,7 @@ async def test_no_unfinished_seed_in_outcomes_views_or_logs_and_each_round_is_re
         await h.fund_house()
         table = await h.lobby((ANN,))
         await h.runtime.add_computer(table.id, ANN, False, "basic")
-        await h.runtime.add_computer(table.id, ANN, False, "random")
+        await h.runtime.add_computer(table.id, ANN, False, "basic")
         await h.runtime.start(table.id, ANN, may_manage=False)
         checked = 0
         while h.runtime.get(table.id) is not None:
@@ -98,7 +98,8 @@ async def test_no_unfinished_seed_in_outcomes_views_or_logs_and_each_round_is_re
             assert seeds.check(json.loads(transcript)["rounds"][0]["deck"]).ok
             assert commitment(seed_from_hex(seeds.server_seed)) == seeds.commitment
         rated = await h.db.fetchall("SELECT user_id, games FROM ratings WHERE guild_id = ?", (G,))
-        assert {user for user, _ in rated} == {ANN, -1, -2} and all(games == 1 for _, games in rated)
+        # one rating entry per computer level (basic is -2): both basic computers are rated as it
+        assert {user for user, _ in rated} == {ANN, -2} and all(games == 1 for _, games in rated)
 
 
 async def test_a_restart_mid_round_keeps_the_commitments_and_reveals_the_same_seed(tmp_path: Path) -> None:

@@ -232,7 +232,7 @@ async def test_computers_play_their_turns_and_never_play_alone(tmp_path: Path) -
         await h.fund_house()
         table = await h.lobby((ANN,))
         await h.runtime.add_computer(table.id, ANN, False, "basic")
-        await h.runtime.add_computer(table.id, ANN, False, "random")
+        await h.runtime.add_computer(table.id, ANN, False, "basic")
         await h.runtime.start(table.id, ANN, may_manage=False)
         await h.run_due()  # computers move at once (no pause here)
         assert table.game is not None
