@@ -218,7 +218,8 @@ async def playground(
     """Start the bot in a simulated server; with ``preview``, serve the page too.
 
     With ``computers``, the first member opens a table with that many computer
-    players of ``level`` seated (the house gets the chips for their buy-ins).
+    players of ``level`` seated (the house gets the chips for their buy-ins; Random: a
+    practice table, the only kind that seats it).
     With ``language``, the server and every member read that language (saved as
     ``/flipflop config language:`` and ``/flipflop language`` would save it; the
     simulated clients say ``en-US``, so members need the choice to read it too).
@@ -365,13 +366,21 @@ async def choose_cards(world: Playground, style: str) -> None:
 
 
 async def seat_computers(world: Playground, count: int, level: str) -> None:
-    """Open a table in #flipflop (unless one is there) and seat computer players, as the host would."""
+    """Open a table in #flipflop (unless one is there) and seat computer players, as the host would.
+
+    A level seated at practice tables only (Random: ``PRACTICE_ONLY_LEVELS``) opens a practice table.
+    """
     from bot.ledger import HOUSE_ID
+    from bot.table.model import PRACTICE_ONLY_LEVELS
 
     runtime = world.bot.runtime
     assert runtime is not None
     if runtime.in_channel(world.channel.id) is not None:
         return  # a saved table resumed: keep it as it was
+    if level in PRACTICE_ONLY_LEVELS:
+        await world.members[0].slash(world.channel, "flipflop practice", computers=count, level=level)
+        await world.env.settle()
+        return
     guild_id = world.channel.guild.id
     need = count * (await world.bot.ledger.settings(guild_id)).default_buy_in
     house = await world.bot.ledger.balance(guild_id, HOUSE_ID)
@@ -493,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
         "--level",
         choices=["basic", "strong", "random"],
         default="basic",
-        help="the computer players' level (default basic)",
+        help="the computer players' level (default basic; random: at a practice table)",
     )
     parser.add_argument(
         "--language",

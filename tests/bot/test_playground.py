@@ -65,6 +65,16 @@ async def test_computer_players_option_seats_them(tmp_path: Path) -> None:
         assert table.status == "playing"
 
 
+async def test_random_computers_are_seated_at_a_practice_table(tmp_path: Path) -> None:
+    """``make play COMPUTERS=2 LEVEL=random``: Random plays at practice tables only, never for real chips."""
+    db = tmp_path / "p.sqlite3"
+    async with playground(db, members=1, preview=False, computers=2, level="random") as world:
+        assert world.bot.runtime is not None
+        table = world.bot.runtime.in_channel(world.channel.id)
+        assert table is not None and table.practice
+        assert [c.level for c in table.computers.values()] == ["random", "random"] and len(table.seats) == 3
+
+
 async def test_a_click_at_a_practice_table_does_not_wait_for_the_computers(tmp_path: Path) -> None:
     """The Start click is answered at once; the computers then move in real time, one by one.
 
