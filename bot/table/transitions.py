@@ -206,8 +206,10 @@ def add_computer(
 
 def seat_computer(table: Table, level: str, now: float) -> Step:
     """Seat a computer player (a practice lobby's, or the host's pick) of a level the table seats."""
+    if level not in LEVELS:
+        raise TableError("pick_a_level")
     if level not in table.computer_levels:
-        raise TableError("practice_only_level" if level in LEVELS else "pick_a_level")
+        raise TableError("practice_only_level")
     if table.status != "lobby":
         raise TableError("computer_join_after_start")
     if len(table.seats) >= MAX_SEATS:
