@@ -17,6 +17,7 @@ from bot.i18n.catalogs import texts
 from bot.presentation.event_words import AND, DROPS, END_TEXT
 from bot.presentation.replay_link import _short_ids, binary_fragment
 from bot.presentation.replay_words import page_words, plain
+from engine.cards import Card, sort_key
 from engine.replay import replay
 from tests.browser.replay_rounds import played_game, played_round
 
@@ -127,3 +128,27 @@ console.log(JSON.stringify(round.frames.map((f) => f.caption)));
     caught = t.gettext(END_TEXT["caught"]).format(who=seat[0], value=12, catchers=catchers, low=12)
     said = plain(f"{drop} · 🏁 {caught}")
     assert any(said in c for c in captions), (said, captions)
+
+
+def test_the_page_shows_every_hand_in_the_bots_order() -> None:
+    """By suit, then rank, as the Discord hand and the live page show it (not as dealt, a drawn card last)."""
+    rounds = [played_round(players, seed, interactions=1) for players in (3, 5) for seed in range(10)]
+    script = f"""
+import {{ playTranscript }} from {json.dumps(RULES)};
+import {{ readFileSync }} from "node:fs";
+const all = JSON.parse(readFileSync(0, "utf8"));
+console.log(JSON.stringify(all.flatMap((t) => playTranscript(t).flatMap((r) => r.frames.flatMap(
+  (f) => f.seats.map((s) => s.hand))))));
+"""
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(rounds),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    hands = [h for h in json.loads(done.stdout) if len(h) > 1]
+    assert len(hands) > 100
+    for hand in hands:
+        assert hand == [c.code for c in sorted(map(Card.parse, hand), key=sort_key)], hand

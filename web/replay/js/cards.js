@@ -32,6 +32,11 @@ export function handValue(cards) {
   return cards.reduce((sum, c) => sum + value(c), 0);
 }
 
+/** A hand in the order the bot shows it (its Discord hand, the live page): by suit, then rank. @param {string[]} cards */
+export function shownOrder(cards) {
+  return [...cards].sort((a, b) => SUITS.indexOf(suit(a)) - SUITS.indexOf(suit(b)) || rank(a) - rank(b));
+}
+
 /** How a person reads a card: "10♥", "A♠". @param {string} code */
 export function label(code) {
   return (code[0] === "T" ? "10" : code[0]) + SUIT_MARK[code[1]];

@@ -3,7 +3,7 @@
 // The captions are the sentences of the bot's own round log (bot/presentation/event_words.py), in
 // the page's language (words.js): English until a language is loaded, and in Node.
 
-import { SISTER, SUIT_MARK, handValue, isCard, label, rank, suit } from "./cards.js";
+import { SISTER, SUIT_MARK, handValue, isCard, label, rank, shownOrder, suit } from "./cards.js";
 import { chips, number, say } from "./words.js";
 
 const POTS = /** @type {const} */ (["game", "flip", "flop"]);
@@ -439,7 +439,7 @@ export function playTranscript(t, options = {}) {
           id: p,
           name: nameOf(p, names),
           stack: stacks[p],
-          hand: inRound ? [...hands[p]] : [],
+          hand: inRound ? shownOrder(hands[p]) : [],
           value: inRound ? handValue(hands[p]) : null,
           dealer: p === dealer,
           toAct: end === null && inRound && players[turn] === p,
