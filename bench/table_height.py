@@ -15,45 +15,11 @@ import argparse
 import asyncio
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from playwright.async_api import async_playwright
 
 from bot.playground import playground
-
-CHROMIUM = "/usr/bin/chromium"
-
-
-def _controls(message: Any) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-
-    def visit(c: dict[str, Any]) -> None:
-        out.append(c)
-        for child in c.get("components") or []:
-            visit(child)
-
-    for c in getattr(message, "components", []):
-        visit(c if isinstance(c, dict) else c.to_dict())
-    return out
-
-
-def buttons(message: Any) -> dict[str, str]:
-    """A button's operation (``hand``, ``stock``…, the end of its custom id) -> its custom id."""
-    out: dict[str, str] = {}
-    for c in _controls(message):
-        if c.get("type") == 2 and c.get("custom_id"):
-            parts = c["custom_id"].split(":")
-            out[parts[4] if parts[1] == "a" else parts[3]] = c["custom_id"]
-    return out
-
-
-def card_buttons(message: Any) -> list[str]:
-    """The custom ids of the card buttons that discard now."""
-    return [
-        c["custom_id"]
-        for c in _controls(message)
-        if c.get("type") == 2 and ":discard:" in c.get("custom_id", "") and not c.get("disabled")
-    ]
+from scripts.screenshot import buttons, card_buttons, find_chromium
 
 
 async def measure(players: int, width: int, between: bool = False) -> float:
@@ -95,7 +61,7 @@ async def measure(players: int, width: int, between: bool = False) -> float:
                 ) as pv,
                 async_playwright() as pw,
             ):
-                browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+                browser = await pw.chromium.launch(executable_path=find_chromium(), args=["--no-sandbox"])
                 try:
                     page = await browser.new_page(
                         viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True
