@@ -1,13 +1,18 @@
-"""The e2e tests' own checks and clean-up: the fake Discord never fails on its own; readers close."""
+"""The e2e tests' own checks, clean-up and PostgreSQL schemas: the fake Discord never fails on its own."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
 
+import asyncpg
 import pytest
+import pytest_asyncio
 
 from tests.e2e import fake_discord
 from tests.e2e.test_shards import close_readers
+from tests.storage.conftest import TEST_DATABASE_URL, with_search_path
 
 
 @pytest.fixture(autouse=True)
@@ -29,3 +34,28 @@ def readers_closed() -> Iterator[None]:
     """The test's PostgreSQL readers (``tests.e2e.test_shards.read``) are closed when it ends."""
     yield
     close_readers()
+
+
+@pytest_asyncio.fixture
+async def postgres_schema() -> AsyncIterator[str]:
+    """A fresh schema in the test PostgreSQL, dropped afterwards (skipped, with why, when there is none)."""
+    try:
+        admin = await asyncpg.connect(TEST_DATABASE_URL, timeout=5)
+    except Exception as e:  # noqa: BLE001 - any failure means "no server"
+        why = f"no PostgreSQL at {TEST_DATABASE_URL} ({type(e).__name__}: {e})"
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"REQUIRE_POSTGRES=1 but {why}")
+        pytest.skip(f"this PostgreSQL test did not run: {why}")
+    schema = f"e2e_{uuid.uuid4().hex[:16]}"
+    try:
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        yield schema
+    finally:
+        await admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        await admin.close()
+
+
+@pytest.fixture
+def database_url(postgres_schema: str) -> str:
+    """The test PostgreSQL's address with a fresh schema as its search path (a bot process's DATABASE_URL)."""
+    return with_search_path(TEST_DATABASE_URL, postgres_schema)

@@ -31,7 +31,6 @@ from aiohttp import web
 
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.test_crash import PLAYERS, BotProcess, control, hand_of, open_game, to_act, wait_for
-from tests.e2e.test_shards import database_url  # noqa: F401 - a fixture: a fresh PostgreSQL schema
 
 DISCORD_EPOCH_MS = 1420070400000
 LIMIT = 2.5
@@ -245,7 +244,7 @@ class PostgresBot(BotProcess):
 
 
 async def test_a_table_row_locked_for_4_s_on_postgres_every_click_is_answered_in_time(
-    database_url: str,  # noqa: F811 - the fixture imported above
+    database_url: str,
     tmp_path: Path,
 ) -> None:
     fake = SlowDiscord()
@@ -267,7 +266,7 @@ async def test_a_table_row_locked_for_4_s_on_postgres_every_click_is_answered_in
 
 
 async def test_slow_rest_on_postgres_every_click_is_answered_in_time(
-    database_url: str,  # noqa: F811 - the fixture imported above
+    database_url: str,
     tmp_path: Path,
 ) -> None:
     fake = SlowDiscord()

@@ -21,15 +21,12 @@ import os
 import re
 import socket
 import sys
-import uuid
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import aiohttp
-import asyncpg
-import pytest
 import pytest_asyncio
 
 from bot.metrics import route_of
@@ -224,25 +221,6 @@ class Relay:
 
         await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
         self.writers -= {writer, up_writer}
-
-
-@pytest_asyncio.fixture
-async def postgres_schema() -> AsyncIterator[str]:
-    """A fresh schema in the test PostgreSQL, dropped afterwards (skipped, with why, when there is none)."""
-    try:
-        admin = await asyncpg.connect(TEST_DATABASE_URL, timeout=5)
-    except Exception as e:  # noqa: BLE001 - any failure means "no server"
-        why = f"no PostgreSQL at {TEST_DATABASE_URL} ({type(e).__name__}: {e})"
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"REQUIRE_POSTGRES=1 but {why}")
-        pytest.skip(f"the database-down test did not run: {why}")
-    schema = f"e2e_{uuid.uuid4().hex[:16]}"
-    try:
-        await admin.execute(f'CREATE SCHEMA "{schema}"')
-        yield schema
-    finally:
-        await admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        await admin.close()
 
 
 def through(url: str, port: int) -> str:

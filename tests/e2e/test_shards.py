@@ -13,22 +13,18 @@ without one the test is skipped with one line — unless ``REQUIRE_POSTGRES=1``.
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
-import uuid
 from collections.abc import AsyncIterator, Coroutine
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
 
 import asyncpg
-import pytest
 import pytest_asyncio
 
 from bot.storage.postgres import to_dollar
 from tests.e2e.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, shard_of
 from tests.e2e.test_crash import BotProcess, check_rounds_chain, open_game, play_turn, to_act, wait_for
-from tests.storage.conftest import TEST_DATABASE_URL, with_search_path
 
 T = TypeVar("T")
 SHARDS = 2
@@ -99,25 +95,6 @@ def read(url: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ..
     if url not in READERS:
         READERS[url] = Reader(url)
     return READERS[url].fetch(sql, params)
-
-
-@pytest_asyncio.fixture
-async def database_url() -> AsyncIterator[str]:
-    """A fresh schema in the test PostgreSQL, dropped afterwards."""
-    try:
-        admin = await asyncpg.connect(TEST_DATABASE_URL, timeout=5)
-    except Exception as e:  # noqa: BLE001 - any failure means "no server"
-        why = f"no PostgreSQL at {TEST_DATABASE_URL} ({type(e).__name__}: {e})"
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"REQUIRE_POSTGRES=1 but {why}")
-        pytest.skip(f"two-process test did not run: {why}")
-    schema = f"e2e_{uuid.uuid4().hex[:16]}"
-    try:
-        await admin.execute(f'CREATE SCHEMA "{schema}"')
-        yield with_search_path(TEST_DATABASE_URL, schema)
-    finally:
-        await admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        await admin.close()
 
 
 @pytest_asyncio.fixture

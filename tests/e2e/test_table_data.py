@@ -15,14 +15,13 @@ import pytest_asyncio
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.test_answers import PostgresBot
 from tests.e2e.test_crash import BotProcess, nested, open_game, play_turn, running, to_act, wait_for
-from tests.e2e.test_shards import database_url  # noqa: F401 - a fixture: a fresh PostgreSQL schema
 
 __all__ = ["running"]
 
 
 @pytest_asyncio.fixture
 async def on_postgres(
-    database_url: str,  # noqa: F811 - the fixture imported above
+    database_url: str,
     tmp_path: Path,
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
     """The real bot on a fresh PostgreSQL schema (skipped with a message where none runs)."""
