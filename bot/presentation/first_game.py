@@ -19,8 +19,9 @@ from engine import HOUSE_RULES
 HELP_TITLE = N_("🃏 Flip Flop — how to play")
 HELP_FIRST = N_(
     "**1. Open a table.** Type `/flipflop start` in a channel, then wait for others to click **Join** "
-    "({least}–{most} players). No one to play with? The host can seat computer players from the "
-    "lobby's menu, or `/flipflop practice` opens a table against computers with practice chips."
+    "({least}–{most} players). No one to play with? The host can seat Basic or Strong computer players "
+    "from the lobby's menu, or `/flipflop practice` opens a table against computers with practice chips "
+    "(Random computers play there only)."
 )
 HELP_START = N_(
     "**2. Start.** Your buy-in moves from your balance to the table when you open it or click "

@@ -29,6 +29,7 @@ from cogs.flipflop.notifier import DiscordNotifier
 from cogs.flipflop.open_hands import OpenHand
 from cogs.flipflop.screens import hand_screen, leave_confirm_screen, moved_hand_screen
 from engine import IllegalAction
+from engine.events import SeatClosed
 
 
 def now() -> float:
@@ -71,6 +72,17 @@ def away_note(t: Texts, table: Table) -> str:
 
 
 BACK_NOTE = N_("👋 Welcome back: you play your own seat again.")
+LEFT_GAME = N_("You left the game.")
+"""The hand of a member whose own click took them out of the game (they left, or the table closed)."""
+OUT_OF_CHIPS = N_("💀 You're out of chips and leave the game.")
+"""The hand of a member whose own move lost their last chips (not a leave they chose)."""
+
+
+def knocked_out(outcome: Outcome, player: str) -> bool:
+    """Whether ``outcome`` closed ``player``'s seat because their chips ran out."""
+    return any(
+        isinstance(e, SeatClosed) and e.player == player and e.reason == "eliminated" for e in outcome.events
+    )
 
 
 def shown_again(
@@ -255,7 +267,9 @@ class HandClicks:
             self.notifier.forget_hand(tid, user_id)
             await self._answered(tid, reply)
         elif played.status == "closed" or not played.is_seated(user_id):
-            reply = answer.edit(content=t.gettext("You left the game."), view=None)
+            # the hand's picture goes too (an edit keeps a message's files unless told otherwise)
+            words = OUT_OF_CHIPS if knocked_out(outcome, played.pid(user_id)) else LEFT_GAME
+            reply = answer.edit(content=t.gettext(words), view=None, attachments=[])
             self.notifier.forget_hand(tid, user_id)
             await self._answered(tid, reply)
         elif await self._answered(tid, answer.edit(**hand_screen(played, user_id, t, drawn=drawn).edit())):

@@ -87,15 +87,23 @@ TABLES_LINE = {
     "thread": N_("• Games are played: **in a thread of their own** (where I may open threads)"),
     "channel": N_("• Games are played: **in the channel**"),
 }
+NO_THREADS_LINE = N_("• Games are played: **in the channel** (I am set up to open no threads)")
+"""Where games are played when the bot itself opens no threads (``tables_in_threads``), whatever was saved."""
 AWAY_LINE = N_("• A seat is released after **{rounds}** away (its stack goes home)")
 
 
-def table_settings_lines(s: GuildSettings, t: Texts) -> list[str]:
-    """Where games are played and how long a seat may stay away, as ``/flipflop config`` lists them."""
+def table_settings_lines(s: GuildSettings, t: Texts, threads: bool = True) -> list[str]:
+    """Where games are played and how long a seat may stay away, as ``/flipflop config`` lists them.
+
+    ``threads``: whether this bot opens threads at all (the playground's does not, unless asked):
+    without, a server's ``thread`` setting is kept but its games are played in the channel, and the
+    line says so.
+    """
     rounds = t.ngettext("{count} round", "{count} rounds", s.away_rounds).format(
         count=t.number(s.away_rounds)
     )
-    return [t.gettext(TABLES_LINE[s.tables]), t.gettext(AWAY_LINE).format(rounds=rounds)]
+    where = TABLES_LINE[s.tables] if threads or s.tables == "channel" else NO_THREADS_LINE
+    return [t.gettext(where), t.gettext(AWAY_LINE).format(rounds=rounds)]
 
 
 def buy_in_warning(s: GuildSettings, t: Texts) -> list[str]:
@@ -223,7 +231,7 @@ class SettingsCommands(commands.Cog):
                     count=t.number(s.season_months)
                 )
             ),
-            *table_settings_lines(s, t),
+            *table_settings_lines(s, t, self.bot.tables_in_threads),
             t.gettext("• Language of public messages: **{language}**").format(
                 language=picker_label(public, t.language)
             ),

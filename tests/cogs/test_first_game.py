@@ -26,6 +26,8 @@ async def test_help_says_what_to_type_first_how_a_turn_goes_and_where_the_rules_
     assert text.startswith("**🃏 Flip Flop — how to play**")
     for said in ("/flipflop start", "**My hand**", "**Drop**", "discard one card", "/flipflop rules"):
         assert said in text, said
+    # which computers the lobby's menu offers, and where the Random ones went (practice only)
+    assert "seat Basic or Strong computer players" in text and "(Random computers play there only)" in text
     await ann.slash(world.channel, "flipflop language", language="ko")
     korean = await ann.slash(world.channel, "flipflop help")
     assert korean.ephemeral and "플립플롭" in korean.response.content  # the member's language

@@ -23,4 +23,5 @@ async def test_leaving_between_rounds_from_the_hand_closes_it(world: World) -> N
     result = await member.click(asked.response.message, custom_id=buttons(asked.response)["Yes, leave"])
     assert leaver not in g.seated
     assert result.response.content == "You left the game." and buttons(result.response) == {}
+    assert not result.response.attachments  # the picture of the cards goes with the controls
     await conserved(world)

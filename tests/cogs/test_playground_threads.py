@@ -88,3 +88,17 @@ async def test_a_move_on_the_playgrounds_live_page_edits_the_open_discord_hands(
             now = message(world, table.channel_id, hand.id).content
             assert ("Your turn" in now) == (str(uid) == table.game.to_act), now
         assert "Notifier failed" not in caplog.text
+
+
+async def test_config_says_the_playgrounds_games_are_in_the_channel_unless_it_opens_threads(
+    tmp_path: Path,
+) -> None:
+    """The server's saved ``thread`` setting stays, but the admin is told where games really go."""
+    async with playground(tmp_path / "c.sqlite3", members=1, preview=False) as world:
+        shown = (await world.admin.slash(world.channel, "flipflop config")).response.content
+        assert (await world.bot.ledger.settings(world.channel.guild.id)).tables == "thread"
+        assert "• Games are played: **in the channel** (I am set up to open no threads)" in shown
+        assert "in a thread of their own" not in shown
+    async with playground(tmp_path / "d.sqlite3", members=1, preview=False, threads=True) as world:
+        shown = (await world.admin.slash(world.channel, "flipflop config")).response.content
+        assert "• Games are played: **in a thread of their own** (where I may open threads)" in shown
