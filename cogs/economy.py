@@ -48,6 +48,13 @@ def _refuse_bot(member: discord.abc.User, me: discord.abc.User | None, t: Texts)
 NO_CHIPS = N_("{name} isn't a member of this server and has no chips here; nothing was changed.")
 """``/chips take`` from someone who left (or was never here) with no account: none is opened."""
 NOT_A_SEASON = N_("A season is current, previous or all time. Nothing was changed.")
+GRANTED = N_("➕ {admin} granted **{chips}** to {member}. Their balance: {balance}.")
+TOOK = N_("➖ {admin} took **{chips}** from {member}. Their balance: {balance}.")
+HOUSE_GRANTED = N_(
+    "➕ {admin} granted **{chips}** to the house (the computer players' chips). It has {balance}."
+)
+HOUSE_TOOK = N_("➖ {admin} took **{chips}** from the house (the computer players' chips). It has {balance}.")
+"""``/chips grant`` and ``take`` given this bot: the house's chips (they said "to @bot. Their balance")."""
 
 
 def account_of(member: discord.abc.User, me: discord.abc.User | None) -> int:
@@ -267,8 +274,9 @@ class Economy(Leaderboards, commands.Cog):
             await interaction.response.send_message(text, ephemeral=True)
             return
         t = await self.bot.languages.public(interaction)
+        said = HOUSE_GRANTED if who == HOUSE_ID else GRANTED
         await interaction.response.send_message(
-            t.gettext("➕ {admin} granted **{chips}** to {member}. Their balance: {balance}.").format(
+            t.gettext(said).format(
                 admin=interaction.user.mention,
                 chips=t.chips(amount),
                 member=member.mention,
@@ -313,8 +321,9 @@ class Economy(Leaderboards, commands.Cog):
             )
             return
         t = await self.bot.languages.public(interaction)
+        said = HOUSE_TOOK if who == HOUSE_ID else TOOK
         await interaction.response.send_message(
-            t.gettext("➖ {admin} took **{chips}** from {member}. Their balance: {balance}.").format(
+            t.gettext(said).format(
                 admin=interaction.user.mention,
                 chips=t.chips(amount),
                 member=named(member, t) if departed(member) else member.mention,

@@ -69,6 +69,17 @@ async def test_a_new_house_seats_computers_from_its_float_and_admins_top_it_up(w
     house = bot_member(world)
     granted = await world.admin.slash(world.channel, "chips grant", member=house, amount=1000, reason="float")
     assert not granted.ephemeral
+    # the house's chips, not the bot's ("granted … to @bot. Their balance: …")
+    assert granted.response.content == (
+        f"➕ <@{world.admin.id}> granted **1,000 chips** to the house (the computer players' chips)."
+        " It has 1,200 chips."
+    )
+    took = await world.admin.slash(world.channel, "chips take", member=house, amount=1, reason="back")
+    assert took.response.content == (
+        f"➖ <@{world.admin.id}> took **1 chip** from the house (the computer players' chips)."
+        " It has 1,199 chips."
+    )
+    await world.admin.slash(world.channel, "chips grant", member=house, amount=1, reason="again")
     shown = await ann.slash(world.channel, "balance", member=house)
     assert "The house" in shown.response.content and "1,200 chips" in shown.response.content
     added = await add_computer(world, ann, lobby, "basic")
