@@ -116,7 +116,7 @@ def lobby_controls(table: Table, page: Page, t: Texts) -> Rows:
     if table.computers:
         seats.append(_button("lobby", "removecpu", t.gettext("Remove computer"), emoji="🤖"))
     options = tuple(_computer_option(level, t) for level in table.computer_levels)
-    menu = Menu("lobby", "addcpu", fit(t.gettext("🤖 Add a computer player (host)…"), LABEL_CHARS), options)
+    menu = Menu("lobby", "addcpu", fit(t.gettext("🤖 Host: add a computer player…"), LABEL_CHARS), options)
     return _rows(seats, [menu], _fair_row(page, t))
 
 

@@ -37,7 +37,7 @@ def test_the_screens_labels_are_found() -> None:
     assert "Run · lowers your hand by {value}" in OPTIONS
     assert "Select cards…" in LABELS and "Lay down {cards}" in LABELS
     assert "Lay off {card} on #{spread}" in LABELS
-    lobby_and_table = {"Join", "Remove computer", "🤖 Add a computer player (host)…", "Open table"}
+    lobby_and_table = {"Join", "Remove computer", "🤖 Host: add a computer player…", "Open table"}
     assert lobby_and_table <= set(LABELS)
 
 

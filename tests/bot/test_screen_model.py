@@ -77,6 +77,19 @@ def test_the_lobby_offers_its_buttons_and_the_hosts_menu() -> None:
     assert "removecpu" in [c.op for c in flat(lobby_controls(table, lobby_page(table, EN), EN))]
 
 
+HOST = {"en": "Host", "be": "Гаспадар", "fil": "Host", "gu": "હોસ્ટ", "ko": "호스트", "sw": "Mwenyeji"}
+"""The word for the lobby's host in each language."""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_menu_says_it_is_the_hosts_before_a_phone_cuts_it(language: str) -> None:
+    """A phone shows about 24 characters of the menu's placeholder: "(host)" at its end was cut off."""
+    t = texts(language)
+    table = lobby()
+    [menu] = [c for c in flat(lobby_controls(table, lobby_page(table, t), t)) if isinstance(c, Menu)]
+    assert menu.placeholder.startswith(f"🤖 {HOST[language]}:"), menu.placeholder
+
+
 async def test_the_table_offers_stay_and_back_only_when_they_mean_something(tmp_path: Path) -> None:
     async with harness(tmp_path / "t.db") as h:
         table = await h.game()
