@@ -15,7 +15,8 @@ server's style (four-colour, else classic: the ``text`` style is read through th
 
 A 600-pixel-wide PNG in a palette of 128 colours (one per deck, found once): ~20–25 KB for five players
 (``bench/table_picture_bench.py`` measures bytes and render time; the cap is ``MAX_BYTES``).
-The same scene drawn twice is drawn once (``render`` keeps the last few).
+The same scene drawn twice is drawn once (``render`` keeps the last few), and a seat's fan of card
+backs is composed once for the pixels it covers (``_fan``), the same picture to the pixel.
 """
 
 from __future__ import annotations
@@ -228,11 +229,31 @@ def _seat(
     used = fonts.draw(canvas, (x0 + 32, cy + 6), seat.shown, 16, WHITE)
     bx = int(x0 + 32 + used + 12)
     step = min(12, max(4, (x1 - 10 - BACK - bx) // max(1, seat.cards - 1))) if seat.cards > 1 else 0
-    for i in range(seat.cards):
-        canvas.alpha_composite(_face(deck, "back", BACK), (bx + i * step, cy - BACK // 2))
+    if seat.cards:
+        _backs(canvas, (bx, cy - BACK // 2), seat.cards, step, deck)
     marks = [m for m in (seat.away, s.words[3] if seat.leaving else "") if m]
     if marks:
         fonts.draw(canvas, (x0 + 10, y1 - 8), fonts.fit(" · ".join(marks), 14, x1 - x0 - 20), 14, AMBER)
+
+
+def _backs(canvas: Image.Image, xy: tuple[int, int], cards: int, step: int, deck: str) -> None:
+    """``cards`` backs from ``xy`` rightwards, ``step`` apart, each over the one before.
+
+    The fan is composed once for the pixels it covers (``_fan``, keyed by them: the same fan over
+    the same ground is the same picture, pixel for pixel) and pasted whole.
+    """
+    x, y = xy
+    box = (x, y, x + (cards - 1) * step + BACK, y + BACK)
+    canvas.paste(_fan(deck, cards, step, canvas.crop(box).tobytes()), box)
+
+
+@lru_cache(maxsize=64)
+def _fan(deck: str, cards: int, step: int, ground: bytes) -> Image.Image:
+    """``_backs``'s fan laid over ``ground`` (the RGBA pixels it covers), as the canvas would draw it."""
+    image = Image.frombytes("RGBA", ((cards - 1) * step + BACK, BACK), ground)
+    for i in range(cards):
+        image.alpha_composite(_face(deck, "back", BACK), (i * step, 0))
+    return image
 
 
 def _suit(canvas: Image.Image, xy: tuple[float, float], suit: str, style: str) -> float:
@@ -317,15 +338,16 @@ def _palette(deck: str) -> Image.Image:
     faces = [_face(deck, f"{r}{s}", CARD) for r in "A8TQ" for s in "SHDC"] + [_face(deck, "back", CARD)]
     inks = [WHITE, GREY, AMBER, TURN, CHIP, *SUIT_COLOUR["four"].values(), *SUIT_COLOUR["classic"].values()]
     grounds = [BACKGROUND, FELT, SEAT, SEAT_DIM, WHITE]
-    swatch = Image.new("RGB", (CARD * len(faces), CARD + len(inks) * len(grounds)), BACKGROUND)
+    width = CARD * len(faces)
+    swatch = Image.new("RGB", (width, CARD + len(inks) * len(grounds)), BACKGROUND)
     for i, face in enumerate(faces):
         swatch.paste(face, (i * CARD, 0), face)
-    for j, (ink, ground) in enumerate((i, g) for i in inks for g in grounds):
-        for x in range(swatch.width):
-            a = min(1.0, x / (swatch.width / 3))
-            swatch.putpixel(
-                (x, CARD + j), tuple(round(g * (1 - a) + c * a) for c, g in zip(ink, ground, strict=True))
-            )
+    fades = [min(1.0, x / (width / 3)) for x in range(width)]  # each ink from its ground to full, in a third
+    rows = bytearray()
+    for ink, ground in ((i, g) for i in inks for g in grounds):
+        for a in fades:
+            rows.extend(round(g * (1 - a) + c * a) for c, g in zip(ink, ground, strict=True))
+    swatch.paste(Image.frombytes("RGB", (width, len(inks) * len(grounds)), bytes(rows)), (0, CARD))
     return swatch.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
 
 

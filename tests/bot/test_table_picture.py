@@ -15,13 +15,26 @@ from PIL import Image
 from bench.table_picture_bench import NAMES, a_table
 from bot import fonts
 from bot.i18n import LANGUAGES, texts
+from bot.presentation import table_picture
 from bot.presentation.table_picture import (
+    AMBER,
+    BACK,
+    BACKGROUND,
+    CARD,
+    CHIP,
+    FELT,
+    GREY,
     LEAVING,
     MAX_BYTES,
     PILE,
     POT_LABEL,
+    SEAT,
+    SEAT_DIM,
     STOCK,
+    SUIT_COLOUR,
+    TURN,
     UPCARD,
+    WHITE,
     away_label,
     height,
     labels,
@@ -89,6 +102,41 @@ def test_the_same_scene_is_drawn_once() -> None:
     start = time.perf_counter()
     again = render(scene, "classic")
     assert again is first and time.perf_counter() - start < 0.005
+
+
+def test_a_fan_of_backs_is_the_same_pixels_as_the_backs_drawn_one_by_one() -> None:
+    """The composed fan (``_backs``) over any ground, the canvas's edge too, against each back in turn."""
+    rng = random.Random(3)
+    for cards, step, x in [(1, 0, 40), (2, 12, 40), (6, 12, 9), (9, 4, 560), (13, 4, 590)]:
+        alpha = (0, 90, 255)
+        noise = bytes(rng.randrange(256) if i % 4 != 3 else rng.choice(alpha) for i in range(80 * 60 * 4))
+        ground = Image.frombytes("RGBA", (80, 60), noise).resize((600, 60))
+        fanned, one_by_one = ground.copy(), ground.copy()
+        table_picture._backs(fanned, (x, 17), cards, step, "classic")
+        for i in range(cards):
+            one_by_one.alpha_composite(table_picture._face("classic", "back", BACK), (x + i * step, 17))
+        assert fanned.tobytes() == one_by_one.tobytes(), (cards, step, x)
+
+
+def test_the_palette_is_the_one_found_pixel_by_pixel() -> None:
+    """The swatch the palette is found in, built row by row, is the one ``putpixel`` drew."""
+    for deck in ("classic", "four"):
+        faces = [table_picture._face(deck, f"{r}{s}", CARD) for r in "A8TQ" for s in "SHDC"]
+        faces.append(table_picture._face(deck, "back", CARD))
+        suits = [*SUIT_COLOUR["four"].values(), *SUIT_COLOUR["classic"].values()]
+        inks = [WHITE, GREY, AMBER, TURN, CHIP, *suits]
+        grounds = [BACKGROUND, FELT, SEAT, SEAT_DIM, WHITE]
+        swatch = Image.new("RGB", (CARD * len(faces), CARD + len(inks) * len(grounds)), BACKGROUND)
+        for i, face in enumerate(faces):
+            swatch.paste(face, (i * CARD, 0), face)
+        for j, (ink, ground) in enumerate((i, g) for i in inks for g in grounds):
+            for x in range(swatch.width):
+                a = min(1.0, x / (swatch.width / 3))
+                swatch.putpixel(
+                    (x, CARD + j), tuple(round(g * (1 - a) + c * a) for c, g in zip(ink, ground, strict=True))
+                )
+        found = swatch.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+        assert table_picture._palette(deck).getpalette() == found.getpalette()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
