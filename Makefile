@@ -62,8 +62,10 @@ XDIST = -n $(JOBS) --maxschedchunk 2
 # The suite runs on the engine's sources (FLIPFLOP_PURE_ENGINE=1: as fast here, 216 s against 228 s
 # compiled), so it starts as soon as the packages are in, beside the linters and the engine's
 # compilation; once compiled, the rules run once more, compiled (tests/engine: the compiled and the
-# plain engine must agree; the statistical tests, of the shuffle that is never compiled, run once,
-# in the main pass). Their output follows the main pass's; any of the three failing fails `make test`.
+# plain engine must agree; the statistical tests, of the shuffle that is never compiled, and the
+# `uncompiled` ones, of the shuffle's command line and the independent verifiers, which run no rule
+# module (tests/engine/test_fairness.py), run once, in the main pass). Their output follows the main
+# pass's; any of the three failing fails `make test`.
 # Before the workers start, one process collects the suite (pytest --collect-only) with bytecode
 # writing on, whatever PYTHONDONTWRITEBYTECODE says: pytest's assert-rewritten test modules and the
 # sources' bytecode go into __pycache__ once (about 9 s of one core on a fresh clone), where each of
@@ -78,7 +80,7 @@ test: $(STAMP_DEPS)
 	PYTHONDONTWRITEBYTECODE= FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest -q --collect-only \
 		-p no:cacheprovider > /dev/null 2>&1; \
 	( $(MAKE) --no-print-directory $(STAMP_TEST) && \
-		$(BIN)/python -m pytest -q -p no:cacheprovider -m "not statistical" tests/engine ) \
+		$(BIN)/python -m pytest -q -p no:cacheprovider -m "not statistical and not uncompiled" tests/engine ) \
 		> $(COMPILED_LOG) 2>&1 & compiled=$$!; \
 	FLIPFLOP_PURE_ENGINE=1 $(BIN)/python -m pytest $(XDIST); main=$$?; \
 	wait $$lint; lint_status=$$?; wait $$compiled; compiled_status=$$?; \

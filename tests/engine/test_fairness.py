@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hmac
 import itertools
 import math
@@ -32,6 +33,11 @@ from engine.fairness import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+
+uncompiled = pytest.mark.uncompiled
+"""A test of the command line or of the independent verifiers: ``engine.fairness`` imports no rule module
+(``test_the_shuffle_runs_no_rule_module``) and the verifiers none of the bot's code, so what these run is
+never compiled, and ``make test`` runs them once, not again with the engine compiled (pyproject.toml)."""
 
 ZERO_SEED = bytes(32)
 COUNTING_SEED = bytes(range(32))
@@ -280,6 +286,14 @@ def test_malformed_input_is_refused_clearly(bad: Callable[[], object]) -> None:
     assert str(error.value)
 
 
+def test_the_shuffle_runs_no_rule_module() -> None:
+    """engine.fairness imports the standard library only: the compiled engine never runs under it."""
+    tree = ast.parse((ROOT / "engine" / "fairness.py").read_text())
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported and all(name.split(".")[0] in sys.stdlib_module_names for name in imported), imported
+
+
 # ---- command line ----------------------------------------------------------------------------------------
 
 
@@ -293,6 +307,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@uncompiled
 def test_cli_deck_prints_the_52_codes_on_one_line() -> None:
     seed, client, round_number, _, deck = VECTORS[2]
     proc = run_cli("deck", "--server-seed", seed.hex(), "--client-seed", client, "--round", str(round_number))
@@ -300,6 +315,7 @@ def test_cli_deck_prints_the_52_codes_on_one_line() -> None:
     assert proc.stdout == deck + "\n"
 
 
+@uncompiled
 def test_cli_verify_statuses() -> None:
     seed, client, round_number, commit, deck = VECTORS[1]
     good = run_cli("verify", "--server-seed", seed.hex(), "--commitment", commit)
@@ -338,6 +354,7 @@ def test_cli_verify_statuses() -> None:
     ids=["short-seed", "non-hex-seed", "round-0", "round-word", "no-client-seed", "bad-commitment",
          "deck-parts-missing", "short-deck", "unknown-command", "nothing"],
 )  # fmt: skip
+@uncompiled
 def test_cli_malformed_input_exits_2_without_a_traceback(args: list[str]) -> None:
     proc = run_cli(*args)
     assert proc.returncode == 2
@@ -346,6 +363,7 @@ def test_cli_malformed_input_exits_2_without_a_traceback(args: list[str]) -> Non
     assert proc.stdout == ""
 
 
+@uncompiled
 def test_cli_dealer_prints_the_seat() -> None:
     for seed, client, round_number, seats, seat in DEALER_VECTORS:
         args = ["--server-seed", seed.hex(), "--client-seed", client, "--round", str(round_number)]
@@ -357,6 +375,7 @@ def test_cli_dealer_prints_the_seat() -> None:
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "seats" in bad.stderr
 
 
+@uncompiled
 def test_cli_verify_with_seats_prints_the_first_dealer_after_the_checks() -> None:
     """``/flipflop verify`` prints this for a table's first round: the seeds' dealer beside the checks."""
     seed, client, round_number, seats, seat = DEALER_VECTORS[0]
@@ -375,6 +394,7 @@ def test_cli_verify_with_seats_prints_the_first_dealer_after_the_checks() -> Non
     assert (alone.returncode, alone.stdout) == (2, "") and "Traceback" not in alone.stderr
 
 
+@uncompiled
 def test_main_returns_the_status_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     seed, client, round_number, commit, deck = VECTORS[0]
     assert fairness.main(["verify", "--server-seed", seed.hex(), "--commitment", commit]) == 0
@@ -384,6 +404,7 @@ def test_main_returns_the_status_in_process(capsys: pytest.CaptureFixture[str]) 
 # ---- independent verifiers (docs/verify_deal.py, docs/verify_deal.js) -------------------------------------
 
 
+@uncompiled
 @pytest.mark.parametrize(("seed", "client", "round_number", "commit", "deck"), VECTORS, ids=VECTOR_IDS)
 def test_independent_python_verifier_agrees(
     seed: bytes, client: str, round_number: int, commit: str, deck: str
@@ -409,6 +430,7 @@ def test_independent_python_verifier_agrees(
     assert "dealt deck WRONG" in tampered.stdout
 
 
+@uncompiled
 def test_independent_python_verifier_agrees_on_random_seeds() -> None:
     script = ROOT / "docs" / "verify_deal.py"
     for i in range(5):
@@ -423,6 +445,7 @@ def test_independent_python_verifier_agrees_on_random_seeds() -> None:
         assert f"deck: {' '.join(deck_codes(seed, client, i + 1))}\n" in proc.stdout
 
 
+@uncompiled
 def test_independent_verifiers_agree_on_the_first_dealer() -> None:
     node = shutil.which("node")
     for seed, client, round_number, seats, seat in DEALER_VECTORS:
@@ -448,6 +471,7 @@ def test_independent_verifiers_agree_on_the_first_dealer() -> None:
     shutil.which("node") is None and not os.environ.get("CI"),  # CI machines have Node: it runs there
     reason="no node on this machine; the Python verifier is tested",
 )
+@uncompiled
 @pytest.mark.parametrize(("seed", "client", "round_number", "commit", "deck"), VECTORS, ids=VECTOR_IDS)
 def test_independent_javascript_verifier_agrees(
     seed: bytes, client: str, round_number: int, commit: str, deck: str
@@ -471,6 +495,7 @@ def test_independent_javascript_verifier_agrees(
     assert "commitment WRONG" in wrong.stdout and "dealt deck WRONG" in wrong.stdout
 
 
+@uncompiled
 def test_independent_verifiers_read_a_deck_as_the_project_does() -> None:
     """Either case, spaces or commas: the same deck; not 52 different card codes: malformed (2), not WRONG."""
     seed, client, round_number, commit, deck = VECTORS[0]
@@ -536,6 +561,7 @@ def test_the_python_shown_in_the_docs_deals_the_same_deck() -> None:
         assert dealing_order(seed, client, round_number) == deck.split()
 
 
+@uncompiled
 def test_independent_verifiers_call_a_malformed_commitment_malformed_as_the_project_does() -> None:
     """docs/FAIRNESS.md: the verifiers answer with the project's exit statuses; a commitment that is not
     64 hex digits is malformed input (2), not a commitment that does not match (1)."""
