@@ -69,8 +69,8 @@ async def test_a_draw_on_the_live_page_runs_the_turn_out_in_the_real_bot(tmp_pat
         assert deadline is not None and deadline > time.time() + 0.5  # the full turn from the draw
         assert isinstance(runtime.scheduler, AsyncioScheduler) and table.id in runtime.scheduler.tasks
         assert not table.is_away(actor)
-        for _ in range(100):
-            if table.is_away(actor):
+        for _ in range(100):  # away first (saved), then the computer's move: wait for both
+            if table.is_away(actor) and table.game.to_act != str(actor):
                 break
             await asyncio.sleep(0.05)
         assert table.is_away(actor) and table.game.to_act != str(actor)
