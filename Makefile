@@ -60,18 +60,19 @@ run: $(STAMP_RUN)
 JOBS ?= 6
 XDIST = -n $(JOBS) --maxschedchunk 2
 # The suite runs on the engine's sources (FLIPFLOP_PURE_ENGINE=1: as fast here, 216 s against 228 s
-# compiled), so it starts as soon as the packages are in, beside the linters and the engine's
-# compilation; once compiled, the rules run once more, compiled (tests/engine: the compiled and the
-# plain engine must agree; the statistical tests, of the shuffle that is never compiled, and the
-# `uncompiled` ones, of the shuffle's command line and the independent verifiers, which run no rule
-# module (tests/engine/test_fairness.py), run once, in the main pass). Their output follows the main
-# pass's; any of the three failing fails `make test`.
+# compiled), so it starts as soon as the packages are in and the suite collected once (below), beside
+# the linters and the engine's compilation; once compiled, the rules run once more, compiled
+# (tests/engine: the compiled and the plain engine must agree; the statistical tests, of the shuffle
+# that is never compiled, and the `uncompiled` ones, of the shuffle's command line and the independent
+# verifiers, which run no rule module (tests/engine/test_fairness.py), run once, in the main pass).
+# Their output follows the main pass's; any of the three failing fails `make test`.
 # Before the workers start, one process collects the suite (pytest --collect-only) with bytecode
 # writing on, whatever PYTHONDONTWRITEBYTECODE says: pytest's assert-rewritten test modules and the
 # sources' bytecode go into __pycache__ once (about 9 s of one core on a fresh clone), where each of
-# the JOBS workers, the compiled pass and every bot process an e2e test starts would otherwise rewrite
-# and compile them all again (a worker's collection: 9 s of CPU cold, 2.5 s from the cache). A
-# collection error is left for the main pass to report.
+# the JOBS workers (starting together on a fresh clone), the compiled pass and, with
+# PYTHONDONTWRITEBYTECODE set, every bot process an e2e test starts would rewrite and compile them
+# again (a worker's collection: 9 s of CPU cold, 2.5 s from the cache). A collection error is left for
+# the main pass to report.
 COMPILED_LOG := $(VENV)/compiled-engine.log
 LINT_LOG := $(VENV)/lint.log
 test: $(STAMP_DEPS)
