@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,19 @@ RULES = (Path(__file__).resolve().parents[2] / "web" / "replay" / "js" / "rules.
 WORDS = (Path(__file__).resolve().parents[2] / "web" / "replay" / "js" / "words.js").as_uri()
 
 
+def node(script: str, data: object) -> Any:
+    """What a Node module ``script`` prints as JSON, given ``data`` as JSON on its standard input."""
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
 def page_results(transcripts: list[dict[str, object]]) -> list[dict[str, object]]:
     """What the page's ``playTranscript`` ends each transcript with: stacks and pots of its last round."""
     script = f"""
@@ -33,15 +47,7 @@ import {{ readFileSync }} from "node:fs";
 const all = JSON.parse(readFileSync(0, "utf8"));
 console.log(JSON.stringify(all.map((t) => playTranscript(t).at(-1).result)));
 """
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        input=json.dumps(transcripts),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
+    out = node(script, transcripts)
     assert isinstance(out, list)
     return out
 
@@ -83,15 +89,7 @@ const links = JSON.parse(readFileSync(0, "utf8"));
 const bytes = (t) => Uint8Array.from(atob(t.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 console.log(JSON.stringify(links.map((l) => unpack(bytes(l.slice(3))))));
 """
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        input=json.dumps(packed_forms),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    for sent, got in zip(rounds, json.loads(done.stdout), strict=True):
+    for sent, got in zip(rounds, node(script, packed_forms), strict=True):
         want = _short_ids(sent)  # a seat without a name stays without: the page calls it by number
         assert got == want
 
@@ -112,15 +110,7 @@ setWords(words);
 const round = playTranscript(transcript).at(-1);
 console.log(JSON.stringify(round.frames.map((f) => f.caption)));
 """
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        input=json.dumps([case["transcript"], page_words(language)]),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    captions = json.loads(done.stdout)
+    captions = node(script, [case["transcript"], page_words(language)])
     t = texts(language)
     seat = [t.gettext("seat {number}").format(number=n) for n in (1, 2, 3)]
     drop = t.gettext(DROPS).format(name=seat[0], value=t.number(12))
@@ -140,15 +130,7 @@ const all = JSON.parse(readFileSync(0, "utf8"));
 console.log(JSON.stringify(all.flatMap((t) => playTranscript(t).flatMap((r) => r.frames.flatMap(
   (f) => f.seats.map((s) => s.hand))))));
 """
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        input=json.dumps(rounds),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    hands = [h for h in json.loads(done.stdout) if len(h) > 1]
+    hands = [h for h in node(script, rounds) if len(h) > 1]
     assert len(hands) > 100
     for hand in hands:
         assert hand == [c.code for c in sorted(map(Card.parse, hand), key=sort_key)], hand

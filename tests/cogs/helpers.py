@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -191,6 +192,27 @@ async def my_hand(world: World, player: simcord.MemberActor) -> simcord.Response
     result = await player.click(table_message(world), label="My hand")
     assert result.ephemeral and result.response is not None
     return result.response
+
+
+async def every_turn_drops(world: World, table: Table) -> AsyncIterator[tuple[simcord.MemberActor, Any]]:
+    """Each player to act clicks **Drop** in their hand, round after round, until the game is over.
+
+    Yields each (member, click result); at a small buy-in a few rounds of drops knock players out.
+    """
+    g = table.game
+    assert g is not None
+    by_pid = {str(m.id): m for m in world.members}
+    for _ in range(200):
+        if g.over:
+            return
+        if not g.in_round:
+            await world.env.advance_time(world.bot.pause_between_rounds + 1)
+            continue
+        member = by_pid[g.to_act or ""]
+        hand = await my_hand(world, member)
+        labels = buttons(hand)
+        drop = next(label for label in labels if label.startswith("Drop ("))
+        yield member, await member.click(hand.message, custom_id=labels[drop])
 
 
 async def conserved(world: World) -> None:
