@@ -278,7 +278,7 @@ class TableRuntime(RuntimeCore):
         """The host seats a computer player of ``level``; the house pays its buy-in."""
         return await self._run(
             table_id,
-            lambda t, now: transitions.add_computer(t, user_id, may_manage, level, LEVELS, now),
+            lambda t, now: transitions.add_computer(t, user_id, may_manage, level, now),
             **heard,
         )
 

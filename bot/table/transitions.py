@@ -190,17 +190,14 @@ def join(table: Table, user_id: int, name: str, now: float) -> Step:
     return Step(postings=_moving(table, Posting(user_id, -table.buy_in, "buy_in")))
 
 
-def add_computer(
-    table: Table, user_id: int, may_manage: bool, level: str, levels: tuple[str, ...], now: float
-) -> Step:
+def add_computer(table: Table, user_id: int, may_manage: bool, level: str, now: float) -> Step:
     """The host seats a computer player of ``level``; its buy-in comes from the server's house account.
 
-    Only a level the table seats (``Table.computer_levels``): Random at a practice table only.
+    Only a level the table seats (``Table.computer_levels``, checked by ``seat_computer``): Random at
+    a practice table only.
     """
     if not _hosts(table, user_id, may_manage):
         raise TableError("host_adds_computers")
-    if level not in levels:
-        raise TableError("pick_a_level")
     return seat_computer(table, level, now)
 
 

@@ -46,7 +46,7 @@ def test_the_transition_states_the_rule_for_any_caller() -> None:
     transitions.join(table, ANN, "Ann", 1000.0)
     before = table.to_json()
     for seat in (
-        lambda: transitions.add_computer(table, ANN, False, "random", LEVELS, 1000.0),
+        lambda: transitions.add_computer(table, ANN, False, "random", 1000.0),
         lambda: transitions.seat_computer(table, "random", 1000.0),
     ):
         with pytest.raises(TableError) as refused:
@@ -55,7 +55,7 @@ def test_the_transition_states_the_rule_for_any_caller() -> None:
     assert table.to_json() == before
     assert table.computer_levels == ("basic", "strong")
     with pytest.raises(TableError) as unknown:
-        transitions.add_computer(table, ANN, False, "perfect", LEVELS, 1000.0)
+        transitions.add_computer(table, ANN, False, "perfect", 1000.0)
     assert unknown.value.code == "pick_a_level"
 
 

@@ -20,7 +20,6 @@ from engine import Leave
 
 ANN, BEN, CAT = 11, 12, 13
 NOW = 1000.0
-LEVELS = ("basic", "strong", "random")
 
 FORMAT_1_LOBBY = (
     '{"format": 1, "id": "ab12cd34", "guild_id": 1, "channel_id": 2, "host_id": 11, "stake": 5,'
@@ -53,7 +52,7 @@ def test_a_lobby_is_made_and_joined_without_a_database() -> None:
     with pytest.raises(TableError) as refused:
         transitions.join(table, ANN, "Ann", NOW)
     assert refused.value.code == "already_seated"
-    step = transitions.add_computer(table, ANN, False, "basic", LEVELS, NOW)
+    step = transitions.add_computer(table, ANN, False, "basic", NOW)
     assert step.postings == [Posting(HOUSE_ID, -200, "buy_in")]
     assert table.computers == {-1: ComputerSeat("basic", 1)} and -1 not in table.names
 
@@ -63,7 +62,7 @@ def test_host_checks_are_transitions_and_refuse_before_changing_anything() -> No
     before = table.to_json()
     for refused_code, command in (
         ("host_starts", lambda: transitions.start(table, BEN, False, NOW, 8.0)),
-        ("host_adds_computers", lambda: transitions.add_computer(table, BEN, False, "basic", LEVELS, NOW)),
+        ("host_adds_computers", lambda: transitions.add_computer(table, BEN, False, "basic", NOW)),
         ("host_removes_computers", lambda: transitions.remove_computer(table, BEN, False, NOW)),
         ("cancel_not_allowed", lambda: transitions.cancel(table, BEN, False)),
         ("stop_not_allowed", lambda: transitions.stop(table, BEN, False, NOW, 8.0)),
