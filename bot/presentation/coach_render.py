@@ -86,7 +86,7 @@ def action_text(t: Texts, action: Action) -> str:
 
 
 def hint_text(t: Texts, hint: Hint) -> str:
-    """The hint: the strong player's move and one reason, as the player reads it."""
+    """The hint: the Strong computer's move and one reason, as the player reads it."""
     move = action_text(t, hint.action)
     why = reason_text(t, hint.reason)
     head = t.gettext("coach.hint").format(move=move[:1].upper() + move[1:], why=why)
@@ -106,7 +106,7 @@ def watch_text(t: Texts, reason: Reason, to_act: str) -> str:
 
 
 def review_line(t: Texts, review: Review) -> str:
-    """One decision the strong player would have made differently, with the chips it estimates."""
+    """One decision the Strong computer would have made differently, with the chips it estimates."""
     better = action_text(t, review.better)
     return t.gettext("coach.review_line").format(
         turn=t.number(review.turn),

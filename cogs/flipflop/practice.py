@@ -176,7 +176,8 @@ class CoachCommands(commands.Cog):
         ]
 
     @app_commands.command(
-        name="hint", description="At a practice table: what the strong player would do now (only you see it)."
+        name="hint",
+        description="At a practice table: what the Strong computer would do now (only you see it).",
     )
     async def hint(self, interaction: discord.Interaction) -> None:
         assert interaction.channel is not None

@@ -197,7 +197,7 @@ LEAVE_CONFIRM_SECONDS = 30
 """How long a "Yes, leave" button stays good: a confirmation is a decision of the moment."""
 
 PRACTICE_HAND = N_(
-    "-# 🎓 Practice table: practice chips only. **Hint** shows what the strong player would do."
+    "-# 🎓 Practice table: practice chips only. **Hint** shows what the Strong computer would do."
 )
 
 

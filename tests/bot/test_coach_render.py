@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.i18n import texts
 from bot.presentation.coach_render import (
     REASON_TEXT,
@@ -117,3 +119,38 @@ def test_a_look_back_says_how_many_moves_the_computer_made_while_away_and_when_i
             assert "coach." not in text and t.number(count) in text
             text = analysis_pages(t, Analysis("1", 1, 1, (), False, 1.0, skipped=count, own=1), "t")[0]
             assert "coach." not in text and "💤" in text
+
+
+STRONG = {
+    "en": r"\bStrong computer",
+    "be": r"моцн\w* камп'ютар",
+    "fil": r"malakas na kompyuter",
+    "gu": "મજબૂત કમ્પ્યુટર",
+    "ko": "강한 컴퓨터",
+    "sw": "Kompyuta Hodari",
+}
+"""How each language names the Strong level, as its tables and lobby do ("Strong computer")."""
+COACH_NAMES_IT = (
+    "coach.hint_footer",
+    "coach.review_line",
+    "coach.analysis_agrees",
+    "coach.analysis_differs",
+    "-# 🎓 Practice table: practice chips only. **Hint** shows what the Strong computer would do.",
+    "At a practice table: what the Strong computer would do now (only you see it).",
+)
+
+
+def test_the_coach_names_the_strong_level_as_the_tables_do_in_every_language() -> None:
+    """Tables and the lobby say "Strong computer"; the coach said "the strong player" (gu ખેલાડી, sw
+    mchezaji): every coach message now uses the level's own words, in every form."""
+    from tests.bot.test_new_user_words import forms_of
+
+    for language, words in STRONG.items():
+        said = forms_of(language)
+        level = said["Strong computer"][0] or "Strong computer"
+        assert re.search(words, level, re.IGNORECASE), (language, level)
+        for msgid in COACH_NAMES_IT:
+            for form in said[msgid]:
+                text = form or msgid
+                assert re.search(words, text, re.IGNORECASE), (language, msgid, text)
+                assert not re.search(r"strong player|ખેલાડી|mchezaji|플레이어", text, re.IGNORECASE), text
