@@ -68,9 +68,9 @@ def test_a_look_back_lists_the_costly_decisions_and_says_when_it_stopped() -> No
     review = Review(2, (C("KS"), C("2C")), Draw("1", "stock"), Drop("1"), -3.0, 2.5, 40, why)
     (text,) = analysis_pages(T, Analysis("1", 5, 3, (review,), True, 1.0), "🔍 **Round #7**")
     assert "Turn 2" in text and "Estimated **+5.5 chips** better" in text
-    assert "3 of your 5 decisions checked" in text
+    assert "Decisions checked: 3 of 5." in text
     (clean,) = analysis_pages(T, Analysis("1", 4, 4, (), False, 1.0), "title")
-    assert "agrees with all 4 of your decisions" in clean and "stopped early" not in clean
+    assert "checked 4 decisions of yours and agrees with each" in clean and "stopped early" not in clean
 
 
 def test_a_long_look_back_goes_on_in_further_messages_each_within_discords_limit() -> None:
@@ -83,7 +83,9 @@ def test_a_long_look_back_goes_on_in_further_messages_each_within_discords_limit
     pages = analysis_pages(T, Analysis("1", 9, 9, reviews, False, 1.0), "title", limit=len(line) * 3 + 300)
     assert len(pages) == 2 and all(len(p) <= len(line) * 3 + 300 for p in pages)
     assert sum(p.count(line) for p in pages) == 5 and "and more" not in "".join(pages)
-    assert pages[0].startswith("title\n5 decisions") and pages[-1].endswith(
+    assert pages[0].startswith(
+        "title\nThe Strong computer would have chosen differently at 5 of your decisions"
+    ) and pages[-1].endswith(
         T.gettext("coach.analysis_footer")
     )
     many = analysis_pages(
@@ -103,13 +105,13 @@ def test_practice_chip_amounts_say_practice() -> None:
 
 def test_a_look_back_says_how_many_moves_the_computer_made_while_away_and_when_it_made_them_all() -> None:
     skipped = analysis_pages(T, Analysis("1", 4, 4, (), False, 1.0, skipped=3, own=6), "title")[0]
-    assert "agrees with all 4 of your decisions" in skipped
+    assert "checked 4 decisions of yours and agrees with each" in skipped
     assert "💤 3 moves the computer made for you while you were away aren't reviewed" in skipped
     one = analysis_pages(T, Analysis("1", 4, 4, (), False, 1.0, skipped=1, own=6), "title")[0]
     assert "💤 1 move the computer made for you while you were away isn't reviewed" in one
     (everything,) = analysis_pages(T, Analysis("1", 0, 0, (), False, 1.0, skipped=5, own=0), "title")
     assert everything.startswith("title\n💤 You were away for all of your play in this round")
-    assert "all 5 of your moves" in everything and "agrees" not in everything
+    assert "the computer made your 5 moves" in everything and "agrees" not in everything
     mine = analysis_pages(T, Analysis("1", 4, 4, (), False, 1.0), "title")[0]
     assert "💤" not in mine  # nobody away (or a round stored before it was kept): as before
     for language in ("be", "fil", "gu", "ko", "sw"):  # translated, every plural form with its count
@@ -154,3 +156,34 @@ def test_the_coach_names_the_strong_level_as_the_tables_do_in_every_language() -
                 text = form or msgid
                 assert re.search(words, text, re.IGNORECASE), (language, msgid, text)
                 assert not re.search(r"strong player|ખેલાડી|mchezaji|플레이어", text, re.IGNORECASE), text
+
+
+ALL_OF = {
+    "en": r"\ball \d|\d+ decisions? checked",
+    "be": r"\b[ўу]с(е|іх|імі) \d",
+    "fil": r"\blahat ng \d",
+    "gu": r"બધ[ાી] \d",
+    "ko": r"\d+개를? 모두",
+    "sw": r"\b(yote|zote) \d",
+}
+"""A count said as "all 2" (or "2 of your 1 decisions checked"): wrong for small counts."""
+COUNTS = (1, 2, 3, 5, 11, 21)
+
+
+def test_the_look_back_reads_naturally_for_every_count_in_every_language() -> None:
+    """"Agrees with all 2 of your decisions checked" read wrong: the agreeing, differing, all-away and
+    stopped lines say each count plainly, in every plural form, with the number written the language's way."""
+    why = Reason("drop", SAMPLE)
+    review = Review(2, (C("KS"), C("2C")), Draw("1", "stock"), Drop("1"), -3.0, 2.5, 40, why)
+    for language, all_of in ALL_OF.items():
+        t = texts(language)
+        for n in COUNTS:
+            looks = [
+                analysis_pages(t, Analysis("1", n, n, (), False, 1.0), "t")[0],
+                analysis_pages(t, Analysis("1", n + 1, n, (review,) * n, True, 1.0), "t")[0],
+                analysis_pages(t, Analysis("1", 0, 0, (), False, 1.0, skipped=n, own=0), "t")[0],
+                analysis_pages(t, Analysis("1", n, n - 1, (), True, 1.0), "t")[0],
+            ]
+            for text in looks:
+                assert "coach." not in text and "{" not in text and t.number(n) in text, (language, n, text)
+                assert not re.search(all_of, text, re.IGNORECASE), (language, n, text)

@@ -92,7 +92,7 @@ async def test_analyse_my_play_skips_the_moves_made_while_i_was_away_and_says_ho
         else f"💤 {count} moves the computer made for you while you were away aren't reviewed"
     )
     assert said in text, text
-    assert "The Strong computer agrees" in text or "would have chosen" in text  # her own turn is reviewed
+    assert "The Strong computer checked" in text or "would have chosen" in text  # her own turn is reviewed
     # the story names the moves the computer made for her with 💤, and her own without
     found = await round_story(world.bot.db, world.guild.id, round_id)
     assert found is not None

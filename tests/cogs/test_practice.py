@@ -345,7 +345,7 @@ async def test_analyse_my_play_reviews_only_my_own_finished_round(world: World) 
     coach.BUDGETS = coach.Budgets(hint=0.02, review=0.01, review_total=0.0)
     again = await ann.click(story.response.message, label="Analyse my play")
     text = "\n".join(m.content for m in shown(again))
-    assert "stopped early to keep it quick: 0 of your" in text
+    assert "stopped early to keep it quick. Decisions checked: 0 of " in text
     outsider = await dan.slash(world.channel, "flipflop round", id=round_id)
     assert "Analyse my play" not in buttons(outsider.response)  # not a player: nothing to analyse
     forged = await post(world, coach.analyse_view(round_id, texts("en")))
