@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 Style = Literal["classic", "four", "text"]
 STYLES: tuple[Style, ...] = ("classic", "four", "text")
 DEFAULT_STYLE: Style = "classic"
-STYLE_NAME = {"classic": N_("classic"), "four": N_("four-colour"), "text": N_("text (words)")}
+STYLE_NAME = {"classic": N_("classic"), "four": N_("four-colour"), "text": N_("words for screen readers")}
 """Each style's name as a reader sees it (a catalog message)."""
 DECKS = {"classic": "c", "four": "f"}
 """The two sets of pictures and the letter an emoji's name gives each."""

@@ -39,7 +39,7 @@ async def test_cards_shows_saves_and_goes_back_to_the_servers_style(world: World
     assert public == PUBLIC_STYLE.format(style="classic")
     chosen = await ann.slash(world.channel, "flipflop cards", style="text")
     assert said(chosen) == SAVED.format(
-        sample="ace of spades, 10 of hearts, queen of diamonds, 7 of clubs", style="text (words)"
+        sample="ace of spades, 10 of hearts, queen of diamonds, 7 of clubs", style="words for screen readers"
     )
     styles = world.bot.languages.cards
     assert styles is not None and await styles.saved(world.guild.id, ann.id) == "text"
@@ -94,7 +94,7 @@ async def test_a_style_that_is_not_one_is_refused_and_changes_nothing(world: Wor
 async def test_the_servers_style_is_public_and_each_members_is_private(world: World) -> None:
     ann, ben, cat = world.members[:3]
     configured = await world.admin.slash(world.channel, "flipflop config", cards="text")
-    assert "• Cards in public messages: **text (words)**" in said(configured)
+    assert "• Cards in public messages: **words for screen readers**" in said(configured)
     await ann.slash(world.channel, "flipflop cards", style="classic")
     table = await open_table(world, [ann, ben, cat])
     assert table.game is not None
@@ -135,3 +135,33 @@ async def test_card_buttons_show_cards_readably_in_every_style(world: World) -> 
                 assert all(label[-1] in SUIT_TEXT.values() for label in labels)
             return
     raise AssertionError("nobody to act")
+
+
+def deepest_bracket(text: str) -> int:
+    """How deep round and square brackets nest in ``text`` ("a (b (c))": 2)."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "([（":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]）":
+            depth -= 1
+    return deepest
+
+
+async def test_no_cards_answer_nests_brackets_in_any_language(world: World) -> None:
+    """"Your cards look like this: … (text (words), your own choice)" read badly: every answer of
+    ``/flipflop cards`` (shown, saved, back to the server's), whatever the member's and the server's
+    style, keeps to one level of brackets, in all six languages."""
+    ann = world.members[0]
+    answers = []
+    for server_style in ("text", "four", "classic"):
+        await world.admin.slash(world.channel, "flipflop config", cards=server_style)
+        for language in ("en", "be", "fil", "gu", "ko", "sw"):
+            await ann.slash(world.channel, "flipflop language", language=language)
+            for style in (None, "text", None, "four", None, "classic", None, "server", None):
+                options = {} if style is None else {"style": style}
+                answers.append(said(await ann.slash(world.channel, "flipflop cards", **options)))
+    assert len(answers) == 3 * 6 * 9 and len(set(answers)) > 6 * 9
+    for answer in answers:
+        assert "{" not in answer and deepest_bracket(answer) <= 1, answer
