@@ -118,3 +118,23 @@ def test_tagalog_and_swahili_stakes_and_stacks_as_their_glossaries_say() -> None
     assert re.search(r"\| stake \|.*\| pusta \|", tagalog)
     assert re.search(r"\| stack .*\| chipsi zake / chipsi zao", swahili)
     assert re.search(r"\| discard pile \|.*\| rundo la kutupa \|", swahili)
+
+
+HAND_POINTS = re.compile(
+    r"\bpoints\b|\bworth\b|\bcard values\b|\bvalue\b(?! \{)|costs the most|and lowers your hand\b"
+)
+"""English about a card's or a hand's points (a hand "worth 23", "value **23**", "the card values")."""
+
+
+def test_belarusian_counts_a_hands_points_in_achki_never_a_price() -> None:
+    """Belarusian said a hand's points as кошт, a price (and a card "costs" the most): a card player
+    counts ачкі, a hand's сума ачкоў; кошт stays only where a price is meant, the stake "what one pot
+    costs"."""
+    be, en = forms_of("be"), english()
+    about = [m for m in be if HAND_POINTS.search(PLACEHOLDER.sub("", en[m]))]
+    assert len(about) >= 8, about
+    for msgid in about:
+        for form in be[msgid]:
+            assert re.search(r"\bачк", form, re.IGNORECASE), (msgid, form)
+    priced = [m for m, forms in be.items() for form in forms if re.search(r"\bкошт|\bкашту", form, re.I)]
+    assert priced == ["rules.chips.body"] and "what one pot costs" in en["rules.chips.body"]
