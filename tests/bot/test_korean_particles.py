@@ -25,3 +25,37 @@ def test_no_particle_guesses_how_a_placeholder_ends() -> None:
         if m.group(1) not in AMOUNTS or m.group(2) not in AFTER_A_VOWEL
     ]
     assert not wrong, wrong
+
+
+DISCORD_PERMISSIONS = {
+    "Create Posts": "게시물 만들기",
+    "Send Messages in Posts": "게시물에서 메시지 보내기",
+    "Create Public Threads": "공개 스레드 만들기",
+    "Send Messages in Threads": "스레드에서 메시지 보내기",
+    "Manage Server": "서버 관리하기",
+    "View Channel": "채널 보기",
+    "Send Messages": "메시지 보내기",
+    "Embed Links": "링크 첨부",
+}
+"""Each Discord permission the bot names, and its name in Discord's Korean client (Server Settings, Roles)."""
+
+
+def test_discord_permissions_are_named_as_the_korean_client_names_them() -> None:
+    """Four permissions were left in English in Korean (**Create Public Threads**, **Send Messages in
+    Threads**, **Create Posts**, **Send Messages in Posts**) and Manage Server was 서버 관리: a server
+    manager looks them up by the names their client shows."""
+    english = {k: v[0] or k for k, v in forms_of("en").items()}
+    korean = forms_of("ko")
+    names = sorted(DISCORD_PERMISSIONS, key=len, reverse=True)
+    seen = set()
+    for msgid, text in english.items():
+        rest = text
+        for name in names:  # the longest first: "Send Messages in Threads" is not "Send Messages"
+            if re.search(rf"\b{name}\b", rest):
+                rest = re.sub(rf"\b{name}\b", "", rest)
+                seen.add(name)
+                for form in korean[msgid]:
+                    assert DISCORD_PERMISSIONS[name] in form, (msgid, name, form)
+        for form in korean[msgid]:
+            assert not re.search("|".join(names), form), (msgid, form)
+    assert seen == set(DISCORD_PERMISSIONS)
