@@ -261,14 +261,13 @@ class FlipFlopBot(commands.AutoShardedBot):
         except Exception:  # the store itself failing must not hide the answer: English then
             log.exception("Could not read a member's language")
             t = texts(SOURCE_LANGUAGE)
+        said = READ_ANSWERS if reads_only(interaction) else ACTION_ANSWERS  # "nothing was changed": actions
         if isinstance(error, app_commands.NoPrivateMessage):
             text = t.gettext("Flip Flop commands work in a server channel, not in direct messages.")
         elif isinstance(error, app_commands.TransformerError) and not_a_member(error):
-            text = t.gettext(NOT_A_MEMBER).format(name=as_written(error.value.display_name))
+            text = t.gettext(NOT_A_MEMBER).format(name=as_written(error.value.display_name))  # only actions
         elif isinstance(error, app_commands.TransformerError):
-            text = t.gettext(
-                "One of the values you gave is out of range for that option; nothing was changed."
-            )
+            text = t.gettext(said["out_of_range"])
         elif isinstance(error, app_commands.MissingPermissions):
             text = t.gettext("Only members with the **Manage Server** permission can do that.")
         elif isinstance(original, LedgerError):
@@ -277,10 +276,10 @@ class FlipFlopBot(commands.AutoShardedBot):
             text = t.gettext("You can't use that command here.")
         elif isinstance(original, StoreError):  # a database fault: rolled back, said without a traceback
             log.warning("A command met a database fault: %s: %s", type(original).__name__, original)
-            text = t.gettext("Something went wrong on our side; nothing was changed. Please try again.")
+            text = t.gettext(said["our_side"])
         else:
             log.error("Command failed", exc_info=original)
-            text = t.gettext("Something went wrong on our side; nothing was changed. Please try again.")
+            text = t.gettext(said["our_side"])
         await send_ephemeral(interaction, text)
 
 
@@ -288,6 +287,54 @@ NOT_A_MEMBER = N_(
     "{name} isn't a member of this server (they may have left). Pick a member of this server;"
     " nothing was changed."
 )
+ACTION_ANSWERS = {
+    "out_of_range": N_("One of the values you gave is out of range for that option; nothing was changed."),
+    "our_side": N_("Something went wrong on our side; nothing was changed. Please try again."),
+}
+"""A refused or failed command that could have changed something: it says nothing was."""
+READ_ANSWERS = {
+    "out_of_range": N_("One of the values you gave is out of range for that option."),
+    "our_side": N_("Something went wrong on our side. Please try again."),
+}
+"""The same for a command that only shows something: nothing could have changed, so it is not said."""
+READS_ONLY = frozenset(
+    {
+        "balance",
+        "leaderboard",
+        "flipflop help",
+        "flipflop rules",
+        "flipflop hand",
+        "flipflop hint",
+        "flipflop history",
+        "flipflop round",
+        "flipflop stats",
+        "flipflop verify",
+        "flipflop privacy export",
+        "flipflop admin tables",
+        "flipflop admin audit",
+        "flipflop admin dumping",
+    }
+)
+"""The commands that only show something, by their full names."""
+SHOWN_WITHOUT_OPTIONS = frozenset(
+    {"flipflop cards", "flipflop config", "flipflop notify", "flipflop language"}
+)
+"""The commands that show a setting when given no option, and change it when given one."""
+
+
+def reads_only(interaction: discord.Interaction) -> bool:
+    """Whether ``interaction`` is a command that could change nothing (a refusal of it says no more)."""
+    command = interaction.command
+    name = command.qualified_name if command is not None else ""
+    if name in READS_ONLY:
+        return True
+    if name not in SHOWN_WITHOUT_OPTIONS:
+        return False
+    data: Any = interaction.data or {}
+    options = data.get("options", [])
+    while len(options) == 1 and options[0].get("type") in (1, 2):  # a subcommand (group): its options
+        options = options[0].get("options", [])
+    return not options
 
 
 def not_a_member(error: app_commands.TransformerError) -> bool:

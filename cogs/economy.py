@@ -47,7 +47,7 @@ def _refuse_bot(member: discord.abc.User, me: discord.abc.User | None, t: Texts)
 
 NO_CHIPS = N_("{name} isn't a member of this server and has no chips here; nothing was changed.")
 """``/chips take`` from someone who left (or was never here) with no account: none is opened."""
-NOT_A_SEASON = N_("A season is current, previous or all time. Nothing was changed.")
+NOT_A_SEASON = N_("A season is current, previous or all time.")
 GRANTED = N_("➕ {admin} granted **{chips}** to {member}. Their balance: {balance}.")
 TOOK = N_("➖ {admin} took **{chips}** from {member}. Their balance: {balance}.")
 HOUSE_GRANTED = N_(

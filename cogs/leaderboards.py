@@ -30,7 +30,7 @@ def medal(place: int, t: Texts) -> str:
 
 
 SEASON_EMPTY = {
-    "current": N_("No rounds have ended here this season ({season}) yet. Nothing was changed."),
+    "current": N_("No rounds have ended here this season ({season}) yet."),
     "previous": N_("No rounds ended here last season ({season}), so it has no leaderboard."),
 }
 """A season with nothing to rank, said privately (the all-time leaderboard still has everyone)."""

@@ -318,17 +318,13 @@ class AdminCommands(commands.Cog):
         rounds = await played_rounds(self.bot.db, interaction.guild.id)
         found = flagged(rounds)
         if not rounds:  # a new server: "latest 0 rounds" would read as if some had been checked
-            text = t.gettext(
-                "No round has ended in this server yet, so there is nothing to check. Nothing was changed."
-            )
+            text = t.gettext("No round has ended in this server yet, so there is nothing to check.")
             await send_ephemeral(interaction, text)
             return
         if not found:
             none = t.ngettext(
-                "No pair of members looks like chip dumping in this server's latest round."
-                " Nothing was changed.",
-                "No pair of members looks like chip dumping in this server's latest {rounds} rounds."
-                " Nothing was changed.",
+                "No pair of members looks like chip dumping in this server's latest round.",
+                "No pair of members looks like chip dumping in this server's latest {rounds} rounds.",
                 len(rounds),
             )
             await send_ephemeral(interaction, none.format(rounds=t.number(len(rounds))))

@@ -338,7 +338,7 @@ class Coach:
         if seat is None:
             await send_ephemeral(interaction, not_yours)
             return
-        failed = t.gettext("The look back couldn't finish in time; nothing was changed. Try again later.")
+        failed = t.gettext("The look back couldn't finish in time. Try again later.")
         wait = BUDGETS.review_total + BUDGETS.grace
         args = (transcript, seat, seed, BUDGETS.review, BUDGETS.review_total, by_computer)
         try:

@@ -58,7 +58,7 @@ async def test_no_pair_says_so(world: World) -> None:
     result = await world.admin.slash(world.channel, "flipflop admin dumping")
     assert result.ephemeral
     assert result.response.content == (
-        "No pair of members looks like chip dumping in this server's latest 4 rounds. Nothing was changed."
+        "No pair of members looks like chip dumping in this server's latest 4 rounds."
     )
 
 
@@ -68,12 +68,12 @@ async def test_a_single_round_is_counted_in_the_singular(world: World) -> None:
     result = await world.admin.slash(world.channel, "flipflop admin dumping")
     assert result.ephemeral
     assert result.response.content == (
-        "No pair of members looks like chip dumping in this server's latest round. Nothing was changed."
+        "No pair of members looks like chip dumping in this server's latest round."
     )
 
 
 async def test_a_server_without_rounds_says_there_is_nothing_to_check(world: World) -> None:
     said = await world.admin.slash(world.channel, "flipflop admin dumping")
     assert said.ephemeral and said.response.content == (
-        "No round has ended in this server yet, so there is nothing to check. Nothing was changed."
+        "No round has ended in this server yet, so there is nothing to check."
     )

@@ -47,7 +47,7 @@ async def test_the_current_and_previous_seasons_across_a_year_and_a_month_bounda
     empty = await ann.slash(world.channel, "leaderboard", season="current")
     assert empty.ephemeral
     assert empty.response.content == (
-        "No rounds have ended here this season (February 2026) yet. Nothing was changed."
+        "No rounds have ended here this season (February 2026) yet."
     )
     previous = await ann.slash(world.channel, "leaderboard", season="previous")
     assert previous.response.embeds[0].title.startswith("🏆 Season January 2026")
