@@ -128,6 +128,9 @@ def analysis_pages(
 ) -> list[str]:
     """A round looked back at, for the player only: the decisions that differ, or a clean bill.
 
+    A clean bill names the decisions checked; a round without a choice of theirs says so, and one
+    stopped before its first check says only that it stopped.
+
     The moves the computer made for the player while they were away are not theirs: how many is
     said, and when it made them all, that alone is said.
 
@@ -143,15 +146,7 @@ def analysis_pages(
             )
         )
         return ["\n".join(head)]
-    if not analysis.reviews:
-        head.append(
-            t.ngettext(
-                "coach.analysis_agrees",
-                "coach.analysis_agrees.plural",
-                analysis.checked,
-            ).format(count=t.number(analysis.checked))
-        )
-    else:
+    if analysis.reviews:
         lost = sum(r.difference for r in analysis.reviews)
         head.append(
             t.ngettext(
@@ -160,6 +155,17 @@ def analysis_pages(
                 len(analysis.reviews),
             ).format(count=t.number(len(analysis.reviews)), lost=t.decimal(lost))
         )
+    elif analysis.checked:
+        head.append(
+            t.ngettext(
+                "coach.analysis_agrees",
+                "coach.analysis_agrees.plural",
+                analysis.checked,
+            ).format(count=t.number(analysis.checked))
+        )
+    elif not analysis.decisions:  # every move of theirs was the only one the rules allowed
+        head.append(t.gettext("coach.analysis_no_choice"))
+    # else it stopped before checking any decision: the stopped line says so, and nothing more
     if analysis.skipped:
         head.append(
             t.ngettext("coach.analysis_skipped", "coach.analysis_skipped.plural", analysis.skipped).format(

@@ -187,3 +187,15 @@ def test_the_look_back_reads_naturally_for_every_count_in_every_language() -> No
             for text in looks:
                 assert "coach." not in text and "{" not in text and t.number(n) in text, (language, n, text)
                 assert not re.search(all_of, text, re.IGNORECASE), (language, n, text)
+
+
+def test_a_look_back_that_checked_nothing_gives_no_clean_bill() -> None:
+    """Stopped before its first check, a look back said "checked 0 decisions of yours and agrees with
+    each"; it now says only that it stopped. A round with no choice of the player's says that."""
+    (stopped,) = analysis_pages(T, Analysis("1", 6, 0, (), True, 1.0), "title")
+    assert "Decisions checked: 0 of 6." in stopped and "agrees" not in stopped and "checked 0" not in stopped
+    for language in ("en", "be", "fil", "gu", "ko", "sw"):
+        t = texts(language)
+        (none,) = analysis_pages(t, Analysis("1", 0, 0, (), False, 1.0), "title")
+        assert none.split("\n")[1] == t.gettext("coach.analysis_no_choice") != "coach.analysis_no_choice"
+        assert t.number(0) not in none.split("\n")[1]

@@ -346,6 +346,7 @@ async def test_analyse_my_play_reviews_only_my_own_finished_round(world: World) 
     again = await ann.click(story.response.message, label="Analyse my play")
     text = "\n".join(m.content for m in shown(again))
     assert "stopped early to keep it quick. Decisions checked: 0 of " in text
+    assert "agrees" not in text  # none checked: no clean bill for them
     outsider = await dan.slash(world.channel, "flipflop round", id=round_id)
     assert "Analyse my play" not in buttons(outsider.response)  # not a player: nothing to analyse
     forged = await post(world, coach.analyse_view(round_id, texts("en")))
