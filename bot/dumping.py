@@ -10,9 +10,12 @@ instead of drawing (R6.1), with a hand that is not the lowest; the dropper is ca
 pays a side stake, and the lowest hand takes the game pot (R7.2). Honest players drop
 with a low hand and are seldom caught. So for each ordered pair, giver A and taker B:
 
-- ``rounds``: the rounds both were dealt into (``games``: at how many tables);
+- ``rounds``: the rounds both were dealt into (``games``: at how many tables, a tournament counting
+  as one);
 - ``caught``: the rounds among them in which A dropped and was caught;
-- ``dumps``: those in which B took (a share of) the game pot, and ``chips``, what A lost in them;
+- ``dumps``: those in which B took (a share of) the game pot, and ``chips``, what A lost in them
+  (``tournament_chips``: what A lost in those at tournament tables, kept apart: tournament chips are
+  not server chips, but a member pushed up a tournament wins a prize of server chips);
 - ``expected``: how many caught drops chance gives A in the shared rounds: A's rate of caught
   drops times the rounds. A's rate is read from A's rounds **without** B, drawn towards the
   server's rate (a prior worth ``PRIOR_SEATS`` rounds, never below ``FLOOR_RATE``, nor below
@@ -63,8 +66,12 @@ class PlayedRound:
     """A finished round: its table (one game) and every seat dealt into it."""
 
     round_id: int
+    """The round's id in ``rounds``; a tournament's round number for a tournament table's round."""
     table_id: str
+    """The table, one game; a tournament's id for its tables' rounds (the whole tournament is one game)."""
     seats: tuple[SeatRound, ...]
+    tournament: bool = False
+    """Played at a tournament's table: its nets are tournament chips, not the server's."""
 
 
 @dataclass(frozen=True)
@@ -80,9 +87,12 @@ class Pair:
     dumps: int
     """…and the taker took (a share of) the game pot."""
     chips: int
-    """What the giver lost in those rounds (split when the game pot had several winners)."""
+    """What the giver lost in those rounds (split when the game pot had several winners), in server
+    chips: tournament rounds' are in ``tournament_chips``."""
     expected: float
     p: float
+    tournament_chips: int = 0
+    """What the giver lost in the dumps at tournament tables, in tournament chips (not server chips)."""
 
     @property
     def score(self) -> float:
@@ -131,6 +141,7 @@ class _Tally:
     caught_with: dict[tuple[int, int], int]
     dumps: dict[tuple[int, int], int]
     chips: dict[tuple[int, int], int]
+    tournament_chips: dict[tuple[int, int], int]
 
 
 def _tally(rounds: Iterable[PlayedRound]) -> _Tally:
@@ -142,9 +153,11 @@ def _tally(rounds: Iterable[PlayedRound]) -> _Tally:
         caught_with=defaultdict(int),
         dumps=defaultdict(int),
         chips=defaultdict(int),
+        tournament_chips=defaultdict(int),
     )
     for r in rounds:
         winners = [s for s in r.seats if s.won_game is not None]
+        lost = t.tournament_chips if r.tournament else t.chips
         for a in r.seats:
             t.dealt[a.member] += 1
             t.caught[a.member] += a.caught
@@ -158,7 +171,7 @@ def _tally(rounds: Iterable[PlayedRound]) -> _Tally:
                     t.caught_with[key] += 1
                     if b.won_game is not None:
                         t.dumps[key] += 1
-                        t.chips[key] += -a.net // max(1, len(winners))
+                        lost[key] += -a.net // max(1, len(winners))
     return t
 
 
@@ -189,6 +202,7 @@ def pairs(rounds: Sequence[PlayedRound]) -> list[Pair]:
                 chips=t.chips[(a, b)],
                 expected=expected,
                 p=poisson_tail(caught, expected),
+                tournament_chips=t.tournament_chips[(a, b)],
             )
         )
     return sorted(out, key=lambda p: (p.p, -p.dumps, p.giver, p.taker))

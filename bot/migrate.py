@@ -105,6 +105,18 @@ COPIED: dict[str, tuple[str, ...]] = {
         "updated_at",
     ),
     "tournament_results": ("tournament_id", "guild_id", "user_id", "place", "prize", "entrants", "ended_at"),
+    "tournament_round_seats": (
+        "tournament_id",
+        "round_number",
+        "seat",
+        "guild_id",
+        "user_id",
+        "table_id",
+        "ended_at",
+        "net",
+        "won_game",
+        "caught",
+    ),
     "forget_key": ("id", "key"),
     "forget_marks": ("mark", "forgotten_at"),
 }

@@ -24,9 +24,9 @@ else needs to know. The kinds (``how``):
 Forgetting replaces the id by one random negative pseudonym (Discord ids are
 positive; computer players are -1, -2, -3; pseudonyms are at most
 ``-2**62``), in one transaction on either store. Amounts never change, so
-every audit still balances. The ledger, rounds, round players and round seats are
-append-only (their triggers refuse UPDATE and DELETE); the one exception is
-this rewrite: the transaction first writes a permit (``forget_permits``: the
+every audit still balances. The ledger, rounds, round players, round seats, rating changes
+and tournament round seats are append-only (their triggers refuse UPDATE and DELETE); the one
+exception is this rewrite: the transaction first writes a permit (``forget_permits``: the
 id and its pseudonym), the triggers let an UPDATE through only when it
 changes nothing but that id into that pseudonym (or, in rounds, the texts
 that mention it, while the permit exists), and the permit is deleted before
@@ -114,6 +114,8 @@ PERSONAL_DATA: tuple[Stored, ...] = (
     Stored("tables", "state", "text", "state LIKE ?", like=True, row_key=("table_id",)),
     Stored("tables", "refunds", "text", "refunds LIKE ?", like=True, row_key=("table_id",)),
     Stored("tournament_results", "user_id", "id"),
+    Stored("tournament_round_seats", "seat", "id_text"),
+    Stored("tournament_round_seats", "user_id", "id"),
     Stored("tournaments", "state", "text", "state LIKE ?", like=True, row_key=("tournament_id",)),
     Stored("tournaments", "refunds", "text", "refunds LIKE ?", like=True, row_key=("tournament_id",)),
 )

@@ -20,6 +20,7 @@ from bot.ledger import TableReason
 from bot.ratings import SkillRating
 from bot.storage import Row
 from engine.events import POTS, Event
+from engine.settings import HOUSE_RULES
 
 MAX_LIMIT = 100
 """The most rows one history or leaderboard query returns."""
@@ -470,12 +471,25 @@ async def season_leaderboard(
 
 
 DUMPING_ROUNDS = 5000
-"""The latest rounds of a server the chip-dumping report reads (``bot.dumping``)."""
+"""The latest rounds of a server the chip-dumping report reads (``bot.dumping``), tournament tables' too."""
 
 
 async def played_rounds(db: Reader, guild_id: int, limit: int = DUMPING_ROUNDS) -> list[PlayedRound]:
-    """A server's latest ``limit`` rounds as ``bot.dumping`` reads them: each seat's net, pot, drop."""
+    """A server's latest ``limit`` rounds as ``bot.dumping`` reads them: each seat's net, pot, drop.
+
+    Its tables' rounds (``round_seats``) and its tournament tables' (``tournament_round_seats``:
+    nets in tournament chips, ``PlayedRound.tournament``) count together, one round each: the
+    latest ``limit`` of both by the time they ended, oldest first (at the same time, a table's
+    round before a tournament table's).
+    """
     check_guild(guild_id)
+    both = [*await _table_rounds(db, guild_id, limit), *await _tournament_rounds(db, guild_id, limit)]
+    both.sort(key=lambda ended: ended[0])  # stable: each kind stays in its own order at a tie
+    return [r for _, r in both[max(0, len(both) - limit) :]]
+
+
+async def _table_rounds(db: Reader, guild_id: int, limit: int) -> list[tuple[float, PlayedRound]]:
+    """The server's latest ``limit`` rounds at its tables, by id, with the time each ended."""
     first = await db.fetchone(
         "SELECT MIN(id) FROM (SELECT id FROM rounds WHERE guild_id = ? ORDER BY id DESC LIMIT ?) latest",
         (guild_id, limit),
@@ -483,17 +497,50 @@ async def played_rounds(db: Reader, guild_id: int, limit: int = DUMPING_ROUNDS) 
     if first is None or first[0] is None:
         return []
     rows = await db.fetchall(
-        "SELECT s.round_id, r.table_id, s.user_id, s.net, s.won_game, s.caught FROM round_seats s"
+        "SELECT s.round_id, r.table_id, r.ended_at, s.user_id, s.net, s.won_game, s.caught FROM round_seats s"
         " JOIN rounds r ON r.id = s.round_id WHERE s.guild_id = ? AND s.round_id >= ?"
         " ORDER BY s.round_id, s.seat",
         (guild_id, int(first[0])),
     )
-    out: list[PlayedRound] = []
-    for round_id, table_id, user_id, net, won_game, caught in rows:
+    return _grouped([(int(i), str(t), float(at), seat) for i, t, at, *seat in rows], tournament=False)
+
+
+async def _tournament_rounds(db: Reader, guild_id: int, limit: int) -> list[tuple[float, PlayedRound]]:
+    """The server's latest ``limit`` rounds at tournament tables, by the time they ended.
+
+    Read newest first, at most ``limit`` rounds of ``max_players`` seats: those rounds are whole;
+    an older one the limit cut short is left out.
+    """
+    rows = await db.fetchall(
+        "SELECT tournament_id, round_number, table_id, ended_at, user_id, net, won_game, caught"
+        " FROM tournament_round_seats WHERE guild_id = ?"
+        " ORDER BY ended_at DESC, table_id DESC, seat DESC LIMIT ?",
+        (guild_id, max(0, limit) * HOUSE_RULES.max_players),
+    )
+    seats = [(int(n), str(tid), float(at), [t, *seat]) for tid, n, t, at, *seat in reversed(rows)]
+    rounds = _grouped(seats, tournament=True)
+    return rounds[max(0, len(rounds) - limit) :]
+
+
+def _grouped(
+    rows: list[tuple[int, str, float, list[Any]]], tournament: bool
+) -> list[tuple[float, PlayedRound]]:
+    """Seat rows as rounds, each with the time it ended: a round's seats are next to each other.
+
+    A row: the round's ``round_id`` and ``table_id`` (a tournament's round number and the
+    tournament), when it ended, and its seat's [table dealt (tournament only),] member, net, game
+    pot won and caught drop.
+    """
+    out: list[tuple[float, PlayedRound]] = []
+    keys: list[tuple[object, ...]] = []
+    for round_id, table_id, ended_at, row in rows:
+        *dealt, user_id, net, won_game, caught = row
+        key = (round_id, table_id, *dealt)
         seat = SeatRound(int(user_id), int(net), None if won_game is None else int(won_game), bool(caught))
-        if out and out[-1].round_id == int(round_id):
-            last = out[-1]
-            out[-1] = PlayedRound(last.round_id, last.table_id, (*last.seats, seat))
+        if keys and keys[-1] == key:
+            last = out[-1][1]
+            out[-1] = (ended_at, PlayedRound(round_id, table_id, (*last.seats, seat), tournament))
         else:
-            out.append(PlayedRound(int(round_id), str(table_id), (seat,)))
+            keys.append(key)
+            out.append((ended_at, PlayedRound(round_id, table_id, (seat,), tournament)))
     return out

@@ -1,9 +1,10 @@
 """Writing history: a finished round (append-only) and a finished game's ratings.
 
-Both run inside the caller's transaction — the one of the action that ended
-the round or the game — so the round, its derived rows, the chips and the
-table's save commit together or not at all. Every check is made before the
-first write, so a refusal leaves the transaction as it was.
+And a tournament table's finished round, which is not history (tournament chips), for the
+chip-dumping report alone (``record_tournament_round``). Each runs inside the caller's
+transaction — the one of the action that ended the round or the game — so the round, its
+derived rows, the chips and the table's save commit together or not at all. Every check is
+made before the first write, so a refusal leaves the transaction as it was.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from bot.fair_deal import Reveal
 from bot.history.members import HistoryError, check_guild, check_member
-from bot.history.outcome import SeatOutcome, replayable, round_outcome
+from bot.history.outcome import RoundOutcome, SeatOutcome, replayable, round_outcome
 from bot.ratings import DEFAULT_RATING, Finish, RatingError, SkillRating, rate_game, standings
 from bot.storage import Tx
 
@@ -70,21 +71,7 @@ async def record_round(
     transcript (whose format stays docs/TRANSCRIPT.md's). Raises ``HistoryError`` and writes
     nothing for bad input (see its codes).
     """
-    check_guild(guild_id)
-    if not isinstance(table_id, str) or not table_id:
-        raise HistoryError("bad_round", "a round belongs to a table: table_id is a non-empty text")
-    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-        raise HistoryError("bad_round", f"a round number is a whole number from 1, not {number!r}")
-    if isinstance(ended_at, bool) or not isinstance(ended_at, int | float) or not math.isfinite(ended_at):
-        raise HistoryError("bad_round", f"ended_at is a time in seconds, not {ended_at!r}")
-    if not isinstance(transcript, Mapping):
-        raise HistoryError("bad_transcript", "a transcript is a JSON object with stake, seats and rounds")
-    transcript = replayable(transcript)
-    outcome = round_outcome(transcript)
-    missing = [s.seat for s in outcome.seats if s.seat not in members]
-    if missing:
-        raise HistoryError("unknown_seat", f"no member given for seat(s) {', '.join(missing)}")
-    who = {s.seat: check_member(members[s.seat]) for s in outcome.seats}
+    transcript, outcome, who = _checked_round(guild_id, table_id, number, ended_at, transcript, members)
     revealed = _checked_reveal(reveal, number, transcript) if reveal is not None else None
     away_json = _checked_away(away, transcript, {s.seat for s in outcome.seats}) if away else None
     row = await tx.fetchone(
@@ -111,6 +98,78 @@ async def record_round(
         INSERT_SEAT, [seat_row(guild_id, who[s.seat], round_id, number, s) for s in outcome.seats]
     )
     return round_id
+
+
+def _checked_round(
+    guild_id: int,
+    table_id: str,
+    number: int,
+    ended_at: float,
+    transcript: Mapping[str, Any],
+    members: Mapping[str, int],
+) -> tuple[dict[str, Any], RoundOutcome, dict[str, int]]:
+    """A finished round's replayable transcript, what it came to, and each dealt-in seat's member.
+
+    Raises ``HistoryError`` for bad input (see its codes).
+    """
+    check_guild(guild_id)
+    if not isinstance(table_id, str) or not table_id:
+        raise HistoryError("bad_round", "a round belongs to a table: table_id is a non-empty text")
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise HistoryError("bad_round", f"a round number is a whole number from 1, not {number!r}")
+    if isinstance(ended_at, bool) or not isinstance(ended_at, int | float) or not math.isfinite(ended_at):
+        raise HistoryError("bad_round", f"ended_at is a time in seconds, not {ended_at!r}")
+    if not isinstance(transcript, Mapping):
+        raise HistoryError("bad_transcript", "a transcript is a JSON object with stake, seats and rounds")
+    played = replayable(transcript)
+    outcome = round_outcome(played)
+    missing = [s.seat for s in outcome.seats if s.seat not in members]
+    if missing:
+        raise HistoryError("unknown_seat", f"no member given for seat(s) {', '.join(missing)}")
+    return played, outcome, {s.seat: check_member(members[s.seat]) for s in outcome.seats}
+
+
+async def record_tournament_round(
+    tx: Tx,
+    guild_id: int,
+    tournament_id: str,
+    table_id: str,
+    number: int,
+    ended_at: float,
+    transcript: Mapping[str, Any],
+    members: Mapping[str, int],
+) -> None:
+    """Store what each seat of a tournament table's finished round came to, for the chip-dumping report.
+
+    Not history: tournament chips are not server chips, so the round reaches neither ``rounds`` nor
+    ``round_seats`` (stats, seasons, leaderboards, ratings, replays); ``tournament_round_seats`` keeps
+    only what ``bot.dumping`` reads of each dealt-in seat (net in tournament chips, the game pot
+    won, a caught drop). ``table_id`` is the table dealt for that round, ``number`` the
+    tournament's round; ``transcript`` and ``members`` are as in ``record_round``. Raises
+    ``HistoryError`` and writes nothing for bad input.
+    """
+    if not isinstance(tournament_id, str) or not tournament_id:
+        raise HistoryError("bad_round", "a tournament round belongs to a tournament: a non-empty text id")
+    _, outcome, who = _checked_round(guild_id, table_id, number, ended_at, transcript, members)
+    await tx.executemany(
+        "INSERT INTO tournament_round_seats (tournament_id, round_number, seat, guild_id, user_id, table_id,"
+        " ended_at, net, won_game, caught) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                tournament_id,
+                number,
+                s.seat,
+                guild_id,
+                who[s.seat],
+                table_id,
+                float(ended_at),
+                s.net,
+                s.won["game"],
+                int(s.caught),
+            )
+            for s in outcome.seats
+        ],
+    )
 
 
 def _checked_away(

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterable
 
-from bot.history import COMPUTER_MEMBERS, record_game, record_round
+from bot.history import COMPUTER_MEMBERS, record_game, record_round, record_tournament_round
 from bot.ledger import HOUSE_ID, InsufficientChips, Ledger
 from bot.ratings import Finish
 from bot.storage import Unavailable
@@ -21,6 +21,7 @@ from bot.table.model import Table, TableError, TableMoved, Unreadable, account
 from bot.table.notices import Notice
 from bot.table.repository import LockFirst, TableRepository
 from bot.table.transitions import Step, logged
+from bot.tournament.ref import TableRef
 from engine.events import GameOver, RoundEnded
 
 log = logging.getLogger("flipflop.tables")
@@ -133,8 +134,12 @@ class OpenTables:
                     raise
                 raise TableError("house_short", balance=e.balance, buy_in=-posting.change) from None
         game = table.game
-        if table.practice or table.tournament or game is None:
-            return  # practice and tournament chips never reach the rounds history, stats or ratings
+        if table.practice or game is None:
+            return  # practice chips never reach the rounds history, stats or ratings
+        if table.tournament:  # nor tournament chips: the chip-dumping report alone sees their rounds
+            if any(isinstance(e, RoundEnded) for e in step.events):
+                await self._book_tournament_round(tx, table, table.tournament, game.round_transcript())
+            return
         if any(isinstance(e, RoundEnded) for e in step.events):
             transcript = game.round_transcript()
             seats = [str(seat["id"]) for seat in transcript["seats"]]  # type: ignore[attr-defined]
@@ -160,6 +165,23 @@ class OpenTables:
                 members(table, [f.player for f in finishes]),
                 self.clock(),
             )
+
+    async def _book_tournament_round(
+        self, tx: LockFirst, table: Table, ref: str, transcript: dict[str, object]
+    ) -> None:
+        """A tournament table's finished round, for the chip-dumping report (``record_tournament_round``)."""
+        where = TableRef.parse(ref)
+        seats = [str(seat["id"]) for seat in transcript["seats"]]  # type: ignore[attr-defined]
+        await record_tournament_round(
+            tx,
+            table.guild_id,
+            where.tournament,
+            table.id,
+            where.played + 1,
+            self.clock(),
+            transcript,
+            members(table, seats),
+        )
 
     async def close_unreadable(self, bad: Unreadable) -> None:
         """Close a table that could not be loaded, paying back what it held (saved beside it)."""

@@ -29,6 +29,7 @@ WORDS = {
     "tables": "saved table",
     "tournaments": "tournament",
     "tournament_results": "tournament",
+    "tournament_round_seats": "rounds at (its|their) tables",
 }
 """How the policy names each table of ``PERSONAL_DATA`` (a regular expression, any case)."""
 

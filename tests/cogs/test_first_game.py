@@ -92,7 +92,8 @@ async def test_servers_that_played_before_migration_9_are_not_welcomed(tmp_path:
         await tx.execute("INSERT INTO tables VALUES ('ab12', 7, 8, 'closed', 0, '{}', 1, '{}', 5.0)")
     con = sqlite3.connect(path)
     con.executescript(
-        "DROP INDEX tables_open_by_guild; DROP INDEX ledger_at_tables;"  # migrations 16 and 15
+        "DROP TABLE tournament_round_seats;"  # migration 17
+        " DROP INDEX tables_open_by_guild; DROP INDEX ledger_at_tables;"  # migrations 16 and 15
         " ALTER TABLE rounds DROP COLUMN away;"  # migration 14
         " DROP INDEX rounds_by_table;"  # migration 13
         " DROP TABLE forget_marks; DROP TABLE forget_key;"  # migration 12

@@ -72,7 +72,7 @@ async def test_a_deployment_is_copied_whole_and_verified(
         "Copied accounts 2, guild_settings 1, ledger 6, tables 2, rounds 1, round_players 2,"
         " round_seats 0, ratings 0, language_choices 1, forget_permits 0, privacy_requests 0,"
         " card_styles 0, rating_changes 2, notify_choices 1, turn_pings 1, server_welcomes 0,"
-        " tournaments 0, tournament_results 0, forget_key 0, forget_marks 0." in out
+        " tournaments 0, tournament_results 0, tournament_round_seats 0, forget_key 0, forget_marks 0." in out
     )
     assert "Verified: 2 balances equal their ledger sums and the source; 200 chips at open tables." in out
     async with open_store(source) as old, open_store(target) as new:

@@ -26,7 +26,8 @@ async def test_a_file_made_by_the_old_migration_list_upgrades(tmp_path: Path) ->
         await tx.execute("INSERT INTO guild_settings VALUES (1, 1, 1, 1, 4, 60, 1, 'thread', 3)")
     con = sqlite3.connect(path)
     con.executescript(
-        "DROP INDEX tables_open_by_guild; DROP INDEX ledger_at_tables;"  # migrations 16 and 15
+        "DROP TABLE tournament_round_seats;"  # migration 17
+        " DROP INDEX tables_open_by_guild; DROP INDEX ledger_at_tables;"  # migrations 16 and 15
         " ALTER TABLE rounds DROP COLUMN away;"  # migration 14
         " DROP INDEX rounds_by_table;"  # migration 13
         " DROP TABLE forget_marks; DROP TABLE forget_key;"  # migration 12
