@@ -106,6 +106,21 @@ DUMPING_LINE = N_(
     " (chance: {expected}) · pots to {taker}: {dumps}, {chips} · score **{score}**"
 )
 
+DUMPING_TOURNAMENTS = N_(
+    "Rounds at tournament tables count too, their chips as tournament chips (not server chips); they are"
+    " not in `/flipflop history`: look in the tournament's table threads."
+)
+
+
+def dumped_chips(pair: Pair, t: Texts) -> str:
+    """What the giver lost in the dumps: server chips, and tournament chips apart (never added up)."""
+    if not pair.tournament_chips:
+        return t.chips(pair.chips)
+    tournament = t.ngettext(
+        "{count} tournament chip", "{count} tournament chips", abs(pair.tournament_chips)
+    ).format(count=t.number(pair.tournament_chips))
+    return f"{t.chips(pair.chips)} + {tournament}" if pair.chips else tournament
+
 
 def dumping_line(pair: Pair, t: Texts) -> str:
     """One flagged pair and its evidence, as ``/flipflop admin dumping`` lists it."""
@@ -117,7 +132,7 @@ def dumping_line(pair: Pair, t: Texts) -> str:
         caught=t.number(pair.caught),
         expected=t.decimal(pair.expected),
         dumps=t.number(pair.dumps),
-        chips=t.chips(pair.chips),
+        chips=dumped_chips(pair, t),
         score=t.decimal(min(pair.score, 99.9)),
     )
 
@@ -330,6 +345,8 @@ class AdminCommands(commands.Cog):
             await send_ephemeral(interaction, none.format(rounds=t.number(len(rounds))))
             return
         lines = [t.gettext(DUMPING_HEAD).format(rounds=t.number(len(rounds)))]
+        if any(r.tournament for r in rounds):
+            lines[0] += " " + t.gettext(DUMPING_TOURNAMENTS)
         for i, pair in enumerate(found):
             line = dumping_line(pair, t)
             more = t.gettext(MORE_TABLES).format(count=t.number(len(found) - i))
