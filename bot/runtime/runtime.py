@@ -159,6 +159,25 @@ class TableRuntime(RuntimeCore):
             if self.get(table_id) is None and not await self.open_tables.repository.taken(table_id):
                 return table_id
 
+    async def tournament_table_id(self, ref: str) -> str:
+        """The id of the tournament's table for ``ref``: the first of its ids no other table has.
+
+        The one its table was given when it was dealt (open here, or saved: even closed), or the one it
+        will be given: an id taken by another table (a table of the server's or another tournament's,
+        saved with those 32 bits) is passed over, never overwritten.
+        """
+        for table_id in transitions.tournament_table_ids(ref):
+            open_here = self.get(table_id)
+            if open_here is not None:
+                if open_here.tournament == ref:
+                    return table_id
+                continue
+            if not await self.open_tables.repository.taken(table_id):
+                return table_id
+            if await self.open_tables.repository.tournament_of(table_id) == ref:
+                return table_id
+        raise AssertionError("tournament_table_ids never ends")
+
     async def play_again(
         self,
         ended_id: str,
@@ -230,8 +249,9 @@ class TableRuntime(RuntimeCore):
         The caller's ``reply`` posts its message (``placed``); the outcome is told on the way out.
         """
         now = self.clock()
+        table_id = await self.tournament_table_id(ref)
         table, seats = transitions.tournament_table(
-            guild_id, channel_id, stake, players, away, turn_seconds, now, ref
+            guild_id, channel_id, stake, players, away, turn_seconds, now, ref, table_id
         )
         async with self.lock(table.id):
             self.tables[table.id] = table

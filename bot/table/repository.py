@@ -102,6 +102,17 @@ class TableRepository:
         """Whether a table was ever saved with this id (open or closed, in any server)."""
         return await self.db.fetchone("SELECT 1 FROM tables WHERE table_id = ?", (table_id,)) is not None
 
+    async def tournament_of(self, table_id: str) -> str | None:
+        """The tournament reference (``Table.tournament``) of the table saved with this id, if any."""
+        row = await self.db.fetchone("SELECT state FROM tables WHERE table_id = ?", (table_id,))
+        if row is None:
+            return None
+        try:
+            ref = json.loads(row[0]).get("tournament")
+        except (ValueError, AttributeError):
+            return None
+        return ref if isinstance(ref, str) else None
+
     async def saved(self, tx: Tx, table_id: str) -> Table | None:
         """The table as it is saved now (None when it is closed, gone or unreadable)."""
         row = await tx.fetchone("SELECT status, version, state FROM tables WHERE table_id = ?", (table_id,))

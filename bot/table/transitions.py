@@ -14,8 +14,9 @@ The table's deadlines are written here (``_after_events``) and read here
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -330,13 +331,17 @@ TournamentSeat = tuple[int, int, str, int]
 """A tournament table's seat: (entrant, stack, name, computer number or 0 for a member)."""
 
 
-def tournament_table_id(ref: str) -> str:
-    """The id of the table a tournament deals for ``ref`` (a ``TableRef`` as text).
+def tournament_table_ids(ref: str) -> Iterator[str]:
+    """The ids the table a tournament deals for ``ref`` (a ``TableRef`` as text) may have, in order.
 
     Derived from the ref, so a table that ended before the tournament recorded it (a restart, a
-    database fault between the two) is found again by its ref, not dealt a second time.
+    database fault between the two) is found again by its ref, not dealt a second time. Its id is
+    the first of them that no other table has (``Runtime.tournament_table_id``): 32 bits of a hash
+    meet one of a server's many saved tables' ids now and then, and a table's id is its alone.
     """
-    return hashlib.sha256(ref.encode()).hexdigest()[:8]
+    yield hashlib.sha256(ref.encode()).hexdigest()[:8]
+    for n in itertools.count(1):
+        yield hashlib.sha256(f"{ref}#{n}".encode()).hexdigest()[:8]
 
 
 def tournament_table(
@@ -348,13 +353,15 @@ def tournament_table(
     turn_seconds: int,
     now: float,
     ref: str,
+    table_id: str | None = None,
 ) -> tuple[Table, list[Seat]]:
     """A tournament's table for one round (not dealt yet), and its players' seats with their stacks.
 
-    Its id is ``tournament_table_id(ref)``.
+    Its id is ``table_id``, the first of ``tournament_table_ids(ref)`` no other table has (None: the
+    first of them).
     """
     table = Table(
-        id=tournament_table_id(ref),
+        id=table_id or next(tournament_table_ids(ref)),
         guild_id=guild_id,
         channel_id=channel_id,
         host_id=0,

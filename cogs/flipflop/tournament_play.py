@@ -26,7 +26,6 @@ import discord
 from bot.runtime import NOTHING_SHOWN, Outcome, Shown, TableRuntime
 from bot.storage import StoreError
 from bot.table.model import Table, TableError
-from bot.table.transitions import tournament_table_id
 from bot.tournament.model import Tournament, TournamentError
 from bot.tournament.ref import TableRef
 from cogs.flipflop.delivery import UNKNOWN_MESSAGE
@@ -162,7 +161,8 @@ class TournamentPlay(TournamentPlace):
             ref = str(TableRef.of(tour, n))
             if not self._due(tour, n, ref):
                 continue
-            ended = await self.runtime.open_tables.repository.ended(tournament_table_id(ref))
+            table_id = await self.runtime.tournament_table_id(ref)
+            ended = await self.runtime.open_tables.repository.ended(table_id)
             if ended is not None and ended.tournament == ref:
                 log.info("Tournament %s: table %s's round recorded late", tour.id, ref)
                 recorded = (await self._record(ended))[0] is not None or recorded
