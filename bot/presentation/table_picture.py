@@ -17,6 +17,8 @@ A 600-pixel-wide PNG in a palette of 128 colours (one per deck, found once): ~20
 (``bench/table_picture_bench.py`` measures bytes and render time; the cap is ``MAX_BYTES``).
 The same scene drawn twice is drawn once (``render`` keeps the last few), and a seat's fan of card
 backs is composed once for the pixels it covers (``_fan``), the same picture to the pixel.
+Each seat and the spreads are drawn once as panels (``_seat_panel``, ``_spreads_panel``: a move
+redraws one or two of five seats, a lay the spreads) and pasted, the same pixels again.
 """
 
 from __future__ import annotations
@@ -205,7 +207,7 @@ def _seat(
     box: tuple[int, int, int, int],
     seat: Seat,
     name: str,
-    s: Scene,
+    leaving: str,
     deck: str,
 ) -> None:
     x0, y0, x1, y1 = box
@@ -231,7 +233,7 @@ def _seat(
     step = min(12, max(4, (x1 - 10 - BACK - bx) // max(1, seat.cards - 1))) if seat.cards > 1 else 0
     if seat.cards:
         _backs(canvas, (bx, cy - BACK // 2), seat.cards, step, deck)
-    marks = [m for m in (seat.away, s.words[3] if seat.leaving else "") if m]
+    marks = [m for m in (seat.away, leaving if seat.leaving else "") if m]
     if marks:
         fonts.draw(canvas, (x0 + 10, y1 - 8), fonts.fit(" · ".join(marks), 14, x1 - x0 - 20), 14, AMBER)
 
@@ -294,12 +296,15 @@ def _middle(
         py += 30
 
 
-def _spreads(canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, s: Scene, deck: str) -> None:
+Spreads = tuple[tuple[int, str, tuple[Card, ...]], ...]
+
+
+def _spreads(canvas: Image.Image, top: int, spreads: Spreads, deck: str) -> None:
     y = top
-    for row in _spread_rows(s.spreads):
+    for row in _spread_rows(spreads):
         x = PAD
         for i in row:
-            number, owner, cards = s.spreads[i]
+            number, owner, cards = spreads[i]
             w = _spread_width(len(cards))
             fonts.draw(canvas, (x, y + 14), fonts.fit(f"#{number} {owner}", 13, w), 13, GREY)
             for k, c in enumerate(cards):
@@ -318,14 +323,67 @@ def height(s: Scene) -> int:
 SPREAD_ROW = SPREAD_CARD + 26 + GAP
 
 
-def _seat_row(
-    image: Image.Image, draw: ImageDraw.ImageDraw, y: int, row: list[tuple[Seat, str]], s: Scene, deck: str
-) -> None:
+Box = tuple[int, int, int, int]
+MIDDLE_TOP = PAD + SEAT_H + GAP
+BOTTOM_ROW = MIDDLE_TOP + MIDDLE_H + GAP
+"""Where the bottom row of seats begins, and the spreads when there is no bottom row."""
+
+
+def seat_boxes(s: Scene) -> list[Box]:
+    """Each seat's box, in the order of ``s.seats``: clockwise, the bottom row right to left."""
+    top, bottom = _rows(len(s.seats))
     w = (WIDTH - PAD * 2 - GAP * 2) // 3
-    x = (WIDTH - (len(row) * w + (len(row) - 1) * GAP)) // 2
-    for seat, name in row:
-        _seat(image, draw, (x, y, x + w, y + SEAT_H), seat, name, s, deck)
-        x += w + GAP
+    boxes = []
+    for y, count, flip in ((PAD, top, False), (BOTTOM_ROW, bottom, True)):
+        x = (WIDTH - (count * w + (count - 1) * GAP)) // 2
+        row = [(x + i * (w + GAP), y, x + i * (w + GAP) + w, y + SEAT_H) for i in range(count)]
+        boxes += row[::-1] if flip else row
+    return boxes
+
+
+def spreads_top(s: Scene) -> int:
+    """Where the spreads begin on the picture: under the bottom row of seats, if there is one."""
+    return BOTTOM_ROW + (SEAT_H + GAP if _rows(len(s.seats))[1] else 0)
+
+
+MARGIN = GAP // 2
+"""The ground a panel has around its box: half the gap between two seats, so ink a hair past the
+box is pasted with it and two seats' panels never overlap."""
+
+
+def _origin(x: int, y: int) -> tuple[int, int]:
+    """Where a panel whose box starts at ``(x, y)`` goes on the picture: at least ``MARGIN`` before it, even.
+
+    The panel is the picture's own drawing moved by an even number of pixels: a word's place is
+    rounded half to even (``bot.fonts.draw``), which an even shift leaves where it was.
+    """
+    x, y = x - MARGIN, y - MARGIN
+    return x - x % 2, y - y % 2
+
+
+@lru_cache(maxsize=128)
+def _seat_panel(seat: Seat, name: str, leaving: str, deck: str, box: Box) -> Image.Image:
+    """``seat`` drawn in ``box`` on a panel of the picture's ground, to be pasted at ``_origin``.
+
+    Kept (~70 KB a seat): a move redraws one or two seats of five, the others are as they were.
+    """
+    left, top = _origin(box[0], box[1])
+    x0, y0, x1, y1 = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
+    panel = Image.new("RGBA", (x1 + MARGIN, y1 + MARGIN), BACKGROUND)
+    _seat(panel, ImageDraw.Draw(panel), (x0, y0, x1, y1), seat, name, leaving, deck)
+    return panel
+
+
+@lru_cache(maxsize=16)
+def _spreads_panel(spreads: Spreads, deck: str, y: int, bottom: int) -> Image.Image:
+    """``spreads`` drawn from ``y`` to the picture's ``bottom`` on a panel of its ground (``_origin``).
+
+    Kept (~190 KB a row of spreads): they change when a card is laid, not with every move.
+    """
+    _left, top = _origin(0, y)
+    panel = Image.new("RGBA", (WIDTH, bottom - top), BACKGROUND)
+    _spreads(panel, y - top, spreads, deck)
+    return panel
 
 
 @cache
@@ -351,26 +409,24 @@ def _palette(deck: str) -> Image.Image:
     return swatch.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
 
 
+def picture(s: Scene, deck: str) -> Image.Image:
+    """The table drawn (``render`` encodes it): each seat's panel, the middle, the spreads' panel."""
+    image = Image.new("RGBA", (WIDTH, height(s)), BACKGROUND)
+    for seat, name, box in zip(s.seats, labels(s), seat_boxes(s), strict=True):
+        image.paste(_seat_panel(seat, name, s.words[3], deck, box), _origin(box[0], box[1]))
+    _middle(image, ImageDraw.Draw(image), MIDDLE_TOP, s, deck, deck)
+    if s.spreads:
+        y = spreads_top(s)
+        image.paste(_spreads_panel(s.spreads, deck, y, image.height), (0, _origin(0, y)[1]))
+    return image
+
+
 @lru_cache(maxsize=32)
 def render(s: Scene, style: str = "classic") -> bytes:
     """The table as a PNG (the same scene twice is drawn once)."""
     deck = style if style in DECKS else "classic"
-    top, _bottom = _rows(len(s.seats))
-    image = Image.new("RGBA", (WIDTH, height(s)), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    y = PAD
-    seats = list(zip(s.seats, labels(s), strict=True))
-    _seat_row(image, draw, y, seats[:top], s, deck)
-    y += SEAT_H + GAP
-    _middle(image, draw, y, s, deck, deck)
-    y += MIDDLE_H + GAP
-    if seats[top:]:  # clockwise: the bottom row goes right to left
-        _seat_row(image, draw, y, seats[top:][::-1], s, deck)
-        y += SEAT_H + GAP
-    if s.spreads:
-        _spreads(image, draw, y, s, deck)
     out = io.BytesIO()
-    rgb = image.convert("RGB")
+    rgb = picture(s, deck).convert("RGB")
     rgb.quantize(palette=_palette(deck), dither=Image.Dither.NONE).save(out, "PNG", compress_level=3)
     return out.getvalue()
 

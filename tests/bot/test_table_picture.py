@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from bench.table_picture_bench import NAMES, a_table
+from bench.table_picture_bench import DECK, NAMES, a_table
 from bot import fonts
 from bot.i18n import LANGUAGES, texts
 from bot.presentation import table_picture
@@ -23,18 +23,25 @@ from bot.presentation.table_picture import (
     CARD,
     CHIP,
     FELT,
+    GAP,
     GREY,
     LEAVING,
     MAX_BYTES,
+    MIDDLE_H,
+    PAD,
     PILE,
     POT_LABEL,
     SEAT,
     SEAT_DIM,
+    SEAT_H,
     STOCK,
     SUIT_COLOUR,
     TURN,
     UPCARD,
     WHITE,
+    WIDTH,
+    Scene,
+    Seat,
     away_label,
     height,
     labels,
@@ -116,6 +123,58 @@ def test_a_fan_of_backs_is_the_same_pixels_as_the_backs_drawn_one_by_one() -> No
         for i in range(cards):
             one_by_one.alpha_composite(table_picture._face("classic", "back", BACK), (x + i * step, 17))
         assert fanned.tobytes() == one_by_one.tobytes(), (cards, step, x)
+
+
+def drawn_in_place(s: Scene, deck: str) -> Image.Image:
+    """The picture drawn as it was before panels: each seat, the middle and the spreads straight onto it."""
+    image = Image.new("RGBA", (WIDTH, height(s)), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    top = (len(s.seats) + 1) // 2
+    seats = list(zip(s.seats, labels(s), strict=True))
+    w = (WIDTH - PAD * 2 - GAP * 2) // 3
+    y = PAD
+    for first, row in ((True, seats[:top]), (False, seats[top:][::-1])):  # the bottom row right to left
+        x = (WIDTH - (len(row) * w + (len(row) - 1) * GAP)) // 2
+        for seat, name in row:
+            table_picture._seat(image, draw, (x, y, x + w, y + SEAT_H), seat, name, s.words[3], deck)
+            x += w + GAP
+        y += (SEAT_H + GAP) if row else 0
+        if first:
+            table_picture._middle(image, draw, y, s, deck, deck)
+            y += MIDDLE_H + GAP
+    if s.spreads:
+        table_picture._spreads(image, y, s.spreads, deck)
+    return image
+
+
+def a_varied_table(rng: random.Random, k: int) -> Scene:
+    """The benchmark's table with 1 to 6 seats (a sixth holds 13 cards), 0 to 10 spreads (to three rows)."""
+    scene = a_table(rng)
+    sixth = Seat(name="Wanjiru wa Kamau", stack=0, shown="0", cards=13, to_act=k % 4 == 0, away="away 1/3")
+    cards = rng.sample(DECK, 40)
+    spreads = tuple((n + 1, NAMES[n % 5], tuple(cards[n * 4 : n * 4 + 3 + n % 2])) for n in range(k % 11))
+    return dataclasses.replace(scene, seats=(*scene.seats, sixth)[: 1 + k % 6], spreads=spreads)
+
+
+def test_the_picture_pasted_from_panels_is_the_one_drawn_in_place() -> None:
+    """Each seat and the spreads drawn once as a panel, then pasted (``picture``): the very same pixels."""
+    rng = random.Random(11)
+    for k in range(33):
+        scene = a_varied_table(rng, k)
+        for deck in ("classic", "four"):
+            pasted = table_picture.picture(scene, deck)
+            assert pasted.tobytes() == drawn_in_place(scene, deck).tobytes(), (k, deck)
+
+
+def test_a_move_draws_again_only_the_seat_it_changed() -> None:
+    scene = a_table(random.Random(4))
+    render(scene, "four")
+    seats, spreads = table_picture._seat_panel.cache_info(), table_picture._spreads_panel.cache_info()
+    one = dataclasses.replace(scene.seats[2], cards=scene.seats[2].cards + 1)
+    moved = dataclasses.replace(scene, seats=(*scene.seats[:2], one, *scene.seats[3:]), stock="7")
+    render(moved, "four")
+    assert table_picture._seat_panel.cache_info().misses == seats.misses + 1
+    assert table_picture._spreads_panel.cache_info().misses == spreads.misses
 
 
 def test_the_palette_is_the_one_found_pixel_by_pixel() -> None:
