@@ -17,8 +17,9 @@ A 600-pixel-wide PNG in a palette of 128 colours (one per deck, found once): ~20
 (``bench/table_picture_bench.py`` measures bytes and render time; the cap is ``MAX_BYTES``).
 The same scene drawn twice is drawn once (``render`` keeps the last few), and a seat's fan of card
 backs is composed once for the pixels it covers (``_fan``), the same picture to the pixel.
-Each seat and the spreads are drawn once as panels (``_seat_panel``, ``_spreads_panel``: a move
-redraws one or two of five seats, a lay the spreads) and pasted, the same pixels again.
+Each seat, each pile of the middle, the pots and the spreads are drawn once as panels and pasted
+(``picture``): a move redraws one or two seats of five and a pile, a lay the spreads, a deal or a
+win the pots; the same pixels again.
 """
 
 from __future__ import annotations
@@ -262,31 +263,56 @@ def _suit(canvas: Image.Image, xy: tuple[float, float], suit: str, style: str) -
     return fonts.draw(canvas, xy, SUIT_SIGN[suit], 18, SUIT_COLOUR[style][suit])
 
 
-def _middle(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, top: int, s: Scene, deck: str, style: str
-) -> None:
+def slots(s: Scene) -> list[tuple[str, str]]:
+    """The middle's piles left to right, none before a deal: (face, ``back`` or "" for none; label)."""
+    if s.stock is None:
+        return []
+    return [
+        ("back" if s.stock != "0" else "", f"{s.words[0]} {s.stock}"),
+        (s.top_discard.code if s.top_discard is not None else "", s.words[1]),
+        (s.upcard.code if s.upcard is not None else "", s.words[2]),
+    ]
+
+
+SLOT_X = PAD + 24
+SLOT_STEP = 100
+"""The first pile's left edge, and from one pile to the next."""
+
+
+def pots_x(s: Scene) -> int:
+    """Where the pots' labels begin: right of the piles, 190 pixels from the felt's right edge at most."""
+    return max(SLOT_X + SLOT_STEP * len(slots(s)) + 6, WIDTH - PAD - 190)
+
+
+def _felt(draw: ImageDraw.ImageDraw, top: int) -> None:
     draw.rounded_rectangle((PAD, top, WIDTH - PAD, top + MIDDLE_H), 40, fill=FELT)
-    y = top + 14
-    label_y = y + CARD + 22
-    slots: list[tuple[str, Card | None, str]] = []
-    if s.stock is not None:
-        slots.append(("back" if s.stock != "0" else "", None, f"{s.words[0]} {s.stock}"))
-        slots.append(("", s.top_discard, s.words[1]))
-        slots.append(("", s.upcard, s.words[2]))
-    x = PAD + 24
-    for back, card, label in slots:
-        code = card.code if card is not None else back
-        if code:
-            canvas.alpha_composite(_face(deck, code, CARD), (x, y))
-        else:
-            draw.rounded_rectangle((x, y, x + CARD, y + CARD), 6, outline=(80, 140, 105), width=2)
-        text, size = fonts.shrunk(label, 13, 92, 10)
-        fonts.draw(canvas, (x + CARD / 2 - fonts.width(text, size) / 2, label_y), text, size, WHITE)
-        x += 100
-    px = max(x + 6, WIDTH - PAD - 190)
-    py = top + 32
-    for label, chips, suit in s.pots:
-        chips_x = WIDTH - PAD - 22 - fonts.width(chips, 18)
+
+
+def _slot(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, xy: tuple[int, int], code: str, label: str, deck: str
+) -> None:
+    """A pile at ``xy`` (its face, or an outline where it is empty) with its label under it."""
+    x, y = xy
+    if code:
+        canvas.alpha_composite(_face(deck, code, CARD), (x, y))
+    else:
+        draw.rounded_rectangle((x, y, x + CARD, y + CARD), 6, outline=(80, 140, 105), width=2)
+    text, size = fonts.shrunk(label, 13, 92, 10)
+    fonts.draw(canvas, (x + CARD / 2 - fonts.width(text, size) / 2, y + CARD + 22), text, size, WHITE)
+
+
+Pots = tuple[tuple[str, str, str | None], ...]
+
+
+CHIPS_RIGHT = WIDTH - PAD - 22
+"""Where the pots' chips end."""
+
+
+def _pots(canvas: Image.Image, xy: tuple[int, int], right: int, pots: Pots, style: str) -> None:
+    """The three pots from ``xy`` down, a line each: label, suit, chips (ending at ``right``)."""
+    px, py = xy
+    for label, chips, suit in pots:
+        chips_x = right - fonts.width(chips, 18)
         sign = 6 + fonts.width(SUIT_SIGN[suit], 18) if suit is not None else 0
         text, size = fonts.shrunk(label, 16, min(110, chips_x - 8 - px - sign), 10)  # never under the chips
         used = fonts.draw(canvas, (px, py), text, size, WHITE)
@@ -374,6 +400,44 @@ def _seat_panel(seat: Seat, name: str, leaving: str, deck: str, box: Box) -> Ima
     return panel
 
 
+@cache
+def _felt_band() -> Image.Image:
+    """The middle's felt on the picture's ground, as tall as it is drawn: pasted at ``MIDDLE_TOP``."""
+    band = Image.new("RGBA", (WIDTH, MIDDLE_H + 1), BACKGROUND)
+    _felt(ImageDraw.Draw(band), 0)
+    return band
+
+
+def _column(place: int) -> int:
+    """The left edge of the ``place``-th pile's column: even (``_origin``), before its label."""
+    x = SLOT_X + SLOT_STEP * place - (SLOT_STEP - CARD) // 2
+    return x - x % 2
+
+
+@lru_cache(maxsize=64)
+def _slot_panel(place: int, code: str, label: str, deck: str) -> Image.Image:
+    """The ``place``-th pile (from 0) drawn on its column of the felt band, pasted at ``_column(place)``.
+
+    Kept (~45 KB a pile): a move changes one pile, the stock or the discard pile, not the other two.
+    """
+    left = _column(place)
+    panel = _felt_band().crop((left, 0, left + SLOT_STEP, MIDDLE_H + 1))
+    _slot(panel, ImageDraw.Draw(panel), (SLOT_X + SLOT_STEP * place - left, 14), code, label, deck)
+    return panel
+
+
+@lru_cache(maxsize=32)
+def _pots_panel(pots: Pots, px: int, style: str) -> Image.Image:
+    """The pots drawn from ``px`` on the felt band's right part, to be pasted at ``_origin(px, MIDDLE_TOP)``.
+
+    Kept: the pots change with a deal and a win, not with every move.
+    """
+    left = _origin(px, MIDDLE_TOP)[0]
+    panel = _felt_band().crop((left, 0, WIDTH, MIDDLE_H + 1))
+    _pots(panel, (px - left, 32), CHIPS_RIGHT - left, pots, style)
+    return panel
+
+
 @lru_cache(maxsize=16)
 def _spreads_panel(spreads: Spreads, deck: str, y: int, bottom: int) -> Image.Image:
     """``spreads`` drawn from ``y`` to the picture's ``bottom`` on a panel of its ground (``_origin``).
@@ -410,11 +474,15 @@ def _palette(deck: str) -> Image.Image:
 
 
 def picture(s: Scene, deck: str) -> Image.Image:
-    """The table drawn (``render`` encodes it): each seat's panel, the middle, the spreads' panel."""
+    """The table drawn (``render`` encodes it): the panels of the seats, the middle and the spreads."""
     image = Image.new("RGBA", (WIDTH, height(s)), BACKGROUND)
     for seat, name, box in zip(s.seats, labels(s), seat_boxes(s), strict=True):
         image.paste(_seat_panel(seat, name, s.words[3], deck, box), _origin(box[0], box[1]))
-    _middle(image, ImageDraw.Draw(image), MIDDLE_TOP, s, deck, deck)
+    image.paste(_felt_band(), (0, MIDDLE_TOP))
+    for place, (code, label) in enumerate(slots(s)):
+        image.paste(_slot_panel(place, code, label, deck), (_column(place), MIDDLE_TOP))
+    px = pots_x(s)
+    image.paste(_pots_panel(s.pots, px, deck), (_origin(px, MIDDLE_TOP)[0], MIDDLE_TOP))
     if s.spreads:
         y = spreads_top(s)
         image.paste(_spreads_panel(s.spreads, deck, y, image.height), (0, _origin(0, y)[1]))

@@ -139,8 +139,11 @@ def drawn_in_place(s: Scene, deck: str) -> Image.Image:
             table_picture._seat(image, draw, (x, y, x + w, y + SEAT_H), seat, name, s.words[3], deck)
             x += w + GAP
         y += (SEAT_H + GAP) if row else 0
-        if first:
-            table_picture._middle(image, draw, y, s, deck, deck)
+        if first:  # the felt, its piles (100 pixels apart) and the pots
+            draw.rounded_rectangle((PAD, y, WIDTH - PAD, y + MIDDLE_H), 40, fill=FELT)
+            for i, (code, label) in enumerate(table_picture.slots(s)):
+                table_picture._slot(image, draw, (PAD + 24 + 100 * i, y + 14), code, label, deck)
+            table_picture._pots(image, (table_picture.pots_x(s), y + 32), WIDTH - PAD - 22, s.pots, deck)
             y += MIDDLE_H + GAP
     if s.spreads:
         table_picture._spreads(image, y, s.spreads, deck)
@@ -157,7 +160,7 @@ def a_varied_table(rng: random.Random, k: int) -> Scene:
 
 
 def test_the_picture_pasted_from_panels_is_the_one_drawn_in_place() -> None:
-    """Each seat and the spreads drawn once as a panel, then pasted (``picture``): the very same pixels."""
+    """Each seat, pile, the pots and the spreads drawn once as panels, then pasted: the very same pixels."""
     rng = random.Random(11)
     for k in range(33):
         scene = a_varied_table(rng, k)
@@ -166,15 +169,16 @@ def test_the_picture_pasted_from_panels_is_the_one_drawn_in_place() -> None:
             assert pasted.tobytes() == drawn_in_place(scene, deck).tobytes(), (k, deck)
 
 
-def test_a_move_draws_again_only_the_seat_it_changed() -> None:
+def test_a_draw_draws_again_only_the_seat_and_the_pile_it_changed() -> None:
     scene = a_table(random.Random(4))
     render(scene, "four")
-    seats, spreads = table_picture._seat_panel.cache_info(), table_picture._spreads_panel.cache_info()
+    panels = (table_picture._seat_panel, table_picture._slot_panel, table_picture._pots_panel)
+    before = [panel.cache_info().misses for panel in (*panels, table_picture._spreads_panel)]
     one = dataclasses.replace(scene.seats[2], cards=scene.seats[2].cards + 1)
-    moved = dataclasses.replace(scene, seats=(*scene.seats[:2], one, *scene.seats[3:]), stock="7")
-    render(moved, "four")
-    assert table_picture._seat_panel.cache_info().misses == seats.misses + 1
-    assert table_picture._spreads_panel.cache_info().misses == spreads.misses
+    drew = dataclasses.replace(scene, seats=(*scene.seats[:2], one, *scene.seats[3:]), stock="7")
+    render(drew, "four")
+    after = [panel.cache_info().misses for panel in (*panels, table_picture._spreads_panel)]
+    assert [a - b for a, b in zip(after, before, strict=True)] == [1, 1, 0, 0]  # the seat and the stock
 
 
 def test_the_palette_is_the_one_found_pixel_by_pixel() -> None:
@@ -221,6 +225,8 @@ def test_the_middles_labels_are_drawn_whole_in_every_language(
         return real(canvas, xy, text, size, fill)
 
     monkeypatch.setattr(fonts, "draw", noted)
+    table_picture._slot_panel.cache_clear()  # every label drawn here, none pasted from an earlier picture
+    table_picture._pots_panel.cache_clear()
     render.__wrapped__(scene, "classic")
     middle = [label for label, _, _ in scene.pots] + [f"{scene.words[0]} 29", *scene.words[1:3]]
     assert all(label in drawn for label in middle), (middle, drawn)
