@@ -391,7 +391,7 @@ def _origin(x: int, y: int) -> tuple[int, int]:
 def _seat_panel(seat: Seat, name: str, leaving: str, deck: str, box: Box) -> Image.Image:
     """``seat`` drawn in ``box`` on a panel of the picture's ground, to be pasted at ``_origin``.
 
-    Kept (~70 KB a seat): a move redraws one or two seats of five, the others are as they were.
+    Kept (~17 KB a seat): a move redraws one or two seats of five, the others are as they were.
     """
     left, top = _origin(box[0], box[1])
     x0, y0, x1, y1 = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
@@ -418,7 +418,7 @@ def _column(place: int) -> int:
 def _slot_panel(place: int, code: str, label: str, deck: str) -> Image.Image:
     """The ``place``-th pile (from 0) drawn on its column of the felt band, pasted at ``_column(place)``.
 
-    Kept (~45 KB a pile): a move changes one pile, the stock or the discard pile, not the other two.
+    Kept (~11 KB a pile): a move changes one pile, the stock or the discard pile, not the other two.
     """
     left = _column(place)
     panel = _felt_band().crop((left, 0, left + SLOT_STEP, MIDDLE_H + 1))
@@ -442,7 +442,7 @@ def _pots_panel(pots: Pots, px: int, deck: str) -> Image.Image:
 def _spreads_panel(spreads: Spreads, deck: str, y: int, bottom: int) -> Image.Image:
     """``spreads`` drawn from ``y`` to the picture's ``bottom`` on a panel of its ground (``_origin``).
 
-    Kept (~190 KB a row of spreads): they change when a card is laid, not with every move.
+    Kept (~47 KB a row of spreads): they change when a card is laid, not with every move.
     """
     _left, top = _origin(0, y)
     panel = Image.new("RGBA", (WIDTH, bottom - top), BACKGROUND)
