@@ -14,6 +14,9 @@ import simcord
 from discord import app_commands
 
 from bot.client import READS_ONLY, SHOWN_WITHOUT_OPTIONS
+from bot.i18n.catalogs import texts
+from bot.live.links import SignInRefused
+from bot.presentation.refusals import explain
 from bot.storage import StoreError
 from tests.conftest import World
 
@@ -84,3 +87,24 @@ async def test_a_fault_on_our_side_says_nothing_was_changed_only_for_an_action(
     claimed = await ann.slash(world.channel, "daily")
     simcord.assert_error(world.env, app_commands.CommandInvokeError)
     assert said(claimed) == "Something went wrong on our side; nothing was changed. Please try again."
+
+
+SIGN_IN_REFUSALS = ("activity_refused", "instance_unknown", "link_expired", "link_forged", "link_used")
+"""A sign-in the live page or the Activity refuses: it changes nothing whatever happens."""
+CHANGED = {
+    **PHRASES,
+    "be": "нічога не змянілася",  # the sign-in refusals said it so, not as the commands' "не зменена"
+}
+
+
+@pytest.mark.parametrize("language", sorted(PHRASES))
+def test_a_refused_sign_in_stops_at_the_reason(language: str) -> None:
+    """A link that is forged, expired or used, or an Activity Discord did not confirm, signs nobody
+    in: nothing could have changed, so the refusal says what to do and no more."""
+    t = texts(language)
+    for code in SIGN_IN_REFUSALS:
+        said = explain(SignInRefused(code), t)
+        assert said.endswith(".") and not said.endswith(".."), (language, code, said)
+        for phrase in {PHRASES[language], CHANGED[language]}:
+            assert phrase not in said.lower(), (language, code, said)
+    assert "/flipflop web" in explain(SignInRefused("link_used"), t)
