@@ -121,7 +121,7 @@ def test_tagalog_and_swahili_stakes_and_stacks_as_their_glossaries_say() -> None
 
 
 HAND_POINTS = re.compile(
-    r"\bpoints\b|\bworth\b|\bcard values\b|\bvalue\b(?! \{)|costs the most|and lowers your hand\b"
+    r"\bpoints\b|\bworth\b|\bcard values\b|\bvalue\b(?! \{)|costs the most|\blowers your hand\b"
 )
 """English about a card's or a hand's points (a hand "worth 23", "value **23**", "the card values")."""
 
