@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.cards import STYLES, all_faces
+from bot.cards import STYLE_NAME, STYLES, all_faces
 from bot.client import FlipFlopBot, Harness, create_bot
 from bot.i18n import LANGUAGES
 from bot.settings import Settings
@@ -491,6 +491,14 @@ async def serve(
     )
 
 
+CARDS_HELP = (
+    "how everyone sees cards: "
+    + ", ".join(s if STYLE_NAME[s] == s else f"{s} ({STYLE_NAME[s]})" for s in STYLES)
+    + "; plain: no card emojis"
+)
+"""``--cards``: each style by the name /flipflop cards gives it ("text (words for screen readers)")."""
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m bot.playground [--members N] [--db PATH] [--port N]``."""
     parser = argparse.ArgumentParser(description="Play Flip Flop in your browser, no Discord needed.")
@@ -514,7 +522,7 @@ def main(argv: list[str] | None = None) -> int:
         "--cards",
         choices=[*STYLES, "plain"],
         default=None,
-        help="how everyone sees cards: classic, four (four-colour), text (words); plain: no card emojis",
+        help=CARDS_HELP,
     )
     parser.add_argument(
         "--threads",

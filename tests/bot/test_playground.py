@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.playground import playground
+from bot.playground import main, playground
 from bot.runtime.computers import ComputerPlayers
 from bot.table.repository import TableRepository
 from engine.actions import Drop
@@ -245,3 +245,16 @@ async def test_a_tournament_is_played_from_the_channel_with_flipflop_hand(tmp_pa
         before, drop = table.seq, f"Drop ({table.game.view(pid).hand_value})"
         dropped = await member.click(hand.response.message, label=drop)
         assert dropped.acknowledged and table.seq > before  # the hand from the channel plays the seat
+
+
+def test_the_cards_option_names_each_style_as_flipflop_cards_does(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--help`` called the text style "text (words)" after /flipflop cards had come to call it
+    "words for screen readers": it says each style by the name the command gives it."""
+    monkeypatch.setenv("COLUMNS", "300")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    said = capsys.readouterr().out
+    assert "classic, four (four-colour), text (words for screen readers); plain: no card emojis" in said
+    assert "(words)" not in said
