@@ -19,3 +19,36 @@ def test_belarusian_until_you_click_is_the_future_never_the_imperative() -> None
     for msgid in until:
         for form in be[msgid]:
             assert re.search(r"пакуль вы не\s+націснеце\b", form), (msgid, form)
+
+
+def test_tagalog_counts_chips_after_a_number_as_the_amounts_do() -> None:
+    """Every amount the bot writes says "15 chip" (Tagalog does not inflect a noun after a number), but
+    the coach's look back said "+2.0 chips" and the refusals "{needed} chips" beside it: one way."""
+    [amount] = {f for f in forms_of("fil")["{count} chip"]}
+    assert amount == "{count} chip"
+    wrong = {
+        m: f
+        for m, forms in forms_of("fil").items()
+        for f in forms
+        if re.search(r"(\{\w+\}|\d)\**\s+chips\b", f)
+    }
+    assert not wrong, wrong
+    [look_back] = {f for f in forms_of("fil")["coach.review_line"]}
+    assert "**{difference} chip**" in look_back
+
+
+def test_tagalog_names_the_computer_players_and_the_house_one_way() -> None:
+    """The tournament's messages said "computer player", "ang computer" and "ang house" where every other
+    message says *kompyuter na manlalaro*, *kompyuter* and *bahay* (and "ang tournament" beside *torneo*)."""
+    fil = forms_of("fil")
+    wrong = {
+        m: f
+        for m, forms in fil.items()
+        for f in forms
+        if re.search(r"\bcomputers?\b|\bhouse\b|\bang tournament\b(?! chips)", f, re.IGNORECASE)
+    }
+    assert not wrong, wrong
+    said = [f for m, forms in fil.items() if "computer player" in m.lower() for f in forms]
+    assert len(said) >= 10 and all("kompyuter" in f for f in said), said
+    [short] = fil["refusal.tournament_house_short"]
+    assert "ang bahay" in short and "mga kompyuter na manlalaro" in short, short
