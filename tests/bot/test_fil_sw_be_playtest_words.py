@@ -52,3 +52,15 @@ def test_tagalog_names_the_computer_players_and_the_house_one_way() -> None:
     assert len(said) >= 10 and all("kompyuter" in f for f in said), said
     [short] = fil["refusal.tournament_house_short"]
     assert "ang bahay" in short and "mga kompyuter na manlalaro" in short, short
+
+
+def test_swahili_the_house_is_the_bots_fund_in_the_tournament_too() -> None:
+    """The house, the computer players' chips, is *mfuko wa boti* (the bot's fund) on the balance, the
+    grants and the table refusals; the tournament's messages called it *nyumba*, a building."""
+    sw, en = forms_of("sw"), english()
+    about = [m for m in sw if re.search(r"\bthe house\b|house_short", en[m] + m, re.IGNORECASE)]
+    assert len(about) >= 8, about
+    for msgid in about:
+        for form in sw[msgid]:
+            assert re.search(r"mfuko wa boti", form, re.IGNORECASE), (msgid, form)
+            assert not re.search(r"\bnyumba\b", form, re.IGNORECASE), (msgid, form)
