@@ -64,3 +64,14 @@ def test_swahili_the_house_is_the_bots_fund_in_the_tournament_too() -> None:
         for form in sw[msgid]:
             assert re.search(r"mfuko wa boti", form, re.IGNORECASE), (msgid, form)
             assert not re.search(r"\bnyumba\b", form, re.IGNORECASE), (msgid, form)
+
+
+def test_belarusian_a_drop_names_the_hands_points_as_the_hand_does() -> None:
+    """The hand reads "Ваша рука (сума ачкоў 36)" and under it said "абвясціце падзенне (рука 36)", and the
+    round "абвяшчае падзенне, рука 27": a drop's number is the hand's points, said as the header says it."""
+    be, en = forms_of("be"), english()
+    about = [m for m in be if re.search(r"\bdrop(s|ped)? with\b", en[m])]
+    assert len(about) >= 5, about
+    for msgid in about:
+        for form in be[msgid]:
+            assert "з сумай ачкоў" in form and not re.search(r"\bрука \{value\}", form), (msgid, form)
