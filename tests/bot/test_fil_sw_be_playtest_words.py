@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.bot.test_glossary_words import english
+from tests.bot.test_glossary_words import HAND_POINTS, PLACEHOLDER, english
 from tests.bot.test_new_user_words import forms_of
 
 
@@ -75,3 +75,16 @@ def test_belarusian_a_drop_names_the_hands_points_as_the_hand_does() -> None:
     for msgid in about:
         for form in be[msgid]:
             assert "з сумай ачкоў" in form and not re.search(r"\bрука \{value\}", form), (msgid, form)
+
+
+def test_swahili_a_hands_points_are_thamani_as_the_hand_says() -> None:
+    """The hand reads "Mkono wako (thamani 36)", but the coach said "pointi 46 hadi 17" and a card "yenye
+    gharama kubwa zaidi" (the most costly), and the Run / Set menu "unapunguza mkono wako" (lowers your hand
+    itself): every message about a card's or a hand's points says thamani."""
+    sw, en = forms_of("sw"), english()
+    about = [m for m in sw if HAND_POINTS.search(PLACEHOLDER.sub("", en[m]))]
+    assert len(about) >= 10, about
+    for msgid in about:
+        for form in sw[msgid]:
+            assert "thamani" in form, (msgid, form)
+            assert not re.search(r"\bpointi\b|\bgharama\b|punguza mkono\b", form), (msgid, form)
