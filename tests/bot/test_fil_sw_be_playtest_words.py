@@ -104,3 +104,14 @@ def test_the_lobby_menu_says_computer_where_a_phone_still_shows_it() -> None:
         assert shown.startswith("🤖 ") and shown.endswith("…"), shown
         at = shown.find(word) - len("🤖 ")
         assert 0 <= at and at + len(word) - 3 <= PHONE_SHOWS, (language, shown)
+
+
+def test_swahili_the_lobby_is_ukumbi_in_the_help_too() -> None:
+    """/flipflop help's first step said "menyu ya lobi" and its second "ukiondoka kwenye ukumbi": the
+    lobby is *ukumbi* in every message."""
+    sw, en = forms_of("sw"), english()
+    about = [m for m in sw if re.search(r"\blobby\b", en[m], re.IGNORECASE)]
+    assert len(about) >= 6, about
+    for msgid in about:
+        for form in sw[msgid]:
+            assert "ukumbi" in form.lower() and not re.search(r"\blobi\b", form, re.I), (msgid, form)
