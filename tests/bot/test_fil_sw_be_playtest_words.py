@@ -115,3 +115,13 @@ def test_swahili_the_lobby_is_ukumbi_in_the_help_too() -> None:
     for msgid in about:
         for form in sw[msgid]:
             assert "ukumbi" in form.lower() and not re.search(r"\blobi\b", form, re.I), (msgid, form)
+
+
+def test_practice_level_option_names_the_levels_a_member_types() -> None:
+    """/flipflop practice's ``level`` takes basic, strong or random (its autocomplete finds only those);
+    Tagalog and Swahili described it as "payak, malakas o sapalaran" / "kawaida, hodari au nasibu", and a
+    member who typed those was refused. Every language names the value, then its own word."""
+    for language in ("be", "fil", "gu", "ko", "sw"):
+        [said] = forms_of(language)["Their level: basic (default), strong or random"]
+        assert len(said) <= 100, said  # Discord's limit for an option's description
+        assert re.search(r"\bbasic\b.*\bstrong\b.*\brandom\b", said), (language, said)
