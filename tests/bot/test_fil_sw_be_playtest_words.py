@@ -9,8 +9,8 @@ from tests.bot.test_new_user_words import forms_of
 
 
 def test_belarusian_until_you_click_is_the_future_never_the_imperative() -> None:
-    """"пакуль вы не націсніце **Вярнуцца**" put the imperative (націсніце, "click!") where the
-    sentence means "until you click": the future, націснеце. Every away message says it."""
+    """The away messages said "пакуль вы не націсніце **Вярнуцца**": the imperative (націсніце, "click!")
+    where the sentence means "until you click", the future, націснеце."""
     be, en = forms_of("be"), english()
     wrong = {m: f for m, forms in be.items() for f in forms if re.search(r"\bне\s+націсніце\b", f)}
     assert not wrong, wrong
@@ -125,3 +125,18 @@ def test_practice_level_option_names_the_levels_a_member_types() -> None:
         [said] = forms_of(language)["Their level: basic (default), strong or random"]
         assert len(said) <= 100, said  # Discord's limit for an option's description
         assert re.search(r"\bbasic\b.*\bstrong\b.*\brandom\b", said), (language, said)
+
+
+def test_tagalog_a_deal_is_pamimigay_on_the_replay_page_too() -> None:
+    """The table says *pamimigay* (🔒 Patas na pamimigay, "the next deal"), but /flipflop verify and the
+    replay page's check said "deal" ("Suriin ang deal na ito", "na siyang nag-deal"): one word."""
+    fil = forms_of("fil")
+    deal = re.compile(r"\bdeal\b|-deal\b")
+    wrong = {m: f for m, forms in fil.items() for f in forms if deal.search(PLACEHOLDER.sub("", f))}
+    assert not wrong, wrong
+    assert fil["Verify this deal"] == ("Suriin ang pamimigay na ito",)
+    [check] = fil[
+        "Check it yourself in your browser: **Watch the replay** (below) → **Verify this deal** "
+        "recomputes this deck from the seeds."
+    ]
+    assert "**Suriin ang pamimigay na ito**" in check
