@@ -140,3 +140,20 @@ def test_tagalog_a_deal_is_pamimigay_on_the_replay_page_too() -> None:
         "recomputes this deck from the seeds."
     ]
     assert "**Suriin ang pamimigay na ito**" in check
+
+
+def test_belarusian_a_set_is_a_set_on_the_hands_buttons_too() -> None:
+    """The glossary's set is сэт (the rules, the Run / Set menu); the hand's **Lay down (pick a run or a
+    set)** button, its hint and the refusal of a wrong spread said камплект."""
+    be, en = forms_of("be"), english()
+    about = [
+        m
+        for m in be
+        if re.search(r"\bruns?\b", en[m])
+        and re.search(r"\bsets?\b", en[m], re.I)
+        and "sit-and-go" not in en[m]
+    ]
+    assert len(about) >= 6, about
+    for msgid in about:
+        for form in be[msgid]:
+            assert re.search(r"\bсэт|\bсэц", form) and "камплект" not in form, (msgid, form)
