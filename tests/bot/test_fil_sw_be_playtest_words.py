@@ -129,9 +129,10 @@ def test_practice_level_option_names_the_levels_a_member_types() -> None:
 
 def test_tagalog_a_deal_is_pamimigay_on_the_replay_page_too() -> None:
     """The table says *pamimigay* (🔒 Patas na pamimigay, "the next deal"), but /flipflop verify and the
-    replay page's check said "deal" ("Suriin ang deal na ito", "na siyang nag-deal"): one word."""
+    replay page's check said "deal" ("Suriin ang deal na ito", "na siyang nag-deal") and the tournament's
+    rules "idinideal ang susunod na round": one word."""
     fil = forms_of("fil")
-    deal = re.compile(r"\bdeal\b|-deal\b")
+    deal = re.compile(r"deal(?!er)", re.IGNORECASE)  # "deal", "nag-deal", "idinideal"; a dealer is "dealer"
     wrong = {m: f for m, forms in fil.items() for f in forms if deal.search(PLACEHOLDER.sub("", f))}
     assert not wrong, wrong
     assert fil["Verify this deal"] == ("Suriin ang pamimigay na ito",)
@@ -157,3 +158,13 @@ def test_belarusian_a_set_is_a_set_on_the_hands_buttons_too() -> None:
     for msgid in about:
         for form in be[msgid]:
             assert re.search(r"\bсэт|\bсэц", form) and "камплект" not in form, (msgid, form)
+
+
+def test_tagalog_a_caught_drop_is_not_nag_drop() -> None:
+    """The rules' drop page ended "hindi kasali ang nahuling nag-drop": the game's drop is *bumagsak* (a
+    file dropped on the replay page may be "i-drop")."""
+    fil = forms_of("fil")
+    wrong = {m: f for m, forms in fil.items() for f in forms if re.search(r"\b(nag|mag|naka|na)-drop\b", f)}
+    assert not wrong, wrong
+    [drop] = fil["rules.drop.body"]
+    assert "hindi kasali ang nahuling bumagsak" in drop, drop
