@@ -168,3 +168,14 @@ def test_tagalog_a_caught_drop_is_not_nag_drop() -> None:
     assert not wrong, wrong
     [drop] = fil["rules.drop.body"]
     assert "hindi kasali ang nahuling bumagsak" in drop, drop
+
+
+def test_belarusian_the_house_is_kasa_in_the_tournament_too() -> None:
+    """The house is каса on the balance, the grants and the table refusals; the tournament's fee, warning,
+    refusal and rules (and the admin audit's "the house") said казіно, a casino."""
+    be, en = forms_of("be"), english()
+    about = [m for m in be if re.search(r"\bthe house\b|house_short", en[m] + m, re.IGNORECASE)]
+    assert len(about) >= 8, about
+    for msgid in about:
+        for form in be[msgid]:
+            assert re.search(r"\bкас[аеуы]\b", form, re.IGNORECASE) and "казіно" not in form, (msgid, form)
