@@ -179,3 +179,20 @@ def test_belarusian_the_house_is_kasa_in_the_tournament_too() -> None:
     for msgid in about:
         for form in be[msgid]:
             assert re.search(r"\bкас[аеуы]\b", form, re.IGNORECASE) and "казіно" not in form, (msgid, form)
+
+
+def test_belarusian_u_after_a_vowel_is_short() -> None:
+    """Belarusian writes ў after a word that ends in a vowel ("**Адысці** ў сваёй руцэ"); the away rules
+    and a lobby refusal wrote "у" after a button's name."""
+    after_vowel = re.compile(r"[аеёіоуыэюя][*»”)]*\s+у\s", re.IGNORECASE)
+    wrong = {m: f for m, forms in forms_of("be").items() for f in forms if after_vowel.search(f)}
+    assert not wrong, wrong
+
+
+def test_belarusian_a_thread_is_gutarka_in_the_tournament_rules_too() -> None:
+    """A game's thread is гутарка in every message; the tournament's rules said "у сваёй галіне" (branch)."""
+    be = forms_of("be")
+    wrong = {m: f for m, forms in be.items() for f in forms if re.search(r"\bгалін", f, re.IGNORECASE)}
+    assert not wrong, wrong
+    [tournaments] = be["rules.tournaments.body"]
+    assert "кожны ў сваёй гутарцы" in tournaments
