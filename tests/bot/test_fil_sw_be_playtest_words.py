@@ -90,22 +90,6 @@ def test_swahili_a_hands_points_are_thamani_as_the_hand_says() -> None:
             assert not re.search(r"\bpointi\b|\bgharama\b|punguza mkono\b", form), (msgid, form)
 
 
-COMPUTER = {"fil": "kompyuter", "sw": "kompyuta", "be": "камп'ютар"}
-PHONE_SHOWS = 20
-"""Characters of the lobby menu's placeholder a 390-pixel phone shows after its 🤖, before the "…"."""
-
-
-def test_the_lobby_menu_says_computer_where_a_phone_still_shows_it() -> None:
-    """At 390 pixels the menu showed "🤖 Host: magdagdag ng k…", "🤖 Mwenyeji: ongeza mch…" and
-    "🤖 Гаспадар: дадаць кам…": what it adds was cut off. It begins with the adding and says who may
-    do it last."""
-    for language, word in COMPUTER.items():
-        [shown] = forms_of(language)["🤖 Host: add a computer player…"]
-        assert shown.startswith("🤖 ") and shown.endswith("…"), shown
-        at = shown.find(word) - len("🤖 ")
-        assert 0 <= at and at + len(word) - 3 <= PHONE_SHOWS, (language, shown)
-
-
 def test_swahili_the_lobby_is_ukumbi_in_the_help_too() -> None:
     """/flipflop help's first step said "menyu ya lobi" and its second "ukiondoka kwenye ukumbi": the
     lobby is *ukumbi* in every message."""
