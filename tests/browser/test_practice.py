@@ -65,7 +65,7 @@ async def test_a_practice_round_with_a_hint_and_a_look_back(
         await room.button("Hint", room.hand).click()
         hint = room.private.filter(has_text=re.compile(r"Hint:"))
         await room.answered(hint)
-        await expect(hint).to_contain_text("strong computer player's choice")
+        await expect(hint).to_contain_text("The Strong computer's choice")
         await room.shot("practice-2-hint")
 
         # The turn by clicks: draw, then a click on a card (a picture) discards it.
