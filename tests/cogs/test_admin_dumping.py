@@ -7,14 +7,18 @@ from tests.conftest import World
 
 
 async def store_round(
-    db: Store, guild_id: int, table_id: str, seats: list[tuple[int, int, int | None, bool]]
+    db: Store,
+    guild_id: int,
+    table_id: str,
+    seats: list[tuple[int, int, int | None, bool]],
+    ended_at: float = 0.0,
 ) -> None:
     """A finished round as ``round_seats`` keeps it: (member, net, game pot won, dropped and caught)."""
     async with db.transaction() as tx:
         row = await tx.fetchone(
             "INSERT INTO rounds (guild_id, table_id, number, ended_at, transcript, result)"
-            " VALUES (?, ?, 1, 0, '{}', '{}') RETURNING id",
-            (guild_id, table_id),
+            " VALUES (?, ?, 1, ?, '{}', '{}') RETURNING id",
+            (guild_id, table_id, ended_at),
         )
         assert row is not None
         for member, net, won, caught in seats:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.history.queries import played_rounds
+from bot.tournament.model import Tournament
 from tests.cogs.test_admin_dumping import store_round
 from tests.cogs.test_tournament import opened, tournament_now
 from tests.conftest import World
@@ -19,17 +20,22 @@ async def test_a_tournament_tables_round_reaches_the_dumping_report(world: World
     await ben.click(lobby, label="Join")
     await ann.click(lobby, label="Start")
     assert await played_rounds(world.bot.db, world.guild.id) == []
-    for _ in range(100):  # the members' turns run out and the computer plays them: the round ends
-        tour = await tournament_now(world)
-        if tour.round >= 1:
-            break
-        await world.env.advance_time(5)
-    assert tour.round >= 1, "the first round never ended"
+    tour = await first_round_played(world)
     rounds = [r for r in await played_rounds(world.bot.db, world.guild.id) if r.round_id == 1]
     assert len(rounds) == 2 and all(r.tournament and r.table_id == tour.id for r in rounds)  # its two tables
     members = [s.member for r in rounds for s in r.seats]
     assert sorted(m for m in members if m > 0) == sorted([ann.id, ben.id]) and len(members) == 6
     assert await world.bot.db.fetchall("SELECT COUNT(*) FROM round_seats") == [(0,)]  # still no history
+
+
+async def first_round_played(world: World) -> Tournament:
+    """The tournament once its first round is in: the members' turns run out, the computer plays them."""
+    for _ in range(100):
+        tour = await tournament_now(world)
+        if tour.round >= 1:
+            return tour
+        await world.env.advance_time(5)
+    raise AssertionError("the first round never ended")
 
 
 async def tournament_round(world: World, number: int, seats: list[tuple[int, int, int | None, bool]]) -> None:

@@ -12,6 +12,7 @@ from bot.table.model import Table
 from bot.table.transitions import tournament_table_ids
 from tests.cogs.helpers import runtime
 from tests.cogs.test_tournament import clean, opened, tournament_now
+from tests.cogs.test_tournament_dumping import first_round_played
 from tests.conftest import World
 
 pytestmark = pytest.mark.simcord(settle_timeout=30.0)  # a click deals every table (test_tournament's note)
@@ -53,12 +54,7 @@ async def test_a_table_saved_with_a_tournament_tables_id_is_passed_over_not_over
     await ann.click(lobby, label="Join")
     await ben.click(lobby, label="Join")
     await ann.click(lobby, label="Start")
-    for _ in range(100):  # the members' turns run out and the computer plays them: the round ends
-        tour = await tournament_now(world)
-        if tour.round >= 1:
-            break
-        await world.env.advance_time(5)
-    assert tour.round >= 1, "the first round never ended"
+    await first_round_played(world)
     for first, row in taken.items():  # the server's tables are as they were saved
         assert (
             await world.bot.db.fetchone("SELECT version, state FROM tables WHERE table_id = ?", (first,))

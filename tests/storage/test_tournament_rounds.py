@@ -21,6 +21,7 @@ from bot.migrate import COPIED, main
 from bot.storage import IntegrityError, Store, open_store
 from bot.tournament.ref import TableRef
 from tests.bot.runtime.fakes import FakeClock, Harness
+from tests.cogs.test_admin_dumping import store_round
 
 G, CH = 2**59, 2**59 + 7
 ANN, BEN = 2**59 + 11, 2**59 + 12
@@ -84,20 +85,8 @@ async def test_bad_input_writes_nothing(store: Store) -> None:
 
 
 async def table_round(db: Store, at: float, seats: list[tuple[int, int, int | None, bool]]) -> None:
-    """A table's round as history keeps it: (member, net, game pot won, dropped and caught)."""
-    async with db.transaction() as tx:
-        row = await tx.fetchone(
-            "INSERT INTO rounds (guild_id, table_id, number, ended_at, transcript, result)"
-            " VALUES (?, 'tab1', 1, ?, '{}', '{}') RETURNING id",
-            (G, at),
-        )
-        assert row is not None
-        for member, net, won, caught in seats:
-            await tx.execute(
-                "INSERT INTO round_seats (guild_id, user_id, round_id, seat, opening, net, won_game,"
-                " dropped, caught) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?)",
-                (G, member, row[0], str(member), net, won, int(caught), int(caught)),
-            )
+    """A table's round as history keeps it, ended ``at``: (member, net, game pot won, dropped and caught)."""
+    await store_round(db, G, "tab1", seats, ended_at=at)
 
 
 async def tournament_round(
