@@ -23,6 +23,15 @@ def level_name(level: str, t: Texts) -> str:
     return t.gettext(LEVEL_LABEL[level]) if level in LEVEL_LABEL else level
 
 
+def level_named(typed: str, t: Texts) -> str | None:
+    """The level a member typed: its key (``basic``) or its name in ``t``'s language (``Payak``), any case."""
+    wanted = typed.strip().casefold()
+    for level in LEVEL_LABEL:
+        if wanted in (level, level_name(level, t).casefold()):
+            return level
+    return None
+
+
 def computer_name(level: str, number: int, t: Texts) -> str:
     """A computer seat's name: ``🤖 Basic 1``, in ``t``'s language."""
     return f"🤖 {level_name(level, t)} {number}"

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.client import send_ephemeral
 from bot.i18n import Texts
 from bot.ledger import GuildSettings, LedgerError
-from bot.presentation.computer_names import LEVEL_ABOUT
+from bot.presentation.computer_names import LEVEL_ABOUT, level_name, level_named
 from bot.presentation.controls import OPTION_CHARS, fit
 from bot.presentation.first_game import ServerWelcomes, welcome_text
 from bot.presentation.refusals import NOTHING_CHANGED, explain, table_exists
@@ -114,10 +114,11 @@ class CoachCommands(commands.Cog):
         """A table of practice chips: nothing touches the balance, history, stats or ratings."""
         t = await self.bot.languages.reader(interaction)
         assert interaction.guild is not None and interaction.channel is not None
-        level = level.strip().lower()
-        if level not in LEVELS:
-            await send_ephemeral(interaction, level_error(t, level))
+        chosen = level_named(level, t)
+        if chosen not in LEVELS:
+            await send_ephemeral(interaction, level_error(t, level.strip().lower()))
             return
+        level = chosen
         settings = await self.bot.ledger.settings(interaction.guild.id)
         if isinstance(interaction.channel, discord.ForumChannel):  # a post of its own, as /flipflop start
             await self.start_in_forum(
@@ -172,7 +173,7 @@ class CoachCommands(commands.Cog):
         return [
             app_commands.Choice(name=fit(f"{name} — {t.gettext(about)}", OPTION_CHARS), value=name)
             for name, about in LEVEL_ABOUT.items()
-            if current.lower() in name
+            if current.casefold() in name or current.casefold() in level_name(name, t).casefold()
         ]
 
     @app_commands.command(

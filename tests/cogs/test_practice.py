@@ -141,6 +141,20 @@ async def test_practice_bad_inputs_are_refused_privately(world: World) -> None:
     assert early.ephemeral and "hasn't started" in early.response.content
 
 
+async def test_a_level_typed_in_the_members_language_is_that_level(world: World) -> None:
+    """A Tagalog member types "Payak" (what the table calls Basic in Tagalog) or its first letters: the
+    choices offer basic, and the table seats Basic computers (it was refused as no such level)."""
+    ann = world.members[0]
+    await ann.slash(world.channel, "flipflop language", language="fil")
+    offered = await ann.autocomplete(world.channel, "flipflop practice", "level", "pay")
+    assert [choice["value"] for choice in offered] == ["basic"]
+    everything = await ann.autocomplete(world.channel, "flipflop practice", "level", "")
+    assert [choice["value"] for choice in everything] == ["basic", "strong", "random"]
+    await open_practice(world, computers=2, level=" PAYAK ")
+    table = table_in(world)
+    assert table is not None and [c.level for c in table.computers.values()] == ["basic", "basic"]
+
+
 async def test_friends_join_a_practice_table_free_of_charge(world: World) -> None:
     ann, ben = world.members[:2]
     await ben.slash(world.channel, "balance")
