@@ -136,13 +136,22 @@ class OpenTables:
         game = table.game
         if table.practice or game is None:
             return  # practice chips never reach the rounds history, stats or ratings
-        if table.tournament:  # nor tournament chips: the chip-dumping report alone sees their rounds
-            if any(isinstance(e, RoundEnded) for e in step.events):
-                await self._book_tournament_round(tx, table, table.tournament, game.round_transcript())
-            return
         if any(isinstance(e, RoundEnded) for e in step.events):
             transcript = game.round_transcript()
             seats = [str(seat["id"]) for seat in transcript["seats"]]  # type: ignore[attr-defined]
+            if table.tournament:  # nor tournament chips: the chip-dumping report alone sees their rounds
+                where = TableRef.parse(table.tournament)
+                await record_tournament_round(
+                    tx,
+                    table.guild_id,
+                    where.tournament,
+                    table.id,
+                    where.played + 1,
+                    self.clock(),
+                    transcript,
+                    members(table, seats),
+                )
+                return
             number = game.public_view().round_number
             reveal = table.last_reveal if table.last_reveal and table.last_reveal["round"] == number else None
             table.last_round_id = await record_round(
@@ -156,6 +165,8 @@ class OpenTables:
                 reveal=reveal,
                 away=table.away_moves,
             )
+        if table.tournament:
+            return  # a tournament's games are rated from its final places, not its tables' standings
         if any(isinstance(e, GameOver) for e in step.events):
             finishes = [Finish(str(p), chips, last) for p, (chips, last) in table.finishes.items()]
             await record_game(
@@ -165,23 +176,6 @@ class OpenTables:
                 members(table, [f.player for f in finishes]),
                 self.clock(),
             )
-
-    async def _book_tournament_round(
-        self, tx: LockFirst, table: Table, ref: str, transcript: dict[str, object]
-    ) -> None:
-        """A tournament table's finished round, for the chip-dumping report (``record_tournament_round``)."""
-        where = TableRef.parse(ref)
-        seats = [str(seat["id"]) for seat in transcript["seats"]]  # type: ignore[attr-defined]
-        await record_tournament_round(
-            tx,
-            table.guild_id,
-            where.tournament,
-            table.id,
-            where.played + 1,
-            self.clock(),
-            transcript,
-            members(table, seats),
-        )
 
     async def close_unreadable(self, bad: Unreadable) -> None:
         """Close a table that could not be loaded, paying back what it held (saved beside it)."""
